@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+// Tickerboard: a stock-ticker appliance daemon that draws straight to a Linux display.
+// Layers point one way: C shims <- Raster / Text <- Chart <- Kiosk <- tickerboard (see README).
+import PackageDescription
+
+// Pixel loops are 100-500x slower unoptimised; tests would crawl in debug builds otherwise.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+let package = Package(
+    name: "Tickerboard",
+    products: [.executable(name: "tickerboard", targets: ["tickerboard"])],
+    targets: [
+        // MARK: C system libraries (module.modulemap + shim.h)
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // epoll, timerfd, signalfd, inotify: glibc has them, the Glibc module does not export them.
+        .systemLibrary(name: "CLinux"),
+
+        // MARK: Swift modules
+        // Pure Swift, but Double.rounded() and friends call into libm.
+        .target(name: "Raster", swiftSettings: optimisedInDebug, linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Text", dependencies: ["CFreeType", "Raster"], swiftSettings: optimisedInDebug),
+        .target(name: "Feed", dependencies: ["CLinux"]),
+        .target(name: "Chart", dependencies: ["Raster", "Text", "Feed"], swiftSettings: optimisedInDebug),
+        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "Raster"]),
+        .target(name: "Input", dependencies: ["CLibinput", "CLinux"]),
+        .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "CLinux"]),
+        .executableTarget(name: "tickerboard", dependencies: ["Kiosk"]),
+
+        // MARK: Tests (Swift Testing only: run with --disable-xctest)
+        .target(name: "TestSupport", dependencies: ["Raster", "Display"], path: "Tests/TestSupport"),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "TestSupport"], swiftSettings: optimisedInDebug),
+        .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
+        .testTarget(name: "FeedTests", dependencies: ["Feed"]),
+        .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Chart", "Feed", "Display", "TestSupport"]),
+    ]
+)

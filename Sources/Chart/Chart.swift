@@ -1,0 +1,1 @@
+// Chart: placeholder until its module lands.

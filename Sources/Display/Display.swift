@@ -1,0 +1,1 @@
+// Display: placeholder until its module lands.

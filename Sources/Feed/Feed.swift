@@ -1,0 +1,1 @@
+// Feed: placeholder until its module lands.

@@ -1,0 +1,1 @@
+// Input: placeholder until its module lands.

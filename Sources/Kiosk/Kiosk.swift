@@ -1,0 +1,1 @@
+// Kiosk: placeholder until its module lands.

@@ -1,0 +1,1 @@
+// Text: placeholder until its module lands.

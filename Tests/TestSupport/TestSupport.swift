@@ -1,0 +1,1 @@
+// TestSupport placeholder
