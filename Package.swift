@@ -22,17 +22,20 @@ let package = Package(
         // Pure Swift, but Double.rounded() and friends call into libm.
         .target(name: "Raster", swiftSettings: optimisedInDebug, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Text", dependencies: ["CFreeType", "Raster"], swiftSettings: optimisedInDebug),
-        .target(name: "Feed", dependencies: ["CLinux"]),
+        // Thin typed wrappers over the Linux syscalls the daemon uses (errno -> Errno, fd ownership).
+        .target(name: "LinuxIO", dependencies: ["CLinux"]),
+        .target(name: "Feed", dependencies: ["LinuxIO"]),
         .target(name: "Chart", dependencies: ["Raster", "Text", "Feed"], swiftSettings: optimisedInDebug),
-        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "Raster"]),
-        .target(name: "Input", dependencies: ["CLibinput", "CLinux"]),
-        .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "CLinux"]),
+        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "LinuxIO", "Raster"]),
+        .target(name: "Input", dependencies: ["CLibinput", "CLinux", "LinuxIO"]),
+        .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "LinuxIO", "CLinux"]),
         .executableTarget(name: "tickerboard", dependencies: ["Kiosk"]),
 
         // MARK: Tests (Swift Testing only: run with --disable-xctest)
         .target(name: "TestSupport", dependencies: ["Raster", "Display"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
+        .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "TestSupport"]),

@@ -1,0 +1,1 @@
+// LinuxIO: placeholder
