@@ -1,0 +1,194 @@
+import Glibc
+import Testing
+
+@testable import LinuxIO
+
+@Suite struct ErrnoTests {
+    @Test func namesMatchCValues() {
+        #expect(Errno.permissionDenied.rawValue == EACCES)
+        #expect(Errno.wouldBlock.rawValue == EAGAIN)
+        #expect(Errno(rawValue: ENOENT) == .noSuchFileOrDirectory)
+    }
+
+    @Test func descriptionUsesStrerror() {
+        #expect(Errno.noSuchFileOrDirectory.description == "No such file or directory (errno 2)")
+        #expect(Errno(rawValue: 9999).description.contains("9999"))
+    }
+
+    @Test func openMissingFileThrowsENOENT() {
+        #expect(throws: Errno.noSuchFileOrDirectory) {
+            _ = try FileDescriptor.open("/nonexistent/tickerboard", .readOnly)
+        }
+    }
+
+    @Test func negatedConvention() throws {
+        #expect(throws: Errno.notATerminal) { try Errno.checkNegated(-ENOTTY) }
+        try Errno.checkNegated(0)
+    }
+}
+
+@Suite struct FileDescriptorTests {
+    @Test func pipeRoundTripAndNonBlocking() throws {
+        var fds: [CInt] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let r = FileDescriptor(rawValue: fds[0]), w = FileDescriptor(rawValue: fds[1])
+        defer { try? r.close(); try? w.close() }
+        try r.setNonBlocking()
+        #expect(r.isNonBlocking)
+        #expect(throws: Errno.wouldBlock) { _ = try r.read(upTo: 16) }
+        #expect(try w.write(Array("hello".utf8)) == 5)
+        #expect(try r.read(upTo: 16) == Array("hello".utf8))
+    }
+}
+
+@Suite struct TimerAndEpollTests {
+    @Test func timerFiresThroughEpoll() throws {
+        let epoll = try Epoll()
+        let timer = try TimerFD()
+        try epoll.add(timer.descriptor.rawValue, events: .readable, token: 42)
+        #expect(try epoll.wait(timeout: .zero).isEmpty)
+        let start = MonotonicClock.now()
+        try timer.arm(initial: .milliseconds(20))
+        let events = try epoll.wait(timeout: .seconds(2))
+        #expect(events == [Epoll.Event(events: .readable, token: 42)])
+        #expect(MonotonicClock.now() - start >= 19_000_000)
+        #expect(try timer.readExpirations() == 1)
+        #expect(try timer.readExpirations() == 0)
+    }
+
+    @Test func disarmedTimerStaysQuiet() throws {
+        let epoll = try Epoll()
+        let timer = try TimerFD()
+        try epoll.add(timer.descriptor.rawValue, events: .readable, token: 1)
+        try timer.arm(initial: .milliseconds(5), interval: .milliseconds(5))
+        try timer.disarm()
+        #expect(try epoll.wait(timeout: .milliseconds(30)).isEmpty)
+    }
+
+    @Test func eventLoopTimersAndWatches() throws {
+        let loop = try EventLoop()
+        var ticks = 0
+        var order: [String] = []
+        let repeating = try loop.addTimer(after: .milliseconds(2), repeating: .milliseconds(2)) {
+            ticks += 1
+            order.append("tick")
+        }
+        try loop.addTimer(after: .milliseconds(15)) {
+            order.append("stop")
+            loop.stop()
+        }
+        try loop.run()
+        #expect(ticks >= 3)
+        #expect(order.last == "stop")
+        loop.remove(repeating)
+        // With nothing armed and a short timeout the loop dispatches nothing.
+        #expect(try loop.runOnce(timeout: .milliseconds(10)) == 0)
+
+        var fds: [CInt] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var got: [UInt8] = []
+        let reg = try loop.watch(fds[0]) { _ in got += (try? FileDescriptor(rawValue: fds[0]).read(upTo: 8)) ?? [] }
+        _ = try FileDescriptor(rawValue: fds[1]).write([7, 8])
+        #expect(try loop.runOnce(timeout: .seconds(1)) == 1)
+        #expect(got == [7, 8])
+        loop.remove(reg)
+    }
+}
+
+/// Signal masks are per thread and Swift Testing runs tests on worker threads: `raise()` sends the
+/// signal to the calling thread, which blocked it, so it lands in the signalfd.
+@Suite(.serialized) struct SignalFDTests {
+    @Test func raisedSignalIsRead() throws {
+        let signals = try SignalFD(signals: [SIGUSR1, SIGUSR2])
+        defer { signals.unblock() }
+        #expect(try signals.next() == nil)
+        raise(SIGUSR2)
+        let info = try #require(try signals.next())
+        #expect(info.signal == SIGUSR2)
+        #expect(info.senderPID == getpid())
+        #expect(try signals.next() == nil)
+    }
+
+    @Test func signalWakesEventLoop() throws {
+        let signals = try SignalFD(signals: [SIGUSR1])
+        defer { signals.unblock() }
+        let loop = try EventLoop()
+        var received: [CInt] = []
+        try loop.watch(signals.descriptor.rawValue) { _ in
+            while let info = try? signals.next() { received.append(info.signal) }
+            loop.stop()
+        }
+        raise(SIGUSR1)
+        try loop.run()
+        #expect(received == [SIGUSR1])
+    }
+}
+
+@Suite struct InotifyTests {
+    @Test func seesWriteToTempFile() throws {
+        var template = Array("/tmp/tb-inotify-XXXXXX".utf8CString)
+        let dir = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) })
+        let dirPath = String(cString: dir)
+        defer { _ = unlink(dirPath + "/data.csv"); _ = rmdir(dirPath) }
+
+        let inotify = try Inotify()
+        let watch = try inotify.addWatch(dirPath, mask: [.closeWrite, .create, .movedTo])
+        #expect(try inotify.readEvents().isEmpty)
+        let fd = try FileDescriptor.open(dirPath + "/data.csv", .writeOnly, options: [.create, .truncate])
+        try fd.write(Array("1,2\n".utf8))
+        try fd.close()
+        let epoll = try Epoll()
+        try epoll.add(inotify.descriptor.rawValue, events: .readable, token: 0)
+        #expect(try epoll.wait(timeout: .seconds(1)).count == 1)
+        let events = try inotify.readEvents()
+        #expect(events.contains { $0.watch == watch && $0.mask.contains(.create) && $0.name == "data.csv" })
+        #expect(events.contains { $0.mask.contains(.closeWrite) && $0.name == "data.csv" })
+    }
+}
+
+@Suite struct SystemdNotifyTests {
+    /// Binds an abstract datagram socket, as systemd does, and checks what arrives.
+    @Test func sendsToAbstractSocket() throws {
+        let name = "tickerboard-test-\(getpid())-\(MonotonicClock.now() % 1_000_000)"
+        let fd = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = [UInt8(0)] + Array(name.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        #expect(rc == 0)
+
+        #expect(try SystemdNotify.send("READY=1", socketPath: "@" + name))
+        #expect(try SystemdNotify.send("STATUS=drawing 60 fps", socketPath: "@" + name))
+        let reader = FileDescriptor(rawValue: fd)
+        #expect(try reader.read(upTo: 256) == Array("READY=1".utf8))
+        #expect(try reader.read(upTo: 256) == Array("STATUS=drawing 60 fps".utf8))
+    }
+
+    @Test func noSocketMeansNotUnderSystemd() throws {
+        #expect(try SystemdNotify.send("READY=1", socketPath: "") == false)
+        #expect(throws: Errno.connectionRefused) {
+            try SystemdNotify.send("READY=1", socketPath: "@tickerboard-nobody-listens-\(getpid())")
+        }
+    }
+}
+
+@Suite struct UEventTests {
+    @Test func parsesKernelHotplugEvent() throws {
+        let raw = "change@/devices/pci0000:00/0000:00:02.0/drm/card0\0ACTION=change\0"
+            + "DEVPATH=/devices/pci0000:00/0000:00:02.0/drm/card0\0SUBSYSTEM=drm\0HOTPLUG=1\0DEVNAME=dri/card0\0SEQNUM=1234\0"
+        let event = try #require(UEventMonitor.parse(Array(raw.utf8)))
+        #expect(event.action == "change")
+        #expect(event.subsystem == "drm")
+        #expect(event.deviceName == "dri/card0")
+        #expect(event.properties["HOTPLUG"] == "1")
+    }
+
+    @Test func rejectsUdevRebroadcast() {
+        #expect(UEventMonitor.parse(Array("libudev\0\u{1}\u{2}".utf8)) == nil)
+    }
+}
