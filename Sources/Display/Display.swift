@@ -1,1 +1,130 @@
-// Display: placeholder until its module lands.
+// Display: scanout backends behind one small protocol — KMS (dumb buffers, page flips, vblank
+// timestamps, hotplug, DRM master), fbdev, and headless (PNG, simulated vsync). It takes finished
+// pixel buffers and damage rectangles; it knows nothing of charts.
+
+import LinuxIO
+import Raster
+
+/// Something frames can be shown on.
+///
+/// The daemon's loop watches ``pollDescriptor`` (when non-nil) with epoll and calls
+/// ``handleReadable()`` when it is readable; it calls ``present(_:damage:)`` only while
+/// ``canPresent`` is true, so at most one flip is in flight and nothing is drawn while the screen
+/// is gone or another process holds the display.
+public protocol Display: AnyObject {
+    /// The mode's size in pixels (changes only after `.connectorReturned`).
+    var width: Int { get }
+    var height: Int { get }
+    /// The mode's refresh rate (vertical refresh in Hz).
+    var refreshHz: Double { get }
+    /// A descriptor for the caller's epoll set, or nil when the display never has events.
+    var pollDescriptor: CInt? { get }
+    /// True when a frame may be presented now: no flip pending, output connected, master held.
+    var canPresent: Bool { get }
+    /// Shows `frame`: copies the rows of `damage` (plus whatever the back buffer is missing from
+    /// earlier frames) into the back buffer, then flips. `frame` must be `width`×`height`.
+    func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError)
+    /// Drains the display's pending events (flip completions, hotplug, master changes).
+    func handleReadable() -> [DisplayEvent]
+    /// Gives the screen back (restores the console's CRTC or fbdev state). Idempotent.
+    func shutdown()
+}
+
+extension Display {
+    public var pollDescriptor: CInt? { nil }
+    public var canPresent: Bool { true }
+    public func handleReadable() -> [DisplayEvent] { [] }
+    public func shutdown() {}
+}
+
+/// Something that happened to a display.
+public enum DisplayEvent: Equatable, Sendable {
+    /// The last presented frame is on screen since `vblankNanos` (``MonotonicClock`` time).
+    /// `sequence` counts vblanks; a jump of more than 1 since the previous flip means missed
+    /// vblanks. For drivers without vblank it counts pacing-timer periods instead.
+    case flipCompleted(vblankNanos: UInt64, sequence: UInt64)
+    /// The output was unplugged: stop rendering until `.connectorReturned`.
+    case connectorLost
+    /// The output is back (possibly with another mode: re-read width/height) and shows nothing
+    /// yet: present a full frame.
+    case connectorReturned
+    /// Another process took the display (DRM master lost, VT switched away): stop presenting.
+    case masterLost
+    /// The display is ours again; present a full frame.
+    case masterRegained
+}
+
+/// Why a display could not be opened or used: which device, which operation, and the errno.
+public struct DisplayError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        /// No usable device or no connected output.
+        case noDisplay
+        /// The device exists but we may not drive it (permissions, another DRM master).
+        case accessDenied
+        /// The driver lacks something we need (dumb buffers, a matching mode, 32 bpp).
+        case unsupported
+        /// A call failed at run time.
+        case failed
+        /// The caller asked for something invalid (a frame of the wrong size, a bad mode string).
+        case invalidRequest
+    }
+
+    public var kind: Kind
+    /// The device path, e.g. `/dev/dri/card0`.
+    public var device: String
+    /// The call or step that failed, e.g. `drmModeSetCrtc`.
+    public var operation: String
+    public var errno: Errno?
+    /// Extra words for a human, e.g. the mode that was asked for.
+    public var detail: String?
+
+    public init(_ kind: Kind, device: String, operation: String, errno: Errno? = nil, detail: String? = nil) {
+        self.kind = kind
+        self.device = device
+        self.operation = operation
+        self.errno = errno
+        self.detail = detail
+    }
+
+    public var description: String {
+        var text = "\(device): \(operation)"
+        if let errno { text += " failed: \(errno)" }
+        if let detail { text += errno == nil ? ": \(detail)" : " (\(detail))" }
+        return text
+    }
+}
+
+/// A requested mode, parsed from `WxH` or `WxH@Hz` (config files and command lines).
+public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public var refreshHz: Double?
+
+    public init(width: Int, height: Int, refreshHz: Double? = nil) {
+        self.width = width
+        self.height = height
+        self.refreshHz = refreshHz
+    }
+
+    /// Parses `1920x1080` or `1920x1080@60`; nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "@", maxSplits: 1)
+        let size = parts[0].split(separator: "x")
+        guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return nil }
+        var hz: Double?
+        if parts.count == 2 {
+            guard let r = Double(parts[1]), r > 0 else { return nil }
+            hz = r
+        }
+        self.init(width: w, height: h, refreshHz: hz)
+    }
+
+    public var description: String {
+        refreshHz.map { "\(width)x\(height)@\(Self.formatHz($0))" } ?? "\(width)x\(height)"
+    }
+
+    static func formatHz(_ hz: Double) -> String {
+        let r = (hz * 100).rounded() / 100
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}
