@@ -1,0 +1,103 @@
+import CPNG
+import Raster
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a PNG could not be read or written; the message names the file.
+public struct PNGError: Error, CustomStringConvertible, Equatable {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// PNG files through libpng's simplified API (no setjmp reaches Swift).
+/// Writes go to a temporary name and are renamed into place, so a failed or interrupted write never
+/// leaves a partial file where a user expects a picture.
+public enum PNG {
+    /// Writes `buffer` as 8-bit RGB (the alpha byte of XRGB frames carries no meaning on a display).
+    public static func write(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(buffer.width)
+        image.height = UInt32(buffer.height)
+        // BGRA in memory is exactly libpng's BGRA format; dropping alpha is done by converting to BGR rows.
+        image.format = UInt32(PNG_FORMAT_BGR)
+        var rows = [UInt8](repeating: 0, count: buffer.width * buffer.height * 3)
+        let w = buffer.width, stride = buffer.stride
+        buffer.pixels.withUnsafeBufferPointer { src in
+            rows.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<buffer.height {
+                    for x in 0..<w {
+                        let p = src[y * stride + x]
+                        let o = (y * w + x) * 3
+                        dst[o] = UInt8(truncatingIfNeeded: p)
+                        dst[o + 1] = UInt8(truncatingIfNeeded: p >> 8)
+                        dst[o + 2] = UInt8(truncatingIfNeeded: p >> 16)
+                    }
+                }
+            }
+        }
+        let temporary = path + ".partial-\(getpid())"
+        let ok = rows.withUnsafeBytes { raw in
+            png_image_write_to_file(&image, temporary, 0, raw.baseAddress, Int32(w * 3), nil)
+        }
+        if ok == 0 {
+            let message = messageOf(&image)
+            png_image_free(&image)
+            unlink(temporary)
+            throw PNGError(path: path, reason: "cannot write PNG: \(message)")
+        }
+        if rename(temporary, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw PNGError(path: path, reason: "cannot write PNG: \(reason)")
+        }
+    }
+
+    /// Reads any PNG libpng understands into an opaque-or-premultiplied pixel buffer.
+    public static func read(_ path: String) throws(PNGError) -> PixelBuffer {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            let message = messageOf(&image)
+            png_image_free(&image)
+            throw PNGError(path: path, reason: "cannot read PNG: \(message)")
+        }
+        // Linear premultiplied formats would change the sRGB values; ask for straight BGRA and premultiply here.
+        image.format = UInt32(PNG_FORMAT_BGRA)
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            png_image_free(&image)
+            throw PNGError(path: path, reason: "unsupported PNG size \(width)x\(height)")
+        }
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        let ok = bytes.withUnsafeMutableBytes { raw in
+            png_image_finish_read(&image, nil, raw.baseAddress, Int32(width * 4), nil)
+        }
+        guard ok != 0 else {
+            let message = messageOf(&image)
+            png_image_free(&image)
+            throw PNGError(path: path, reason: "cannot decode PNG: \(message)")
+        }
+        var buffer = PixelBuffer(width: width, height: height)
+        bytes.withUnsafeBufferPointer { b in
+            buffer.pixels.withUnsafeMutableBufferPointer { p in
+                for i in 0..<(width * height) {
+                    let color = Color(red: b[i * 4 + 2], green: b[i * 4 + 1], blue: b[i * 4], alpha: b[i * 4 + 3])
+                    p[i] = color.premultiplied
+                }
+            }
+        }
+        return buffer
+    }
+
+    private static func messageOf(_ image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            let chars = raw.bindMemory(to: CChar.self)
+            let end = chars.firstIndex(of: 0) ?? chars.count
+            return String(decoding: raw.prefix(end), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+/// What a draw call did, so a caller can tell bad geometry from an ordinary picture.
+public enum DrawResult: Equatable, Sendable {
+    /// Everything asked for was drawn (possibly nothing visible, if it lay outside the clip).
+    case drawn
+    /// Nothing to draw: an empty path, a zero-area shape, a fully transparent paint.
+    case empty
+    /// Some coordinates were not finite; only the finite parts were drawn.
+    case partial
+    /// The request made no sense (a negative or non-finite width, an unusable dash pattern); nothing drawn.
+    case rejected
+}
+
+/// A pixel buffer with drawing state: the target of all chart painting.
+/// It owns reusable scratch memory, so drawing allocates nothing once warm.
+public final class Canvas {
+    public var buffer: PixelBuffer
+    /// Nothing is ever written outside this rectangle (clipped to the buffer).
+    public var clip: IntRect
+    /// Applied to every path before it is flattened, stroked and filled.
+    public var transform: Transform = .identity
+    /// Flattening tolerance in device pixels.
+    public var tolerance: Double = 0.1
+
+    private let accumulator = CoverageAccumulator()
+    private var edges: [Point] = []
+
+    public init(buffer: PixelBuffer) {
+        self.buffer = buffer
+        self.clip = buffer.bounds
+    }
+
+    public convenience init(width: Int, height: Int) {
+        self.init(buffer: PixelBuffer(width: width, height: height))
+    }
+
+    public var width: Int { buffer.width }
+    public var height: Int { buffer.height }
+
+    /// Fills the clip rectangle (or `rect` inside it) with `color`, replacing what was there.
+    public func clear(_ color: Color, rect: IntRect? = nil) {
+        buffer.fill(color, in: (rect ?? clip).intersection(clip))
+    }
+
+    /// Fills `path` (closing open subpaths) with `paint`.
+    @discardableResult
+    public func fill(_ path: Path, paint: Paint, rule: FillRule = .nonZero, blend: BlendMode = .sourceOver) -> DrawResult {
+        let (lines, sawNonFinite) = path.flattened(transform: transform, tolerance: tolerance)
+        edges.removeAll(keepingCapacity: true)
+        for line in lines where line.points.count >= 2 {
+            let pts = line.points
+            for i in 1..<pts.count { edges.append(pts[i - 1]); edges.append(pts[i]) }
+            edges.append(pts[pts.count - 1]); edges.append(pts[0])
+        }
+        if edges.isEmpty { return sawNonFinite ? .partial : .empty }
+        rasterize(paint: paint, rule: rule, blend: blend)
+        return sawNonFinite ? .partial : .drawn
+    }
+
+    /// Strokes `path` with `style` and `paint`; overlapping parts of the stroke are painted once.
+    @discardableResult
+    public func stroke(_ path: Path, style: StrokeStyle, paint: Paint, blend: BlendMode = .sourceOver) -> DrawResult {
+        let scale = transform.lengthScale
+        let width = style.width * scale
+        guard width.isFinite, width > 0 else { return style.width == 0 ? .empty : .rejected }
+        var (lines, sawNonFinite) = path.flattened(transform: transform, tolerance: tolerance)
+        if !style.dashes.isEmpty {
+            guard let pieces = dashed(lines, pattern: style.dashes.map { $0 * scale },
+                                      offset: style.dashOffset * scale) else { return .rejected }
+            lines = pieces
+        }
+        edges.removeAll(keepingCapacity: true)
+        var stroker = Stroker(halfWidth: width / 2, cap: style.cap, join: style.join, miterLimit: style.miterLimit,
+                              tolerance: tolerance, edges: edges)
+        edges = []
+        for line in lines where !line.points.isEmpty { stroker.stroke(line) }
+        edges = stroker.edges
+        if edges.isEmpty { return sawNonFinite ? .partial : .empty }
+        rasterize(paint: paint, rule: .nonZero, blend: blend)
+        return sawNonFinite ? .partial : .drawn
+    }
+
+    /// Fills an axis-aligned rectangle in device pixels (anti-aliased at fractional edges).
+    @discardableResult
+    public func fillRect(x: Double, y: Double, width: Double, height: Double, paint: Paint,
+                         blend: BlendMode = .sourceOver) -> DrawResult {
+        var p = Path()
+        p.addRect(x: x, y: y, width: width, height: height)
+        return fill(p, paint: paint, blend: blend)
+    }
+
+    /// Rasterizes `edges` (pairs of points in device space) and composites the coverage.
+    private func rasterize(paint: Paint, rule: FillRule, blend: BlendMode) {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in edges {
+            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        let area = clip.intersection(buffer.bounds)
+        guard !area.isEmpty, minX <= maxX, minY <= maxY else { return }
+        // The grid spans the clip horizontally from the shape's left edge (edges left of it still
+        // count through the running sum) and the shape's rows vertically.
+        func clampToInt(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
+            if !(v > Double(lo)) { return lo }
+            if v >= Double(hi) { return hi }
+            return Int(v)
+        }
+        let grid = IntRect(x0: clampToInt(minX.rounded(.down), area.x0, area.x1),
+                           y0: clampToInt(minY.rounded(.down), area.y0, area.y1),
+                           x1: clampToInt(maxX.rounded(.up) + 1, area.x0, area.x1),
+                           y1: clampToInt(maxY.rounded(.up), area.y0, area.y1))
+        guard !grid.isEmpty else { return }
+        accumulator.reset(to: grid)
+        edges.withUnsafeBufferPointer { accumulator.addEdges($0) }
+        let prepared = PreparedPaint(paint, transform: .identity)
+        let stride = buffer.stride
+        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
+            let base = pixels.baseAddress!
+            var rowColorY = Int.min
+            var rowColor: UInt32 = 0
+            accumulator.sweep(rule: rule) { y, x0, x1, coverage in
+                let row = base + y * stride
+                if prepared.isConstantAlongRows {
+                    if y != rowColorY { rowColor = prepared.color(x: x0, y: y); rowColorY = y }
+                    Canvas.composite(row, x0, x1, rowColor, coverage, blend)
+                } else {
+                    for x in x0..<x1 { Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), coverage, blend) }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func composite(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, _ src: UInt32,
+                                  _ coverage: UInt32, _ blend: BlendMode) {
+        switch blend {
+        case .sourceOver:
+            if src >> 24 == 255 && coverage == 255 {
+                (row + x0).update(repeating: src, count: x1 - x0)
+            } else if src != 0 {
+                // Translucent paint mostly lands on a uniform background (a gradient over the chart's
+                // backdrop): remembering the last destination skips the arithmetic on repeats.
+                var lastDestination = ~row[x0]
+                var lastResult: UInt32 = 0
+                for x in x0..<x1 {
+                    let d = row[x]
+                    if d != lastDestination {
+                        lastDestination = d
+                        lastResult = blendOver(d, src, coverage: coverage)
+                    }
+                    row[x] = lastResult
+                }
+            }
+        case .sourceCopy:
+            if coverage == 255 {
+                (row + x0).update(repeating: src, count: x1 - x0)
+            } else {
+                for x in x0..<x1 { row[x] = lerpPixel(row[x], src, coverage) }
+            }
+        }
+    }
+}
+
+/// `dst` moved towards `src` by `t`/255, per channel.
+@inline(__always)
+func lerpPixel(_ dst: UInt32, _ src: UInt32, _ t: UInt32) -> UInt32 {
+    let it = 255 &- t
+    var rb = (src & 0x00FF_00FF) &* t &+ (dst & 0x00FF_00FF) &* it &+ 0x0080_0080
+    rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+    var ag = ((src >> 8) & 0x00FF_00FF) &* t &+ ((dst >> 8) & 0x00FF_00FF) &* it &+ 0x0080_0080
+    ag = ((ag &+ ((ag >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+    return rb | (ag << 8)
+}

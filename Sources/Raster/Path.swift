@@ -1,0 +1,153 @@
+/// A vector path: subpaths of lines and quadratic/cubic Béziers, open or closed.
+public struct Path: Sendable {
+    public enum Element: Sendable, Equatable {
+        case move(Point)
+        case line(Point)
+        case quad(Point, Point)
+        case cubic(Point, Point, Point)
+        case close
+    }
+
+    public private(set) var elements: [Element] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { elements.isEmpty }
+
+    public mutating func move(to p: Point) { elements.append(.move(p)) }
+    public mutating func line(to p: Point) { elements.append(.line(p)) }
+    public mutating func quad(to p: Point, control c: Point) { elements.append(.quad(c, p)) }
+    public mutating func cubic(to p: Point, control1 c1: Point, control2 c2: Point) {
+        elements.append(.cubic(c1, c2, p))
+    }
+    public mutating func close() { elements.append(.close) }
+
+    public mutating func move(to x: Double, _ y: Double) { move(to: Point(x, y)) }
+    public mutating func line(to x: Double, _ y: Double) { line(to: Point(x, y)) }
+
+    /// An axis-aligned rectangle as a closed subpath.
+    public mutating func addRect(x: Double, y: Double, width: Double, height: Double) {
+        move(to: Point(x, y)); line(to: Point(x + width, y))
+        line(to: Point(x + width, y + height)); line(to: Point(x, y + height)); close()
+    }
+
+    /// A circle made of four cubic arcs (the usual 0.5523 handle length; error below 0.03 % of r).
+    public mutating func addCircle(center: Point, radius r: Double) {
+        let k = 0.552_284_749_831 * r
+        let cx = center.x, cy = center.y
+        move(to: Point(cx + r, cy))
+        cubic(to: Point(cx, cy + r), control1: Point(cx + r, cy + k), control2: Point(cx + k, cy + r))
+        cubic(to: Point(cx - r, cy), control1: Point(cx - k, cy + r), control2: Point(cx - r, cy + k))
+        cubic(to: Point(cx, cy - r), control1: Point(cx - r, cy - k), control2: Point(cx - k, cy - r))
+        cubic(to: Point(cx + r, cy), control1: Point(cx + k, cy - r), control2: Point(cx + r, cy - k))
+        close()
+    }
+
+    /// An open polyline through `points`.
+    public static func polyline(_ points: [Point]) -> Path {
+        var p = Path()
+        guard let first = points.first else { return p }
+        p.elements.reserveCapacity(points.count)
+        p.move(to: first)
+        for q in points.dropFirst() { p.line(to: q) }
+        return p
+    }
+}
+
+/// A flattened subpath: straight segments between `points`, in device pixels.
+struct Polyline {
+    var points: [Point]
+    var isClosed: Bool
+}
+
+/// Hard cap on segments per curve: a curve with absurd control points (1e30) must not hang us.
+let maximumCurveSegments = 1024
+
+extension Path {
+    /// Flattens curves into line segments no farther than `tolerance` pixels from the true curve,
+    /// after applying `transform`. Non-finite points end the current subpath; `sawNonFinite` says so.
+    func flattened(transform: Transform, tolerance: Double = 0.2) -> (polylines: [Polyline], sawNonFinite: Bool) {
+        var result: [Polyline] = []
+        var current: [Point] = []
+        var sawNonFinite = false
+        var start = Point(0, 0)
+        var last = Point(0, 0)
+        var hasCurrentPoint = false
+        let identity = transform.isIdentity
+
+        // True while `current` holds only the start point a close left behind (no segment drawn yet).
+        var implicitStart = false
+        func finish(closed: Bool) {
+            if implicitStart { current = []; implicitStart = false }
+            if !current.isEmpty { result.append(Polyline(points: current, isClosed: closed)) }
+            current = []
+        }
+        func map(_ p: Point) -> Point { identity ? p : transform.apply(p) }
+        func segmentCount(_ deviation: Double) -> Int {
+            // A parabola-like curve whose control polygon deviates by `deviation` stays within
+            // `tolerance` of n chords when n >= sqrt(deviation / (4 * tolerance)) per half-step.
+            guard deviation.isFinite else { return maximumCurveSegments }
+            let n = (deviation / tolerance).squareRoot() * 0.5
+            return max(1, min(maximumCurveSegments, Int(n.rounded(.up))))
+        }
+
+        for element in elements {
+            switch element {
+            case .move(let p):
+                finish(closed: false)
+                let q = map(p)
+                guard q.isFinite else { sawNonFinite = true; hasCurrentPoint = false; continue }
+                start = q; last = q; hasCurrentPoint = true
+                current = [q]
+            case .line(let p):
+                let q = map(p)
+                guard q.isFinite else { sawNonFinite = true; finish(closed: false); hasCurrentPoint = false; continue }
+                if !hasCurrentPoint { start = q; current = [q]; hasCurrentPoint = true; last = q; continue }
+                current.append(q); last = q
+            case .quad(let c, let p):
+                let c1 = map(c), q = map(p)
+                guard c1.isFinite, q.isFinite else {
+                    sawNonFinite = true; finish(closed: false); hasCurrentPoint = false; continue
+                }
+                if !hasCurrentPoint { start = q; current = [q]; hasCurrentPoint = true; last = q; continue }
+                let p0 = last
+                let dev = Point(p0.x - 2 * c1.x + q.x, p0.y - 2 * c1.y + q.y)
+                let n = segmentCount((dev.x * dev.x + dev.y * dev.y).squareRoot())
+                for i in 1...n {
+                    let t = Double(i) / Double(n), mt = 1 - t
+                    current.append(Point(mt * mt * p0.x + 2 * mt * t * c1.x + t * t * q.x,
+                                         mt * mt * p0.y + 2 * mt * t * c1.y + t * t * q.y))
+                }
+                last = q
+            case .cubic(let a, let b, let p):
+                let c1 = map(a), c2 = map(b), q = map(p)
+                guard c1.isFinite, c2.isFinite, q.isFinite else {
+                    sawNonFinite = true; finish(closed: false); hasCurrentPoint = false; continue
+                }
+                if !hasCurrentPoint { start = q; current = [q]; hasCurrentPoint = true; last = q; continue }
+                let p0 = last
+                let d1 = Point(p0.x - 2 * c1.x + c2.x, p0.y - 2 * c1.y + c2.y)
+                let d2 = Point(c1.x - 2 * c2.x + q.x, c1.y - 2 * c2.y + q.y)
+                let dev = 0.75 * max((d1.x * d1.x + d1.y * d1.y).squareRoot(), (d2.x * d2.x + d2.y * d2.y).squareRoot())
+                let n = segmentCount(dev * 2)
+                for i in 1...n {
+                    let t = Double(i) / Double(n), mt = 1 - t
+                    let w0 = mt * mt * mt, w1 = 3 * mt * mt * t, w2 = 3 * mt * t * t, w3 = t * t * t
+                    current.append(Point(w0 * p0.x + w1 * c1.x + w2 * c2.x + w3 * q.x,
+                                         w0 * p0.y + w1 * c1.y + w2 * c2.y + w3 * q.y))
+                }
+                last = q
+            case .close:
+                if hasCurrentPoint {
+                    finish(closed: true)
+                    // The pen returns to the subpath's start; a following segment starts a new subpath there.
+                    current = [start]; last = start
+                    implicitStart = true
+                }
+            }
+            if case .close = element {} else { implicitStart = false }
+        }
+        finish(closed: false)
+        return (result, sawNonFinite)
+    }
+}

@@ -1,0 +1,269 @@
+/// How open ends of a stroke are finished.
+public enum LineCap: Sendable { case butt, round, square }
+
+/// How a stroke turns a corner.
+public enum LineJoin: Sendable { case miter, round, bevel }
+
+/// Stroke geometry in user units (the canvas transform scales it).
+public struct StrokeStyle: Sendable, Equatable {
+    public var width: Double
+    public var cap: LineCap
+    public var join: LineJoin
+    /// Miters longer than `miterLimit` x width become bevels (SVG semantics).
+    public var miterLimit: Double
+    /// Alternating on/off lengths; empty draws a solid line. An odd count repeats (SVG semantics).
+    public var dashes: [Double]
+    public var dashOffset: Double
+
+    public init(width: Double, cap: LineCap = .butt, join: LineJoin = .miter, miterLimit: Double = 4,
+                dashes: [Double] = [], dashOffset: Double = 0) {
+        self.width = width; self.cap = cap; self.join = join; self.miterLimit = miterLimit
+        self.dashes = dashes; self.dashOffset = dashOffset
+    }
+}
+
+/// Why a stroke drew less than asked; the stroke itself never traps or hangs.
+enum StrokeProblem {
+    case invalidWidth
+    case degenerateDashes
+}
+
+/// Turns flattened polylines into closed polygons whose union is the stroke. Every polygon is
+/// emitted with the same orientation, so a non-zero fill paints overlaps (joins over segments, a
+/// line crossing itself) exactly once.
+struct Stroker {
+    let halfWidth: Double
+    let cap: LineCap
+    let join: LineJoin
+    let miterLimit: Double
+    /// Largest angle one arc step may turn while staying within `tolerance` of the true circle.
+    let arcStepCosine: Double
+    var polygon: [Point] = []
+    /// Output: pairs of points, one pair per directed edge.
+    var edges: [Point]
+    private var points: [Point] = []
+
+    init(halfWidth: Double, cap: LineCap, join: LineJoin, miterLimit: Double, tolerance: Double = 0.1,
+         edges: [Point]) {
+        self.halfWidth = halfWidth
+        self.cap = cap
+        self.join = join
+        self.miterLimit = miterLimit.isFinite ? max(1, miterLimit) : 4
+        // A chord of angle a deviates r(1 - cos(a/2)) from the arc.
+        let c = 1 - min(1, tolerance / max(halfWidth, 1e-9))
+        self.arcStepCosine = 2 * c * c - 1  // cos(a) from cos(a/2)
+        self.edges = edges
+    }
+
+    mutating func stroke(_ line: Polyline) {
+        // Drop repeated points: a zero-length segment has no direction.
+        points.removeAll(keepingCapacity: true)
+        for p in line.points where points.last.map({ $0.distance(to: p) > 1e-9 }) ?? true { points.append(p) }
+        var pts = points
+        points = []
+        defer { pts.removeAll(keepingCapacity: true); points = pts }
+        var closed = line.isClosed
+        if closed, pts.count > 2, pts[0].distance(to: pts[pts.count - 1]) <= 1e-9 { pts.removeLast() }
+        if pts.count < 3 { closed = false }
+        if pts.count == 1 {
+            dot(pts[0])
+            return
+        }
+        let segmentCount = closed ? pts.count : pts.count - 1
+        for i in 0..<segmentCount {
+            let a = pts[i], b = pts[(i + 1) % pts.count]
+            var n = normal(a, b)
+            n = n * halfWidth
+            var a2 = a, b2 = b
+            if !closed && cap == .square {
+                let d = direction(a, b) * halfWidth
+                if i == 0 { a2 = a - d }
+                if i == segmentCount - 1 { b2 = b + d }
+            }
+            emitQuad(a2 + n, b2 + n, b2 - n, a2 - n)
+        }
+        let joinRange = closed ? 0..<pts.count : 1..<(pts.count - 1)
+        for i in joinRange {
+            let prev = pts[(i - 1 + pts.count) % pts.count], v = pts[i], next = pts[(i + 1) % pts.count]
+            joinAt(v, incoming: direction(prev, v), outgoing: direction(v, next))
+        }
+        if !closed && cap == .round {
+            roundCap(pts[0], outward: direction(pts[1], pts[0]))
+            roundCap(pts[pts.count - 1], outward: direction(pts[pts.count - 2], pts[pts.count - 1]))
+        }
+    }
+
+    /// A single point: round caps make a disc, square caps a square, butt caps nothing (as SVG).
+    private mutating func dot(_ p: Point) {
+        switch cap {
+        case .butt: return
+        case .square:
+            let h = halfWidth
+            emitQuad(Point(p.x - h, p.y - h), Point(p.x + h, p.y - h), Point(p.x + h, p.y + h), Point(p.x - h, p.y + h))
+        case .round:
+            roundCap(p, outward: Point(1, 0))
+            roundCap(p, outward: Point(-1, 0))
+        }
+    }
+
+    private func direction(_ a: Point, _ b: Point) -> Point {
+        let d = b - a
+        let len = (d.x * d.x + d.y * d.y).squareRoot()
+        return len > 0 ? d * (1 / len) : Point(1, 0)
+    }
+
+    private func normal(_ a: Point, _ b: Point) -> Point {
+        let d = direction(a, b)
+        return Point(-d.y, d.x)
+    }
+
+    private mutating func joinAt(_ v: Point, incoming d1: Point, outgoing d2: Point) {
+        let cross = d1.x * d2.y - d1.y * d2.x
+        let dot = d1.x * d2.x + d1.y * d2.y
+        if abs(cross) < 1e-12 && dot > 0 { return }  // straight on: the segments already meet
+        // The outside of the turn is opposite to the side the path turns towards.
+        let s: Double = cross > 0 ? -1 : 1
+        let o1 = Point(-d1.y, d1.x) * (s * halfWidth), o2 = Point(-d2.y, d2.x) * (s * halfWidth)
+        switch join {
+        case .bevel:
+            emitTriangle(v, v + o1, v + o2)
+        case .miter:
+            let cosTheta = (o1.x * o2.x + o1.y * o2.y) / (halfWidth * halfWidth)
+            let cosHalf = ((1 + cosTheta) / 2).squareRoot()
+            if cosHalf > 1e-9 && 1 / cosHalf <= miterLimit {
+                let tip = v + (o1 + o2) * (1 / (1 + cosTheta))
+                emitQuad(v, v + o1, tip, v + o2)
+            } else {
+                emitTriangle(v, v + o1, v + o2)
+            }
+        case .round:
+            polygon.removeAll(keepingCapacity: true)
+            polygon.append(v)
+            appendArc(center: v, from: o1, to: o2)
+            emitCurrentPolygon()
+        }
+    }
+
+    /// Half a disc beyond an end point, facing `outward`.
+    private mutating func roundCap(_ p: Point, outward d: Point) {
+        let n = Point(-d.y, d.x) * halfWidth, tip = d * halfWidth
+        polygon.removeAll(keepingCapacity: true)
+        polygon.append(p + n)
+        appendArc(center: p, from: n, to: tip)
+        appendArc(center: p, from: tip, to: Point(-n.x, -n.y))
+        emitCurrentPolygon()
+    }
+
+    /// Appends points on the circle around `center` from offset `a` to offset `b` (the short way,
+    /// less than half a turn). Steps halve the angle until each is within tolerance, so only square
+    /// roots are needed (Raster stays free of libm's trigonometry).
+    private mutating func appendArc(center: Point, from a: Point, to b: Point) {
+        let r2 = a.x * a.x + a.y * a.y
+        guard r2 > 0 else { return }
+        var cosStep = max(-1, min(1, (a.x * b.x + a.y * b.y) / r2))
+        var steps = 1
+        while cosStep < arcStepCosine && steps < 256 {
+            cosStep = ((1 + cosStep) / 2).squareRoot()
+            steps *= 2
+        }
+        let turn: Double = (a.x * b.y - a.y * b.x) >= 0 ? 1 : -1
+        let sinStep = turn * max(0, 1 - cosStep * cosStep).squareRoot()
+        var o = a
+        polygon.append(center + a)
+        for _ in 1..<steps {
+            o = Point(o.x * cosStep - o.y * sinStep, o.x * sinStep + o.y * cosStep)
+            polygon.append(center + o)
+        }
+        polygon.append(center + b)
+    }
+
+    private mutating func emitTriangle(_ a: Point, _ b: Point, _ c: Point) {
+        let area = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)
+        if area >= 0 {
+            edges.append(a); edges.append(b); edges.append(b); edges.append(c); edges.append(c); edges.append(a)
+        } else {
+            edges.append(b); edges.append(a); edges.append(c); edges.append(b); edges.append(a); edges.append(c)
+        }
+    }
+
+    /// A convex quadrilateral (segment bodies, miters), emitted in positive orientation.
+    private mutating func emitQuad(_ a: Point, _ b: Point, _ c: Point, _ d: Point) {
+        let area = (c.x - a.x) * (d.y - b.y) - (d.x - b.x) * (c.y - a.y)
+        if area >= 0 {
+            edges.append(a); edges.append(b); edges.append(b); edges.append(c)
+            edges.append(c); edges.append(d); edges.append(d); edges.append(a)
+        } else {
+            edges.append(b); edges.append(a); edges.append(c); edges.append(b)
+            edges.append(d); edges.append(c); edges.append(a); edges.append(d)
+        }
+    }
+
+    /// Emits the polygon's edges in positive orientation.
+    private mutating func emitCurrentPolygon() {
+        let n = polygon.count
+        guard n >= 3 else { return }
+        var area = 0.0
+        for i in 0..<n {
+            let p = polygon[i], q = polygon[(i + 1) % n]
+            area += p.x * q.y - q.x * p.y
+        }
+        for i in 0..<n {
+            let p = polygon[i], q = polygon[i + 1 == n ? 0 : i + 1]
+            if area >= 0 { edges.append(p); edges.append(q) } else { edges.append(q); edges.append(p) }
+        }
+    }
+}
+
+/// Splits polylines into dashes. Returns nil when the pattern cannot be drawn (negative, non-finite,
+/// all zero, or so fine that the dash count would explode).
+func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double) -> [Polyline]? {
+    guard !rawPattern.isEmpty, rawPattern.allSatisfy({ $0.isFinite && $0 >= 0 }), offset.isFinite else { return nil }
+    let pattern = rawPattern.count % 2 == 1 ? rawPattern + rawPattern : rawPattern
+    let period = pattern.reduce(0, +)
+    guard period > 0 else { return nil }
+    var total = 0.0
+    for line in lines {
+        let pts = line.isClosed ? line.points + [line.points[0]] : line.points
+        for i in 1..<max(1, pts.count) { total += pts[i - 1].distance(to: pts[i]) }
+    }
+    guard total.isFinite, total / period * Double(pattern.count) < 2_000_000 else { return nil }
+
+    var result: [Polyline] = []
+    for line in lines {
+        let pts = line.isClosed && !line.points.isEmpty ? line.points + [line.points[0]] : line.points
+        guard pts.count >= 2 else { continue }
+        // Position within the pattern; offsets in either direction wrap.
+        var phase = offset.truncatingRemainder(dividingBy: period)
+        if phase < 0 { phase += period }
+        var index = 0
+        while phase >= pattern[index] { phase -= pattern[index]; index = (index + 1) % pattern.count }
+        var remaining = pattern[index] - phase
+        var on = index % 2 == 0
+        var current: [Point] = on ? [pts[0]] : []
+        for i in 1..<pts.count {
+            var a = pts[i - 1]
+            let b = pts[i]
+            var segment = a.distance(to: b)
+            while segment > remaining {
+                let t = remaining / segment
+                let cut = Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
+                if on {
+                    current.append(cut)
+                    result.append(Polyline(points: current, isClosed: false))
+                    current = []
+                } else {
+                    current = [cut]
+                }
+                on.toggle()
+                segment -= remaining
+                a = cut
+                index = (index + 1) % pattern.count
+                remaining = pattern[index]
+            }
+            remaining -= segment
+            if on { current.append(b) }
+        }
+        if on && current.count >= 2 { result.append(Polyline(points: current, isClosed: false)) }
+    }
+    return result
+}
