@@ -108,8 +108,9 @@ public struct ModeRequest: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses `1920x1080` or `1920x1080@60`; nil for anything else.
     public init?(_ text: String) {
-        let parts = text.split(separator: "@", maxSplits: 1)
-        let size = parts[0].split(separator: "x")
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let sizeText = parts.first else { return nil }
+        let size = sizeText.split(separator: "x", omittingEmptySubsequences: false)
         guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return nil }
         var hz: Double?
         if parts.count == 2 {

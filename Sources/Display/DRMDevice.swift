@@ -1,0 +1,299 @@
+import CDRM
+import LinuxIO
+import Raster
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The unsafe half of the KMS backend: libdrm calls, C structs turned into Swift values, mmap'd
+// dumb buffers. libdrm has two error conventions, and each wrapper says which one it uses:
+// the mode calls in xf86drmMode.c return -errno; the core calls in xf86drm.c return -1 and set errno.
+
+/// One display mode of a connector, with the kernel's struct kept for modesetting.
+struct DRMMode: Equatable {
+    var info: drmModeModeInfo
+    var width: Int { Int(info.hdisplay) }
+    var height: Int { Int(info.vdisplay) }
+    var isPreferred: Bool { info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0 }
+    var name: String {
+        withUnsafeBytes(of: info.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+    /// The exact rate from the timings (vrefresh is rounded to whole Hz: 59.94 shows as 60).
+    var refreshHz: Double {
+        let total = Double(info.htotal) * Double(info.vtotal)
+        guard info.clock > 0, total > 0 else { return info.vrefresh > 0 ? Double(info.vrefresh) : 60 }
+        var hz = Double(info.clock) * 1000 / total
+        if info.flags & UInt32(DRM_MODE_FLAG_INTERLACE) != 0 { hz *= 2 }
+        if info.flags & UInt32(DRM_MODE_FLAG_DBLSCAN) != 0 { hz /= 2 }
+        if info.vscan > 1 { hz /= Double(info.vscan) }
+        return hz
+    }
+    static func == (a: DRMMode, b: DRMMode) -> Bool {
+        withUnsafeBytes(of: a.info) { x in withUnsafeBytes(of: b.info) { y in x.elementsEqual(y) } }
+    }
+}
+
+/// A connector as probed: status, size, modes, and the encoders that can drive it.
+struct DRMConnector {
+    enum Status: String { case connected, disconnected, unknown }
+    var id: UInt32
+    var name: String
+    var status: Status
+    var widthMM: Int
+    var heightMM: Int
+    var modes: [DRMMode]
+    var currentEncoder: UInt32
+    var encoders: [UInt32]
+}
+
+/// A CRTC's state as read back (to restore the console at exit).
+struct DRMCrtcState {
+    var crtcID: UInt32
+    var framebufferID: UInt32
+    var x: UInt32, y: UInt32
+    var mode: drmModeModeInfo?
+}
+
+/// An open `/dev/dri/cardN`. Owns the descriptor.
+final class DRMCard {
+    let path: String
+    let fd: CInt
+    let driverName: String
+
+    init(path: String) throws(DisplayError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = Errno.current
+            let kind: DisplayError.Kind = e == .permissionDenied || e == .notPermitted ? .accessDenied : .noDisplay
+            throw DisplayError(kind, device: path, operation: "open", errno: e)
+        }
+        self.path = path
+        self.fd = fd
+        var name = "unknown"
+        if let v = drmGetVersion(fd) {
+            if let n = v.pointee.name { name = String(cString: n) }
+            drmFreeVersion(v)
+        }
+        driverName = name
+    }
+
+    deinit { close(fd) }
+
+    func error(_ operation: String, _ errno: Errno?, _ kind: DisplayError.Kind = .failed, detail: String? = nil) -> DisplayError {
+        var kind = kind
+        if errno == .permissionDenied || errno == .notPermitted { kind = .accessDenied }
+        return DisplayError(kind, device: path, operation: operation, errno: errno, detail: detail)
+    }
+
+    /// `drmGetCap`; nil when the kernel does not know the capability. (-1/errno convention.)
+    func capability(_ cap: Int32) -> UInt64? {
+        var value: UInt64 = 0
+        return drmGetCap(fd, UInt64(cap), &value) == 0 ? value : nil
+    }
+
+    /// `drmSetClientCap`; false when refused. (-1/errno convention.)
+    func enableClientCapability(_ cap: Int32) -> Bool {
+        drmSetClientCap(fd, UInt64(cap), 1) == 0
+    }
+
+    /// Becomes DRM master; succeeds when already master, fails while another process is.
+    func becomeMaster() -> Bool { drmSetMaster(fd) == 0 }
+    func dropMaster() { _ = drmDropMaster(fd) }
+
+    /// Connector and CRTC ids of the card.
+    func resources() throws(DisplayError) -> (connectors: [UInt32], crtcs: [UInt32]) {
+        guard let res = drmModeGetResources(fd) else {
+            // Render-only nodes and non-KMS drivers say EOPNOTSUPP or EINVAL here.
+            throw error("drmModeGetResources", .current, .unsupported)
+        }
+        defer { drmModeFreeResources(res) }
+        let r = res.pointee
+        let connectors = (0..<Int(r.count_connectors)).map { r.connectors[$0] }
+        let crtcs = (0..<Int(r.count_crtcs)).map { r.crtcs[$0] }
+        return (connectors, crtcs)
+    }
+
+    /// Reads a connector. `probe` asks the driver to re-detect (slow on real hardware: EDID over
+    /// DDC), which hotplug handling needs; otherwise the cached state is enough.
+    func connector(_ id: UInt32, probe: Bool = true) -> DRMConnector? {
+        guard let p = probe ? drmModeGetConnector(fd, id) : drmModeGetConnectorCurrent(fd, id) else { return nil }
+        defer { drmModeFreeConnector(p) }
+        let c = p.pointee
+        let typeName = drmModeGetConnectorTypeName(c.connector_type).map { String(cString: $0) } ?? "Unknown"
+        let status: DRMConnector.Status =
+            c.connection == DRM_MODE_CONNECTED ? .connected : c.connection == DRM_MODE_DISCONNECTED ? .disconnected : .unknown
+        return DRMConnector(
+            id: c.connector_id, name: "\(typeName)-\(c.connector_type_id)", status: status,
+            widthMM: Int(c.mmWidth), heightMM: Int(c.mmHeight),
+            modes: (0..<Int(c.count_modes)).map { DRMMode(info: c.modes[$0]) },
+            currentEncoder: c.encoder_id,
+            encoders: (0..<Int(c.count_encoders)).map { c.encoders[$0] })
+    }
+
+    /// The CRTC to drive `connector` with: the one its encoder drives now (the console's, so the
+    /// restore at exit is exact), else the first one any of its encoders can reach.
+    func crtc(for connector: DRMConnector, crtcs: [UInt32]) -> UInt32? {
+        if connector.currentEncoder != 0, let enc = drmModeGetEncoder(fd, connector.currentEncoder) {
+            defer { drmModeFreeEncoder(enc) }
+            if enc.pointee.crtc_id != 0 { return enc.pointee.crtc_id }
+        }
+        for encoderID in connector.encoders {
+            guard let enc = drmModeGetEncoder(fd, encoderID) else { continue }
+            defer { drmModeFreeEncoder(enc) }
+            for (index, crtc) in crtcs.enumerated() where enc.pointee.possible_crtcs & (1 << UInt32(index)) != 0 {
+                return crtc
+            }
+        }
+        return nil
+    }
+
+    func crtcState(_ id: UInt32) -> DRMCrtcState? {
+        guard let p = drmModeGetCrtc(fd, id) else { return nil }
+        defer { drmModeFreeCrtc(p) }
+        let c = p.pointee
+        return DRMCrtcState(crtcID: c.crtc_id, framebufferID: c.buffer_id, x: c.x, y: c.y,
+                            mode: c.mode_valid != 0 ? c.mode : nil)
+    }
+
+    /// Index of a CRTC in the resources list, for vblank requests ("high crtc" bits).
+    func crtcIndex(_ id: UInt32) -> Int? {
+        (try? resources().crtcs.firstIndex(of: id)) ?? nil
+    }
+
+    /// Lights `crtc` with `framebuffer` on `connector` in `mode` (blocking modeset; -errno).
+    func setCrtc(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: DRMMode) throws(Errno) {
+        var connectorID = connector
+        var info = mode.info
+        try Errno.checkNegated(drmModeSetCrtc(fd, crtc, framebuffer, 0, 0, &connectorID, 1, &info))
+    }
+
+    /// Puts a saved CRTC state back. A CRTC that was off must be disabled with no framebuffer,
+    /// no connectors and no mode: vkms refuses fb 0 with the saved (all-zero) mode (ENOENT) and
+    /// fb 0 with a connector (EINVAL).
+    func restore(_ saved: DRMCrtcState, connector: UInt32) throws(Errno) {
+        if var mode = saved.mode, saved.framebufferID != 0 {
+            var connectorID = connector
+            try Errno.checkNegated(drmModeSetCrtc(fd, saved.crtcID, saved.framebufferID, saved.x, saved.y, &connectorID, 1, &mode))
+        } else {
+            try Errno.checkNegated(drmModeSetCrtc(fd, saved.crtcID, 0, 0, 0, nil, 0, nil))
+        }
+    }
+
+    /// Queues a flip; completion arrives as an event on `fd` with `userData` (-errno).
+    func pageFlip(_ crtc: UInt32, framebuffer: UInt32, userData: UnsafeMutableRawPointer?) throws(Errno) {
+        try Errno.checkNegated(drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData))
+    }
+
+    /// Tells drivers that scan out from a shadow (simpledrm, USB/SPI panels) which rows changed.
+    func markDirty(_ framebuffer: UInt32, rows: Range<Int>, width: Int) -> Errno? {
+        var clip = drmModeClip(x1: 0, y1: UInt16(clamping: rows.lowerBound), x2: UInt16(clamping: width),
+                               y2: UInt16(clamping: rows.upperBound))
+        let rc = drmModeDirtyFB(fd, framebuffer, &clip, 1)
+        return rc < 0 ? Errno(rawValue: -rc) : nil
+    }
+
+    /// Asks for the current vblank count of the CRTC at `index` without waiting. Drivers without
+    /// vblank support (bochs, virtio-gpu) fail this, which is how the backend knows to self-pace.
+    func vblankCounterWorks(crtcIndex index: Int) -> Bool {
+        var vbl = drmVBlank()
+        var type = DRM_VBLANK_RELATIVE.rawValue
+        if index == 1 {
+            type |= DRM_VBLANK_SECONDARY.rawValue
+        } else if index > 1 {
+            type |= (UInt32(index) << UInt32(DRM_VBLANK_HIGH_CRTC_SHIFT)) & DRM_VBLANK_HIGH_CRTC_MASK.rawValue
+        }
+        vbl.request.type = drmVBlankSeqType(rawValue: type)
+        vbl.request.sequence = 0
+        return drmWaitVBlank(fd, &vbl) == 0
+    }
+}
+
+/// A dumb buffer: kernel memory we fill with the CPU and scan out, mapped write-combined.
+/// Never read it (reads from write-combined memory are uncached and very slow).
+final class ScanoutBuffer {
+    unowned let card: DRMCard
+    let width: Int, height: Int
+    let handle: UInt32
+    let pitch: Int
+    let size: Int
+    let pixels: UnsafeMutableRawPointer
+    let framebufferID: UInt32
+    /// Rows this buffer still lacks compared with the latest frame (its "age" as a damage region).
+    var staleRows: Range<Int>
+
+    init(card: DRMCard, width: Int, height: Int) throws(DisplayError) {
+        self.card = card
+        self.width = width
+        self.height = height
+        var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
+        var rc = drmModeCreateDumbBuffer(card.fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
+        guard rc == 0 else {
+            throw card.error("drmModeCreateDumbBuffer", Errno(rawValue: -rc), detail: "\(width)x\(height) 32 bpp")
+        }
+        var offset: UInt64 = 0
+        rc = drmModeMapDumbBuffer(card.fd, handle, &offset)
+        guard rc == 0 else {
+            _ = drmModeDestroyDumbBuffer(card.fd, handle)
+            throw card.error("drmModeMapDumbBuffer", Errno(rawValue: -rc))
+        }
+        guard let p = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, card.fd, off_t(offset)), p != MAP_FAILED else {
+            let e = Errno.current
+            _ = drmModeDestroyDumbBuffer(card.fd, handle)
+            throw card.error("mmap dumb buffer", e)
+        }
+        let handles: [UInt32] = [handle, 0, 0, 0], pitches: [UInt32] = [pitch, 0, 0, 0], offsets: [UInt32] = [0, 0, 0, 0]
+        var fb: UInt32 = 0
+        rc = drmModeAddFB2(card.fd, UInt32(width), UInt32(height), tb_drm_format_xrgb8888, handles, pitches, offsets, &fb, 0)
+        guard rc == 0 else {
+            munmap(p, Int(size))
+            _ = drmModeDestroyDumbBuffer(card.fd, handle)
+            throw card.error("drmModeAddFB2", Errno(rawValue: -rc), .unsupported, detail: "XRGB8888 \(width)x\(height)")
+        }
+        self.handle = handle
+        self.pitch = Int(pitch)
+        self.size = Int(size)
+        self.pixels = p
+        self.framebufferID = fb
+        self.staleRows = 0..<height
+    }
+
+    /// Writes black everywhere (write-only, like every access to this memory).
+    func clear() {
+        pixels.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        staleRows = 0..<height
+    }
+
+    /// Copies the stale rows plus `rows` of `frame` into this buffer.
+    func update(from frame: PixelBuffer, rows: Range<Int>) {
+        let wanted = ScanoutBuffer.union(staleRows, rows)
+        frame.copyRows(wanted, to: pixels, pitch: pitch)
+        staleRows = 0..<0
+    }
+
+    static func union(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
+        if a.isEmpty { return b }
+        if b.isEmpty { return a }
+        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+    }
+
+    deinit {
+        _ = drmModeRmFB(card.fd, framebufferID)
+        munmap(pixels, size)
+        _ = drmModeDestroyDumbBuffer(card.fd, handle)
+    }
+}
+
+/// Finds the card to use: the given path, else the first `/dev/dri/cardN` with a connected output.
+enum DRMCardFinder {
+    static func cardPaths() -> [String] {
+        guard let dir = opendir("/dev/dri") else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("card"), Int(name.dropFirst(4)) != nil { names.append(name) }
+        }
+        return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "/dev/dri/" + $0 }
+    }
+}

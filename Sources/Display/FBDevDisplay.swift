@@ -1,0 +1,182 @@
+import CLinux
+import LinuxIO
+import Raster
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A legacy framebuffer device (`/dev/fbN`) for boards without KMS: ioctl + mmap, page flipping
+/// with `FBIOPAN_DISPLAY` when the virtual height holds two pages, `FBIO_WAITFORVSYNC` when the
+/// driver has it, and a timerfd at the refresh rate for pacing either way. The console VT is put in
+/// `KD_GRAPHICS` so fbcon's cursor and blanking stay off our picture, and restored at shutdown.
+public final class FBDevDisplay: Display {
+    public let devicePath: String
+    /// The driver's id string, e.g. `bochs-drmdrmfb`.
+    public let driverName: String
+    public let width: Int
+    public let height: Int
+    public let refreshHz: Double
+    /// 2 when flipping with FBIOPAN_DISPLAY, 1 when drawing into the visible page.
+    public let pageCount: Int
+    public let hasVSyncIoctl: Bool
+    public private(set) var flipsCompleted = 0
+
+    private let fd: CInt
+    private let memory: UnsafeMutableRawPointer
+    private let memoryLength: Int
+    private let lineLength: Int
+    private var variable: fb_var_screeninfo
+    private let originalVariable: fb_var_screeninfo
+    private var visiblePage = 0
+    private var staleRows: [Range<Int>]
+    private let pacer: TimerFD
+    private var awaitingTick = false
+    private var tickSequence: UInt64 = 0
+    private var console: (fd: CInt, mode: CInt)?
+    private var isShutDown = false
+
+    // _IOW('F', 0x20, __u32): function-like macros are not imported into Swift.
+    private static let waitForVSync: UInt = 0x4004_4620
+
+    public init(path: String = "/dev/fb0") throws(DisplayError) {
+        devicePath = path
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = Errno.current
+            throw DisplayError(e == .permissionDenied ? .accessDenied : .noDisplay, device: path, operation: "open", errno: e)
+        }
+        var ok = false
+        defer { if !ok { close(fd) } }
+        func failure(_ op: String, _ kind: DisplayError.Kind = .failed, detail: String? = nil, errno: Errno? = .current) -> DisplayError {
+            DisplayError(kind, device: path, operation: op, errno: errno, detail: detail)
+        }
+        var fix = fb_fix_screeninfo()
+        var v = fb_var_screeninfo()
+        guard ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fix) == 0 else { throw failure("FBIOGET_FSCREENINFO") }
+        guard ioctl(fd, UInt(FBIOGET_VSCREENINFO), &v) == 0 else { throw failure("FBIOGET_VSCREENINFO") }
+        originalVariable = v
+        driverName = withUnsafeBytes(of: fix.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard v.bits_per_pixel == 32, v.red.offset == 16, v.green.offset == 8, v.blue.offset == 0 else {
+            throw failure("pixel format", .unsupported, detail: "\(v.bits_per_pixel) bpp with red at bit \(v.red.offset); need XRGB8888",
+                          errno: nil)
+        }
+        width = Int(v.xres)
+        height = Int(v.yres)
+        lineLength = Int(fix.line_length)
+        // Two pages if the virtual screen already holds them, or if the driver lets us make it so.
+        var pages = Int(v.yres_virtual) >= 2 * height ? 2 : 1
+        if pages == 1, Int(fix.smem_len) >= 2 * height * lineLength {
+            var bigger = v
+            bigger.yres_virtual = v.yres * 2
+            if ioctl(fd, UInt(FBIOPUT_VSCREENINFO), &bigger) == 0, Int(bigger.yres_virtual) >= 2 * height { v = bigger; pages = 2 }
+        }
+        // Panning needs the driver to accept a y offset; check it on page 0 (a no-op move).
+        if pages == 2 {
+            var pan = v
+            pan.xoffset = 0
+            pan.yoffset = 0
+            if ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan) != 0 { pages = 1 }
+        }
+        pageCount = pages
+        variable = v
+        memoryLength = Int(fix.smem_len)
+        guard let p = mmap(nil, memoryLength, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED else {
+            throw failure("mmap \(fix.smem_len) bytes")
+        }
+        memory = p
+        var zero: UInt32 = 0
+        hasVSyncIoctl = ioctl(fd, FBDevDisplay.waitForVSync, &zero) == 0
+        // pixclock is picoseconds per pixel; 0 means the driver does not say (DRM's emulation).
+        let hTotal = Double(v.xres + v.left_margin + v.right_margin + v.hsync_len)
+        let vTotal = Double(v.yres + v.upper_margin + v.lower_margin + v.vsync_len)
+        let hz = v.pixclock > 0 ? 1e12 / (Double(v.pixclock) * hTotal * vTotal) : 60
+        refreshHz = hz.isFinite && hz >= 10 && hz <= 240 ? hz : 60
+        do { pacer = try TimerFD() } catch { munmap(p, memoryLength); throw failure("timerfd_create", errno: error) }
+        staleRows = Array(repeating: 0..<height, count: pages)
+        self.fd = fd
+        ok = true
+        enterGraphicsMode()
+    }
+
+    deinit {
+        shutdown()
+        munmap(memory, memoryLength)
+        close(fd)
+    }
+
+    public var pollDescriptor: CInt? { pacer.descriptor.rawValue }
+    public var canPresent: Bool { !awaitingTick && !isShutDown }
+
+    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
+        guard frame.width == width, frame.height == height else {
+            throw DisplayError(.invalidRequest, device: devicePath, operation: "present",
+                               detail: "frame is \(frame.width)x\(frame.height), screen is \(width)x\(height)")
+        }
+        guard !isShutDown else { return }
+        let rows = max(0, damage.y0)..<max(max(0, damage.y0), min(height, damage.y1))
+        for i in staleRows.indices { staleRows[i] = ScanoutBuffer.union(staleRows[i], rows) }
+        let target = pageCount == 2 ? 1 - visiblePage : 0
+        frame.copyRows(staleRows[target], to: memory + target * height * lineLength, pitch: lineLength)
+        staleRows[target] = 0..<0
+        if pageCount == 2 {
+            var zero: UInt32 = 0
+            // Blocks until the next vblank; only on drivers that have it, and at most one frame.
+            if hasVSyncIoctl { _ = ioctl(fd, FBDevDisplay.waitForVSync, &zero) }
+            var pan = variable
+            pan.xoffset = 0
+            pan.yoffset = UInt32(target * height)
+            if ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan) != 0 {
+                throw DisplayError(.failed, device: devicePath, operation: "FBIOPAN_DISPLAY", errno: .current)
+            }
+            visiblePage = target
+        }
+        awaitingTick = true
+        do { try pacer.arm(initial: .nanoseconds(Int64(1e9 / refreshHz))) } catch {
+            throw DisplayError(.failed, device: devicePath, operation: "timerfd_settime", errno: error)
+        }
+    }
+
+    public func handleReadable() -> [DisplayEvent] {
+        let n = (try? pacer.readExpirations()) ?? 0
+        guard n > 0, awaitingTick else { return [] }
+        awaitingTick = false
+        tickSequence += 1
+        flipsCompleted += 1
+        return [.flipCompleted(vblankNanos: MonotonicClock.now(), sequence: tickSequence)]
+    }
+
+    /// Pans back to page 0 with the original geometry and returns the VT to text mode.
+    public func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        try? pacer.disarm()
+        var original = originalVariable
+        if pageCount == 2 || original.yres_virtual != variable.yres_virtual {
+            _ = ioctl(fd, UInt(FBIOPUT_VSCREENINFO), &original)
+            var pan = original
+            pan.yoffset = 0
+            _ = ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan)
+        }
+        if let console {
+            _ = ioctl(console.fd, UInt(KDSETMODE), CInt(console.mode))
+            close(console.fd)
+            self.console = nil
+        }
+    }
+
+    /// KD_GRAPHICS stops fbcon drawing (cursor, blanking, kernel messages) over the picture.
+    /// Without a console (a serial-only board, a container) there is nothing to do.
+    private func enterGraphicsMode() {
+        for path in ["/dev/tty0", "/dev/tty"] {
+            let tty = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+            guard tty >= 0 else { continue }
+            var mode: CInt = 0
+            if ioctl(tty, UInt(KDGETMODE), &mode) == 0, ioctl(tty, UInt(KDSETMODE), CInt(KD_GRAPHICS)) == 0 {
+                console = (tty, mode)
+                return
+            }
+            close(tty)
+        }
+    }
+}

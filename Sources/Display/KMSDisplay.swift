@@ -1,0 +1,485 @@
+import CDRM
+import LinuxIO
+import Raster
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Receives page-flip completions from libdrm's C callback (reached through `user_data`).
+private final class FlipSink {
+    var completions: [(sequence: UInt32, nanos: UInt64)] = []
+}
+
+/// The C callback: capture-free, so it converts to a function pointer; state comes via user_data.
+private let pageFlipHandler: @convention(c) (CInt, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Void = {
+    _, sequence, seconds, microseconds, userData in
+    guard let userData else { return }
+    let nanos = UInt64(seconds) * 1_000_000_000 + UInt64(microseconds) * 1000
+    Unmanaged<FlipSink>.fromOpaque(userData).takeUnretainedValue().completions.append((sequence, nanos))
+}
+
+/// A KMS/DRM display: one connector, one CRTC, two XRGB8888 dumb buffers, legacy page flips with
+/// events, paced by the vblank or, on drivers without one, by a timerfd at the mode's rate.
+///
+/// Its ``pollDescriptor`` is a private epoll set holding the DRM fd, the pacing timer, the
+/// master-retry timer and a netlink uevent socket, so the caller's loop watches one descriptor.
+public final class KMSDisplay: Display {
+    /// How to choose the output.
+    public struct Options: Sendable {
+        /// `/dev/dri/cardN`; nil = the first card with a connected connector.
+        public var devicePath: String?
+        /// A connector name such as `HDMI-A-1`; nil = the first connected one.
+        public var connectorName: String?
+        /// `WxH` or `WxH@Hz`; nil = the connector's preferred mode.
+        public var mode: ModeRequest?
+        /// Start even when nothing is connected, and wait for a hotplug (needs `devicePath`).
+        public var waitForOutput: Bool
+        /// Pace with the timer even if the driver has a vblank counter (tests).
+        public var forceTimerPacing: Bool
+
+        public init(devicePath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil,
+                    waitForOutput: Bool = false, forceTimerPacing: Bool = false) {
+            self.devicePath = devicePath
+            self.connectorName = connectorName
+            self.mode = mode
+            self.waitForOutput = waitForOutput
+            self.forceTimerPacing = forceTimerPacing
+        }
+    }
+
+    private enum State { case running, noOutput, noMaster, shutDown }
+    private enum Token: UInt64 { case drm = 1, pacer, masterRetry, uevent }
+
+    public var devicePath: String { card.path }
+    public var driverName: String { card.driverName }
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public private(set) var refreshHz: Double
+    /// The connector in use, e.g. `Virtual-1` (empty while none is connected).
+    public private(set) var connectorName = ""
+    /// The mode in use, e.g. `1280x800@75`.
+    public var modeDescription: String { "\(width)x\(height)@\(ModeRequest.formatHz(refreshHz))" }
+    /// True when the driver has no usable vblank counter and flips are paced by a timer.
+    public private(set) var pacedByTimer = false
+    /// True when the driver cannot page-flip and frames are set with a modeset and DIRTYFB.
+    public private(set) var usesDirtyFramebuffer = false
+    /// Informational messages (pacing choice, master changes); the daemon routes them to its log.
+    public var log: (String) -> Void = { _ in }
+
+    public private(set) var flipsCompleted = 0
+    /// vblanks (or pacing periods) skipped between consecutive flips.
+    public private(set) var missedVblanks = 0
+
+    private let card: DRMCard
+    private let options: Options
+    private let epoll: Epoll
+    private let pacer: TimerFD
+    private let masterRetry: TimerFD
+    private let uevents: UEventMonitor?
+    private let sink = FlipSink()
+    private var eventContext = drmEventContext()
+    private var state: State
+    private var buffers: [ScanoutBuffer] = []
+    private var front = 0
+    private var pendingFlip: Int?
+    private var connectorID: UInt32 = 0
+    private var crtcID: UInt32 = 0
+    private var mode: DRMMode?
+    private var saved: DRMCrtcState?
+    private var didModeset = false
+    private var queuedEvents: [DisplayEvent] = []
+    private var lastSequence: UInt64?
+    // Timer pacing: ticks at anchor + k·period stand in for vblanks.
+    private var pacerArmed = false
+    private var pacerAnchor: UInt64 = 0
+    private var ticksSinceAnchor: UInt64 = 0
+    private var tickSequence: UInt64 = 0
+    private var lastTickNanos: UInt64 = 0
+    private var awaitingTickAfter: UInt64?
+
+    /// Opens the card and lights the output with a black frame.
+    public init(options: Options = Options(), log: @escaping (String) -> Void = { _ in }) throws(DisplayError) {
+        self.options = options
+        self.log = log
+        let card: DRMCard
+        if let path = options.devicePath {
+            card = try DRMCard(path: path)
+        } else {
+            var found: DRMCard?
+            for path in DRMCardFinder.cardPaths() {
+                guard let candidate = try? DRMCard(path: path), let conns = try? candidate.resources().connectors else { continue }
+                if conns.contains(where: { candidate.connector($0)?.status == .connected }) { found = candidate; break }
+            }
+            guard let found else {
+                throw DisplayError(.noDisplay, device: "/dev/dri", operation: "find a card with a connected output",
+                                   detail: DRMCardFinder.cardPaths().isEmpty ? "no /dev/dri/card* devices" : "nothing connected")
+            }
+            card = found
+        }
+        self.card = card
+        guard card.capability(DRM_CAP_DUMB_BUFFER) ?? 0 != 0 else {
+            throw card.error("DRM_CAP_DUMB_BUFFER", nil, .unsupported, detail: "driver \(card.driverName) has no dumb buffers")
+        }
+        do {
+            epoll = try Epoll()
+            pacer = try TimerFD()
+            masterRetry = try TimerFD()
+            try epoll.add(card.fd, events: .readable, token: Token.drm.rawValue)
+            try epoll.add(pacer.descriptor.rawValue, events: .readable, token: Token.pacer.rawValue)
+            try epoll.add(masterRetry.descriptor.rawValue, events: .readable, token: Token.masterRetry.rawValue)
+        } catch {
+            throw card.error("epoll/timerfd setup", error)
+        }
+        // Hotplug is optional: sandboxes may forbid netlink sockets.
+        uevents = try? UEventMonitor(subsystems: ["drm"])
+        if let uevents { try? epoll.add(uevents.descriptor.rawValue, events: .readable, token: Token.uevent.rawValue) }
+        eventContext.version = 2  // enough for page_flip_handler
+        eventContext.page_flip_handler = pageFlipHandler
+        width = options.mode?.width ?? 1024
+        height = options.mode?.height ?? 768
+        refreshHz = options.mode?.refreshHz ?? 60
+        state = .noOutput
+
+        guard let output = try chooseOutput() else {
+            if options.waitForOutput && uevents != nil { return }
+            throw card.error("find a connected connector", nil, .noDisplay)
+        }
+        try adopt(output)
+        if card.becomeMaster() {
+            try modeset()
+        } else {
+            state = .noMaster
+            log("\(card.path): another process is DRM master; waiting for it to let go")
+            try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
+        }
+    }
+
+    deinit { shutdown() }
+
+    public var pollDescriptor: CInt? { epoll.descriptor.rawValue }
+
+    public var canPresent: Bool { state == .running && pendingFlip == nil && awaitingTickAfter == nil }
+
+    // MARK: - Presenting
+
+    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
+        guard frame.width == width, frame.height == height else {
+            throw card.error("present", nil, .invalidRequest,
+                             detail: "frame is \(frame.width)x\(frame.height), mode is \(width)x\(height)")
+        }
+        let rows = max(0, damage.y0)..<max(max(0, damage.y0), min(height, damage.y1))
+        for buffer in buffers { buffer.staleRows = ScanoutBuffer.union(buffer.staleRows, rows) }
+        guard state == .running else { return }  // nothing on screen to update; buffers remember
+        guard pendingFlip == nil, awaitingTickAfter == nil else {
+            throw card.error("present", nil, .invalidRequest, detail: "a flip is still pending; wait for canPresent")
+        }
+        let back = usesDirtyFramebuffer ? front : 1 - front
+        buffers[back].update(from: frame, rows: rows)
+        if usesDirtyFramebuffer {
+            _ = card.markDirty(buffers[back].framebufferID, rows: rows, width: width)
+            waitForTick()
+            return
+        }
+        do {
+            try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID,
+                              userData: Unmanaged.passUnretained(sink).toOpaque())
+            pendingFlip = back
+            if pacedByTimer { waitForTick() }
+        } catch {
+            switch error {
+            case .permissionDenied, .notPermitted:
+                loseMaster()
+            case .invalidArgument, .notSupported, .notImplemented:
+                // No page flip in this driver (some shadow-buffered ones): set the frame directly
+                // and tell the driver what changed, paced by the timer from now on.
+                log("\(card.path): page flip unsupported (\(error)); using modeset + DIRTYFB")
+                usesDirtyFramebuffer = true
+                pacedByTimer = true
+                do {
+                    try card.setCrtc(crtcID, framebuffer: buffers[back].framebufferID, connector: connectorID, mode: mode!)
+                } catch {
+                    throw card.error("drmModeSetCrtc", error)
+                }
+                front = back
+                _ = card.markDirty(buffers[back].framebufferID, rows: 0..<height, width: width)
+                waitForTick()
+            default:
+                throw card.error("drmModePageFlip", error)
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    public func handleReadable() -> [DisplayEvent] {
+        var out = queuedEvents
+        queuedEvents.removeAll()
+        guard state != .shutDown, let ready = try? epoll.wait(timeout: .zero) else { return out }
+        for event in ready {
+            switch Token(rawValue: event.token) {
+            case .drm: out += handleDRMEvents()
+            case .pacer: out += handlePacerTick()
+            case .masterRetry: out += retryMaster()
+            case .uevent: out += handleUEvents()
+            case nil: break
+            }
+        }
+        out += queuedEvents
+        queuedEvents.removeAll()
+        return out
+    }
+
+    private func handleDRMEvents() -> [DisplayEvent] {
+        _ = drmHandleEvent(card.fd, &eventContext)
+        var out: [DisplayEvent] = []
+        for completion in sink.completions {
+            guard let flipped = pendingFlip else { continue }
+            front = flipped
+            pendingFlip = nil
+            let sequence = UInt64(completion.sequence)
+            if !pacedByTimer, sequence == 0 || sequence == lastSequence {
+                // The counter does not advance: a driver without vblank that flips at once.
+                startTimerPacing(reason: "flip events carry no vblank sequence")
+                waitForTick()
+            }
+            if pacedByTimer {
+                out += completeIfTicked(flipNanos: completion.nanos)
+            } else {
+                out.append(complete(sequence: sequence, nanos: completion.nanos))
+            }
+        }
+        sink.completions.removeAll()
+        return out
+    }
+
+    private func complete(sequence: UInt64, nanos: UInt64) -> DisplayEvent {
+        if let last = lastSequence, sequence > last + 1 { missedVblanks += Int(sequence - last - 1) }
+        lastSequence = sequence
+        flipsCompleted += 1
+        return .flipCompleted(vblankNanos: nanos, sequence: sequence)
+    }
+
+    // MARK: - Timer pacing (drivers without vblank)
+
+    private var periodNanos: UInt64 { UInt64(1e9 / max(1, refreshHz)) }
+
+    private func startTimerPacing(reason: String) {
+        guard !pacedByTimer else { return }
+        pacedByTimer = true
+        log("\(card.path) (\(card.driverName)): \(reason); pacing flips with a timer at \(ModeRequest.formatHz(refreshHz)) Hz")
+    }
+
+    /// Marks the frame just queued as shown at the next pacing tick, arming the timer if idle.
+    private func waitForTick() {
+        awaitingTickAfter = tickSequence
+        guard !pacerArmed else { return }
+        pacerAnchor = MonotonicClock.now() + periodNanos
+        ticksSinceAnchor = 0
+        if (try? pacer.arm(atMonotonicNanos: pacerAnchor, intervalNanos: periodNanos)) != nil { pacerArmed = true }
+    }
+
+    private func handlePacerTick() -> [DisplayEvent] {
+        let n = (try? pacer.readExpirations()) ?? 0
+        guard n > 0 else { return [] }
+        ticksSinceAnchor += n
+        tickSequence += n
+        lastTickNanos = pacerAnchor + (ticksSinceAnchor - 1) * periodNanos
+        let out = completeIfTicked(flipNanos: nil)
+        if out.isEmpty && awaitingTickAfter == nil && pendingFlip == nil {
+            // A whole period with nothing to show: stop the timer so an idle display costs no
+            // wakeups. (After a completion it stays armed: the next frame usually follows at once,
+            // and re-anchoring then would stretch every period by the render time.)
+            try? pacer.disarm()
+            pacerArmed = false
+        }
+        return out
+    }
+
+    private func completeIfTicked(flipNanos: UInt64?) -> [DisplayEvent] {
+        guard let after = awaitingTickAfter, pendingFlip == nil, tickSequence > after else { return [] }
+        awaitingTickAfter = nil
+        return [complete(sequence: tickSequence, nanos: max(lastTickNanos, flipNanos ?? 0))]
+    }
+
+    // MARK: - Hotplug
+
+    private func handleUEvents() -> [DisplayEvent] {
+        guard let events = try? uevents?.readEvents() else { return [] }
+        let cardName = String(card.path.split(separator: "/").last ?? "")
+        guard events.contains(where: { $0.deviceName == "dri/" + cardName || $0.devicePath.hasSuffix("/" + cardName) }) else {
+            return []
+        }
+        switch state {
+        case .running, .noMaster:
+            if card.connector(connectorID)?.status == .connected { return [] }
+            log("\(card.path): \(connectorName) disconnected")
+            state = .noOutput
+            resetFlipState()
+            return [.connectorLost]
+        case .noOutput:
+            guard let output = try? chooseOutput() else { return [] }
+            do {
+                try adopt(output)
+                guard card.becomeMaster() else {
+                    state = .noMaster
+                    try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
+                    return []
+                }
+                try modeset()
+            } catch {
+                log("\(error)")
+                return []
+            }
+            log("\(card.path): \(connectorName) connected, \(modeDescription)")
+            return [.connectorReturned]
+        case .shutDown:
+            return []
+        }
+    }
+
+    private func resetFlipState() {
+        pendingFlip = nil
+        awaitingTickAfter = nil
+        sink.completions.removeAll()
+        try? pacer.disarm()
+        pacerArmed = false
+    }
+
+    // MARK: - DRM master
+
+    private func loseMaster() {
+        guard state == .running else { return }
+        state = .noMaster
+        resetFlipState()
+        log("\(card.path): lost DRM master; presenting stops until it comes back")
+        queuedEvents.append(.masterLost)
+        // Fire almost at once so the caller hears of the loss, then poll once a second.
+        try? masterRetry.arm(initial: .milliseconds(1), interval: .seconds(1))
+    }
+
+    private func retryMaster() -> [DisplayEvent] {
+        _ = try? masterRetry.readExpirations()
+        guard state == .noMaster, card.becomeMaster() else { return [] }
+        try? masterRetry.disarm()
+        // If we never lit the CRTC, what it shows now (the console, restored by the previous
+        // master) is what to give back at exit, not what the previous master was showing at start.
+        if !didModeset { saved = card.crtcState(crtcID) }
+        do {
+            try modeset()
+        } catch {
+            // Master, yet the modeset failed: someone else may still be driving it; keep trying.
+            state = .noMaster
+            try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
+            return []
+        }
+        log("\(card.path): DRM master regained")
+        return [.masterRegained]
+    }
+
+    /// Gives up master voluntarily (a VT switch away): stop presenting until ``resume()``.
+    public func suspend() {
+        guard state == .running else { return }
+        resetFlipState()
+        card.dropMaster()
+        state = .noMaster
+        queuedEvents.append(.masterLost)
+        try? masterRetry.arm(initial: .milliseconds(1), interval: .seconds(1))
+    }
+
+    // MARK: - Output selection and modeset
+
+    private struct Output { var connector: DRMConnector; var crtc: UInt32; var mode: DRMMode }
+
+    private func chooseOutput() throws(DisplayError) -> Output? {
+        let res = try card.resources()
+        for id in res.connectors {
+            guard let c = card.connector(id), c.status == .connected, !c.modes.isEmpty else { continue }
+            if let wanted = options.connectorName, wanted != c.name { continue }
+            guard let crtc = card.crtc(for: c, crtcs: res.crtcs) else { continue }
+            let mode: DRMMode
+            if let request = options.mode {
+                let sameSize = c.modes.filter { $0.width == request.width && $0.height == request.height }
+                let best = sameSize.min {
+                    abs($0.refreshHz - (request.refreshHz ?? 60)) < abs($1.refreshHz - (request.refreshHz ?? 60))
+                }
+                guard let best, request.refreshHz.map({ abs(best.refreshHz - $0) < 1 }) ?? true else {
+                    let available = c.modes.map { "\($0.width)x\($0.height)@\(ModeRequest.formatHz($0.refreshHz))" }
+                    throw card.error("choose mode", nil, .unsupported,
+                                     detail: "\(c.name) has no mode \(request); it has \(available.joined(separator: ", "))")
+                }
+                mode = best
+            } else {
+                mode = c.modes.first(where: \.isPreferred) ?? c.modes[0]
+            }
+            return Output(connector: c, crtc: crtc, mode: mode)
+        }
+        return nil
+    }
+
+    /// Takes over an output: remembers its CRTC's state for the restore, makes buffers of its size.
+    private func adopt(_ output: Output) throws(DisplayError) {
+        if saved == nil || saved?.crtcID != output.crtc { saved = card.crtcState(output.crtc) }
+        connectorID = output.connector.id
+        connectorName = output.connector.name
+        crtcID = output.crtc
+        mode = output.mode
+        refreshHz = output.mode.refreshHz
+        if buffers.isEmpty || width != output.mode.width || height != output.mode.height {
+            buffers = []
+            width = output.mode.width
+            height = output.mode.height
+            for _ in 0..<2 { buffers.append(try ScanoutBuffer(card: card, width: width, height: height)) }
+        }
+    }
+
+    /// Lights the CRTC with a black buffer; every buffer then needs a full frame.
+    private func modeset() throws(DisplayError) {
+        guard let mode else { return }
+        resetFlipState()
+        buffers[0].clear()
+        for buffer in buffers { buffer.staleRows = 0..<height }
+        do {
+            try card.setCrtc(crtcID, framebuffer: buffers[0].framebufferID, connector: connectorID, mode: mode)
+        } catch {
+            throw card.error("drmModeSetCrtc", error, detail: "\(connectorName) \(modeDescription)")
+        }
+        front = 0
+        didModeset = true
+        state = .running
+        lastSequence = nil
+        if options.forceTimerPacing {
+            startTimerPacing(reason: "timer pacing requested")
+        } else if !pacedByTimer, let index = card.crtcIndex(crtcID), !card.vblankCounterWorks(crtcIndex: index) {
+            startTimerPacing(reason: "driver has no vblank counter")
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Waits (at most 1 s) for a flip in flight, restores the CRTC as found, frees the buffers.
+    public func shutdown() {
+        guard state != .shutDown else { return }
+        let deadline = MonotonicClock.now() + 1_000_000_000
+        while pendingFlip != nil, MonotonicClock.now() < deadline {
+            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 100) > 0 { _ = handleDRMEvents() }
+        }
+        if didModeset, state == .running, let saved {
+            do {
+                try card.restore(saved, connector: connectorID)
+            } catch {
+                log("\(card.path): restoring CRTC \(saved.crtcID) failed: \(error)")
+            }
+        }
+        state = .shutDown
+        try? pacer.disarm()
+        buffers = []
+    }
+
+    /// What the CRTC shows now (framebuffer id), for diagnostics: after ``shutdown()`` it is the
+    /// console's framebuffer again (or 0 if the CRTC was off).
+    public var crtcFramebufferID: UInt32? { card.crtcState(crtcID)?.framebufferID }
+    /// The framebuffer the CRTC showed before we took it.
+    public var savedFramebufferID: UInt32? { saved?.framebufferID }
+}

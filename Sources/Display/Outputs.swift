@@ -1,0 +1,85 @@
+import CDRM
+import CLinux
+import LinuxIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `tickerboard outputs` report: every DRM card (driver, connectors with status, physical
+/// size and panel orientation, modes with the preferred one marked) and every fbdev device —
+/// what an installer needs before writing the config.
+public enum OutputsReport {
+    /// The report text and the exit status: 0 when at least one device was found, 1 otherwise.
+    public static func make() -> (text: String, exitCode: Int32) {
+        var lines: [String] = []
+        for path in DRMCardFinder.cardPaths() { lines += describeCard(path) }
+        for path in framebufferPaths() { lines.append(describeFramebuffer(path)) }
+        if lines.isEmpty { return ("no display: no /dev/dri/card* and no /dev/fb* devices\n", 1) }
+        return (lines.joined(separator: "\n") + "\n", 0)
+    }
+
+    static func describeCard(_ path: String) -> [String] {
+        let card: DRMCard
+        do { card = try DRMCard(path: path) } catch { return ["\(path): cannot open: \(error.errno.map(String.init(describing:)) ?? "?")"] }
+        let dumb = card.capability(DRM_CAP_DUMB_BUFFER) ?? 0 != 0
+        // Asking for atomic only reports it here: the cap lives on this fd, which closes right after.
+        let atomic = card.enableClientCapability(DRM_CLIENT_CAP_ATOMIC)
+        var lines = ["\(path): driver \(card.driverName), dumb buffers \(dumb ? "yes" : "no"), atomic \(atomic ? "yes" : "no")"]
+        guard let res = try? card.resources() else {
+            lines.append("  no KMS resources (render-only or not a display device)")
+            return lines
+        }
+        for id in res.connectors {
+            guard let c = card.connector(id) else { continue }
+            var line = "  connector \(c.name): \(c.status.rawValue)"
+            if c.status == .connected {
+                line += ", \(c.widthMM)x\(c.heightMM) mm, panel orientation \(panelOrientation(card, id) ?? "not reported")"
+            }
+            lines.append(line)
+            if !c.modes.isEmpty {
+                var seen = Set<String>()
+                let modes = c.modes.compactMap { m -> String? in
+                    let text = "\(m.width)x\(m.height)@\(ModeRequest.formatHz(m.refreshHz))\(m.isPreferred ? " (preferred)" : "")"
+                    return seen.insert(text).inserted ? text : nil
+                }
+                lines.append("    modes: " + modes.joined(separator: ", "))
+            }
+        }
+        return lines
+    }
+
+    /// The connector's "panel orientation" enum property (set for built-in panels mounted rotated).
+    static func panelOrientation(_ card: DRMCard, _ connector: UInt32) -> String? {
+        guard let props = drmModeObjectGetProperties(card.fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return nil }
+        defer { drmModeFreeObjectProperties(props) }
+        for i in 0..<Int(props.pointee.count_props) {
+            guard let prop = drmModeGetProperty(card.fd, props.pointee.props[i]) else { continue }
+            defer { drmModeFreeProperty(prop) }
+            let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name == "panel orientation" else { continue }
+            let value = props.pointee.prop_values[i]
+            for e in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[e].value == value {
+                return withUnsafeBytes(of: prop.pointee.enums[e].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            }
+        }
+        return nil
+    }
+
+    static func framebufferPaths() -> [String] {
+        (0..<8).map { "/dev/fb\($0)" }.filter { access($0, F_OK) == 0 }
+    }
+
+    static func describeFramebuffer(_ path: String) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "\(path): cannot open: \(Errno.current)" }
+        defer { close(fd) }
+        var fix = fb_fix_screeninfo()
+        var v = fb_var_screeninfo()
+        guard ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fix) == 0, ioctl(fd, UInt(FBIOGET_VSCREENINFO), &v) == 0 else {
+            return "\(path): not a framebuffer: \(Errno.current)"
+        }
+        let id = withUnsafeBytes(of: fix.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return "\(path): fbdev \(id), \(v.xres)x\(v.yres) \(v.bits_per_pixel) bpp, virtual \(v.xres_virtual)x\(v.yres_virtual)"
+    }
+}
