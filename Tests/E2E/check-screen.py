@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""check-screen.py FILE pattern|console — checks a QMP screendump (binary PPM) of display-check.
+
+pattern: the four bars (red, green, blue, yellow) fill the top 3/5 of the screen and the band below
+         is dark grey (0x20) with a white moving block; samples must match within a tolerance.
+console: none of the bar colours is on screen at the bar sample points (the console is back).
+Prints one line of detail; exit 0 when the check holds. Standard library only.
+"""
+import sys
+
+BARS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
+BAND = (32, 32, 32)
+
+
+def read_ppm(path):
+    data = open(path, "rb").read()
+    if data[:2] != b"P6":
+        raise SystemExit("%s: not a binary PPM" % path)
+    fields, pos = [], 2
+    while len(fields) < 3:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        start = pos
+        while not data[pos:pos + 1].isspace():
+            pos += 1
+        fields.append(int(data[start:pos]))
+    width, height, _ = fields
+    return width, height, data[pos + 1:]
+
+
+def pixel(img, x, y):
+    width, _, rgb = img
+    i = (y * width + x) * 3
+    return tuple(rgb[i:i + 3])
+
+
+def close(a, b, tol=12):
+    return all(abs(p - q) <= tol for p, q in zip(a, b))
+
+
+def main():
+    path, mode = sys.argv[1], sys.argv[2]
+    img = read_ppm(path)
+    w, h, _ = img
+    samples = []  # (expected, got) pairs
+    for i, colour in enumerate(BARS):
+        for fy in (0.1, 0.3, 0.5):
+            x = int(w * (i + 0.5) / 4)
+            samples.append((colour, pixel(img, x, int(h * fy))))
+    bar_hits = sum(close(e, g) for e, g in samples)
+    band = [pixel(img, int(w * fx), int(h * 0.62)) for fx in (0.05, 0.5, 0.95)]
+    band_hits = sum(close(BAND, g) for g in band)
+    detail = "%dx%d bars %d/%d band %d/3 first=%s" % (w, h, bar_hits, len(samples), band_hits, samples[0][1])
+    if mode == "pattern":
+        ok = bar_hits == len(samples) and band_hits == 3
+    elif mode == "console":
+        ok = bar_hits == 0
+    else:
+        raise SystemExit("unknown mode " + mode)
+    print(detail)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

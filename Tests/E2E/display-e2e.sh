@@ -1,0 +1,91 @@
+#!/bin/bash
+# display-e2e.sh — end-to-end checks of the Display backends on a real kernel (qemu, TCG).
+# usage: bash Tests/E2E/display-e2e.sh            (from the repo root; as root: apt, qemu)
+# One VM with bochs-drm (card0, /dev/fb0, QMP screendumps) and vkms (card1, real 60 Hz vblank) runs
+# `tickerboard display-check` scenarios (guest-display.sh); this script judges the logs and
+# captures and prints one `RESULT name PASS|FAIL detail` per check, then `E2E: N passed, M failed`.
+# Env: TB_E2E_BIN=path (a binary that takes `display-check …`; default: build tickerboard release),
+#      TB_E2E_OUT=dir (keep artefacts there; default a fresh dir under /var/tmp), TB_VM_VKMS=0.
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+T0=$(date +%s)
+PASSED=0 FAILED=0
+result() {   # result NAME PASS|FAIL DETAIL
+  echo "RESULT $1 $2 ${3:-}"
+  if [ "$2" = PASS ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
+}
+finish() { echo "E2E: $PASSED passed, $FAILED failed ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
+field() { grep -h -o "$1=[^ ]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }   # field KEY FILE
+between() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v >= lo && v <= hi) }'; }
+
+if ! bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
+
+BIN="${TB_E2E_BIN:-}"
+if [ -z "$BIN" ]; then
+  if ! (cd "$ROOT" && swift build -c release --product tickerboard > /tmp/tb-e2e-build.log 2>&1); then
+    tail -20 /tmp/tb-e2e-build.log; result build FAIL "swift build -c release failed"; finish
+  fi
+  BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/tickerboard"
+fi
+if ! "$BIN" display-check --help 2>&1 | grep -q 'display-check'; then
+  result build FAIL "$BIN has no display-check subcommand"; finish
+fi
+result build PASS "$BIN"
+
+OUT="${TB_E2E_OUT:-$(mktemp -d /var/tmp/tb-e2e.XXXXXX)}"
+mkdir -p "$OUT"; rm -f "$OUT"/*.log "$OUT"/*.ppm
+# The guest sees the host root, but not host /tmp (tmpfs there), so ship what it runs in $OUT.
+cp "$BIN" "$OUT/tickerboard"; cp "$HERE/guest-display.sh" "$OUT/"
+VKMS=--vkms; [ -f /var/cache/tickerboard-vm/vkms/vkms.ko ] || [ -f "${TB_VM_CACHE:-/nonexistent}/vkms/vkms.ko" ] || VKMS=""
+bash "$HERE/run-vm.sh" --gpu bochs $VKMS --timeout 240 --out "$OUT" -- sh /run/e2e/guest-display.sh > "$OUT/vm.log" 2>&1
+VMRC=$?
+sed 's/^/  vm: /' "$OUT/vm.log"
+[ "$VMRC" = 0 ] && result vm-boot PASS "$(tail -1 "$OUT/vm.log")" || result vm-boot FAIL "run-vm.sh exit $VMRC"
+CHECK="python3 $HERE/check-screen.py"
+
+# (a) bochs: display-check takes the screen, flips 120 times, the capture shows the pattern
+L="$OUT/bochs.log"; F=$(field flips "$L")
+if [ "$(field exit "$L")" = 0 ] && [ "${F:-0}" -ge 120 ] && D=$($CHECK "$OUT/bochs.ppm" pattern 2>&1); then
+  result bochs-pattern PASS "$F flips; $D"
+else
+  result bochs-pattern FAIL "exit=$(field exit "$L") flips=$F; $($CHECK "$OUT/bochs.ppm" pattern 2>&1)"
+fi
+# (b) bochs has no vblank: flips must be paced by the timer at the mode's rate, with little CPU
+HZ=$(field hz "$L"); MODEHZ=$(grep -o '@[0-9.]*' "$L" | head -1 | tr -d @); CPU=$(field cpu_pct "$L")
+if [ "$(field pacing "$L")" = timer ] && between "$HZ" "$(awk "BEGIN{print ${MODEHZ:-75} * 0.8}")" "$(awk "BEGIN{print ${MODEHZ:-75} * 1.05}")" \
+   && between "$CPU" 0 60; then
+  result bochs-pacing PASS "$HZ Hz (mode ${MODEHZ} Hz, timer), cpu ${CPU}% of one vCPU, $(field cpu_ms_per_frame "$L") ms/frame"
+else
+  result bochs-pacing FAIL "pacing=$(field pacing "$L") hz=$HZ mode=$MODEHZ cpu=$CPU%"
+fi
+# (c) vkms: flips at the vblank rate, with the kernel's vblank sequence
+L="$OUT/vkms.log"
+if [ -z "$VKMS" ]; then
+  result vkms-vblank FAIL "vkms.ko not built (setup.sh with TB_VM_VKMS=1)"
+else
+  HZ=$(field hz "$L")
+  if [ "$(field exit "$L")" = 0 ] && [ "$(field pacing "$L")" = vblank ] && between "$HZ" 45 64; then
+    result vkms-vblank PASS "$HZ Hz, missed vblanks $(field missed "$L"), seq $(field first_seq "$L")..$(field last_seq "$L"), cpu $(field cpu_pct "$L")%"
+  else
+    result vkms-vblank FAIL "exit=$(field exit "$L") pacing=$(field pacing "$L") hz=$HZ"
+  fi
+fi
+# (d) fbdev: the same pattern through /dev/fb0
+L="$OUT/fbdev.log"
+if [ "$(field exit "$L")" = 0 ] && D=$($CHECK "$OUT/fbdev.ppm" pattern 2>&1); then
+  result fbdev-pattern PASS "$(field flips "$L") frames at $(field hz "$L") Hz; $D"
+else
+  result fbdev-pattern FAIL "exit=$(field exit "$L"); $($CHECK "$OUT/fbdev.ppm" pattern 2>&1)"
+fi
+# (e) SIGTERM: clean exit, the CRTC shows the console's framebuffer again
+L="$OUT/sigterm.log"; SAVED=$(field saved_fb "$L"); AFTER=$(field crtc_fb_after "$L")
+if [ "$(field exit "$L")" = 0 ] && [ "$(field signalled "$L")" = 1 ] && [ -n "$SAVED" ] && [ "$SAVED" = "$AFTER" ] \
+   && grep -q 'allocated by = \[fbcon\]' "$L" && $CHECK "$OUT/sigterm-before.ppm" pattern >/dev/null 2>&1 \
+   && D=$($CHECK "$OUT/sigterm-after.ppm" console 2>&1); then
+  result sigterm-restore PASS "fb $SAVED restored, plane allocated by [fbcon]; after: $D"
+else
+  result sigterm-restore FAIL "exit=$(field exit "$L") signalled=$(field signalled "$L") saved=$SAVED after=$AFTER $(grep state: "$L")"
+fi
+echo "artefacts: $OUT"
+finish

@@ -1,0 +1,38 @@
+#!/bin/sh
+# guest-display.sh — the in-guest half of display-e2e.sh (run-vm.sh --gpu bochs --vkms:
+# card0 = bochs-drm with /dev/fb0, card1 = vkms). Runs the display-check scenarios and leaves logs
+# and screen captures in $OUT; the host judges them. $OUT/tickerboard is the binary under test.
+B="$OUT/tickerboard"
+shot() {   # shot NAME: ask the host for a QMP screendump into $OUT/NAME and wait for it (≤ 10 s)
+  touch "$OUT/$1.shot-request"; i=0
+  while [ ! -e "$OUT/$1.done" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
+echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/0/name) $(cut -d' ' -f1 /sys/kernel/debug/dri/1/name) fb0: $(cat /sys/class/graphics/fb0/name)"
+
+# (a)+(b) bochs: 120 flips, a capture while it runs
+$B display-check --device /dev/dri/card0 --frames 120 --ready-file /tmp/ready-a > $OUT/bochs.log 2>&1 &
+P=$!
+wait_file /tmp/ready-a && shot bochs.ppm
+wait $P; echo "exit=$?" >> $OUT/bochs.log
+
+# (c) vkms: real vblank at 60 Hz
+$B display-check --device /dev/dri/card1 --frames 120 > $OUT/vkms.log 2>&1
+echo "exit=$?" >> $OUT/vkms.log
+
+# (d) fbdev on /dev/fb0 (bochs' fbdev emulation; KMS untouched by us)
+$B display-check --backend fbdev --device /dev/fb0 --frames 120 --ready-file /tmp/ready-d > $OUT/fbdev.log 2>&1 &
+P=$!
+wait_file /tmp/ready-d && shot fbdev.ppm
+wait $P; echo "exit=$?" >> $OUT/fbdev.log
+
+# (e) SIGTERM in the middle of flipping: the console's CRTC configuration comes back
+$B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-e > $OUT/sigterm.log 2>&1 &
+P=$!
+wait_file /tmp/ready-e && shot sigterm-before.ppm
+kill -TERM $P
+wait $P; echo "exit=$?" >> $OUT/sigterm.log
+grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m1 'allocated by' | sed 's/^[[:space:]]*/state: /' >> $OUT/sigterm.log
+sleep 0.5
+shot sigterm-after.ppm
+echo "guest done"

@@ -1,0 +1,87 @@
+#!/bin/bash
+# run-vm.sh — boots Debian's kernel in qemu (TCG: KVM does not work on this machine kind) with the
+# host's root shared read-only over 9p, runs ONE shell command in the guest as root, and powers off.
+#
+# usage: run-vm.sh [--gpu bochs|virtio|none] [--vkms] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
+#
+# In the guest: / is the host root (read-only); /tmp and /run are fresh tmpfs (host /tmp is NOT
+# visible, so put binaries in DIR); $OUT=/run/e2e is DIR, read-write. A guest script takes a screen
+# capture with `touch $OUT/NAME.shot-request` and waits for $OUT/NAME.done (vmhost.py answers with a
+# QMP screendump to DIR/NAME, PPM). stdout+stderr of CMD go to DIR/output.log, printed at the end.
+# Exit status: CMD's; 124 on timeout; 125 when the VM failed before CMD finished.
+# Needs setup.sh first (kernel, initramfs in $TB_VM_CACHE, default /var/cache/tickerboard-vm).
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
+KVER="$(cat "$CACHE/kver" 2>/dev/null)" || { echo "run-vm: run Tests/E2E/setup.sh first" >&2; exit 125; }
+GPU=bochs VKMS=0 MEM=768 TIMEOUT=180 OUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gpu) GPU="$2"; shift 2;;
+    --vkms) VKMS=1; shift;;
+    --mem) MEM="$2"; shift 2;;
+    --timeout) TIMEOUT="$2"; shift 2;;
+    --out) OUT="$2"; shift 2;;
+    --) shift; break;;
+    *) echo "run-vm: unknown option $1" >&2; exit 125;;
+  esac
+done
+[ -n "$OUT" ] && [ $# -gt 0 ] || { echo "usage: run-vm.sh [options] --out DIR -- CMD..." >&2; exit 125; }
+mkdir -p "$OUT" && OUT="$(cd "$OUT" && pwd)"
+rm -f "$OUT"/{output.log,exitcode,console.log,init-error,qmp.sock,t-switch-root} "$OUT"/*.shot-request "$OUT"/*.done
+
+case "$GPU" in
+  bochs)  GPUDEV=(-device VGA);        MODS="bochs";;
+  virtio) GPUDEV=(-device virtio-vga); MODS="virtio-gpu";;
+  none)   GPUDEV=();                   MODS="";;
+  *) echo "run-vm: bad --gpu $GPU" >&2; exit 125;;
+esac
+if [ "$VKMS" = 1 ]; then
+  [ -f "$CACHE/vkms/vkms.ko" ] || { echo "run-vm: vkms.ko not built (setup.sh)" >&2; exit 125; }
+  MODS="$MODS vkms"
+fi
+echo "VM_MODULES=\"$MODS\"" > "$OUT/vm.conf"
+# POSIX single quoting (the guest's /bin/sh is dash, which cannot read bash's $'…' from printf %q).
+squote() { local s=${1//\'/\'\\\'\'}; printf " '%s'" "$s"; }
+{ printf 'cd /tmp &&'; for a in "$@"; do squote "$a"; done; echo; } > "$OUT/cmd"
+
+KERNEL="$CACHE/vmlinux-$KVER"   # uncompressed: qemu PVH-boots it, skipping XZ decompression under TCG
+T0=$(date +%s.%N)
+# -nodefaults: no NIC (its option ROM costs boot time), no default VGA; -no-reboot: poweroff ends qemu.
+timeout -k 5 $((TIMEOUT + 20)) qemu-system-x86_64 -nodefaults -no-reboot -display none \
+  -accel tcg,thread=multi -cpu max -machine pc -smp 2 -m "$MEM" \
+  -kernel "$KERNEL" -initrd "$CACHE/initramfs.cpio.gz" \
+  -append "console=ttyS0 quiet loglevel=4 panic=-1 vt.global_cursor_default=0 ${TB_VM_APPEND:-}" \
+  -serial "file:$OUT/console.log" -qmp "unix:$OUT/qmp.sock,server=on,wait=off" \
+  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+  -virtfs "local,path=$OUT,mount_tag=tbout,security_model=none,multidevs=remap" \
+  "${GPUDEV[@]}" > "$OUT/qemu.log" 2>&1 &
+TPID=$!
+stop_vm() {   # only the processes this script started, by PID
+  kill -0 "$TPID" 2>/dev/null || return 0
+  kill -TERM "$TPID" 2>/dev/null; sleep 1; kill -KILL "$TPID" 2>/dev/null
+}
+trap stop_vm EXIT
+trap 'echo "run-vm: interrupted" >&2; exit 130' INT TERM
+QPID=""
+for _ in $(seq 100); do
+  QPID=$(cat /proc/$TPID/task/$TPID/children 2>/dev/null | cut -d' ' -f1)
+  [ -n "$QPID" ] && break; sleep 0.05
+done
+RC=""
+if [ -n "$QPID" ]; then
+  python3 "$HERE/vmhost.py" "$OUT" "$QPID" "$(( $(date +%s) + TIMEOUT ))" 2>>"$OUT/vmhost.log"
+  [ $? = 124 ] && { echo "run-vm: timeout after ${TIMEOUT}s" >&2; RC=124; }
+fi
+wait "$TPID" 2>/dev/null
+T1=$(date +%s.%N)
+[ -s "$OUT/output.log" ] && cat "$OUT/output.log"
+if [ -z "$RC" ]; then
+  if [ -f "$OUT/exitcode" ]; then RC=$(cat "$OUT/exitcode"); else
+    echo "run-vm: no exit code from the guest; console tail:" >&2
+    tail -n 20 "$OUT/console.log" >&2; cat "$OUT/qemu.log" "$OUT/init-error" 2>/dev/null >&2
+    RC=125
+  fi
+fi
+echo "run-vm: wall $(awk "BEGIN{printf \"%.1f\", $T1 - $T0}") s, exit $RC, out $OUT" >&2
+exit "$RC"

@@ -1,0 +1,106 @@
+#!/bin/bash
+# setup.sh — prepares the qemu end-to-end harness (idempotent; a second run does nothing).
+#   1. apt installs of Tests/E2E/apt-packages.txt (only the missing ones)
+#   2. Debian's current kernel, downloaded (not installed: installing it would pull an init system
+#      and run update-initramfs on the host), unpacked, depmod'ed, and its vmlinux extracted so qemu
+#      can PVH-boot it without the slow in-guest XZ decompression under TCG
+#   3. vkms.ko built out of tree (Debian's kernel lacks CONFIG_DRM_VKMS); TB_VM_VKMS=0 skips it
+#   4. a busybox initramfs with the handful of modules the tests need (guest-init.sh as /init)
+# Cache: $TB_VM_CACHE (default /var/cache/tickerboard-vm). It must not live under /tmp, /run or
+# /var/tmp: the guest mounts fresh tmpfs there.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
+mkdir -p "$CACHE"
+log() { echo "setup: $*" >&2; }
+apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+
+missing=""
+while read -r p; do
+  [ -n "$p" ] && [ "${p#\#}" = "$p" ] || continue
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done < "$HERE/apt-packages.txt"
+UPDATED=0
+if [ -n "$missing" ]; then
+  log "installing:$missing"
+  apt_get update -qq >/dev/null; UPDATED=1
+  # shellcheck disable=SC2086
+  apt_get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# --- kernel: the ABI name changes with every point release, so resolve it through the meta package.
+kpkg() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}'; }
+KPKG="$(kpkg)"
+if [ -z "$KPKG" ] && [ "$UPDATED" = 0 ]; then apt_get update -qq >/dev/null; UPDATED=1; KPKG="$(kpkg)"; fi
+[ -n "$KPKG" ] || { log "cannot resolve linux-image-amd64"; exit 1; }
+KVER="${KPKG#linux-image-}"
+if [ ! -f "$CACHE/kernel/boot/vmlinuz-$KVER" ]; then
+  log "downloading $KPKG"
+  rm -rf "$CACHE/dl" "$CACHE/kernel.new"; mkdir -p "$CACHE/dl"
+  (cd "$CACHE/dl" && apt-get download "$KPKG" >/dev/null 2>&1)
+  dpkg-deb -x "$CACHE"/dl/"$KPKG"_*.deb "$CACHE/kernel.new"
+  dpkg-deb -f "$CACHE"/dl/"$KPKG"_*.deb Version > "$CACHE/kdebver"
+  depmod -b "$CACHE/kernel.new" "$KVER"          # the .deb ships no modules.dep
+  rm -rf "$CACHE/kernel" "$CACHE/dl"; mv "$CACHE/kernel.new" "$CACHE/kernel"
+fi
+echo "$KVER" > "$CACHE/kver"
+if [ ! -f "$CACHE/vmlinux-$KVER" ]; then
+  python3 - "$CACHE/kernel/boot/vmlinuz-$KVER" "$CACHE/vmlinux-$KVER.tmp" <<'PY'
+import lzma, sys
+blob = open(sys.argv[1], "rb").read()
+start = blob.find(b"\xfd7zXZ\x00")              # Debian builds with CONFIG_KERNEL_XZ
+elf = lzma.LZMADecompressor().decompress(blob[start:])
+assert elf[:4] == b"\x7fELF", "bzImage payload is not an ELF vmlinux"
+open(sys.argv[2], "wb").write(elf)
+PY
+  mv "$CACHE/vmlinux-$KVER.tmp" "$CACHE/vmlinux-$KVER"
+fi
+
+# --- vkms: the only driver here with a real (hrtimer) vblank. Built from the same Debian version.
+if [ "${TB_VM_VKMS:-1}" = 1 ] && ! { [ -f "$CACHE/vkms/vkms.ko" ] && modinfo -F vermagic "$CACHE/vkms/vkms.ko" | grep -q "^$KVER "; }; then
+  log "building vkms.ko"
+  DEBVER="$(cat "$CACHE/kdebver")"
+  SRCPKG="linux-source-${KVER%%.0-*}"
+  dpkg-query -W -f='${Status}' "linux-headers-$KVER" 2>/dev/null | grep -q "install ok installed" \
+    || apt_get install -y -qq --no-install-recommends "linux-headers-$KVER" >/dev/null
+  W="$(mktemp -d)"
+  (cd "$W" && apt-get download "$SRCPKG=$DEBVER" >/dev/null 2>&1)
+  dpkg-deb --fsys-tarfile "$W"/"$SRCPKG"_*.deb | tar -xO "./usr/src/$SRCPKG.tar.xz" \
+    | xz -dc -T2 | tar -x -C "$W" "$SRCPKG/drivers/gpu/drm/vkms"
+  make -s -C "/usr/src/linux-headers-$KVER" M="$W/$SRCPKG/drivers/gpu/drm/vkms" CONFIG_DRM_VKMS=m modules
+  mkdir -p "$CACHE/vkms"; cp "$W/$SRCPKG/drivers/gpu/drm/vkms/vkms.ko" "$CACHE/vkms/vkms.ko"
+  rm -rf "$W"
+  rm -f "$CACHE/initramfs.stamp"
+fi
+
+# --- initramfs: busybox + /init + only the modules we load (and their dependencies).
+STAMP="$(cat "$HERE/guest-init.sh" "$HERE/setup.sh" | md5sum | cut -c1-16)-$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && echo vkms)"
+if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/dev/null)" != "$STAMP" ]; then
+  KDIR="$CACHE/kernel/lib/modules/$KVER"
+  STAGE="$(mktemp -d)"
+  mkdir -p "$STAGE"/{bin,dev,proc,sys,newroot,lib/modules/"$KVER"}
+  cp /bin/busybox "$STAGE/bin/busybox"
+  # `busybox --list` includes busybox itself; linking it over the binary makes /init fail with ELOOP.
+  for a in $(/bin/busybox --list); do [ "$a" = busybox ] || ln -sf busybox "$STAGE/bin/$a"; done
+  install -m 755 "$HERE/guest-init.sh" "$STAGE/init"
+  want=""
+  for m in 9p 9pnet_virtio virtio_pci bochs virtio-gpu; do
+    n="$(echo "$m" | tr '_' '-')"
+    line="$(awk -v n="$n" -F: '{b=$1; sub(/.*\//,"",b); sub(/\.ko(\.[a-z]+)?$/,"",b); gsub("_","-",b); if (b==n) {print; exit}}' "$KDIR/modules.dep")"
+    [ -n "$line" ] || { log "module $m not in modules.dep"; continue; }
+    want="$want ${line%%:*} ${line#*:}"
+  done
+  for p in $(echo $want | tr ' ' '\n' | sort -u); do
+    mkdir -p "$STAGE/lib/modules/$KVER/$(dirname "$p")"; cp "$KDIR/$p" "$STAGE/lib/modules/$KVER/$p"
+  done
+  if [ -f "$CACHE/vkms/vkms.ko" ]; then
+    mkdir -p "$STAGE/lib/modules/$KVER/extra"; cp "$CACHE/vkms/vkms.ko" "$STAGE/lib/modules/$KVER/extra/"
+  fi
+  cp "$KDIR"/modules.builtin "$KDIR"/modules.builtin.modinfo "$KDIR"/modules.order "$STAGE/lib/modules/$KVER/"
+  depmod -b "$STAGE" "$KVER"
+  (cd "$STAGE" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 > "$CACHE/initramfs.cpio.gz.new"
+  rm -rf "$STAGE"
+  mv "$CACHE/initramfs.cpio.gz.new" "$CACHE/initramfs.cpio.gz"
+  echo "$STAMP" > "$CACHE/initramfs.stamp"
+fi
+log "ok: kernel $KVER, vkms $([ -f "$CACHE/vkms/vkms.ko" ] && echo yes || echo no), cache $CACHE"
