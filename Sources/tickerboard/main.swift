@@ -1,1 +1,8 @@
-print("tickerboard")
+// tickerboard: the executable; everything it does lives in the Kiosk module.
+import Kiosk
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(Tickerboard.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,1 +1,0 @@
-// Chart: placeholder until its module lands.

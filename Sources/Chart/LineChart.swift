@@ -1,0 +1,201 @@
+// Chart: the product's picture and motion, pure and deterministic: ranges of a price series, scales,
+// the time-anchored morph, timing curves, snapping, and the scenes (line chart, bar chart, draw-in)
+// painted onto a Raster canvas. No file descriptors, no clocks of its own: time is an argument.
+import Raster
+
+/// One data point: a time (Unix seconds, UTC) and a price.
+public struct ChartPoint: Equatable, Sendable {
+    public var time: Int64
+    public var value: Double
+
+    public init(time: Int64, value: Double) {
+        self.time = time
+        self.value = value
+    }
+}
+
+/// A rectangle in pixels with fractional edges.
+public struct PlotRect: Equatable, Sendable {
+    public var left: Double, top: Double, right: Double, bottom: Double
+
+    public init(left: Double, top: Double, right: Double, bottom: Double) {
+        self.left = left; self.top = top; self.right = right; self.bottom = bottom
+    }
+
+    public var width: Double { right - left }
+    public var height: Double { bottom - top }
+}
+
+/// Colours of the line chart. `up` is used when the last value is at or above the baseline.
+public struct ChartPalette: Equatable, Sendable {
+    public var background: Color
+    public var up: Color
+    public var down: Color
+    public var baseline: Color
+    public var indicator: Color
+    public var text: Color
+    public var secondaryText: Color
+
+    /// Dark background, green and red as trading apps use them.
+    public static let standard = ChartPalette(
+        background: Color(rgb: 0x0D1117), up: Color(rgb: 0x00C805), down: Color(rgb: 0xFF5000),
+        baseline: Color(rgb: 0x8B949E), indicator: Color(rgb: 0xC9D1D9), text: Color(rgb: 0xE6EDF3),
+        secondaryText: Color(rgb: 0x8B949E))
+
+    /// Blue and orange: told apart with any of the common colour-vision deficiencies.
+    public static let colorBlindSafe = ChartPalette(
+        background: Color(rgb: 0x0D1117), up: Color(rgb: 0x3D9BF0), down: Color(rgb: 0xF5A623),
+        baseline: Color(rgb: 0x8B949E), indicator: Color(rgb: 0xC9D1D9), text: Color(rgb: 0xE6EDF3),
+        secondaryText: Color(rgb: 0x8B949E))
+}
+
+/// Everything the line chart draws in one frame, already in screen coordinates.
+/// Scenes are values: the morph interpolates between two of them.
+public struct LineChartFrame: Equatable, Sendable {
+    /// The price line's vertices, left to right.
+    public var vertices: [Point]
+    /// The dashed baseline's y (the range's first value).
+    public var baselineY: Double
+    /// The line's colour (between `up` and `down` while a morph changes the trend).
+    public var lineColor: Color
+    /// The scrub indicator: its x and the snapped vertex it points at.
+    public var indicator: Point?
+
+    public init(vertices: [Point], baselineY: Double, lineColor: Color, indicator: Point? = nil) {
+        self.vertices = vertices
+        self.baselineY = baselineY
+        self.lineColor = lineColor
+        self.indicator = indicator
+    }
+}
+
+/// Sizes of the line chart's strokes, scaled with the display (1080p is scale 1).
+public struct LineChartMetrics: Equatable, Sendable {
+    public var lineWidth: Double
+    public var baselineWidth: Double
+    public var dash: [Double]
+    public var indicatorWidth: Double
+    public var dotRadius: Double
+
+    public init(scale s: Double) {
+        lineWidth = 3 * s
+        baselineWidth = max(1, (1 * s).rounded())
+        dash = [2 * s, 3 * s]
+        indicatorWidth = max(1, (1 * s).rounded())
+        dotRadius = 6 * s
+    }
+}
+
+/// Paints a `LineChartFrame`.
+public struct LineChartPainter {
+    public var palette: ChartPalette
+    public var metrics: LineChartMetrics
+    public var plot: PlotRect
+
+    public init(palette: ChartPalette, metrics: LineChartMetrics, plot: PlotRect) {
+        self.palette = palette
+        self.metrics = metrics
+        self.plot = plot
+    }
+
+    /// Draws the chart area (background included) inside the canvas's current clip.
+    public func draw(_ frame: LineChartFrame, on canvas: Canvas) {
+        canvas.clear(palette.background)
+        let v = frame.vertices
+        guard !v.isEmpty else { return }
+
+        // The area under the line fades out towards the bottom, in the line's colour.
+        if v.count >= 2 {
+            var area = Path()
+            area.move(to: v[0])
+            for p in v.dropFirst() { area.line(to: p) }
+            area.line(to: Point(v[v.count - 1].x, plot.bottom))
+            area.line(to: Point(v[0].x, plot.bottom))
+            area.close()
+            let top = frame.lineColor.withOpacity(0.22), bottom = frame.lineColor.withOpacity(0)
+            let gradient = LinearGradient(start: Point(0, plot.top), end: Point(0, plot.bottom),
+                                          stops: [(0, top), (1, bottom)])
+            canvas.fill(area, paint: .linearGradient(gradient))
+        }
+
+        // Whole-pixel hairlines stay crisp: snap them to pixel centres.
+        let baseY = snapToPixelCenter(frame.baselineY, width: metrics.baselineWidth)
+        var baseline = Path()
+        baseline.move(to: Point(plot.left, baseY))
+        baseline.line(to: Point(plot.right, baseY))
+        canvas.stroke(baseline, style: StrokeStyle(width: metrics.baselineWidth, dashes: metrics.dash),
+                      paint: .solid(palette.baseline))
+
+        if let indicator = frame.indicator {
+            let x = snapToPixelCenter(indicator.x, width: metrics.indicatorWidth)
+            var line = Path()
+            line.move(to: Point(x, plot.top))
+            line.line(to: Point(x, plot.bottom))
+            canvas.stroke(line, style: StrokeStyle(width: metrics.indicatorWidth), paint: .solid(palette.indicator))
+        }
+
+        canvas.stroke(Path.polyline(v), style: StrokeStyle(width: metrics.lineWidth, cap: .round, join: .round),
+                      paint: .solid(frame.lineColor))
+
+        if let indicator = frame.indicator {
+            var dot = Path()
+            dot.addCircle(center: indicator, radius: metrics.dotRadius)
+            canvas.fill(dot, paint: .solid(frame.lineColor))
+        }
+    }
+}
+
+/// The centre of the pixel row or column a hairline of `width` whole pixels should sit on.
+func snapToPixelCenter(_ c: Double, width: Double) -> Double {
+    let w = (width + 0.5).rounded(.down)
+    return c.rounded(.down) + (w.truncatingRemainder(dividingBy: 2) == 1 ? 0.5 : 0)
+}
+
+/// Maps points to the plot: x by time, y by value fitted between min and max with padding so
+/// extremes never touch the edge.
+public struct LineChartScale: Equatable, Sendable {
+    public var plot: PlotRect
+    public var timeRange: ClosedRange<Int64>
+    public var valueRange: ClosedRange<Double>
+
+    /// Fits `points` into `plot`; `padding` is the share of the value span added above and below.
+    public init(fitting points: [ChartPoint], in plot: PlotRect, padding: Double = 0.08) {
+        self.plot = plot
+        var lo = Double.infinity, hi = -Double.infinity
+        for p in points where p.value.isFinite {
+            lo = min(lo, p.value)
+            hi = max(hi, p.value)
+        }
+        if lo > hi { lo = 0; hi = 1 }
+        if lo == hi {
+            // A flat series sits in the middle.
+            let d = max(abs(lo) * 0.01, 0.01)
+            lo -= d; hi += d
+        }
+        let pad = (hi - lo) * padding
+        valueRange = (lo - pad)...(hi + pad)
+        let t0 = points.first?.time ?? 0, t1 = points.last?.time ?? 1
+        timeRange = t0...max(t0 + 1, t1)
+    }
+
+    public func x(_ time: Int64) -> Double {
+        let span = Double(timeRange.upperBound - timeRange.lowerBound)
+        return plot.left + plot.width * (Double(time - timeRange.lowerBound) / span)
+    }
+
+    public func y(_ value: Double) -> Double {
+        let span = valueRange.upperBound - valueRange.lowerBound
+        return plot.bottom - plot.height * ((value - valueRange.lowerBound) / span)
+    }
+
+    public func point(_ p: ChartPoint) -> Point { Point(x(p.time), y(p.value)) }
+}
+
+extension LineChartFrame {
+    /// The static frame of `points` (time-ordered) in `scale`, coloured by trend against the first value.
+    public init(points: [ChartPoint], scale: LineChartScale, palette: ChartPalette) {
+        let first = points.first?.value ?? 0, last = points.last?.value ?? 0
+        self.init(vertices: points.map(scale.point), baselineY: scale.y(first),
+                  lineColor: last >= first ? palette.up : palette.down)
+    }
+}

@@ -1,0 +1,83 @@
+/// A command-line mistake: one clear line for the user, exit status 2.
+public struct UsageError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The arguments of one subcommand: `--name value`, `--name=value` and `--flag`. Every option must
+/// be claimed by the command; leftovers are reported as unknown, so a typo never passes silently.
+struct Arguments {
+    private var remaining: [String]
+    let command: String
+
+    init(command: String, _ arguments: [String]) {
+        self.command = command
+        remaining = arguments
+    }
+
+    /// True if `--help` or `-h` was given.
+    mutating func wantsHelp() -> Bool { flag("--help") || flag("-h") }
+
+    mutating func flag(_ name: String) -> Bool {
+        guard let i = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: i)
+        return true
+    }
+
+    mutating func option(_ name: String) throws(UsageError) -> String? {
+        if let i = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let value = String(remaining[i].dropFirst(name.count + 1))
+            remaining.remove(at: i)
+            return value
+        }
+        guard let i = remaining.firstIndex(of: name) else { return nil }
+        guard i + 1 < remaining.count, !remaining[i + 1].hasPrefix("--") else {
+            throw UsageError("\(command): \(name) needs a value")
+        }
+        let value = remaining[i + 1]
+        remaining.removeSubrange(i...(i + 1))
+        return value
+    }
+
+    mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("\(command): \(name) \"\(text)\" is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    mutating func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError("\(command): \(name) \"\(text)\" is not a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A `WxH` size, each side 16...16384 pixels.
+    mutating func size(_ name: String = "--size") throws(UsageError) -> (width: Int, height: Int)? {
+        guard let text = try option(name) else { return nil }
+        guard let size = parseSize(text) else {
+            throw UsageError("\(command): \(name) \"\(text)\" is not a size like 1920x1080 (16 to 16384 pixels a side)")
+        }
+        return size
+    }
+
+    /// Fails on anything no option claimed.
+    func finish() throws(UsageError) {
+        if let first = remaining.first {
+            let what = first.hasPrefix("-") ? "unknown option" : "unexpected argument"
+            throw UsageError("\(command): \(what) \"\(first)\" (see tickerboard \(command) --help)")
+        }
+    }
+}
+
+/// Parses `WxH` (also `W×H`); nil unless both sides are 16...16384.
+func parseSize(_ text: String) -> (width: Int, height: Int)? {
+    let parts = text.lowercased().split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "×" }
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+          (16...16384).contains(w), (16...16384).contains(h) else { return nil }
+    return (w, h)
+}

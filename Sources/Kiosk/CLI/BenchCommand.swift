@@ -1,0 +1,222 @@
+import Display
+import Raster
+import Text
+
+/// `tickerboard bench`: the reference scene of shared/bench/SCENE.md, timed frame by frame and
+/// reported in exactly the line format the cairo baseline prints, so run.sh compares them.
+enum BenchCommand {
+    static let engineName = "tickerboard-0.1"
+
+    static let help = """
+        usage: tickerboard bench [--mode static|morph|scrub|text|clear] [--n N] [--na N --nb N] [--size WxH]
+                                 [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
+                                 [--png FILE] [--dump-series] [--font FILE]
+
+        Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
+        one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
+        """
+
+    static func run(_ raw: [String]) throws(UsageError) -> Int32 {
+        var args = Arguments(command: "bench", raw)
+        if args.wantsHelp() { printLine(help); return 0 }
+        let mode = try args.option("--mode") ?? "static"
+        let n = try args.integer("--n", in: 2...1_000_000) ?? 260
+        let na = try args.integer("--na", in: 2...1_000_000) ?? 260
+        let nb = try args.integer("--nb", in: 2...1_000_000) ?? 1300
+        let size = try args.size() ?? (1920, 1080)
+        let seconds = try args.number("--seconds", in: 0...3600) ?? 1.0
+        var minFrames = try args.integer("--min-frames", in: 1...10_000_000) ?? 30
+        let maxFrames = try args.integer("--max-frames", in: 1...10_000_000) ?? 100_000
+        let warmup = try args.integer("--warmup", in: 0...1_000_000) ?? 10
+        let tag = try args.option("--tag")
+        let png = try args.option("--png")
+        let font = try args.option("--font")
+        let dump = args.flag("--dump-series")
+        _ = args.flag("--argb")  // accepted for protocol compatibility; frames are XRGB either way
+        _ = try args.option("--threads")
+        try args.finish()
+
+        if dump { dumpSeries(); return 0 }
+        let L = ReferenceScene.Layout(width: size.width, height: size.height)
+        let canvas = Canvas(width: size.width, height: size.height)
+        var times: [Double] = []
+        var reportedN = n
+        var extra = ""
+
+        switch mode {
+        case "static":
+            let values = ReferenceScene.series(n, seed: 42)
+            var frame = ReferenceScene.layout(L, values)
+            times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
+                frame = ReferenceScene.layout(L, values)
+                ReferenceScene.draw(L, frame, on: canvas)
+            }
+            extra = "fp=\(hex16(ReferenceScene.fingerprint(frame)))"
+        case "morph":
+            let m = max(na, nb)
+            let ra = ReferenceScene.resample(ReferenceScene.series(na, seed: 1001), to: m)
+            let rb = ReferenceScene.resample(ReferenceScene.series(nb, seed: 2002), to: m)
+            var values = [Double](repeating: 0, count: m)
+            func drawFrame(_ i: Int) {
+                let e = ReferenceScene.ease(Double(i % 72) / 71.0)
+                for j in 0..<m { values[j] = ra[j] + (rb[j] - ra[j]) * e }
+                ReferenceScene.draw(L, ReferenceScene.layout(L, values), on: canvas)
+            }
+            minFrames = max(minFrames, 72)
+            times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames, drawFrame)
+            reportedN = m
+            extra = "na=\(na) nb=\(nb)"
+            if png != nil { drawFrame(36) }
+        case "scrub":
+            let values = ReferenceScene.series(n, seed: 42)
+            var frame = ReferenceScene.layout(L, values)
+            ReferenceScene.draw(L, frame, on: canvas)
+            var k = frame.cursor, direction = 1
+            var damagedPixels = 0.0, frames = 0
+            let pad = L.dotRadius + 2.0 * L.s
+            times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
+                if k + direction < 0 || k + direction > n - 1 { direction = -direction }
+                let old = k
+                k += direction
+                let xa = min(frame.x[old], frame.x[k]), xb = max(frame.x[old], frame.x[k])
+                let damage = IntRect(x0: Int((xa - pad).rounded(.down)), y0: Int(L.top.rounded(.down)) - 1,
+                                     x1: Int((xb + pad).rounded(.up)), y1: Int(L.bottom.rounded(.up)) + 1)
+                    .intersection(canvas.buffer.bounds)
+                frame = ReferenceScene.layout(L, values, cursor: k)
+                ReferenceScene.draw(L, frame, on: canvas, clip: damage)
+                damagedPixels += Double(damage.width * damage.height)
+                frames += 1
+            }
+            extra = "damage_frac=\(format(damagedPixels / (Double(frames) * Double(size.width * size.height)), 4))"
+            if let png { write(canvas.buffer, png) }
+            // A full redraw must give the pixels the chain of damage redraws gave.
+            let chained = canvas.buffer
+            ReferenceScene.draw(L, frame, on: canvas)
+            var maxDiff = 0, differing = 0
+            for i in 0..<chained.pixels.count {
+                let a = chained.pixels[i], b = canvas.buffer.pixels[i]
+                if a == b { continue }
+                var m = 0
+                for shift in [0, 8, 16] as [UInt32] {
+                    m = max(m, abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)))
+                }
+                if m > 0 { differing += 1 }
+                maxDiff = max(maxDiff, m)
+            }
+            printResult(mode: mode, n: reportedN, size: size, times: times, extra: extra, tag: tag)
+            printLine("CHECK scrub-damage-vs-full engine=\(engineName) w=\(size.width) h=\(size.height) max_diff=\(maxDiff) differing_px=\(differing)")
+            return 0
+        case "text":
+            let frame = ReferenceScene.layout(L, ReferenceScene.series(n, seed: 42))
+            ReferenceScene.draw(L, frame, on: canvas)
+            let clock = ContinuousClock()
+            let t0 = clock.now
+            let text: SceneText
+            do { text = try SceneText(fontPath: font) } catch { Log.error("bench: \(error)"); return 1 }
+            let t1 = clock.now
+            text.draw(into: &canvas.buffer)
+            let t2 = clock.now
+            times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
+                text.draw(into: &canvas.buffer)
+            }
+            reportedN = SceneText.glyphCount
+            extra = "glyphs24=40 glyphs64=7 font_load_ms=\(format(milliseconds(t1 - t0), 4)) first_draw_ms=\(format(milliseconds(t2 - t1), 4))"
+            if png != nil {
+                ReferenceScene.draw(L, frame, on: canvas)
+                text.draw(into: &canvas.buffer)
+            }
+        case "clear":
+            times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
+                canvas.clip = canvas.buffer.bounds
+                canvas.clear(Color(rgb: 0x0D1117))
+            }
+            reportedN = 0
+        default:
+            throw UsageError("bench: --mode \"\(mode)\" is not one of static, morph, scrub, text, clear")
+        }
+        printResult(mode: mode, n: reportedN, size: size, times: times, extra: extra, tag: tag)
+        if let png { write(canvas.buffer, png) }
+        return 0
+    }
+
+    private static func write(_ buffer: PixelBuffer, _ path: String) {
+        do { try PNG.write(buffer, to: path) } catch { Log.error("bench: \(error)") }
+    }
+
+    /// Runs `warmup` untimed frames, then timed frames until both `seconds` and `minFrames` are done.
+    private static func measure(warmup: Int, seconds: Double, minFrames: Int, maxFrames: Int,
+                                _ frame: (Int) -> Void) -> [Double] {
+        for i in 0..<warmup { frame(i) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var times: [Double] = []
+        times.reserveCapacity(min(maxFrames, 100_000))
+        var i = warmup
+        while times.count < maxFrames {
+            let a = clock.now
+            frame(i)
+            let b = clock.now
+            times.append(milliseconds(b - a))
+            i += 1
+            if times.count >= minFrames && milliseconds(b - start) >= seconds * 1000 { break }
+        }
+        return times
+    }
+
+    private static func milliseconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+    }
+
+    private static func printResult(mode: String, n: Int, size: (width: Int, height: Int), times: [Double],
+                                    extra: String, tag: String?) {
+        let s = times.sorted()
+        let count = s.count
+        let median = count % 2 == 1 ? s[count / 2] : (s[count / 2 - 1] + s[count / 2]) / 2
+        let p10 = s[Int((0.1 * Double(count - 1)).rounded(.down))]
+        let p90 = s[Int((0.9 * Double(count - 1)).rounded(.up))]
+        let mean = s.reduce(0, +) / Double(count)
+        var line = "RESULT engine=\(engineName) mode=\(mode) n=\(n) w=\(size.width) h=\(size.height) fmt=xrgb threads=0"
+        line += " frames=\(count) median_ms=\(format(median, 4)) min_ms=\(format(s[0], 4)) max_ms=\(format(s[count - 1], 4))"
+        line += " p10_ms=\(format(p10, 4)) p90_ms=\(format(p90, 4)) mean_ms=\(format(mean, 4))"
+        if !extra.isEmpty { line += " " + extra }
+        if let tag { line += " tag=\(tag)" }
+        printLine(line)
+    }
+
+    /// The FRAME fingerprint lines of SCENE.md §7.
+    private static func dumpSeries() {
+        for n in [22, 260, 1300, 5000] {
+            for (w, h) in [(1920, 1080), (3840, 2160)] {
+                let f = ReferenceScene.layout(ReferenceScene.Layout(width: w, height: h), ReferenceScene.series(n, seed: 42))
+                printLine("FRAME static n=\(n) \(w)x\(h) fp=\(hex16(ReferenceScene.fingerprint(f)))")
+            }
+        }
+        let ra = ReferenceScene.resample(ReferenceScene.series(260, seed: 1001), to: 1300)
+        let rb = ReferenceScene.resample(ReferenceScene.series(1300, seed: 2002), to: 1300)
+        for fi in [0, 1, 36, 71] {
+            let e = ReferenceScene.ease(Double(fi) / 71.0)
+            let v = (0..<1300).map { ra[$0] + (rb[$0] - ra[$0]) * e }
+            let f = ReferenceScene.layout(ReferenceScene.Layout(width: 1920, height: 1080), v)
+            printLine("FRAME morph 260->1300 frame=\(fi) 1920x1080 fp=\(hex16(ReferenceScene.fingerprint(f)))")
+        }
+    }
+}
+
+func hex16(_ v: UInt64) -> String {
+    let s = String(v, radix: 16)
+    return String(repeating: "0", count: 16 - s.count) + s
+}
+
+/// `value` with exactly `decimals` digits after the point (no Foundation).
+func format(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "nan" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let negative = value < 0
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let frac = Int(scaled - Double(whole) * scale)
+    var fracText = String(frac)
+    fracText = String(repeating: "0", count: max(0, decimals - fracText.count)) + fracText
+    return (negative && scaled != 0 ? "-" : "") + String(whole) + (decimals > 0 ? "." + fracText : "")
+}

@@ -1,0 +1,114 @@
+import Chart
+import Display
+import Feed
+import Raster
+import Text
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tickerboard render`: frames of the line chart as PNG, for previews, docs and tests.
+enum RenderCommand {
+    static let help = """
+        usage: tickerboard render [--data FILE.csv] [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
+                                  [--size WxH] [--palette standard|color-blind] --output FILE.png
+               tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
+
+        Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
+        or with --transition every frame of the morph from one range to another as DIR/frame-0000.png, ...
+          --data FILE.csv     Yahoo-layout daily or intraday prices (Date or Datetime, Open, High, Low, Close, ...)
+          --time-zone ZONE    the exchange's IANA time zone for calendar ranges (default America/New_York)
+          --adjusted          use Adj Close instead of Close
+        """
+
+    static func run(_ raw: [String]) throws(UsageError) -> Int32 {
+        var args = Arguments(command: "render", raw)
+        if args.wantsHelp() { printLine(help); return 0 }
+        let dataPath = try args.option("--data")
+        let zoneName = try args.option("--time-zone") ?? SampleMarket.timeZoneIdentifier
+        let rangeText = try args.option("--range") ?? "1M"
+        let size = try args.size() ?? (1920, 1080)
+        let paletteName = try args.option("--palette") ?? "standard"
+        let output = try args.option("--output")
+        let transition = try args.option("--transition")
+        let fps = try args.integer("--fps", in: 1...240) ?? 60
+        let duration = try args.number("--duration", in: 0.05...30)
+        let outputDir = try args.option("--output-dir")
+        let adjusted = args.flag("--adjusted")
+        try args.finish()
+
+        guard let range = ChartRange(label: rangeText) else {
+            throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
+        }
+        guard let palette = ScreenModel.palette(named: paletteName) else {
+            throw UsageError("render: --palette \"\(paletteName)\" is not standard or color-blind")
+        }
+        var transitionRanges: (ChartRange, ChartRange)?
+        if let transition {
+            let parts = transition.split(separator: ":").map(String.init)
+            guard parts.count == 2, let a = ChartRange(label: parts[0]), let b = ChartRange(label: parts[1]) else {
+                throw UsageError("render: --transition \"\(transition)\" is not FROM:TO with ranges like 1M:1Y")
+            }
+            guard let outputDir else { throw UsageError("render: --transition needs --output-dir DIR") }
+            guard output == nil else { throw UsageError("render: --transition writes to --output-dir, not --output") }
+            var st = stat()
+            guard stat(outputDir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+                throw UsageError("render: --output-dir \"\(outputDir)\" is not an existing directory")
+            }
+            transitionRanges = (a, b)
+        } else {
+            guard let output else { throw UsageError("render: --output FILE.png is required") }
+            guard outputDir == nil else { throw UsageError("render: --output-dir goes with --transition") }
+            _ = output
+        }
+
+        let instrument: Instrument
+        do {
+            let zone = try ExchangeTimeZone(identifier: zoneName)
+            if let dataPath {
+                instrument = try Instrument.load(csv: dataPath, timeZone: zone, priceField: adjusted ? .adjustedClose : .close,
+                                                 warn: { Log.warning($0) })
+            } else {
+                instrument = Instrument.sample()
+            }
+        } catch {
+            throw UsageError("render: \(error)")
+        }
+        let fonts: FontSet
+        do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+        let model = ScreenModel(instrument: instrument, width: size.width, height: size.height, fonts: fonts,
+                                palette: palette, range: transitionRanges?.0 ?? range)
+
+        if let (from, to) = transitionRanges {
+            guard !model.selection(for: from).points.isEmpty, !model.selection(for: to).points.isEmpty else {
+                throw UsageError("render: \(dataPath ?? "sample"): no data for \(from) or \(to)")
+            }
+            let seconds = duration ?? MorphTiming.standard.duration
+            let frames = max(2, Int((seconds * Double(fps)).rounded()) + 1)
+            model.timing = MorphTiming(duration: seconds, curve: MorphTiming.standard.curve)
+            model.select(to, at: 0)
+            for i in 0..<frames {
+                let t = Double(i) / Double(fps)
+                let canvas = model.render(at: t)
+                let name = "\(outputDir!)/frame-\(pad4(i)).png"
+                do { try PNG.write(canvas.buffer, to: name) } catch { Log.error("render: \(error)"); return 1 }
+            }
+            printLine("wrote \(frames) frames of \(from) -> \(to) to \(outputDir!)")
+            return 0
+        }
+
+        guard !model.selection(for: range).points.isEmpty else {
+            throw UsageError("render: \(dataPath ?? "sample"): no data for range \(range)")
+        }
+        let canvas = model.render(at: 0)
+        do { try PNG.write(canvas.buffer, to: output!) } catch { Log.error("render: \(error)"); return 1 }
+        printLine("wrote \(output!) (\(size.width)x\(size.height), \(instrument.name), \(range))")
+        return 0
+    }
+
+    static func pad4(_ i: Int) -> String {
+        let s = String(i)
+        return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+}

@@ -1,0 +1,70 @@
+import Chart
+import Display
+import Text
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tickerboard run`: the daemon.
+enum RunCommand {
+    static let help = """
+        usage: tickerboard run [--config FILE] [--display auto|kms|fbdev|headless] [--preview FILE.png]
+
+        Runs the kiosk. With a display it takes the screen; with no display device at all it says so
+        and writes one preview frame of the built-in sample market instead (default
+        /tmp/tickerboard-preview.png).
+        """
+
+    static func run(_ raw: [String]) throws(UsageError) -> Int32 {
+        var args = Arguments(command: "run", raw)
+        if args.wantsHelp() { printLine(help); return 0 }
+        let configPath = try args.option("--config")
+        let displayChoice = try args.option("--display") ?? "auto"
+        let previewPath = try args.option("--preview") ?? "/tmp/tickerboard-preview.png"
+        try args.finish()
+        guard ["auto", "kms", "fbdev", "headless"].contains(displayChoice) else {
+            throw UsageError("run: --display \"\(displayChoice)\" is not auto, kms, fbdev or headless")
+        }
+        if let configPath, access(configPath, R_OK) != 0 {
+            throw UsageError("run: --config \(configPath): \(String(cString: strerror(errno)))")
+        }
+
+        let devices = displayDevices()
+        if displayChoice != "headless" && !devices.isEmpty {
+            // Taking the screen lands with the display backends (KMS / fbdev) in the event loop.
+            Log.error("run: found \(devices.joined(separator: ", ")) but taking the screen is not implemented yet; "
+                + "use --display headless for a preview")
+            return 1
+        }
+        if displayChoice != "headless" {
+            Log.notice("run: no display device (/dev/dri/card*, /dev/fb*): writing a preview to \(previewPath) instead")
+        }
+        let fonts: FontSet
+        do { fonts = try FontSet.load() } catch { Log.error("run: \(error)"); return 1 }
+        let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts)
+        let display = HeadlessDisplay(width: 1920, height: 1080)
+        display.present(model.render(at: 0).buffer, damage: display.screen.bounds)
+        do { try display.capture(to: previewPath) } catch { Log.error("run: \(error)"); return 1 }
+        printLine("preview written to \(previewPath)")
+        return 0
+    }
+
+    /// DRM cards and framebuffers present on this machine.
+    static func displayDevices() -> [String] {
+        var found: [String] = []
+        for (dir, prefix) in [("/dev/dri", "card"), ("/dev", "fb")] {
+            guard let d = opendir(dir) else { continue }
+            defer { closedir(d) }
+            while let entry = readdir(d) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber), name.count > prefix.count {
+                    found.append(dir + "/" + name)
+                }
+            }
+        }
+        return found.sorted()
+    }
+}

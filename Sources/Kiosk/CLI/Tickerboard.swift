@@ -1,0 +1,40 @@
+/// The `tickerboard` command line: one entry point, one subcommand per job.
+public enum Tickerboard {
+    static let help = """
+        tickerboard: a stock-ticker appliance that draws straight to a Linux display
+
+        usage: tickerboard [COMMAND] [OPTIONS]
+
+        commands:
+          run            run the kiosk daemon (the default command)
+          render         render frames of the chart to PNG
+          bench          benchmark the rasterizer on the reference scene (shared/bench/SCENE.md)
+          help           show this text
+
+        `tickerboard COMMAND --help` explains a command.
+        """
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status:
+    /// 0 done, 1 failed at run time, 2 a usage mistake (one line on stderr).
+    public static func main(_ arguments: [String]) -> Int32 {
+        var args = arguments
+        let command = args.first.map { $0.hasPrefix("-") ? "run" : $0 } ?? "run"
+        if let first = args.first, !first.hasPrefix("-") { args.removeFirst() }
+        if command == "run", args.first == "--help" || args.first == "-h", arguments.first != "run" {
+            printLine(help)
+            return 0
+        }
+        do throws(UsageError) {
+            switch command {
+            case "run": return try RunCommand.run(args)
+            case "render": return try RenderCommand.run(args)
+            case "bench": return try BenchCommand.run(args)
+            case "help": printLine(help); return 0
+            default: throw UsageError("unknown command \"\(command)\" (see tickerboard --help)")
+            }
+        } catch {
+            Log.error("tickerboard \(error.message)")
+            return 2
+        }
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Log lines on stderr with the `<N>` syslog priority prefixes journald understands, so
+/// `journalctl -p warning -u tickerboard` works. Repeated warnings are rate-limited per key.
+public enum Log {
+    public enum Priority: Int, Sendable {
+        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+    }
+
+    /// When false (an interactive terminal), the prefixes are left out.
+    nonisolated(unsafe) public static var usesPriorityPrefixes = isatty(2) == 0
+    nonisolated(unsafe) private static var lastByKey: [String: (time: Int64, suppressed: Int)] = [:]
+
+    public static func write(_ priority: Priority, _ message: String) {
+        let line = (usesPriorityPrefixes ? "<\(priority.rawValue)>" : "") + message + "\n"
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBytes { raw in _ = Glibc.write(2, raw.baseAddress, raw.count) }
+    }
+
+    public static func error(_ message: String) { write(.error, message) }
+    public static func warning(_ message: String) { write(.warning, message) }
+    public static func notice(_ message: String) { write(.notice, message) }
+    public static func info(_ message: String) { write(.info, message) }
+
+    /// Logs `message` at most once per `interval` seconds for `key`, then says how many were held back.
+    public static func limited(_ priority: Priority, key: String, interval: Int64 = 60, _ message: String) {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        let now = Int64(ts.tv_sec)
+        if let last = lastByKey[key], now - last.time < interval {
+            lastByKey[key] = (last.time, last.suppressed + 1)
+            return
+        }
+        let suppressed = lastByKey[key]?.suppressed ?? 0
+        lastByKey[key] = (now, 0)
+        write(priority, suppressed > 0 ? "\(message) (\(suppressed) similar messages suppressed)" : message)
+    }
+}
+
+/// Writes a line to standard output (results, listings: what scripts read).
+func printLine(_ text: String) {
+    print(text)
+}
