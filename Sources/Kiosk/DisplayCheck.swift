@@ -23,6 +23,9 @@ public enum DisplayCheck {
     static let usage = """
         usage: tickerboard display-check [--device PATH] [--backend kms|fbdev] [--frames N]
                                          [--mode WxH[@Hz]] [--ready-file PATH] [--timer-pacing]
+                                         [--idle-seconds S]
+        --idle-seconds S  after the flips, keep the screen and measure S seconds of idling
+                          (event-loop wakeups and CPU time: both should be ~0)
         """
 
     /// Runs the check; returns the process exit status (0 ok, 1 display failure, 2 usage).
@@ -33,6 +36,7 @@ public enum DisplayCheck {
         var mode: ModeRequest?
         var readyFile: String?
         var forceTimer = false
+        var idleSeconds = 0.0
         var args = arguments[...]
         if args.first == "display-check" { args = args.dropFirst() }
         while let arg = args.popFirst() {
@@ -48,6 +52,9 @@ public enum DisplayCheck {
                 mode = m
             case "--ready-file": readyFile = value()
             case "--timer-pacing": forceTimer = true
+            case "--idle-seconds":
+                guard let v = value().flatMap({ Double($0) }), v >= 0, v < 3600 else { return fail(usage, 2) }
+                idleSeconds = v
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -91,6 +98,8 @@ public enum DisplayCheck {
         var cpuAtFirstFlip = ProcessCPUTime.now()
         var wallAtFirstFlip: UInt64 = 0
         var failure: DisplayError?
+        var idleStart: (cpu: (user: UInt64, system: UInt64), wall: UInt64, wakeups: UInt64)?
+        var idleReport = ""
 
         func presentNext() {
             guard display.canPresent else { return }
@@ -122,14 +131,26 @@ public enum DisplayCheck {
                             }
                             lastFlipNanos = nanos
                             lastSequence = sequence
-                            if completed > frames { loop.stop() }
-                        case .connectorLost, .masterLost:
-                            say("display-check: \(event)")
-                        case .connectorReturned, .masterRegained:
-                            say("display-check: \(event)")
+                            if completed > frames && idleStart == nil {
+                                if idleSeconds > 0 {
+                                    idleStart = (ProcessCPUTime.now(), MonotonicClock.now(), loop.wakeupCount)
+                                    _ = try? loop.addTimer(after: .milliseconds(Int64(idleSeconds * 1000))) {
+                                        let cpu = ProcessCPUTime.now(), start = idleStart!
+                                        let ms = (cpu.user &- start.cpu.user &+ cpu.system &- start.cpu.system) / 1_000_000
+                                        // Minus 1: the wakeup of this very timer.
+                                        idleReport = " idle_s=\(fmt(idleSeconds, 1)) idle_wakeups=\(loop.wakeupCount - start.wakeups - 1)"
+                                            + " idle_cpu_ms=\(ms)"
+                                        loop.stop()
+                                    }
+                                } else {
+                                    loop.stop()
+                                }
+                            }
+                        case .connectorLost, .masterLost, .connectorReturned, .masterRegained:
+                            say("display-check: event \(event) after \(completed) flips")
                         }
                     }
-                    if completed <= frames { presentNext() }
+                    if completed <= frames && idleStart == nil { presentNext() }
                 }
             } catch {
                 return fail("display-check: epoll add: \(error)", 1)
@@ -151,8 +172,8 @@ public enum DisplayCheck {
         do { try loop.run() } catch { return fail("display-check: event loop: \(error)", 1) }
 
         // Statistics over the flips after the first (the first includes start-up work).
-        let cpuNow = ProcessCPUTime.now()
-        let wallNow = MonotonicClock.now()
+        let cpuNow = idleStart?.cpu ?? ProcessCPUTime.now()
+        let wallNow = idleStart?.wall ?? MonotonicClock.now()
         let intervals = max(0, completed - 1)
         let flipSpan = Double(lastFlipNanos &- firstFlipNanos) / 1e9
         let hz = intervals > 0 && flipSpan > 0 ? Double(intervals) / flipSpan : 0
@@ -171,7 +192,7 @@ public enum DisplayCheck {
             + " missed=\(missed) cpu_ms=\(cpuNanos / 1_000_000) cpu_pct=\(fmt(cpuPercent, 1))"
             + " cpu_ms_per_frame=\(fmt(intervals > 0 ? Double(cpuNanos) / 1e6 / Double(intervals) : 0, 2))"
             + " pacing=\(pacing) first_seq=\(firstSequence) last_seq=\(lastSequence)"
-            + " signalled=\(interrupted ? 1 : 0)\(restored)")
+            + " signalled=\(interrupted ? 1 : 0)\(restored)\(idleReport)")
         if let failure { return fail("display-check: \(failure)", 1) }
         return 0
     }

@@ -59,6 +59,13 @@ if [ "$(field pacing "$L")" = timer ] && between "$HZ" "$(awk "BEGIN{print ${MOD
 else
   result bochs-pacing FAIL "pacing=$(field pacing "$L") hz=$HZ mode=$MODEHZ cpu=$CPU%"
 fi
+# (b') idle: with nothing to show, the pacing timer stops: (almost) no wakeups, no CPU
+W=$(field idle_wakeups "$L"); IC=$(field idle_cpu_ms "$L")
+if between "$W" 0 2 && between "$IC" 0 20; then
+  result bochs-idle PASS "$W wakeups and $IC ms CPU in $(field idle_s "$L") s idle"
+else
+  result bochs-idle FAIL "idle_wakeups=$W idle_cpu_ms=$IC"
+fi
 # (c) vkms: flips at the vblank rate, with the kernel's vblank sequence
 L="$OUT/vkms.log"
 if [ -z "$VKMS" ]; then
@@ -86,6 +93,22 @@ if [ "$(field exit "$L")" = 0 ] && [ "$(field signalled "$L")" = 1 ] && [ -n "$S
   result sigterm-restore PASS "fb $SAVED restored, plane allocated by [fbcon]; after: $D"
 else
   result sigterm-restore FAIL "exit=$(field exit "$L") signalled=$(field signalled "$L") saved=$SAVED after=$AFTER $(grep state: "$L")"
+fi
+# (f) a second instance waits for DRM master without errors and takes over when the first exits
+L1="$OUT/master-first.log"; L2="$OUT/master-second.log"
+if [ "$(field exit "$L1")" = 0 ] && [ "$(field exit "$L2")" = 0 ] && grep -q 'another process is DRM master' "$L2" \
+   && grep -q 'event masterRegained' "$L2" && [ "$(field flips "$L2")" -ge 60 ] 2>/dev/null; then
+  result master-handover PASS "second instance waited, regained master, $(field flips "$L2") flips at $(field hz "$L2") Hz"
+else
+  result master-handover FAIL "first exit=$(field exit "$L1"); second: $(tr '\n' '|' < "$L2")"
+fi
+# (g) hotplug: lost -> no rendering, no CPU; back -> modeset and flipping resumes
+L="$OUT/hotplug.log"; TICKS=$(field lost_cpu_ticks "$L")
+if [ "$(field exit "$L")" = 0 ] && grep -q 'event connectorLost' "$L" && grep -q 'event connectorReturned' "$L" \
+   && [ "$(field flips "$L")" -ge 150 ] 2>/dev/null && between "$TICKS" 0 1; then
+  result hotplug PASS "lost and returned, $(field flips "$L") flips; CPU while unplugged: $TICKS ticks in 1 s"
+else
+  result hotplug FAIL "exit=$(field exit "$L") flips=$(field flips "$L") lost_cpu_ticks=$TICKS $(grep -c event "$L") events"
 fi
 echo "artefacts: $OUT"
 finish

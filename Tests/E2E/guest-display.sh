@@ -10,14 +10,14 @@ shot() {   # shot NAME: ask the host for a QMP screendump into $OUT/NAME and wai
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/0/name) $(cut -d' ' -f1 /sys/kernel/debug/dri/1/name) fb0: $(cat /sys/class/graphics/fb0/name)"
 
-# (a)+(b) bochs: 120 flips, a capture while it runs
-$B display-check --device /dev/dri/card0 --frames 120 --ready-file /tmp/ready-a > $OUT/bochs.log 2>&1 &
+# (a)+(b) bochs: 120 flips, a capture while it runs, then 2 s of idling on the last frame
+$B display-check --device /dev/dri/card0 --frames 120 --idle-seconds 2 --ready-file /tmp/ready-a > $OUT/bochs.log 2>&1 &
 P=$!
 wait_file /tmp/ready-a && shot bochs.ppm
 wait $P; echo "exit=$?" >> $OUT/bochs.log
 
 # (c) vkms: real vblank at 60 Hz
-$B display-check --device /dev/dri/card1 --frames 120 > $OUT/vkms.log 2>&1
+$B display-check --device /dev/dri/card1 --frames 120 --idle-seconds 1 > $OUT/vkms.log 2>&1
 echo "exit=$?" >> $OUT/vkms.log
 
 # (d) fbdev on /dev/fb0 (bochs' fbdev emulation; KMS untouched by us)
@@ -35,4 +35,25 @@ wait $P; echo "exit=$?" >> $OUT/sigterm.log
 grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m1 'allocated by' | sed 's/^[[:space:]]*/state: /' >> $OUT/sigterm.log
 sleep 0.5
 shot sigterm-after.ppm
+
+# (f) DRM master hand-over: a second instance starts while the first holds master, waits quietly,
+# and takes over when the first exits
+$B display-check --device /dev/dri/card0 --frames 100 --ready-file /tmp/ready-f > $OUT/master-first.log 2>&1 &
+P=$!
+wait_file /tmp/ready-f
+$B display-check --device /dev/dri/card0 --frames 60 > $OUT/master-second.log 2>&1
+echo "exit=$?" >> $OUT/master-second.log
+wait $P; echo "exit=$?" >> $OUT/master-first.log
+
+# (g) hotplug: the connector is forced off and a change uevent sent (what a real unplug does), then
+# back on. While it is gone the process must use no CPU (utime+stime in clock ticks, 1 s apart).
+S=/sys/class/drm/card0-Virtual-1/status
+$B display-check --device /dev/dri/card0 --frames 150 --ready-file /tmp/ready-g > $OUT/hotplug.log 2>&1 &
+P=$!
+wait_file /tmp/ready-g
+echo off > $S; echo change > /sys/class/drm/card0/uevent
+sleep 0.5; T1=$(cut -d' ' -f14,15 /proc/$P/stat); sleep 1; T2=$(cut -d' ' -f14,15 /proc/$P/stat)
+echo detect > $S; echo change > /sys/class/drm/card0/uevent
+wait $P; echo "exit=$?" >> $OUT/hotplug.log
+echo "$T1 $T2" | awk '{ print "lost_cpu_ticks=" ($3 + $4) - ($1 + $2) }' >> $OUT/hotplug.log
 echo "guest done"
