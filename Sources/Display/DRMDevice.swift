@@ -297,3 +297,106 @@ enum DRMCardFinder {
         return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "/dev/dri/" + $0 }
     }
 }
+
+/// What an atomic commit needs for one connector → CRTC → primary plane pipe: the object ids and
+/// the ids of the properties we set (ids differ between drivers and boots, so they are looked up).
+struct AtomicPipe {
+    var connector: UInt32, crtc: UInt32, plane: UInt32
+    var connectorCrtcID: UInt32
+    var crtcModeID: UInt32, crtcActive: UInt32
+    var planeFB: UInt32, planeCrtc: UInt32
+    var planeSrc: (x: UInt32, y: UInt32, w: UInt32, h: UInt32)
+    var planeDst: (x: UInt32, y: UInt32, w: UInt32, h: UInt32)
+}
+
+extension DRMCard {
+    /// Names and ids (and current values) of an object's properties.
+    func properties(of object: UInt32, type: UInt32) -> [String: (id: UInt32, value: UInt64)] {
+        guard let props = drmModeObjectGetProperties(fd, object, type) else { return [:] }
+        defer { drmModeFreeObjectProperties(props) }
+        var out: [String: (id: UInt32, value: UInt64)] = [:]
+        for i in 0..<Int(props.pointee.count_props) {
+            guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
+            let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            out[name] = (prop.pointee.prop_id, props.pointee.prop_values[i])
+            drmModeFreeProperty(prop)
+        }
+        return out
+    }
+
+    /// The pipe for atomic commits, or nil when some object or property is missing (then the
+    /// caller stays on the legacy API). Needs DRM_CLIENT_CAP_ATOMIC enabled on this fd.
+    func atomicPipe(connector: UInt32, crtc: UInt32, crtcIndex: Int) -> AtomicPipe? {
+        guard let planes = drmModeGetPlaneResources(fd) else { return nil }
+        defer { drmModeFreePlaneResources(planes) }
+        var chosen: UInt32?
+        for i in 0..<Int(planes.pointee.count_planes) {
+            let id = planes.pointee.planes[i]
+            guard let plane = drmModeGetPlane(fd, id) else { continue }
+            let reachable = plane.pointee.possible_crtcs & (1 << UInt32(crtcIndex)) != 0
+            let current = plane.pointee.crtc_id
+            drmModeFreePlane(plane)
+            guard reachable, properties(of: id, type: DRM_MODE_OBJECT_PLANE)["type"]?.value == UInt64(DRM_PLANE_TYPE_PRIMARY) else {
+                continue
+            }
+            // Prefer the primary plane already on our CRTC (the console's).
+            if chosen == nil || current == crtc { chosen = id }
+        }
+        guard let plane = chosen else { return nil }
+        let c = properties(of: connector, type: DRM_MODE_OBJECT_CONNECTOR)
+        let k = properties(of: crtc, type: DRM_MODE_OBJECT_CRTC)
+        let p = properties(of: plane, type: DRM_MODE_OBJECT_PLANE)
+        guard let cc = c["CRTC_ID"]?.id, let mode = k["MODE_ID"]?.id, let active = k["ACTIVE"]?.id,
+              let fb = p["FB_ID"]?.id, let pc = p["CRTC_ID"]?.id,
+              let sx = p["SRC_X"]?.id, let sy = p["SRC_Y"]?.id, let sw = p["SRC_W"]?.id, let sh = p["SRC_H"]?.id,
+              let dx = p["CRTC_X"]?.id, let dy = p["CRTC_Y"]?.id, let dw = p["CRTC_W"]?.id, let dh = p["CRTC_H"]?.id
+        else { return nil }
+        return AtomicPipe(connector: connector, crtc: crtc, plane: plane, connectorCrtcID: cc, crtcModeID: mode,
+                          crtcActive: active, planeFB: fb, planeCrtc: pc, planeSrc: (sx, sy, sw, sh), planeDst: (dx, dy, dw, dh))
+    }
+
+    /// One atomic commit built by `fill` (-errno convention, like the other mode calls).
+    private func commit(flags: UInt32, userData: UnsafeMutableRawPointer?,
+                        _ fill: (OpaquePointer) -> Void) throws(Errno) {
+        guard let req = drmModeAtomicAlloc() else { throw .noMemory }
+        defer { drmModeAtomicFree(req) }
+        fill(req)
+        try Errno.checkNegated(drmModeAtomicCommit(fd, req, flags, userData))
+    }
+
+    /// Modeset: connector → CRTC with `mode`, primary plane showing `framebuffer` full screen.
+    func atomicModeset(_ pipe: AtomicPipe, mode: DRMMode, framebuffer: UInt32) throws(Errno) {
+        var info = mode.info
+        var blob: UInt32 = 0
+        try Errno.checkNegated(drmModeCreatePropertyBlob(fd, &info, MemoryLayout<drmModeModeInfo>.size, &blob))
+        // The CRTC holds its own reference to the blob once committed.
+        defer { _ = drmModeDestroyPropertyBlob(fd, blob) }
+        let w = UInt64(mode.width), h = UInt64(mode.height)
+        try commit(flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), userData: nil) { req in
+            _ = drmModeAtomicAddProperty(req, pipe.connector, pipe.connectorCrtcID, UInt64(pipe.crtc))
+            _ = drmModeAtomicAddProperty(req, pipe.crtc, pipe.crtcModeID, UInt64(blob))
+            _ = drmModeAtomicAddProperty(req, pipe.crtc, pipe.crtcActive, 1)
+            addPlane(req, pipe, framebuffer: framebuffer)
+            // Source rectangle in 16.16 fixed point, destination in pixels.
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.x, 0)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.y, 0)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.w, w << 16)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.h, h << 16)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.x, 0)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.y, 0)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.w, w)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.h, h)
+        }
+    }
+
+    /// Page flip: only the plane's framebuffer changes; completion arrives as a flip event.
+    func atomicFlip(_ pipe: AtomicPipe, framebuffer: UInt32, userData: UnsafeMutableRawPointer?) throws(Errno) {
+        let flags = UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK)
+        try commit(flags: flags, userData: userData) { req in addPlane(req, pipe, framebuffer: framebuffer) }
+    }
+
+    private func addPlane(_ req: OpaquePointer, _ pipe: AtomicPipe, framebuffer: UInt32) {
+        _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeFB, UInt64(framebuffer))
+        _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeCrtc, UInt64(pipe.crtc))
+    }
+}

@@ -32,6 +32,7 @@ public final class FBDevDisplay: Display {
     private var staleRows: [Range<Int>]
     private let pacer: TimerFD
     private var awaitingTick = false
+    private var pacerArmed = false
     private var tickSequence: UInt64 = 0
     private var console: (fd: CInt, mode: CInt)?
     private var isShutDown = false
@@ -85,13 +86,12 @@ public final class FBDevDisplay: Display {
             throw failure("mmap \(fix.smem_len) bytes")
         }
         memory = p
-        var zero: UInt32 = 0
-        hasVSyncIoctl = ioctl(fd, FBDevDisplay.waitForVSync, &zero) == 0
         // pixclock is picoseconds per pixel; 0 means the driver does not say (DRM's emulation).
         let hTotal = Double(v.xres + v.left_margin + v.right_margin + v.hsync_len)
         let vTotal = Double(v.yres + v.upper_margin + v.lower_margin + v.vsync_len)
         let hz = v.pixclock > 0 ? 1e12 / (Double(v.pixclock) * hTotal * vTotal) : 60
         refreshHz = hz.isFinite && hz >= 10 && hz <= 240 ? hz : 60
+        hasVSyncIoctl = FBDevDisplay.vsyncIoctlWorks(fd, refreshHz: refreshHz)
         do { pacer = try TimerFD() } catch { munmap(p, memoryLength); throw failure("timerfd_create", errno: error) }
         staleRows = Array(repeating: 0..<height, count: pages)
         self.fd = fd
@@ -132,16 +132,26 @@ public final class FBDevDisplay: Display {
             visiblePage = target
         }
         awaitingTick = true
-        do { try pacer.arm(initial: .nanoseconds(Int64(1e9 / refreshHz))) } catch {
+        guard !pacerArmed else { return }
+        // Periodic, so back-to-back frames keep the rate instead of adding render time per period.
+        let period = UInt64(1e9 / refreshHz)
+        do { try pacer.arm(atMonotonicNanos: MonotonicClock.now() + period, intervalNanos: period) } catch {
             throw DisplayError(.failed, device: devicePath, operation: "timerfd_settime", errno: error)
         }
+        pacerArmed = true
     }
 
     public func handleReadable() -> [DisplayEvent] {
         let n = (try? pacer.readExpirations()) ?? 0
-        guard n > 0, awaitingTick else { return [] }
+        guard n > 0 else { return [] }
+        tickSequence += n
+        guard awaitingTick else {
+            // A period with nothing to show: stop ticking so an idle screen costs no wakeups.
+            try? pacer.disarm()
+            pacerArmed = false
+            return []
+        }
         awaitingTick = false
-        tickSequence += 1
         flipsCompleted += 1
         return [.flipCompleted(vblankNanos: MonotonicClock.now(), sequence: tickSequence)]
     }
@@ -163,6 +173,18 @@ public final class FBDevDisplay: Display {
             close(console.fd)
             self.console = nil
         }
+    }
+
+    /// Whether FBIO_WAITFORVSYNC really waits for a vblank: some drivers (DRM's fbdev emulation on
+    /// hardware without vblank) accept it but return at odd times, which would only stall the loop.
+    /// Two waits in a row must be about one refresh period apart.
+    private static func vsyncIoctlWorks(_ fd: CInt, refreshHz: Double) -> Bool {
+        var zero: UInt32 = 0
+        guard ioctl(fd, waitForVSync, &zero) == 0 else { return false }
+        let start = MonotonicClock.now()
+        guard ioctl(fd, waitForVSync, &zero) == 0 else { return false }
+        let period = Double(MonotonicClock.now() - start) / 1e9
+        return abs(period * refreshHz - 1) < 0.3
     }
 
     /// KD_GRAPHICS stops fbcon drawing (cursor, blanking, kernel messages) over the picture.

@@ -19,8 +19,9 @@ private let pageFlipHandler: @convention(c) (CInt, UInt32, UInt32, UInt32, Unsaf
     Unmanaged<FlipSink>.fromOpaque(userData).takeUnretainedValue().completions.append((sequence, nanos))
 }
 
-/// A KMS/DRM display: one connector, one CRTC, two XRGB8888 dumb buffers, legacy page flips with
-/// events, paced by the vblank or, on drivers without one, by a timerfd at the mode's rate.
+/// A KMS/DRM display: one connector, one CRTC, two XRGB8888 dumb buffers, page flips with events
+/// (atomic commits when the driver takes DRM_CLIENT_CAP_ATOMIC, else legacy SetCrtc + PageFlip),
+/// paced by the vblank or, on drivers without one, by a timerfd at the mode's rate.
 ///
 /// Its ``pollDescriptor`` is a private epoll set holding the DRM fd, the pacing timer, the
 /// master-retry timer and a netlink uevent socket, so the caller's loop watches one descriptor.
@@ -37,14 +38,17 @@ public final class KMSDisplay: Display {
         public var waitForOutput: Bool
         /// Pace with the timer even if the driver has a vblank counter (tests).
         public var forceTimerPacing: Bool
+        /// Use the legacy modeset/page-flip API even when atomic is available.
+        public var legacyOnly: Bool
 
         public init(devicePath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil,
-                    waitForOutput: Bool = false, forceTimerPacing: Bool = false) {
+                    waitForOutput: Bool = false, forceTimerPacing: Bool = false, legacyOnly: Bool = false) {
             self.devicePath = devicePath
             self.connectorName = connectorName
             self.mode = mode
             self.waitForOutput = waitForOutput
             self.forceTimerPacing = forceTimerPacing
+            self.legacyOnly = legacyOnly
         }
     }
 
@@ -64,6 +68,8 @@ public final class KMSDisplay: Display {
     public private(set) var pacedByTimer = false
     /// True when the driver cannot page-flip and frames are set with a modeset and DIRTYFB.
     public private(set) var usesDirtyFramebuffer = false
+    /// True when modesets and flips are atomic commits.
+    public var usesAtomic: Bool { atomicPipe != nil }
     /// Informational messages (pacing choice, master changes); the daemon routes them to its log.
     public var log: (String) -> Void = { _ in }
 
@@ -87,6 +93,8 @@ public final class KMSDisplay: Display {
     private var crtcID: UInt32 = 0
     private var mode: DRMMode?
     private var saved: DRMCrtcState?
+    private var atomicEnabled = false
+    private var atomicPipe: AtomicPipe?
     private var didModeset = false
     private var queuedEvents: [DisplayEvent] = []
     private var lastSequence: UInt64?
@@ -134,7 +142,9 @@ public final class KMSDisplay: Display {
         // Hotplug is optional: sandboxes may forbid netlink sockets.
         uevents = try? UEventMonitor(subsystems: ["drm"])
         if let uevents { try? epoll.add(uevents.descriptor.rawValue, events: .readable, token: Token.uevent.rawValue) }
-        eventContext.version = 2  // enough for page_flip_handler
+        // Atomic implies universal planes: from here on the plane list includes the primary planes.
+        atomicEnabled = !options.legacyOnly && card.enableClientCapability(DRM_CLIENT_CAP_ATOMIC)
+        eventContext.version = 2  // enough for page_flip_handler (atomic flip events use it too)
         eventContext.page_flip_handler = pageFlipHandler
         width = options.mode?.width ?? 1024
         height = options.mode?.height ?? 768
@@ -182,8 +192,18 @@ public final class KMSDisplay: Display {
             return
         }
         do {
-            try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID,
-                              userData: Unmanaged.passUnretained(sink).toOpaque())
+            let userData = Unmanaged.passUnretained(sink).toOpaque()
+            if let pipe = atomicPipe {
+                do {
+                    try card.atomicFlip(pipe, framebuffer: buffers[back].framebufferID, userData: userData)
+                } catch .invalidArgument {
+                    log("\(card.path): atomic flip rejected (EINVAL); using legacy page flips")
+                    atomicPipe = nil
+                    try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID, userData: userData)
+                }
+            } else {
+                try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID, userData: userData)
+            }
             pendingFlip = back
             if pacedByTimer { waitForTick() }
         } catch {
@@ -425,6 +445,10 @@ public final class KMSDisplay: Display {
         crtcID = output.crtc
         mode = output.mode
         refreshHz = output.mode.refreshHz
+        atomicPipe = nil
+        if atomicEnabled, let index = card.crtcIndex(output.crtc) {
+            atomicPipe = card.atomicPipe(connector: output.connector.id, crtc: output.crtc, crtcIndex: index)
+        }
         if buffers.isEmpty || width != output.mode.width || height != output.mode.height {
             buffers = []
             width = output.mode.width
@@ -439,10 +463,23 @@ public final class KMSDisplay: Display {
         resetFlipState()
         buffers[0].clear()
         for buffer in buffers { buffer.staleRows = 0..<height }
-        do {
-            try card.setCrtc(crtcID, framebuffer: buffers[0].framebufferID, connector: connectorID, mode: mode)
-        } catch {
-            throw card.error("drmModeSetCrtc", error, detail: "\(connectorName) \(modeDescription)")
+        if let pipe = atomicPipe {
+            do {
+                try card.atomicModeset(pipe, mode: mode, framebuffer: buffers[0].framebufferID)
+            } catch {
+                if error == .permissionDenied || error == .notPermitted {
+                    throw card.error("atomic modeset", error, detail: "\(connectorName) \(modeDescription)")
+                }
+                log("\(card.path): atomic modeset failed (\(error)); using the legacy API")
+                atomicPipe = nil
+            }
+        }
+        if atomicPipe == nil {
+            do {
+                try card.setCrtc(crtcID, framebuffer: buffers[0].framebufferID, connector: connectorID, mode: mode)
+            } catch {
+                throw card.error("drmModeSetCrtc", error, detail: "\(connectorName) \(modeDescription)")
+            }
         }
         front = 0
         didModeset = true

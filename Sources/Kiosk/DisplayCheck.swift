@@ -23,7 +23,7 @@ public enum DisplayCheck {
     static let usage = """
         usage: tickerboard display-check [--device PATH] [--backend kms|fbdev] [--frames N]
                                          [--mode WxH[@Hz]] [--ready-file PATH] [--timer-pacing]
-                                         [--idle-seconds S]
+                                         [--idle-seconds S] [--legacy]
         --idle-seconds S  after the flips, keep the screen and measure S seconds of idling
                           (event-loop wakeups and CPU time: both should be ~0)
         """
@@ -37,6 +37,7 @@ public enum DisplayCheck {
         var readyFile: String?
         var forceTimer = false
         var idleSeconds = 0.0
+        var legacy = false
         var args = arguments[...]
         if args.first == "display-check" { args = args.dropFirst() }
         while let arg = args.popFirst() {
@@ -52,6 +53,7 @@ public enum DisplayCheck {
                 mode = m
             case "--ready-file": readyFile = value()
             case "--timer-pacing": forceTimer = true
+            case "--legacy": legacy = true
             case "--idle-seconds":
                 guard let v = value().flatMap({ Double($0) }), v >= 0, v < 3600 else { return fail(usage, 2) }
                 idleSeconds = v
@@ -71,10 +73,12 @@ public enum DisplayCheck {
         do {
             switch backend {
             case "kms":
-                let kms = try KMSDisplay(options: .init(devicePath: device, mode: mode, forceTimerPacing: forceTimer),
+                let kms = try KMSDisplay(options: .init(devicePath: device, mode: mode, forceTimerPacing: forceTimer,
+                                                                   legacyOnly: legacy),
                                          log: { say("display-check: \($0)") })
                 display = kms
                 header = "kms \(kms.devicePath) (\(kms.driverName)) \(kms.connectorName) \(kms.modeDescription)"
+                    + " api=\(kms.usesAtomic ? "atomic" : "legacy")"
                     + " saved_fb=\(kms.savedFramebufferID.map(String.init) ?? "none")"
             case "fbdev":
                 let fb = try FBDevDisplay(path: device ?? "/dev/fb0")
@@ -186,7 +190,8 @@ public enum DisplayCheck {
         display.shutdown()
         var restored = ""
         if let kms = display as? KMSDisplay {
-            restored = " crtc_fb_after=\(kms.crtcFramebufferID.map(String.init) ?? "none")"
+            restored = " api=\(kms.usesAtomic ? "atomic" : "legacy")"
+                + " crtc_fb_after=\(kms.crtcFramebufferID.map(String.init) ?? "none")"
         }
         say("display-check: flips=\(completed) presented=\(presented) seconds=\(fmt(flipSpan)) hz=\(fmt(hz, 1))"
             + " missed=\(missed) cpu_ms=\(cpuNanos / 1_000_000) cpu_pct=\(fmt(cpuPercent, 1))"

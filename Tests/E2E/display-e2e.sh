@@ -47,7 +47,7 @@ CHECK="python3 $HERE/check-screen.py"
 # (a) bochs: display-check takes the screen, flips 120 times, the capture shows the pattern
 L="$OUT/bochs.log"; F=$(field flips "$L")
 if [ "$(field exit "$L")" = 0 ] && [ "${F:-0}" -ge 120 ] && D=$($CHECK "$OUT/bochs.ppm" pattern 2>&1); then
-  result bochs-pattern PASS "$F flips; $D"
+  result bochs-pattern PASS "$F flips ($(field api "$L")); $D"
 else
   result bochs-pattern FAIL "exit=$(field exit "$L") flips=$F; $($CHECK "$OUT/bochs.ppm" pattern 2>&1)"
 fi
@@ -73,9 +73,15 @@ if [ -z "$VKMS" ]; then
 else
   HZ=$(field hz "$L")
   if [ "$(field exit "$L")" = 0 ] && [ "$(field pacing "$L")" = vblank ] && between "$HZ" 45 64; then
-    result vkms-vblank PASS "$HZ Hz, missed vblanks $(field missed "$L"), seq $(field first_seq "$L")..$(field last_seq "$L"), cpu $(field cpu_pct "$L")%"
+    result vkms-vblank PASS "$HZ Hz ($(field api "$L")), missed vblanks $(field missed "$L"), seq $(field first_seq "$L")..$(field last_seq "$L"), cpu $(field cpu_pct "$L")%, idle $(field idle_wakeups "$L") wakeups"
   else
     result vkms-vblank FAIL "exit=$(field exit "$L") pacing=$(field pacing "$L") hz=$HZ"
+  fi
+  L="$OUT/vkms-legacy.log"; HZ=$(field hz "$L")
+  if [ "$(field exit "$L")" = 0 ] && [ "$(field api "$L")" = legacy ] && [ "$(field pacing "$L")" = vblank ] && between "$HZ" 45 64; then
+    result vkms-legacy-api PASS "$HZ Hz through SetCrtc + PageFlip, missed vblanks $(field missed "$L")"
+  else
+    result vkms-legacy-api FAIL "exit=$(field exit "$L") api=$(field api "$L") pacing=$(field pacing "$L") hz=$HZ"
   fi
 fi
 # (d) fbdev: the same pattern through /dev/fb0

@@ -19,6 +19,9 @@ wait $P; echo "exit=$?" >> $OUT/bochs.log
 # (c) vkms: real vblank at 60 Hz
 $B display-check --device /dev/dri/card1 --frames 120 --idle-seconds 1 > $OUT/vkms.log 2>&1
 echo "exit=$?" >> $OUT/vkms.log
+# (c') the same through the legacy API (SetCrtc + PageFlip) instead of atomic commits
+$B display-check --device /dev/dri/card1 --frames 60 --legacy > $OUT/vkms-legacy.log 2>&1
+echo "exit=$?" >> $OUT/vkms-legacy.log
 
 # (d) fbdev on /dev/fb0 (bochs' fbdev emulation; KMS untouched by us)
 $B display-check --backend fbdev --device /dev/fb0 --frames 120 --ready-file /tmp/ready-d > $OUT/fbdev.log 2>&1 &
