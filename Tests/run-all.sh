@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh Debian 12 machine with the Swift toolchain, as root: installs
+# every apt package the build and the tests need (idempotent, non-interactive), runs the
+# end-to-end checks on a real kernel in qemu when they are present, then the Swift tests, whose
+# closing line is the count.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev fonts-dejavu-core)
+if [ -f Tests/E2E/apt-packages.txt ]; then
+    while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && packages+=("$p"); done < Tests/E2E/apt-packages.txt
+fi
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ -x Tests/E2E/run-e2e.sh ] && [ "${TICKERBOARD_SKIP_E2E:-0}" != 1 ]; then
+    Tests/E2E/run-e2e.sh
+fi
+
+swift build -c release --static-swift-stdlib
+swift test --disable-xctest
