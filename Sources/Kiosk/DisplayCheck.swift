@@ -23,7 +23,7 @@ public enum DisplayCheck {
     static let usage = """
         usage: tickerboard display-check [--device PATH] [--backend kms|fbdev] [--frames N]
                                          [--mode WxH[@Hz]] [--ready-file PATH] [--timer-pacing]
-                                         [--idle-seconds S] [--legacy]
+                                         [--idle-seconds S] [--legacy] [--wait-for-output]
         --idle-seconds S  after the flips, keep the screen and measure S seconds of idling
                           (event-loop wakeups and CPU time: both should be ~0)
         """
@@ -38,6 +38,7 @@ public enum DisplayCheck {
         var forceTimer = false
         var idleSeconds = 0.0
         var legacy = false
+        var waitForOutput = false
         var args = arguments[...]
         if args.first == "display-check" { args = args.dropFirst() }
         while let arg = args.popFirst() {
@@ -54,6 +55,7 @@ public enum DisplayCheck {
             case "--ready-file": readyFile = value()
             case "--timer-pacing": forceTimer = true
             case "--legacy": legacy = true
+            case "--wait-for-output": waitForOutput = true
             case "--idle-seconds":
                 guard let v = value().flatMap({ Double($0) }), v >= 0, v < 3600 else { return fail(usage, 2) }
                 idleSeconds = v
@@ -73,8 +75,8 @@ public enum DisplayCheck {
         do {
             switch backend {
             case "kms":
-                let kms = try KMSDisplay(options: .init(devicePath: device, mode: mode, forceTimerPacing: forceTimer,
-                                                                   legacyOnly: legacy),
+                let kms = try KMSDisplay(options: .init(devicePath: device, mode: mode, waitForOutput: waitForOutput,
+                                                                   forceTimerPacing: forceTimer, legacyOnly: legacy),
                                          log: { say("display-check: \($0)") })
                 display = kms
                 header = "kms \(kms.devicePath) (\(kms.driverName)) \(kms.connectorName) \(kms.modeDescription)"
@@ -96,7 +98,7 @@ public enum DisplayCheck {
         let loop: EventLoop
         do { loop = try EventLoop() } catch { return fail("display-check: epoll: \(error)", 1) }
         var frame = PixelBuffer(width: display.width, height: display.height)
-        var presented = 0, completed = 0, interrupted = false
+        var presented = 0, completed = 0, interrupted = false, patternIndex = 0
         var firstFlipNanos: UInt64 = 0, lastFlipNanos: UInt64 = 0
         var firstSequence: UInt64 = 0, lastSequence: UInt64 = 0, missed: UInt64 = 0
         var cpuAtFirstFlip = ProcessCPUTime.now()
@@ -107,10 +109,16 @@ public enum DisplayCheck {
 
         func presentNext() {
             guard display.canPresent else { return }
-            let damage = drawPattern(into: &frame, frameIndex: presented)
+            if frame.width != display.width || frame.height != display.height {
+                // The output came back with another mode: start over at its size.
+                frame = PixelBuffer(width: display.width, height: display.height)
+                patternIndex = 0
+            }
+            let damage = drawPattern(into: &frame, frameIndex: patternIndex)
             do {
                 try display.present(frame, damage: damage)
                 presented += 1
+                patternIndex += 1
             } catch {
                 failure = error
                 loop.stop()

@@ -54,7 +54,7 @@ fi
 # (b) bochs has no vblank: flips must be paced by the timer at the mode's rate, with little CPU
 HZ=$(field hz "$L"); MODEHZ=$(grep -o '@[0-9.]*' "$L" | head -1 | tr -d @); CPU=$(field cpu_pct "$L")
 if [ "$(field pacing "$L")" = timer ] && between "$HZ" "$(awk "BEGIN{print ${MODEHZ:-75} * 0.8}")" "$(awk "BEGIN{print ${MODEHZ:-75} * 1.05}")" \
-   && between "$CPU" 0 60; then
+   && between "$CPU" 0 75; then   # TCG copies are ~10x slower than native; a spin would be ~100 %
   result bochs-pacing PASS "$HZ Hz (mode ${MODEHZ} Hz, timer), cpu ${CPU}% of one vCPU, $(field cpu_ms_per_frame "$L") ms/frame"
 else
   result bochs-pacing FAIL "pacing=$(field pacing "$L") hz=$HZ mode=$MODEHZ cpu=$CPU%"
@@ -115,6 +115,14 @@ if [ "$(field exit "$L")" = 0 ] && grep -q 'event connectorLost' "$L" && grep -q
   result hotplug PASS "lost and returned, $(field flips "$L") flips; CPU while unplugged: $TICKS ticks in 1 s"
 else
   result hotplug FAIL "exit=$(field exit "$L") flips=$(field flips "$L") lost_cpu_ticks=$TICKS $(grep -c event "$L") events"
+fi
+# (h) no display at start: wait without CPU, then modeset when one is plugged in
+L="$OUT/nooutput.log"; TICKS=$(field waiting_cpu_ticks "$L")
+if [ "$(field exit "$L")" = 0 ] && grep -q 'event connectorReturned' "$L" && [ "$(field flips "$L")" -ge 60 ] 2>/dev/null \
+   && between "$TICKS" 0 1; then
+  result wait-for-output PASS "waited ($TICKS CPU ticks in 1 s), then $(field flips "$L") flips at $(field hz "$L") Hz"
+else
+  result wait-for-output FAIL "exit=$(field exit "$L") flips=$(field flips "$L") waiting_cpu_ticks=$TICKS"
 fi
 echo "artefacts: $OUT"
 finish

@@ -59,4 +59,12 @@ sleep 0.5; T1=$(cut -d' ' -f14,15 /proc/$P/stat); sleep 1; T2=$(cut -d' ' -f14,1
 echo detect > $S; echo change > /sys/class/drm/card0/uevent
 wait $P; echo "exit=$?" >> $OUT/hotplug.log
 echo "$T1 $T2" | awk '{ print "lost_cpu_ticks=" ($3 + $4) - ($1 + $2) }' >> $OUT/hotplug.log
+# (h) starting with nothing connected is normal: wait (no CPU), light up when a display appears
+echo off > $S
+$B display-check --device /dev/dri/card0 --frames 60 --wait-for-output > $OUT/nooutput.log 2>&1 &
+P=$!
+sleep 1; T1=$(cut -d' ' -f14,15 /proc/$P/stat); sleep 1; T2=$(cut -d' ' -f14,15 /proc/$P/stat)
+echo detect > $S; echo change > /sys/class/drm/card0/uevent
+wait $P; echo "exit=$?" >> $OUT/nooutput.log
+echo "$T1 $T2" | awk '{ print "waiting_cpu_ticks=" ($3 + $4) - ($1 + $2) }' >> $OUT/nooutput.log
 echo "guest done"
