@@ -30,24 +30,37 @@ enum RunCommand {
             throw UsageError("run: --config \(configPath): \(String(cString: strerror(errno)))")
         }
 
-        let devices = displayDevices()
-        if displayChoice != "headless" && !devices.isEmpty {
-            // Taking the screen lands with the display backends (KMS / fbdev) in the event loop.
-            Log.error("run: found \(devices.joined(separator: ", ")) but taking the screen is not implemented yet; "
-                + "use --display headless for a preview")
-            return 1
-        }
-        if displayChoice != "headless" {
-            Log.notice("run: no display device (/dev/dri/card*, /dev/fb*): writing a preview to \(previewPath) instead")
+        var config = Config()
+        let path = configPath ?? (access(Config.defaultPath, F_OK) == 0 ? Config.defaultPath : nil)
+        if let path {
+            let (loaded, issues) = Config.load(path: path)
+            // A bad key falls back to its default: the screen must come up whatever the file says.
+            for issue in issues { issue.severity == .error ? Log.error("config: \(issue)") : Log.warning("config: \(issue)") }
+            config = loaded
         }
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("run: \(error)"); return 1 }
-        let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts)
-        let display = HeadlessDisplay(width: 1920, height: 1080)
-        display.present(model.render(at: 0).buffer, damage: display.screen.bounds)
-        do { try display.capture(to: previewPath) } catch { Log.error("run: \(error)"); return 1 }
-        printLine("preview written to \(previewPath)")
-        return 0
+
+        let devices = displayDevices()
+        if displayChoice == "headless" || (devices.isEmpty && displayChoice == "auto") {
+            let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts,
+                                    range: config.startRange)
+            let display = HeadlessDisplay(width: 1920, height: 1080)
+            display.present(model.render(at: 0).buffer, damage: display.screen.bounds)
+            do { try display.capture(to: previewPath) } catch { Log.error("run: \(error)"); return 1 }
+            if displayChoice == "headless" {
+                printLine("preview written to \(previewPath)")
+                return 0
+            }
+            printLine("no display device (/dev/dri/card*, /dev/fb*): preview written to \(previewPath); waiting for a display")
+        }
+        let choice = DisplayBackends.Choice(rawValue: displayChoice) ?? .auto
+        let daemon: Daemon
+        do { daemon = try Daemon(config: config, configPath: path, displayChoice: choice, fonts: fonts) } catch {
+            Log.error("run: \(error)")
+            return 1
+        }
+        return daemon.run()
     }
 
     /// DRM cards and framebuffers present on this machine.

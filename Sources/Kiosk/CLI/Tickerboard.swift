@@ -1,3 +1,5 @@
+import Display
+
 /// The `tickerboard` command line: one entry point, one subcommand per job.
 public enum Tickerboard {
     static let help = """
@@ -9,6 +11,9 @@ public enum Tickerboard {
           run            run the kiosk daemon (the default command)
           render         render frames of the chart to PNG
           bench          benchmark the rasterizer on the reference scene (shared/bench/SCENE.md)
+          outputs        list DRM cards, connectors and modes (what to put in the config)
+          check-config   check a configuration file: FILE:LINE: key: message for each problem
+          display-check  drive the display with a test pattern and report the flip rate
           help           show this text
 
         `tickerboard COMMAND --help` explains a command.
@@ -29,6 +34,14 @@ public enum Tickerboard {
             case "run": return try RunCommand.run(args)
             case "render": return try RenderCommand.run(args)
             case "bench": return try BenchCommand.run(args)
+            case "check-config": return try CheckConfigCommand.run(args)
+            case "outputs":
+                if args.contains("--help") { printLine("usage: tickerboard outputs\n\nLists DRM cards, drivers, connectors and modes."); return 0 }
+                guard args.isEmpty else { throw UsageError("outputs: unexpected argument \"\(args[0])\"") }
+                let report = OutputsReport.make()
+                print(report.text, terminator: report.text.hasSuffix("\n") ? "" : "\n")
+                return report.exitCode
+            case "display-check": return DisplayCheck.run(arguments: args)
             case "help": printLine(help); return 0
             default: throw UsageError("unknown command \"\(command)\" (see tickerboard --help)")
             }

@@ -1,0 +1,393 @@
+import Chart
+import Display
+import Feed
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One instrument of the watchlist.
+public struct InstrumentConfig: Equatable, Sendable {
+    public var id: String
+    public var name: String?
+    public var dailyFile: String?
+    public var intradayFile: String?
+    public var timeZone = "America/New_York"
+    public var currency = "USD"
+    public var adjusted = false
+}
+
+/// When the screen is on: per weekday (0 = Sunday) a list of local-time minute ranges.
+public struct PowerSchedule: Equatable, Sendable {
+    public var onMinutes: [[Range<Int>]] = Array(repeating: [0..<1440], count: 7)
+    public static let always = PowerSchedule()
+    public var isAlwaysOn: Bool { onMinutes.allSatisfy { $0 == [0..<1440] } }
+
+    /// True when the screen should be on at `minute` of the day on `weekday`.
+    public func isOn(weekday: Int, minute: Int) -> Bool {
+        onMinutes[((weekday % 7) + 7) % 7].contains { $0.contains(minute) }
+    }
+}
+
+/// The daemon's configuration, with the shipped defaults. Built from a file by `Config.load`.
+public struct Config: Equatable, Sendable {
+    // [display]
+    public var displayBackend = "auto"
+    public var displayDevice: String?
+    public var connector: String?
+    public var mode: ModeRequest?
+    public var rotation = 0
+    public var scale: Double?
+    // [input]
+    public var inputEnabled = true
+    public var seat = "seat0"
+    public var calibration: [Double]?
+    // [data]
+    public var dataDirectory = "/var/lib/tickerboard"
+    public var staleAfterSeconds = 3 * 86_400
+    public var instruments: [InstrumentConfig] = []
+    // [chart]
+    public var ranges: [ChartRange] = ChartRange.allCases
+    public var startRange: ChartRange = .oneMonth
+    public var cycleSeconds = 8.0
+    public var instrumentCycleSeconds = 60.0
+    public var touchPauseSeconds = 30.0
+    public var morph = MorphTiming.standard
+    public var paletteName = "standard"
+    public var decimals = 2
+    public var groupingSeparator = ","
+    public var decimalSeparator = "."
+    public var currencySymbol: String?
+    public var currencyAfter = false
+    // [power]
+    public var schedule = PowerSchedule.always
+    public var blankAfterIdleSeconds = 0.0
+    // [burn-in]
+    public var burnInShift = 2
+    public var burnInPeriodSeconds = 180.0
+
+    public init() {}
+
+    public static let defaultPath = "/etc/tickerboard/tickerboard.conf"
+
+    /// Parses `text` (from `file`, for messages). Errors leave the default in place for that key;
+    /// the caller decides whether errors are fatal (startup, check-config) or keep the old config (reload).
+    public static func parse(_ text: String, file: String) -> (Config, [ConfigIssue]) {
+        let parsed = ConfigFile(text: text, file: file)
+        var config = Config()
+        var issues = parsed.issues
+        for entry in parsed.entries {
+            func fail(_ message: String) {
+                issues.append(ConfigIssue(file: file, line: entry.line, key: entry.key, message: message, severity: .error))
+            }
+            func warn(_ message: String) {
+                issues.append(ConfigIssue(file: file, line: entry.line, key: entry.key, message: message, severity: .warning))
+            }
+            if entry.section.hasPrefix("instrument ") || entry.section.hasPrefix("instrument.") {
+                let id = String(entry.section.dropFirst("instrument ".count)).trimmingWhitespace()
+                if id.isEmpty { fail("an [instrument NAME] section needs a name"); continue }
+                var inst = config.instruments.first { $0.id == id } ?? InstrumentConfig(id: id)
+                switch entry.key {
+                case "name": inst.name = entry.value
+                case "daily", "file": inst.dailyFile = entry.value
+                case "intraday": inst.intradayFile = entry.value
+                case "time-zone", "timezone":
+                    if ExchangeTimeZone.isValidIdentifier(entry.value) { inst.timeZone = entry.value } else {
+                        fail("\"\(entry.value)\" is not an IANA time zone name like Europe/Berlin")
+                    }
+                case "currency": inst.currency = entry.value
+                case "price":
+                    switch entry.value.lowercased() {
+                    case "close": inst.adjusted = false
+                    case "adj close", "adjusted", "adj-close": inst.adjusted = true
+                    default: fail("expected close or adjusted, found \"\(entry.value)\"")
+                    }
+                default:
+                    warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "currency", "price"]))
+                }
+                if let i = config.instruments.firstIndex(where: { $0.id == id }) { config.instruments[i] = inst } else {
+                    config.instruments.append(inst)
+                }
+                continue
+            }
+            guard let keys = schema[entry.section] else {
+                warn("unknown section [\(entry.section)]" + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME"]))
+                continue
+            }
+            guard let apply = keys[entry.key] else {
+                warn(unknownKeyMessage(entry.key, known: Array(keys.keys)))
+                continue
+            }
+            if let message = apply(&config, entry.value) { fail(message) }
+        }
+        return (config, issues)
+    }
+
+    /// Reads and parses `path`. A missing or unreadable file is one error naming it.
+    public static func load(path: String) -> (Config, [ConfigIssue]) {
+        switch readTextFile(path) {
+        case .success(let text): return parse(text, file: path)
+        case .failure(let reason):
+            return (Config(), [ConfigIssue(file: path, line: 0, key: "", message: reason.message, severity: .error)])
+        }
+    }
+
+    static func unknownKeyMessage(_ key: String, known: [String]) -> String {
+        "unknown key, ignored" + didYouMean(key, known)
+    }
+
+    static func didYouMean(_ word: String, _ candidates: [String]) -> String {
+        let best = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= max(2, word.count / 3) else { return "" }
+        return " (did you mean \"\(best.0)\"?)"
+    }
+
+    typealias Setter = @Sendable (inout Config, String) -> String?
+
+    static let schema: [String: [String: Setter]] = [
+        "display": [
+            "backend": { c, v in
+                guard ["auto", "kms", "fbdev"].contains(v.lowercased()) else { return "expected auto, kms or fbdev, found \"\(v)\"" }
+                c.displayBackend = v.lowercased(); return nil
+            },
+            "device": { c, v in
+                if v.lowercased() == "auto" { c.displayDevice = nil; return nil }
+                guard v.hasPrefix("/dev/") else { return "expected auto or a device path like /dev/dri/card0, found \"\(v)\"" }
+                c.displayDevice = v; return nil
+            },
+            "connector": { c, v in c.connector = v.lowercased() == "auto" ? nil : v; return nil },
+            "mode": { c, v in
+                if v.lowercased() == "auto" || v.lowercased() == "preferred" { c.mode = nil; return nil }
+                guard let m = ModeRequest(v) else { return "expected WxH or WxH@Hz like 1920x1080@60, found \"\(v)\"" }
+                c.mode = m; return nil
+            },
+            "rotation": { c, v in
+                guard let r = Int(v), [0, 90, 180, 270].contains(r) else { return "expected 0, 90, 180 or 270, found \"\(v)\"" }
+                c.rotation = r; return nil
+            },
+            "scale": { c, v in
+                if v.lowercased() == "auto" { c.scale = nil; return nil }
+                guard let s = Double(v), s >= 0.25, s <= 4 else { return "expected auto or a number from 0.25 to 4, found \"\(v)\"" }
+                c.scale = s; return nil
+            },
+        ],
+        "input": [
+            "enable": { c, v in
+                guard let b = parseBool(v) else { return "expected yes or no, found \"\(v)\"" }
+                c.inputEnabled = b; return nil
+            },
+            "seat": { c, v in
+                guard !v.isEmpty, v.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                    return "expected a seat name like seat0, found \"\(v)\""
+                }
+                c.seat = v; return nil
+            },
+            "calibration": { c, v in
+                let parts = v.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
+                guard parts.count == 6, parts.allSatisfy(\.isFinite) else {
+                    return "expected six numbers (a b c d e f of libinput's calibration matrix), found \"\(v)\""
+                }
+                c.calibration = parts; return nil
+            },
+        ],
+        "data": [
+            "directory": { c, v in
+                guard v.hasPrefix("/") else { return "expected an absolute path, found \"\(v)\"" }
+                c.dataDirectory = v; return nil
+            },
+            "stale-after": { c, v in
+                guard let s = parseDuration(v), s > 0 else { return "expected a duration like 3d, 12h or 90min, found \"\(v)\"" }
+                c.staleAfterSeconds = Int(s); return nil
+            },
+        ],
+        "chart": [
+            "ranges": { c, v in
+                var out: [ChartRange] = []
+                for word in v.split(whereSeparator: { $0 == " " || $0 == "," }) {
+                    guard let r = ChartRange(label: String(word)) else { return "\"\(word)\" is not one of 1D 5D 1M 6M 1Y 5Y" }
+                    if !out.contains(r) { out.append(r) }
+                }
+                guard !out.isEmpty else { return "expected at least one of 1D 5D 1M 6M 1Y 5Y" }
+                c.ranges = out; return nil
+            },
+            "start-range": { c, v in
+                guard let r = ChartRange(label: v) else { return "expected one of 1D 5D 1M 6M 1Y 5Y, found \"\(v)\"" }
+                c.startRange = r; return nil
+            },
+            "cycle-interval": { c, v in
+                guard let s = parseDuration(v), s == 0 || (s >= 2 && s <= 86_400) else {
+                    return "expected 0 (no cycling) or a duration from 2s to 24h, found \"\(v)\""
+                }
+                c.cycleSeconds = s; return nil
+            },
+            "instrument-interval": { c, v in
+                guard let s = parseDuration(v), s == 0 || s >= 5 else { return "expected 0 or a duration of at least 5s, found \"\(v)\"" }
+                c.instrumentCycleSeconds = s; return nil
+            },
+            "touch-pause": { c, v in
+                guard let s = parseDuration(v), s >= 0, s <= 86_400 else { return "expected a duration like 30s, found \"\(v)\"" }
+                c.touchPauseSeconds = s; return nil
+            },
+            "morph-duration": { c, v in
+                guard let s = parseDuration(v), s >= 0, s <= 10 else { return "expected a duration from 0 to 10s, found \"\(v)\"" }
+                c.morph.duration = s; return nil
+            },
+            "morph-curve": { c, v in
+                guard let curve = parseCurve(v) else {
+                    return "expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1, found \"\(v)\""
+                }
+                c.morph.curve = curve; return nil
+            },
+            "palette": { c, v in
+                guard ScreenModel.palette(named: v) != nil else { return "expected standard or color-blind, found \"\(v)\"" }
+                c.paletteName = v.lowercased(); return nil
+            },
+            "decimals": { c, v in
+                guard let d = Int(v), (0...6).contains(d) else { return "expected a whole number from 0 to 6, found \"\(v)\"" }
+                c.decimals = d; return nil
+            },
+            "grouping-separator": { c, v in
+                let s = v == "space" ? "\u{202F}" : v == "none" ? "" : v
+                guard s.count <= 1 else { return "expected one character, space or none, found \"\(v)\"" }
+                c.groupingSeparator = s; return nil
+            },
+            "decimal-separator": { c, v in
+                guard v == "." || v == "," else { return "expected . or , found \"\(v)\"" }
+                c.decimalSeparator = v; return nil
+            },
+            "currency-symbol": { c, v in c.currencySymbol = v; return nil },
+            "currency-position": { c, v in
+                guard ["before", "after"].contains(v.lowercased()) else { return "expected before or after, found \"\(v)\"" }
+                c.currencyAfter = v.lowercased() == "after"; return nil
+            },
+        ],
+        "power": [
+            "schedule": { c, v in
+                switch parseSchedule(v) {
+                case .success(let s): c.schedule = s; return nil
+                case .failure(let e): return e.message
+                }
+            },
+            "blank-after-idle": { c, v in
+                guard let s = parseDuration(v), s >= 0 else { return "expected 0 (never) or a duration like 10min, found \"\(v)\"" }
+                c.blankAfterIdleSeconds = s; return nil
+            },
+        ],
+        "burn-in": [
+            "shift": { c, v in
+                guard let s = Int(v), (0...16).contains(s) else { return "expected pixels from 0 to 16, found \"\(v)\"" }
+                c.burnInShift = s; return nil
+            },
+            "period": { c, v in
+                guard let s = parseDuration(v), s >= 10 else { return "expected a duration of at least 10s, found \"\(v)\"" }
+                c.burnInPeriodSeconds = s; return nil
+            },
+        ],
+    ]
+}
+
+struct ConfigValueError: Error { let message: String }
+
+func parseBool(_ v: String) -> Bool? {
+    switch v.lowercased() {
+    case "yes", "true", "on", "1": return true
+    case "no", "false", "off", "0": return false
+    default: return nil
+    }
+}
+
+/// `8`, `8s`, `1.5s`, `90min`, `2h`, `3d`, `500ms` → seconds.
+func parseDuration(_ text: String) -> Double? {
+    let t = text.lowercased().replacingSpaces()
+    let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
+    for (suffix, factor) in units where t.hasSuffix(suffix) {
+        guard let v = Double(t.dropLast(suffix.count)), v.isFinite, v >= 0 else { return nil }
+        return v * factor
+    }
+    guard let v = Double(t), v.isFinite, v >= 0 else { return nil }
+    return v
+}
+
+/// `cubic-bezier(0.64, 0, 0, 1)`, `0.64,0,0,1`, or the CSS names.
+func parseCurve(_ text: String) -> CubicBezier? {
+    let t = text.lowercased().replacingSpaces()
+    switch t {
+    case "linear": return .linear
+    case "ease": return .ease
+    case "ease-in-out": return .easeInOut
+    default: break
+    }
+    var inner = Substring(t)
+    if inner.hasPrefix("cubic-bezier(") && inner.hasSuffix(")") { inner = inner.dropFirst(13).dropLast() }
+    let parts = inner.split(separator: ",").compactMap { Double($0) }
+    guard parts.count == 4, parts.allSatisfy(\.isFinite), (0...1).contains(parts[0]), (0...1).contains(parts[2]) else {
+        return nil
+    }
+    return CubicBezier(parts[0], parts[1], parts[2], parts[3])
+}
+
+/// `Mon-Fri 07:00-22:00, Sat 09:00-18:00` (days not named are off); `always` is always on.
+func parseSchedule(_ text: String) -> Result<PowerSchedule, ConfigValueError> {
+    if text.lowercased() == "always" { return .success(.always) }
+    let days = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    var schedule = PowerSchedule()
+    schedule.onMinutes = Array(repeating: [], count: 7)
+    for clause in text.split(separator: ",") {
+        let words = clause.split(separator: " ").map { String($0).lowercased() }
+        guard words.count == 2 else {
+            return .failure(ConfigValueError(message: "expected \"Mon-Fri 07:00-22:00\" clauses separated by commas, found \"\(clause.trimmingWhitespace())\""))
+        }
+        let dayParts = words[0].split(separator: "-").map(String.init)
+        guard let d0 = days.firstIndex(of: String(dayParts[0].prefix(3))),
+              let d1 = days.firstIndex(of: String((dayParts.last ?? dayParts[0]).prefix(3))), dayParts.count <= 2 else {
+            return .failure(ConfigValueError(message: "\"\(words[0])\" is not a day or day range like Mon-Fri"))
+        }
+        let timeParts = words[1].split(separator: "-").map(String.init)
+        func minutes(_ s: String) -> Int? {
+            let hm = s.split(separator: ":")
+            guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...24).contains(h), (0...59).contains(m),
+                  h * 60 + m <= 1440 else { return nil }
+            return h * 60 + m
+        }
+        guard timeParts.count == 2, let start = minutes(timeParts[0]), let end = minutes(timeParts[1]), start != end else {
+            return .failure(ConfigValueError(message: "\"\(words[1])\" is not a time range like 07:00-22:00"))
+        }
+        var d = d0
+        while true {
+            if start < end {
+                schedule.onMinutes[d].append(start..<end)
+            } else {
+                // Past midnight: the rest of this day and the start of the next.
+                schedule.onMinutes[d].append(start..<1440)
+                schedule.onMinutes[(d + 1) % 7].append(0..<end)
+            }
+            if d == d1 { break }
+            d = (d + 1) % 7
+        }
+    }
+    return .success(schedule)
+}
+
+extension String {
+    func replacingSpaces() -> String { String(filter { $0 != " " && $0 != "\t" }) }
+}
+
+/// Reads a small text file; the failure is a human message naming the problem.
+func readTextFile(_ path: String, limit: Int = 1 << 20) -> Result<String, ConfigValueError> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return .failure(ConfigValueError(message: "cannot open: \(String(cString: strerror(errno)))")) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return .failure(ConfigValueError(message: "cannot read: \(String(cString: strerror(errno)))"))
+        }
+        if n == 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+        if bytes.count > limit { return .failure(ConfigValueError(message: "larger than \(limit >> 20) MB; not a config file")) }
+    }
+    return .success(String(decoding: bytes, as: UTF8.self))
+}

@@ -1,0 +1,100 @@
+/// One problem in a config file, as `check-config` prints it: `FILE:LINE: key: message`.
+public struct ConfigIssue: Equatable, Sendable, CustomStringConvertible {
+    public enum Severity: Sendable { case error, warning }
+    public var file: String
+    public var line: Int
+    public var key: String
+    public var message: String
+    public var severity: Severity
+
+    public var description: String {
+        "\(file):\(line): \(key.isEmpty ? "" : key + ": ")\(message)"
+    }
+}
+
+/// A parsed systemd-style file: `[Section]` headers and `key = value` lines; `#` and `;` start
+/// comments. Values keep their text; meaning is given by `Config`.
+struct ConfigFile {
+    struct Entry {
+        var section: String
+        var key: String
+        var value: String
+        var line: Int
+    }
+
+    var entries: [Entry] = []
+    var issues: [ConfigIssue] = []
+
+    init(text: String, file: String) {
+        var section = ""
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = Substring(rawLine)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+            let trimmed = line.trimmingWhitespace()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
+            if trimmed.hasPrefix("[") {
+                guard trimmed.hasSuffix("]"), trimmed.count > 2 else {
+                    issues.append(ConfigIssue(file: file, line: lineNumber, key: "",
+                                              message: "expected a section header like [display], found \"\(trimmed)\"",
+                                              severity: .error))
+                    section = "?"
+                    continue
+                }
+                section = String(trimmed.dropFirst().dropLast()).trimmingWhitespace().lowercased()
+                continue
+            }
+            guard let eq = trimmed.firstIndex(of: "=") else {
+                issues.append(ConfigIssue(file: file, line: lineNumber, key: "",
+                                          message: "expected \"key = value\", found \"\(trimmed)\"", severity: .error))
+                continue
+            }
+            let key = String(trimmed[..<eq]).trimmingWhitespace().lowercased()
+            var value = String(trimmed[trimmed.index(after: eq)...]).trimmingWhitespace()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            guard !key.isEmpty else {
+                issues.append(ConfigIssue(file: file, line: lineNumber, key: "", message: "a value without a key",
+                                          severity: .error))
+                continue
+            }
+            if section.isEmpty {
+                issues.append(ConfigIssue(file: file, line: lineNumber, key: key,
+                                          message: "outside any section; put it under a header like [chart]",
+                                          severity: .error))
+                continue
+            }
+            entries.append(Entry(section: section, key: key, value: value, line: lineNumber))
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        var start = scalars.startIndex, end = scalars.endIndex
+        while start < end, scalars[start].properties.isWhitespace { start = scalars.index(after: start) }
+        while end > start, scalars[scalars.index(before: end)].properties.isWhitespace { end = scalars.index(before: end) }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars[start..<end])
+        return String(out)
+    }
+}
+
+/// Edit distance, for "did you mean" hints on unknown keys.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

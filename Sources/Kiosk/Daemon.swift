@@ -1,0 +1,300 @@
+import Chart
+import Display
+import Feed
+import LinuxIO
+import Raster
+import Text
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The kiosk daemon: one thread, one epoll loop over the display, signals and timers. A frame is
+/// rendered only when something changed (a morph is running, data arrived, a finger moved) and the
+/// previous flip has completed; otherwise the process sleeps with zero wakeups.
+final class Daemon {
+    private var config: Config
+    private let configPath: String?
+    private let displayChoice: DisplayBackends.Choice
+    private let loop: EventLoop
+    private let fonts: FontSet
+    private var display: (any Display)?
+    private var displayRegistration: EventLoop.Registration?
+    private var hotplugMonitor: UEventMonitor?
+    private var hotplugRegistration: EventLoop.Registration?
+    private var model: ScreenModel?
+    private var instruments: [Instrument] = []
+    private var instrumentIndex = 0
+    private var stats = FrameStatistics()
+    private var frameWanted = false
+    private var lastVblankNanos: UInt64 = 0
+    private var readySent = false
+    private var cycleTimer: EventLoop.Registration?
+    private var lastTouchNanos: UInt64 = 0
+    private var exitStatus: Int32 = 0
+    private var lastProgressNanos: UInt64 = MonotonicClock.now()
+
+    init(config: Config, configPath: String?, displayChoice: DisplayBackends.Choice, fonts: FontSet) throws(Errno) {
+        self.config = config
+        self.configPath = configPath
+        self.displayChoice = displayChoice
+        self.fonts = fonts
+        loop = try EventLoop()
+    }
+
+    /// Seconds on the monotonic clock: the time base of animations (vblank timestamps use it too).
+    private static func seconds(_ nanos: UInt64) -> Double { Double(nanos) / 1e9 }
+
+    func run() -> Int32 {
+        do {
+            try installSignals()
+            try installWatchdog()
+        } catch {
+            Log.error("run: cannot set up the event loop: \(error)")
+            return 1
+        }
+        instruments = loadInstruments(config)
+        openDisplay()
+        armCycleTimer()
+        do { try loop.run() } catch {
+            Log.error("run: event loop failed: \(error)")
+            exitStatus = 1
+        }
+        display?.shutdown()
+        Log.notice("run: exiting; \(stats.summary)")
+        return exitStatus
+    }
+
+    // MARK: Display
+
+    private func openDisplay() {
+        do {
+            let d = try DisplayBackends.open(displayChoice, device: config.displayDevice, mode: config.mode,
+                                             log: { Log.notice("display: \($0)") })
+            attach(d)
+        } catch {
+            // With no device at all the command line has said so already.
+            if error.kind != .noDisplay || !RunCommand.displayDevices().isEmpty {
+                Log.warning("display: \(error); waiting for a display to appear")
+            }
+            waitForHotplug()
+        }
+    }
+
+    private func attach(_ d: any Display) {
+        display = d
+        if let fd = d.pollDescriptor {
+            displayRegistration = try? loop.watch(fd) { [unowned self] _ in handleDisplayEvents() }
+        }
+        if let hotplugRegistration { loop.remove(hotplugRegistration); self.hotplugRegistration = nil; hotplugMonitor = nil }
+        rebuildModel()
+        if !d.canPresent {
+            Log.notice("display: \(d.width)x\(d.height) opened, waiting for the output")
+        } else {
+            Log.notice("display: \(d.width)x\(d.height)@\(format(d.refreshHz, 2)) Hz")
+        }
+        requestFrame()
+        if !readySent && !d.canPresent { notifyReady("waiting for an output") }
+    }
+
+    /// No display device at all: a udev monitor wakes us when a card or framebuffer appears.
+    private func waitForHotplug() {
+        if !readySent { notifyReady("no display; waiting for one") }
+        guard hotplugMonitor == nil else { return }
+        do {
+            let monitor = try UEventMonitor(subsystems: ["drm", "graphics"])
+            hotplugMonitor = monitor
+            hotplugRegistration = try loop.watch(monitor.descriptor.rawValue) { [unowned self] _ in
+                let events = (try? monitor.readEvents()) ?? []
+                if events.contains(where: { $0.action == "add" || $0.action == "change" }), display == nil {
+                    // Give udev a moment to set permissions on the new node.
+                    _ = try? loop.addTimer(after: .milliseconds(500)) { [unowned self] in
+                        if display == nil { openDisplay() }
+                    }
+                }
+            }
+        } catch {
+            Log.error("display: cannot watch for hotplug: \(error)")
+        }
+    }
+
+    private func rebuildModel() {
+        guard let d = display, !instruments.isEmpty else { return }
+        let palette = ScreenModel.palette(named: config.paletteName) ?? .standard
+        let m = ScreenModel(instrument: instruments[instrumentIndex % instruments.count], width: d.width,
+                            height: d.height, fonts: fonts, palette: palette, range: config.startRange)
+        m.timing = config.morph
+        model = m
+    }
+
+    private func handleDisplayEvents() {
+        guard let d = display else { return }
+        for event in d.handleReadable() {
+            switch event {
+            case .flipCompleted(let vblankNanos, let sequence):
+                lastVblankNanos = vblankNanos
+                lastProgressNanos = MonotonicClock.now()
+                let animating = model?.isAnimating(at: Self.seconds(vblankNanos)) ?? false
+                stats.recordFlip(sequence: sequence, animating: animating)
+                if !readySent { notifyReady("showing the chart") }
+            case .connectorLost:
+                Log.warning("display: output disconnected; rendering stopped until it returns")
+                stats.resetSequence()
+            case .connectorReturned, .masterRegained:
+                Log.notice("display: output back (\(d.width)x\(d.height)); redrawing")
+                if model?.canvas.width != d.width || model?.canvas.height != d.height { rebuildModel() }
+                stats.resetSequence()
+                frameWanted = true
+            case .masterLost:
+                Log.notice("display: another process took the display; pausing")
+                stats.resetSequence()
+            }
+        }
+        renderIfNeeded()
+    }
+
+    private func requestFrame() {
+        frameWanted = true
+        renderIfNeeded()
+    }
+
+    /// Renders and presents the next frame if one is wanted and the display can take it.
+    private func renderIfNeeded() {
+        guard let d = display, let model, d.canPresent else { return }
+        // Animation time is the vblank the frame will be shown at: the last one plus a period.
+        let now = MonotonicClock.now()
+        let period = UInt64(1e9 / max(1, d.refreshHz))
+        var at = lastVblankNanos &+ period
+        if lastVblankNanos == 0 || now > at &+ period { at = now }
+        let t = Self.seconds(at)
+        guard frameWanted || model.isAnimating(at: t) || model.isAnimating(at: Self.seconds(lastVblankNanos)) else { return }
+        frameWanted = false
+        let t0 = MonotonicClock.now()
+        let canvas = model.render(at: t)
+        let t1 = MonotonicClock.now()
+        do {
+            try d.present(canvas.buffer, damage: canvas.buffer.bounds)
+        } catch {
+            Log.limited(.warning, key: "present", "display: \(error)")
+            return
+        }
+        stats.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1)
+    }
+
+    // MARK: Cycling
+
+    private func armCycleTimer() {
+        if let cycleTimer { loop.remove(cycleTimer); self.cycleTimer = nil }
+        guard config.cycleSeconds > 0 else { return }
+        let interval = Duration.milliseconds(Int64(config.cycleSeconds * 1000))
+        cycleTimer = try? loop.addTimer(after: interval, repeating: interval) { [unowned self] in cycle() }
+    }
+
+    private func cycle() {
+        guard let model, display?.canPresent ?? false || display != nil else { return }
+        let now = MonotonicClock.now()
+        if lastTouchNanos != 0 && Double(now - lastTouchNanos) / 1e9 < config.touchPauseSeconds { return }
+        let ranges = config.ranges
+        let next = ranges[((ranges.firstIndex(of: model.range) ?? -1) + 1) % ranges.count]
+        model.select(next, at: Self.seconds(max(now, lastVblankNanos)))
+        requestFrame()
+    }
+
+    // MARK: Data
+
+    private func loadInstruments(_ config: Config) -> [Instrument] {
+        var result: [Instrument] = []
+        for spec in config.instruments {
+            do {
+                let zone = try ExchangeTimeZone(identifier: spec.timeZone)
+                var daily: PriceSeries?, intraday: PriceSeries?
+                let field: PriceField = spec.adjusted ? .adjustedClose : .close
+                for (file, isIntraday) in [(spec.dailyFile, false), (spec.intradayFile, true)] {
+                    guard let file else { continue }
+                    let path = file.hasPrefix("/") ? file : config.dataDirectory + "/" + file
+                    let (series, report) = try YahooCSV.load(path: path, priceField: field)
+                    if let message = report.message { Log.warning("data: \(message)") }
+                    if isIntraday { intraday = series } else { daily = series }
+                }
+                let market = MarketData(daily: daily, intraday: intraday, timeZone: zone, priceField: field)
+                result.append(Instrument(name: spec.name ?? spec.id, market: market, priceFormat: priceFormat(spec)))
+            } catch {
+                Log.error("data: instrument \(spec.id): \(error)")
+            }
+        }
+        if result.isEmpty {
+            if !config.instruments.isEmpty { Log.warning("data: no instrument could be loaded; showing the built-in sample") }
+            result = [.sample()]
+        }
+        return result
+    }
+
+    private func priceFormat(_ spec: InstrumentConfig) -> PriceFormat {
+        let symbol = config.currencySymbol ?? (spec.currency == "USD" ? "$" : spec.currency == "EUR" ? "€" : spec.currency)
+        return PriceFormat(decimals: config.decimals, groupingSeparator: config.groupingSeparator,
+                           decimalSeparator: config.decimalSeparator, currencySymbol: symbol,
+                           symbolPosition: config.currencyAfter ? .after : .before)
+    }
+
+    // MARK: Signals, reload, watchdog
+
+    private var signals: SignalFD?
+
+    private func installSignals() throws(Errno) {
+        let s = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+        signals = s
+        try loop.watch(s.descriptor.rawValue) { [unowned self] _ in
+            while let info = try? s.next() {
+                switch info.signal {
+                case SIGTERM, SIGINT:
+                    _ = try? SystemdNotify.stopping()
+                    loop.stop()
+                case SIGHUP: reload()
+                case SIGUSR1: Log.notice("stats: \(stats.summary)")
+                default: break
+                }
+            }
+        }
+    }
+
+    private func reload() {
+        guard let configPath else {
+            Log.notice("reload: no --config file; nothing to reload")
+            return
+        }
+        _ = try? SystemdNotify.reloading()
+        let (fresh, issues) = Config.load(path: configPath)
+        for issue in issues where issue.severity == .warning { Log.warning("config: \(issue)") }
+        let errors = issues.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            for e in errors { Log.error("config: \(e)") }
+            Log.error("reload: \(configPath) has \(errors.count) error(s); keeping the running configuration")
+        } else {
+            config = fresh
+            instruments = loadInstruments(fresh)
+            instrumentIndex = 0
+            rebuildModel()
+            armCycleTimer()
+            requestFrame()
+            Log.notice("reload: \(configPath) loaded")
+        }
+        _ = try? SystemdNotify.send("READY=1")
+    }
+
+    private func installWatchdog() throws(Errno) {
+        guard let interval = SystemdNotify.watchdogPingInterval else { return }
+        try loop.addTimer(after: interval, repeating: interval) { [unowned self] in
+            // Healthy: frames are flowing, or nothing needs drawing, or we are deliberately waiting for
+            // a display. A renderer stuck with work pending stops the pings and systemd restarts us.
+            let stalled = (frameWanted || (model?.isAnimating(at: Self.seconds(MonotonicClock.now())) ?? false))
+                && (display?.canPresent ?? false) == false && display != nil
+                && MonotonicClock.now() - lastProgressNanos > 10_000_000_000
+            if !stalled { _ = try? SystemdNotify.watchdog() }
+        }
+    }
+
+    private func notifyReady(_ status: String) {
+        readySent = true
+        _ = try? SystemdNotify.send("READY=1\nSTATUS=\(status)")
+    }
+}

@@ -1,0 +1,121 @@
+import Raster
+import Testing
+
+/// Coverage of white paint over black, per pixel, in 0...1.
+private func coverage(_ canvas: Canvas, _ x: Int, _ y: Int) -> Double {
+    Double(canvas.buffer[x, y] & 0xFF) / 255
+}
+
+private func blackCanvas(_ w: Int, _ h: Int) -> Canvas {
+    Canvas(buffer: PixelBuffer(width: w, height: h, fill: 0xFF00_0000))
+}
+
+private let white = Paint.solid(Color(rgb: 0xFFFFFF))
+
+@Suite("Exact-area coverage")
+struct CoverageTests {
+    @Test("a rectangle at fractional coordinates covers each pixel by its exact area",
+          arguments: [(10.25, 20.5, 3.5, 2.25), (0.1, 0.9, 7.3, 4.45), (5.0, 5.0, 0.5, 0.5), (2.75, 3.125, 9.0, 1.0)])
+    func fractionalRectangle(rect: (Double, Double, Double, Double)) {
+        let (rx, ry, rw, rh) = rect
+        let canvas = blackCanvas(32, 32)
+        canvas.fillRect(x: rx, y: ry, width: rw, height: rh, paint: white)
+        for y in 0..<32 {
+            for x in 0..<32 {
+                let ox = max(0, min(Double(x + 1), rx + rw) - max(Double(x), rx))
+                let oy = max(0, min(Double(y + 1), ry + rh) - max(Double(y), ry))
+                #expect(abs(coverage(canvas, x, y) - ox * oy) <= 1.0 / 255 + 1e-9, "pixel \(x),\(y)")
+            }
+        }
+    }
+
+    @Test("the coverage of a closed polygon sums to its area", arguments: [0.0, 0.3, 0.77])
+    func polygonAreaIsPreserved(offset: Double) {
+        // An irregular, non-convex polygon with steep, shallow and diagonal edges.
+        let pts = [(10.3, 5.1), (80.7, 12.9), (60.2, 40.4), (95.5, 70.8), (30.1, 90.6), (5.4, 50.2), (40.0, 45.5)]
+            .map { Point($0.0 + offset, $0.1 + offset) }
+        var path = Path()
+        path.move(to: pts[0])
+        for p in pts.dropFirst() { path.line(to: p) }
+        path.close()
+        var area = 0.0
+        for i in 0..<pts.count {
+            let p = pts[i], q = pts[(i + 1) % pts.count]
+            area += p.x * q.y - q.x * p.y
+        }
+        area = abs(area) / 2
+        let canvas = blackCanvas(110, 110)
+        #expect(canvas.fill(path, paint: white) == .drawn)
+        var sum = 0.0
+        for y in 0..<110 { for x in 0..<110 { sum += coverage(canvas, x, y) } }
+        #expect(abs(sum - area) / area < 1e-3, "sum \(sum) vs area \(area)")
+    }
+
+    @Test("a one-pixel hairline on a pixel centre fills exactly one column")
+    func hairlineOnPixelCenter() {
+        let canvas = blackCanvas(20, 20)
+        var path = Path()
+        path.move(to: Point(10.5, 2)); path.line(to: Point(10.5, 18))
+        canvas.stroke(path, style: StrokeStyle(width: 1), paint: white)
+        for y in 0..<20 {
+            for x in 0..<20 {
+                let expected = x == 10 && y >= 2 && y < 18 ? 1.0 : 0.0
+                #expect(coverage(canvas, x, y) == expected, "pixel \(x),\(y)")
+            }
+        }
+    }
+
+    @Test("non-zero fills overlaps once, even-odd leaves them empty")
+    func fillRules() {
+        var path = Path()
+        path.addRect(x: 2, y: 2, width: 10, height: 10)
+        path.addRect(x: 6, y: 6, width: 10, height: 10)
+        let nonZero = blackCanvas(20, 20), evenOdd = blackCanvas(20, 20)
+        nonZero.fill(path, paint: white, rule: .nonZero)
+        evenOdd.fill(path, paint: white, rule: .evenOdd)
+        #expect(coverage(nonZero, 8, 8) == 1)
+        #expect(coverage(evenOdd, 8, 8) == 0)
+        #expect(coverage(evenOdd, 3, 3) == 1)
+        #expect(coverage(evenOdd, 14, 14) == 1)
+    }
+
+    @Test("overlapping parts of one stroke are painted once")
+    func strokeOverlapPaintedOnce() {
+        let canvas = blackCanvas(60, 60)
+        // A path that crosses itself and doubles back over its own segment.
+        var path = Path()
+        path.move(to: Point(5, 30)); path.line(to: Point(55, 30)); path.line(to: Point(30, 5))
+        path.line(to: Point(30, 55)); path.line(to: Point(30, 20))
+        canvas.stroke(path, style: StrokeStyle(width: 6, cap: .round, join: .round),
+                      paint: .solid(Color(red: 255, green: 255, blue: 255, alpha: 128)))
+        // Single coverage at 50 % gives 128; a double blend would give 192.
+        #expect(canvas.buffer[30, 30] & 0xFF == 128)
+        #expect(canvas.buffer[30, 40] & 0xFF == 128)
+        #expect(canvas.buffer[15, 30] & 0xFF == 128)
+    }
+
+    @Test("a vertical linear gradient runs from its first stop to its last and pads beyond")
+    func verticalGradient() {
+        let canvas = blackCanvas(8, 110)
+        let g = LinearGradient(start: Point(0, 5), end: Point(0, 105),
+                               stops: [(0, Color(rgb: 0xFFFFFF)), (1, Color(rgb: 0x000000))])
+        canvas.fillRect(x: 0, y: 0, width: 8, height: 110, paint: .linearGradient(g))
+        #expect(canvas.buffer[3, 0] & 0xFF == 255)  // padded before the start
+        #expect(canvas.buffer[3, 109] & 0xFF == 0)  // padded after the end
+        let middle = Int(canvas.buffer[3, 54] & 0xFF)
+        #expect(abs(middle - 128) <= 2)
+        for y in 1..<110 { #expect(canvas.buffer[3, y] & 0xFF <= canvas.buffer[3, y - 1] & 0xFF) }
+    }
+
+    @Test("source-copy replaces, source-over blends")
+    func blendModes() {
+        let canvas = Canvas(buffer: PixelBuffer(width: 4, height: 4, fill: 0xFF20_4060))
+        let half = Paint.solid(Color(red: 255, green: 0, blue: 0, alpha: 128))
+        canvas.fillRect(x: 0, y: 0, width: 2, height: 4, paint: half, blend: .sourceOver)
+        canvas.fillRect(x: 2, y: 0, width: 2, height: 4, paint: half, blend: .sourceCopy)
+        let over = canvas.buffer[0, 0], copy = canvas.buffer[3, 0]
+        #expect(over >> 24 == 255)
+        #expect(abs(Int((over >> 16) & 0xFF) - (128 + 0x20 * 127 / 255)) <= 1)
+        #expect(copy == Color(red: 255, green: 0, blue: 0, alpha: 128).premultiplied)
+    }
+}

@@ -1,0 +1,112 @@
+import Raster
+import Testing
+
+@Suite("Clip, damage and bad geometry")
+struct RobustnessTests {
+    /// Draws a busy scene; nothing may change outside `clip`.
+    private func drawBusyScene(on canvas: Canvas) {
+        var star = Path()
+        for i in 0..<11 {
+            let p = Point(Double((i * 37) % 200) - 20, Double((i * 53) % 160) - 20)
+            if i == 0 { star.move(to: p) } else { star.line(to: p) }
+        }
+        star.close()
+        canvas.fill(star, paint: .solid(Color(rgb: 0xFF0000)))
+        canvas.stroke(star, style: StrokeStyle(width: 9, cap: .square, join: .miter, dashes: [7, 3]),
+                      paint: .solid(Color(rgb: 0x00FF00)))
+        var circle = Path()
+        circle.addCircle(center: Point(80, 60), radius: 70)
+        canvas.fill(circle, paint: .linearGradient(LinearGradient(
+            start: Point(0, 0), end: Point(160, 120),
+            stops: [(0, Color(argb: 0x80FF_FFFF)), (1, Color(argb: 0x4000_00FF))])))
+    }
+
+    @Test("nothing is written outside the clip rectangle (canary border)",
+          arguments: [IntRect(x0: 20, y0: 15, x1: 140, y1: 100), IntRect(x0: 0, y0: 0, x1: 1, y1: 1),
+                      IntRect(x0: 159, y0: 0, x1: 160, y1: 120), IntRect(x0: 50, y0: 50, x1: 50, y1: 90)])
+    func clipCanary(clip: IntRect) {
+        let canary: UInt32 = 0xFF12_3456
+        let canvas = Canvas(buffer: PixelBuffer(width: 160, height: 120, fill: canary))
+        canvas.clip = clip
+        drawBusyScene(on: canvas)
+        for y in 0..<120 {
+            for x in 0..<160 where !clip.contains(x: x, y: y) {
+                #expect(canvas.buffer[x, y] == canary, "pixel \(x),\(y) outside \(clip)")
+            }
+        }
+    }
+
+    @Test("redrawing damage rectangles gives the pixels of a full redraw (within one level)")
+    func damageRedrawMatchesFullRedraw() {
+        let full = Canvas(width: 160, height: 120)
+        drawBusyScene(on: full)
+        let patched = Canvas(width: 160, height: 120)
+        patched.clear(Color(rgb: 0x777777))
+        // Tiles of odd sizes, so clip edges fall everywhere.
+        var y = 0
+        while y < 120 {
+            var x = 0
+            while x < 160 {
+                patched.clip = IntRect(x: x, y: y, width: 23, height: 17)
+                patched.clear(Color(rgb: 0x000000))
+                drawBusyScene(on: patched)
+                x += 23
+            }
+            y += 17
+        }
+        var maxDiff = 0
+        for i in 0..<full.buffer.pixels.count {
+            let a = full.buffer.pixels[i], b = patched.buffer.pixels[i]
+            for s in [0, 8, 16] as [UInt32] {
+                maxDiff = max(maxDiff, abs(Int((a >> s) & 0xFF) - Int((b >> s) & 0xFF)))
+            }
+        }
+        #expect(maxDiff <= 1)
+    }
+
+    @Test("bad geometry draws nothing or only its finite part, never traps or hangs")
+    func badGeometry() {
+        let canvas = Canvas(buffer: PixelBuffer(width: 64, height: 64, fill: 0xFF00_0000))
+        let paint = Paint.solid(Color(rgb: 0xFFFFFF))
+        var nan = Path()
+        nan.move(to: Point(.nan, 3)); nan.line(to: Point(10, 10)); nan.line(to: Point(20, .infinity))
+        #expect(canvas.fill(nan, paint: paint) == .partial)
+        #expect(canvas.stroke(nan, style: StrokeStyle(width: 2), paint: paint) == .partial)
+
+        var huge = Path()
+        huge.move(to: Point(-1e30, -1e30)); huge.line(to: Point(1e30, 5)); huge.line(to: Point(5, 1e30))
+        huge.cubic(to: Point(3, 3), control1: Point(1e30, -1e30), control2: Point(-1e30, 1e30))
+        huge.close()
+        _ = canvas.fill(huge, paint: paint)
+        _ = canvas.stroke(huge, style: StrokeStyle(width: 3, join: .round), paint: paint)
+
+        var line = Path()
+        line.move(to: Point(5, 5)); line.line(to: Point(50, 50))
+        #expect(canvas.stroke(line, style: StrokeStyle(width: -1), paint: paint) == .rejected)
+        #expect(canvas.stroke(line, style: StrokeStyle(width: .nan), paint: paint) == .rejected)
+        #expect(canvas.stroke(line, style: StrokeStyle(width: 0), paint: paint) == .empty)
+        #expect(canvas.stroke(line, style: StrokeStyle(width: 1, dashes: [0, 0]), paint: paint) == .rejected)
+        #expect(canvas.stroke(line, style: StrokeStyle(width: 1, dashes: [1e-12, 1e-12]), paint: paint) == .rejected)
+        #expect(canvas.stroke(line, style: StrokeStyle(width: 1, dashes: [-1, 2]), paint: paint) == .rejected)
+        #expect(canvas.fill(Path(), paint: paint) == .empty)
+
+        var point = Path()
+        point.move(to: Point(30, 30)); point.line(to: Point(30, 30))
+        #expect(canvas.stroke(point, style: StrokeStyle(width: 4, cap: .butt), paint: paint) == .empty)
+        let dot = Canvas(buffer: PixelBuffer(width: 64, height: 64, fill: 0xFF00_0000))
+        dot.stroke(point, style: StrokeStyle(width: 4, cap: .round), paint: paint)
+        #expect(dot.buffer[30, 30] & 0xFF == 255)  // a zero-length round-capped line is a dot
+    }
+
+    @Test("rotating by quarter turns maps the corners of the picture onto the rotated target")
+    func quarterTurnRotation() {
+        let t = Transform.rotation(quarterTurns: 1, width: 200, height: 100)
+        #expect(t.apply(Point(0, 0)) == Point(100, 0))
+        #expect(t.apply(Point(200, 100)) == Point(0, 200))
+        let half = Transform.rotation(quarterTurns: 2, width: 200, height: 100)
+        #expect(half.apply(Point(0, 0)) == Point(200, 100))
+        let three = Transform.rotation(quarterTurns: 3, width: 200, height: 100)
+        #expect(three.apply(Point(0, 0)) == Point(0, 200))
+        #expect(Transform.rotation(quarterTurns: 4, width: 1, height: 1) == .identity)
+    }
+}
