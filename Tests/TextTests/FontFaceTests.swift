@@ -1,0 +1,128 @@
+import Testing
+@testable import Text
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Fonts: loading, lookup, errors")
+struct FontFaceTests {
+    @Test func dejaVuSansLoadsWithItsMetrics() throws {
+        let face = try TestFonts.regular()
+        #expect(face.familyName == "DejaVu Sans")
+        #expect(face.styleName == "Book")
+        #expect(face.unitsPerEm == 2048)
+        #expect(face.ascender == 1901)
+        #expect(face.descender == 483)
+        #expect(face.hasKerning)
+        #expect(face.hasGlyph(for: "\u{2212}"))
+        #expect(!face.hasGlyph(for: "\u{4E00}"))
+    }
+
+    @Test func locatorFindsDejaVuByDefault() throws {
+        #expect(try FontLocator.path(for: .regular) == TestFonts.regularPath)
+        #expect(try FontLocator.path(for: .bold) == TestFonts.boldPath)
+        let fonts = try FontSet.load()
+        #expect(fonts.regular.styleName == "Book")
+        #expect(fonts[.bold].styleName == "Bold")
+    }
+
+    @Test func explicitPathWinsAndAMissingOneIsAnErrorNotAFallback() throws {
+        let serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+        #expect(try FontLocator.path(for: .regular, explicit: serif) == serif)
+        let missing = "/nonexistent/fonts/Missing.ttf"
+        #expect(throws: TextError.fontFileMissing(path: missing)) {
+            try FontLocator.path(for: .regular, explicit: missing)
+        }
+        #expect(throws: TextError.fontFileMissing(path: missing)) { try FontSet.load(regularPath: missing) }
+    }
+
+    @Test func missingFontMessageNamesThePathAndThePackage() {
+        let path = "/nonexistent/DejaVuSans.ttf"
+        do {
+            _ = try FontFace(path: path)
+            Issue.record("a missing file loaded")
+        } catch {
+            #expect(error == .fontFileMissing(path: path))
+            #expect(error.description.contains(path))
+            #expect(error.description.contains("install the Debian package fonts-dejavu-core"))
+        }
+    }
+
+    @Test func fallbackSearchPicksTheRightWeightOfAnySans() throws {
+        let dir = scratchPath("fonts")
+        mkdir(dir, 0o755)
+        mkdir(dir + "/sub", 0o755)
+        defer {
+            for name in ["sub/XSans.ttf", "sub/XSans-Bold.ttf", "XSans-Oblique.ttf", "XSerif.ttf"] {
+                unlink(dir + "/" + name)
+            }
+            rmdir(dir + "/sub")
+            rmdir(dir)
+        }
+        symlink(TestFonts.regularPath, dir + "/sub/XSans.ttf")
+        symlink(TestFonts.boldPath, dir + "/sub/XSans-Bold.ttf")
+        symlink(TestFonts.regularPath, dir + "/XSans-Oblique.ttf")
+        symlink(TestFonts.regularPath, dir + "/XSerif.ttf")
+        let nowhere: [FontWeight: String] = [.regular: "/nonexistent/a.ttf", .bold: "/nonexistent/b.ttf"]
+        #expect(try FontLocator.path(for: .regular, defaults: nowhere, directories: [dir]) == dir + "/sub/XSans.ttf")
+        #expect(try FontLocator.path(for: .bold, defaults: nowhere, directories: [dir]) == dir + "/sub/XSans-Bold.ttf")
+        do {
+            _ = try FontLocator.path(for: .regular, defaults: nowhere, directories: [dir + "/empty"])
+            Issue.record("found a font in an empty directory")
+        } catch {
+            guard case .noFontFound = error else { Issue.record("wrong error \(error)"); return }
+            #expect(error.description.contains("fonts-dejavu-core"))
+        }
+    }
+
+    @Test func garbageFileIsACorruptFontError() {
+        let path = scratchPath("garbage.ttf")
+        defer { unlink(path) }
+        var state: UInt32 = 12345
+        writeFile(path, (0..<4096).map { _ in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        })
+        do {
+            _ = try FontFace(path: path)
+            Issue.record("garbage loaded as a font")
+        } catch {
+            guard case .corruptFont(let p, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(p == path)
+            #expect(error.description.contains("corrupt"))
+        }
+    }
+
+    @Test func emptyFileIsACorruptFontError() {
+        let path = scratchPath("empty.ttf")
+        defer { unlink(path) }
+        writeFile(path, [])
+        #expect {
+            try FontFace(path: path)
+        } throws: { error in
+            if case TextError.corruptFont = error { return true }
+            return false
+        }
+    }
+
+    /// A truncated real font may open (its header is intact) but its glyphs cannot load: either a
+    /// clear error at open, or boxes at draw time, never a crash.
+    @Test func truncatedFontFailsCleanly() throws {
+        let path = scratchPath("truncated.ttf")
+        defer { unlink(path) }
+        writeFile(path, readPrefix(TestFonts.regularPath, count: 20_000))
+        let face: FontFace
+        do {
+            face = try FontFace(path: path)
+        } catch {
+            guard case .corruptFont = error else { Issue.record("wrong error \(error)"); return }
+            return
+        }
+        var buffer = canvas()
+        let font = try Font(face: face, pixelSize: 24)
+        let renderer = TextRenderer()
+        let damage = renderer.draw("Hello 123", font: font, color: white, x: 10, y: 40, into: &buffer)
+        #expect(!damage.isEmpty)
+    }
+}
