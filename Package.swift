@@ -36,6 +36,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "LinuxIO", "Raster"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "TestSupport"]),

@@ -1,1 +1,0 @@
-// Input: placeholder until its module lands.
