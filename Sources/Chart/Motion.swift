@@ -96,7 +96,7 @@ public struct ChartView: Equatable, Sendable {
     /// Where a point with `time` would sit on this view's line: its own position if the view has it,
     /// else interpolated by time between its neighbours, pinned to the ends outside the view (so
     /// history new to a view starts at its left edge, and history leaving it ends there).
-    func position(forTime time: Int64) -> Point {
+    public func position(forTime time: Int64) -> Point {
         guard let first = times.first, let last = times.last else { return Point(0, 0) }
         if time <= first { return positions[0] }
         if time >= last { return positions[positions.count - 1] }

@@ -190,15 +190,34 @@ final class Daemon {
         cycleTimer = try? loop.addTimer(after: interval, repeating: interval) { [unowned self] in cycle() }
     }
 
+    /// One step of the unattended show: every range in turn, then the bar chart of monthly change,
+    /// then the next instrument of the watchlist drawing itself in.
     private func cycle() {
-        guard let model, display?.canPresent ?? false || display != nil else { return }
+        guard let model, display != nil else { return }
         let now = MonotonicClock.now()
+        if paused { return }
         if lastTouchNanos != 0 && Double(now - lastTouchNanos) / 1e9 < config.touchPauseSeconds { return }
+        let t = Self.seconds(max(now, lastVblankNanos))
         let ranges = config.ranges
-        let next = ranges[((ranges.firstIndex(of: model.range) ?? -1) + 1) % ranges.count]
-        model.select(next, at: Self.seconds(max(now, lastVblankNanos)))
+        let position = ranges.firstIndex(of: model.range) ?? -1
+        if model.scene == .bars {
+            if instruments.count > 1 {
+                instrumentIndex = (instrumentIndex + 1) % instruments.count
+                rebuildModel()
+                self.model?.show(.drawIn, at: t)
+            } else {
+                model.select(ranges[0], at: t)
+            }
+        } else if position == ranges.count - 1 && ranges.count > 1 {
+            model.show(.bars, at: t)
+        } else {
+            model.select(ranges[(position + 1) % ranges.count], at: t)
+        }
         requestFrame()
     }
+
+    /// Space on a keyboard pauses and resumes the unattended cycling.
+    private var paused = false
 
     // MARK: Data
 

@@ -1,4 +1,5 @@
 import Chart
+import Feed
 import Raster
 import Text
 
@@ -14,7 +15,20 @@ public final class ScreenModel {
     private var morph: ChartMorph
     private var selections: [ChartRange: RangeSelection] = [:]
     /// The scrubbed point (index into the selected range's points), if a finger is down.
-    public private(set) var scrubIndex: Int?
+    public var scrubIndex: Int? { scrubbing ? snapper.selected : nil }
+    private var scrubbing = false
+    private var snapper = ScrubSnapper(xs: [])
+
+    /// What the screen shows besides the plain line chart, and since when.
+    public enum Scene: String, Sendable, CaseIterable {
+        case line
+        case bars
+        case drawIn = "draw"
+    }
+    public private(set) var scene: Scene = .line
+    private var sceneStart = 0.0
+    private let textRenderer = TextRenderer()
+    private let barFont: Font
 
     public init(instrument: Instrument, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
                 range: ChartRange = .oneMonth) {
@@ -22,6 +36,7 @@ public final class ScreenModel {
         screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette)
         canvas = Canvas(width: width, height: height)
         self.range = range
+        barFont = Font(face: fonts.regular, clampingPixelSize: 24 * TickerScreenLayout(width: width, height: height).scale)
         morph = ChartMorph(showing: ChartView(times: [], positions: [], baselineY: 0, color: palette.up))
         morph = ChartMorph(showing: view(for: selection(for: range)))
     }
@@ -54,13 +69,77 @@ public final class ScreenModel {
     /// Selects `range` at `time`; the line morphs there from what is on screen.
     public func select(_ newRange: ChartRange, at time: Double, animated: Bool = true) {
         range = newRange
-        scrubIndex = nil
+        endScrub()
+        if scene != .line { scene = .line }
         let target = view(for: selection(for: newRange))
         morph.retarget(to: target, at: time, timing: animated ? timing : MorphTiming(duration: 0, curve: .linear))
     }
 
+    /// Switches to `scene`, its animation starting at `time`.
+    public func show(_ scene: Scene, at time: Double) {
+        self.scene = scene
+        sceneStart = time
+        endScrub()
+    }
+
+    /// A finger at screen x: the indicator snaps to the nearest point of the range (with hysteresis).
+    /// Returns true when the snapped point changed, so the caller knows a frame is needed.
+    @discardableResult
+    public func scrub(atX x: Double) -> Bool {
+        guard scene == .line else { return false }
+        if !scrubbing {
+            scrubbing = true
+            snapper = ScrubSnapper(xs: morph.target.positions.map(\.x), hysteresis: 3 * screen.layout.scale)
+        }
+        let before = snapper.selected
+        return snapper.update(x: x) != before || before == nil
+    }
+
+    /// The finger lifted: the label returns to the latest price.
+    public func endScrub() {
+        scrubbing = false
+        snapper.reset()
+    }
+
     /// True while frames still change without input.
-    public func isAnimating(at time: Double) -> Bool { morph.isAnimating(at: time) }
+    public func isAnimating(at time: Double) -> Bool {
+        switch scene {
+        case .line: return morph.isAnimating(at: time)
+        case .bars: return time < sceneStart + barScene().totalDuration
+        case .drawIn: return time < sceneStart + drawInTiming.duration
+        }
+    }
+
+    public var drawInTiming = MorphTiming(duration: 2, curve: .easeInOut)
+
+    /// Monthly change of the last twelve months, the bar chart's subject.
+    func barScene() -> BarChartScene {
+        var bars: [Bar] = []
+        if let daily = instrument.market.daily, daily.bars.count > 1 {
+            let field = instrument.market.priceField
+            // Month-end closes, newest last.
+            var monthEnds: [(month: Int, value: Double)] = []
+            var lastKey = -1
+            for bar in daily.bars {
+                let d = CivilDate(unixTime: bar.time)
+                let key = d.year * 12 + d.month
+                if key != lastKey { monthEnds.append((d.month, bar.price(field))); lastKey = key } else {
+                    monthEnds[monthEnds.count - 1].value = bar.price(field)
+                }
+            }
+            let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            let tail = Array(monthEnds.suffix(13))
+            for i in 1..<max(1, tail.count) {
+                let before = tail[i - 1].value, now = tail[i].value
+                bars.append(Bar(label: names[tail[i].month - 1], value: before != 0 ? (now - before) / before * 100 : 0))
+            }
+        }
+        // Room under the bars for their month labels, above the range selector.
+        var plot = screen.layout.plot
+        plot.bottom -= 56 * screen.layout.scale
+        return BarChartScene(bars: bars, plot: plot, palette: screen.palette,
+                             timing: MorphTiming(duration: 0.8, curve: timing.curve))
+    }
 
     /// Paints the frame for `time` and returns the canvas.
     @discardableResult
@@ -70,8 +149,8 @@ public final class ScreenModel {
         let selection = selection(for: range)
         var indicator: Point?
         var focus: ChartPoint?
-        if let i = scrubIndex, i < selection.points.count, !morph.isAnimating(at: time) {
-            indicator = view.positions[i]
+        if let i = scrubIndex, i < selection.points.count, i < morph.target.positions.count {
+            indicator = morph.isAnimating(at: time) ? view.position(forTime: selection.points[i].time) : morph.target.positions[i]
             focus = selection.points[i]
         }
         let frame = LineChartFrame(vertices: decimated(view.positions), baselineY: view.baselineY,
@@ -79,7 +158,28 @@ public final class ScreenModel {
         var labels = instrument.labels(for: selection, palette: screen.palette, focus: focus)
         if morph.isAnimating(at: time) { labels.changeColor = view.color }
         canvas.clip = canvas.buffer.bounds
-        screen.draw(chart: frame, labels: labels, on: canvas)
+        switch scene {
+        case .line:
+            screen.draw(chart: frame, labels: labels, on: canvas)
+        case .bars:
+            let bars = barScene()
+            labels.change = "monthly change, last 12 months"
+            labels.changeColor = screen.palette.secondaryText
+            screen.draw(chart: LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color), labels: labels, on: canvas)
+            let plotArea = IntRect(x0: Int(screen.layout.plot.left) - 2, y0: Int(screen.layout.plot.top) - 2,
+                                   x1: Int(screen.layout.plot.right.rounded(.up)) + 2, y1: Int(screen.layout.plot.bottom) + Int(48 * screen.layout.scale))
+            canvas.clip = plotArea.intersection(canvas.buffer.bounds)
+            bars.draw(on: canvas, at: time - sceneStart, text: textRenderer, font: barFont)
+            canvas.clip = canvas.buffer.bounds
+        case .drawIn:
+            screen.draw(chart: frame, labels: labels, on: canvas)
+            let plotArea = IntRect(x0: 0, y0: Int(screen.layout.plot.top) - Int(12 * screen.layout.scale),
+                                   x1: canvas.width, y1: Int(screen.layout.plot.bottom.rounded(.up)) + 1)
+            canvas.clip = plotArea.intersection(canvas.buffer.bounds)
+            DrawInScene(vertices: frame.vertices, timing: drawInTiming)
+                .draw(frame, painter: screen.painter, on: canvas, at: time - sceneStart)
+            canvas.clip = canvas.buffer.bounds
+        }
         return canvas
     }
 }

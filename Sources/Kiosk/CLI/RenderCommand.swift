@@ -12,7 +12,8 @@ import Glibc
 enum RenderCommand {
     static let help = """
         usage: tickerboard render [--data FILE.csv] [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
-                                  [--size WxH] [--palette standard|color-blind] --output FILE.png
+                                  [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw]
+                                  [--at SECONDS] [--scrub X] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
@@ -20,6 +21,9 @@ enum RenderCommand {
           --data FILE.csv     Yahoo-layout daily or intraday prices (Date or Datetime, Open, High, Low, Close, ...)
           --time-zone ZONE    the exchange's IANA time zone for calendar ranges (default America/New_York)
           --adjusted          use Adj Close instead of Close
+          --scene SCENE       line (default), bars (monthly change, staggered growth), draw (line drawing itself in)
+          --at SECONDS        time into the scene's animation (default: the end, when everything has settled)
+          --scrub X           a finger at pixel x: the indicator snaps to the nearest point
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -36,10 +40,16 @@ enum RenderCommand {
         let duration = try args.number("--duration", in: 0.05...30)
         let outputDir = try args.option("--output-dir")
         let adjusted = args.flag("--adjusted")
+        let sceneName = try args.option("--scene") ?? "line"
+        let at = try args.number("--at", in: 0...3600)
+        let scrubX = try args.number("--scrub", in: -100_000...100_000)
         try args.finish()
 
         guard let range = ChartRange(label: rangeText) else {
             throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
+        }
+        guard let scene = ScreenModel.Scene(rawValue: sceneName) else {
+            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars or draw")
         }
         guard let palette = ScreenModel.palette(named: paletteName) else {
             throw UsageError("render: --palette \"\(paletteName)\" is not standard or color-blind")
@@ -101,7 +111,12 @@ enum RenderCommand {
         guard !model.selection(for: range).points.isEmpty else {
             throw UsageError("render: \(dataPath ?? "sample"): no data for range \(range)")
         }
-        let canvas = model.render(at: 0)
+        if scene != .line { model.show(scene, at: 0) }
+        if let scrubX { model.scrub(atX: scrubX) }
+        // Without --at, the picture once every animation has settled.
+        var time = at ?? 0
+        if at == nil { while model.isAnimating(at: time) && time < 60 { time += 0.5 } }
+        let canvas = model.render(at: time)
         do { try PNG.write(canvas.buffer, to: output!) } catch { Log.error("render: \(error)"); return 1 }
         printLine("wrote \(output!) (\(size.width)x\(size.height), \(instrument.name), \(range))")
         return 0
