@@ -210,6 +210,18 @@ public final class KMSDisplay: Display {
             switch error {
             case .permissionDenied, .notPermitted:
                 loseMaster()
+            case .noMemory, .noSpace:
+                // Video memory too small for two buffers of this mode (bochs' 16 MB at 1080p, next
+                // to the console's): keep the one on screen, draw into it, tell the driver what changed.
+                log("\(card.path): no video memory for a second \(width)x\(height) buffer (\(error)); drawing single-buffered")
+                let keep = buffers[front]
+                buffers = [keep]
+                front = 0
+                usesDirtyFramebuffer = true
+                startTimerPacing(reason: "single-buffered")
+                keep.update(from: frame, rows: rows)
+                _ = card.markDirty(keep.framebufferID, rows: 0..<height, width: width)
+                waitForTick()
             case .invalidArgument, .notSupported, .notImplemented:
                 // No page flip in this driver (some shadow-buffered ones): set the frame directly
                 // and tell the driver what changed, paced by the timer from now on.

@@ -205,7 +205,7 @@ public enum DisplayCheck {
             + " missed=\(missed) cpu_ms=\(cpuNanos / 1_000_000) cpu_pct=\(fmt(cpuPercent, 1))"
             + " cpu_ms_per_frame=\(fmt(intervals > 0 ? Double(cpuNanos) / 1e6 / Double(intervals) : 0, 2))"
             + " pacing=\(pacing) first_seq=\(firstSequence) last_seq=\(lastSequence)"
-            + " signalled=\(interrupted ? 1 : 0)\(restored)\(idleReport)")
+            + " signalled=\(interrupted ? 1 : 0)\(restored)\(idleReport) peak_rss_kb=\(peakRSSKilobytes())")
         if let failure { return fail("display-check: \(failure)", 1) }
         return 0
     }
@@ -243,6 +243,17 @@ public enum DisplayCheck {
             if have < decimals { s += String(repeating: "0", count: decimals - have) }
         }
         return s
+    }
+
+    /// VmHWM from /proc/self/status (note the tab after the colon), 0 when unreadable.
+    static func peakRSSKilobytes() -> Int {
+        guard let fd = try? FileDescriptor.open("/proc/self/status", .readOnly) else { return 0 }
+        defer { try? fd.close() }
+        let text = String(decoding: (try? fd.read(upTo: 8192)) ?? [], as: UTF8.self)
+        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
+        }
+        return 0
     }
 
     private static func touch(_ path: String) {

@@ -104,9 +104,10 @@ public final class EventLoop {
         return ran
     }
 
-    /// Runs until ``stop()`` is called.
+    /// Runs until ``stop()`` is called (also when it was called before `run`, e.g. by a handler
+    /// of set-up work that failed).
     public func run() throws(Errno) {
-        stopRequested = false
+        defer { stopRequested = false }
         while !stopRequested {
             try runOnce()
         }

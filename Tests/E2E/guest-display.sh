@@ -4,7 +4,7 @@
 # and screen captures in $OUT; the host judges them. $OUT/tickerboard is the binary under test.
 B="$OUT/tickerboard"
 shot() {   # shot NAME: ask the host for a QMP screendump into $OUT/NAME and wait for it (≤ 10 s)
-  touch "$OUT/$1.shot-request"; i=0
+  : > "$OUT/$1.shot-request"; i=0
   while [ ! -e "$OUT/$1.done" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 }
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
