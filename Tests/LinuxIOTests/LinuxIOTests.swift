@@ -96,6 +96,29 @@ import Testing
     }
 }
 
+@Suite struct EventLoopStopTests {
+    /// Set-up code that fails before `run()` calls `stop()`; the loop must not then sleep forever.
+    @Test func stopBeforeRunIsKept() throws {
+        let loop = try EventLoop()
+        loop.stop()
+        try loop.run()
+        // And the next run starts fresh.
+        try loop.addTimer(after: .milliseconds(1)) { loop.stop() }
+        try loop.run()
+    }
+
+    @Test func disarmedTimerDoesNotFire() throws {
+        let loop = try EventLoop()
+        var fired = 0
+        let timer = try loop.addTimer(after: .milliseconds(1)) { fired += 1 }
+        try loop.disarm(timer)
+        #expect(try loop.runOnce(timeout: .milliseconds(20)) == 0)
+        try loop.rearm(timer, after: .milliseconds(1))
+        #expect(try loop.runOnce(timeout: .seconds(1)) == 1)
+        #expect(fired == 1)
+    }
+}
+
 /// Signal masks are per thread and Swift Testing runs tests on worker threads: `raise()` sends the
 /// signal to the calling thread, which blocked it, so it lands in the signalfd.
 @Suite(.serialized) struct SignalFDTests {
