@@ -1,0 +1,503 @@
+// The Yahoo Finance / yfinance CSV reader.
+//
+// Real price files are messy: exported in either sort order, re-downloaded and concatenated (so
+// dates repeat), edited in spreadsheets (CRLF, a BOM, quotes, extra columns), with `null` or empty
+// cells for missing days. The parser accepts all of that, rejects only rows it cannot trust, and
+// says which rows and why in one line, so a bad file degrades the chart instead of breaking it.
+//
+// It is line-oriented on purpose: one damaged line can never swallow the rest of the file, and the
+// work is one pass with memchr-driven splitting, O(n) in the file size plus one sort when the rows
+// are not already ascending.
+
+/// Why a data row was skipped.
+public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
+    /// The row ends before the required Date or Close column.
+    case tooFewFields(found: Int, needed: Int)
+    case badTimestamp(column: String, text: String)
+    /// Close (or Adj Close, when charting it) is empty or `null`.
+    case missingValue(column: String)
+    case notANumber(column: String, text: String)
+    case notFinite(column: String, text: String)
+    /// A price at or below zero, or a negative volume.
+    case outOfRange(column: String, text: String)
+
+    public var description: String {
+        switch self {
+        case .tooFewFields(let found, let needed):
+            return "has \(found) field\(found == 1 ? "" : "s"), expected at least \(needed)"
+        case .badTimestamp(let column, let text):
+            return "\(column) is \"\(text)\", expected YYYY-MM-DD or YYYY-MM-DD HH:MM:SS±HH:MM"
+        case .missingValue(let column):
+            return "\(column) has no value"
+        case .notANumber(let column, let text):
+            return "\(column) is \"\(text)\", expected a number"
+        case .notFinite(let column, let text):
+            return "\(column) is \"\(text)\", expected a finite number"
+        case .outOfRange(let column, let text):
+            return column == "Volume"
+                ? "Volume is \"\(text)\", expected zero or more"
+                : "\(column) is \"\(text)\", expected a price above zero"
+        }
+    }
+}
+
+/// What the parser did with a file: enough for one warning line and for tests.
+public struct ParseReport: Sendable, Equatable {
+    public struct SkippedRow: Sendable, Equatable {
+        /// 1-based line number in the file (the header is line 1 unless blank lines precede it).
+        public var line: Int
+        public var reason: SkipReason
+
+        public init(line: Int, reason: SkipReason) {
+            self.line = line
+            self.reason = reason
+        }
+    }
+
+    /// How many skipped rows are itemised in `firstSkipped` and the message.
+    public static let itemisedLimit = 5
+
+    /// The file path or other label the data came from.
+    public var source: String
+    /// Non-blank lines after the header.
+    public var dataRows: Int = 0
+    /// Bars in the resulting series.
+    public var usedRows: Int = 0
+    public var skippedRows: Int = 0
+    /// Rows that were valid but replaced by a later row with the same time (the later one wins).
+    public var duplicateRows: Int = 0
+    /// The first `itemisedLimit` skipped rows, in file order.
+    public var firstSkipped: [SkippedRow] = []
+
+    public init(source: String) { self.source = source }
+
+    /// True when no row was skipped.
+    public var isClean: Bool { skippedRows == 0 }
+
+    /// `skipped 3 rows (line 7: Close is "abc", expected a number; line 9: ...)`, or nil when clean.
+    public var summary: String? {
+        guard skippedRows > 0 else { return nil }
+        var items = firstSkipped.map { "line \($0.line): \($0.reason)" }
+        if skippedRows > firstSkipped.count { items.append("\(skippedRows - firstSkipped.count) more") }
+        return "skipped \(skippedRows) row\(skippedRows == 1 ? "" : "s") (" + items.joined(separator: "; ") + ")"
+    }
+
+    /// The one-line warning to log or show: `AAPL.csv: skipped 3 rows (line 7: ...)`; nil when clean.
+    public var message: String? { summary.map { "\(source): \($0)" } }
+
+    mutating func recordSkip(line: Int, reason: SkipReason) {
+        skippedRows += 1
+        if firstSkipped.count < ParseReport.itemisedLimit {
+            firstSkipped.append(SkippedRow(line: line, reason: reason))
+        }
+    }
+}
+
+public enum YahooCSV {
+    /// Files above this are refused before reading: a price history is a few MB even at one-minute
+    /// bars over years, so anything bigger is a mistake, and the daemon must not balloon to read it.
+    public static let maximumFileSize = 512 << 20
+
+    /// Reads and parses the CSV file at `path`. Errors name the file.
+    public static func load(
+        path: String,
+        priceField: PriceField = .close,
+        sizeLimit: Int = maximumFileSize
+    ) throws(FeedError) -> (PriceSeries, ParseReport) {
+        let bytes = try FileBytes.read(path: path, limit: sizeLimit)
+        return try parse(bytes, source: path, priceField: priceField)
+    }
+
+    /// Parses CSV bytes; `source` labels messages and errors and names the series (its file name
+    /// without `.csv`).
+    public static func parse(
+        _ bytes: [UInt8],
+        source: String,
+        priceField: PriceField = .close
+    ) throws(FeedError) -> (PriceSeries, ParseReport) {
+        let result: Result<(PriceSeries, ParseReport), FeedError> = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(FeedError) in try parse(buffer, source: source, priceField: priceField) }
+        }
+        return try result.get()
+    }
+
+    /// Parses CSV text (convenience for tests and embedded data).
+    public static func parse(
+        text: String,
+        source: String,
+        priceField: PriceField = .close
+    ) throws(FeedError) -> (PriceSeries, ParseReport) {
+        try parse(Array(text.utf8), source: source, priceField: priceField)
+    }
+
+    /// Parses CSV bytes from memory the caller owns (an mmap, a read buffer).
+    public static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        source: String,
+        priceField: PriceField = .close
+    ) throws(FeedError) -> (PriceSeries, ParseReport) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { throw .notCSV(path: source, header: "") }
+        var parser = Parser(base: base, count: buffer.count, source: source, priceField: priceField)
+        return try parser.run()
+    }
+
+    /// `AAPL` for `/data/AAPL.csv`.
+    static func seriesName(fromSource source: String) -> String {
+        var name = Substring(source)
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        if name.lowercased().hasSuffix(".csv") { name = name.dropLast(4) }
+        return name.isEmpty ? source : String(name)
+    }
+}
+
+// MARK: - The parser
+
+/// The columns the parser reads; everything else in a row is skipped without being looked at.
+private enum Column: Int, CaseIterable {
+    case date = 0, open, high, low, close, adjustedClose, volume
+
+    var displayName: String {
+        switch self {
+        case .date: return "Date"
+        case .open: return "Open"
+        case .high: return "High"
+        case .low: return "Low"
+        case .close: return "Close"
+        case .adjustedClose: return "Adj Close"
+        case .volume: return "Volume"
+        }
+    }
+
+    /// Header spellings seen in the wild (Yahoo, yfinance, pandas, spreadsheets), lowercased with
+    /// spaces, underscores and asterisks (Yahoo's web tables write `Close*`, `Adj Close**`) removed.
+    static func matching(normalisedName name: String) -> Column? {
+        switch name {
+        case "date", "datetime", "timestamp": return .date
+        case "open": return .open
+        case "high": return .high
+        case "low": return .low
+        case "close": return .close
+        case "adjclose", "adjustedclose": return .adjustedClose
+        case "volume": return .volume
+        default: return nil
+        }
+    }
+}
+
+private struct Parser {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let source: String
+    let priceField: PriceField
+
+    var position = 0
+    var lineNumber = 0
+    var lineTerminator = ASCII.newline
+
+    /// For each column of the file, which `Column` it feeds (-1: ignored).
+    var roleOfColumn: [Int] = []
+    /// Highest file column index the parser needs per row, so it can stop splitting early.
+    var lastNeededColumn = 0
+    var present = [Bool](repeating: false, count: Column.allCases.count)
+    var dateColumnName = "Date"
+    var report: ParseReport
+
+    init(base: UnsafePointer<UInt8>, count: Int, source: String, priceField: PriceField) {
+        self.base = base
+        self.count = count
+        self.source = source
+        self.priceField = priceField
+        self.report = ParseReport(source: source)
+    }
+
+    /// The next line without its terminator (and without a `\r` before `\n`), or nil at the end.
+    mutating func nextLine() -> ByteRange? {
+        guard position < count else { return nil }
+        lineNumber += 1
+        let start = position
+        var end: Int
+        if let terminator = findByte(lineTerminator, in: base, from: position, to: count) {
+            end = terminator
+            position = terminator + 1
+        } else {
+            end = count
+            position = count
+        }
+        if end > start && base[end - 1] == ASCII.carriageReturn { end -= 1 }
+        return ByteRange(start: start, end: end)
+    }
+
+    /// True for lines holding nothing but spaces, tabs and commas (pandas writes `,,,,` for an
+    /// all-NaN row with no index; spreadsheets add them at the end).
+    func isBlank(_ line: ByteRange) -> Bool {
+        var index = line.start
+        while index < line.end {
+            let byte = base[index]
+            if byte != ASCII.comma && !ASCII.isSpace(byte) { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Splits `line` into fields, calling `body(columnIndex, field)` for each; quotes are removed and
+    /// spaces trimmed. Stops after column `limit`. Returns the number of fields seen.
+    @discardableResult
+    func forEachField(in line: ByteRange, through limit: Int, _ body: (Int, ByteRange) -> Void) -> Int {
+        var column = 0
+        var cursor = line.start
+        while true {
+            while cursor < line.end && ASCII.isSpace(base[cursor]) { cursor += 1 }
+            var field = ByteRange(start: cursor, end: cursor)
+            var next: Int?
+            if cursor < line.end && base[cursor] == ASCII.quote {
+                // A quoted field may hold commas; `""` is an escaped quote, kept as is (no number or
+                // date contains one, so it only matters for header names, see `headerName`).
+                var scan = cursor + 1
+                while scan < line.end {
+                    if base[scan] == ASCII.quote {
+                        if scan + 1 < line.end && base[scan + 1] == ASCII.quote {
+                            scan += 2
+                            continue
+                        }
+                        break
+                    }
+                    scan += 1
+                }
+                field = ByteRange(start: cursor + 1, end: scan)
+                next = findByte(ASCII.comma, in: base, from: min(scan + 1, line.end), to: line.end)
+                // Spreadsheets quote padded cells too (`" 10.5 "`); no value here needs the spaces.
+                while field.start < field.end && ASCII.isSpace(base[field.start]) { field.start += 1 }
+            } else {
+                next = findByte(ASCII.comma, in: base, from: cursor, to: line.end)
+                field.end = next ?? line.end
+            }
+            while field.end > field.start && ASCII.isSpace(base[field.end - 1]) { field.end -= 1 }
+            body(column, field)
+            column += 1
+            guard let comma = next, column <= limit else { break }
+            cursor = comma + 1
+        }
+        return column
+    }
+
+    func text(_ range: ByteRange, limit: Int = 32) -> String {
+        let length = range.end - range.start
+        let shown = min(length, limit)
+        var text = String(decoding: UnsafeBufferPointer(start: base + range.start, count: shown), as: UTF8.self)
+        // Control characters would break a one-line log message.
+        text = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        return length > limit ? text + "…" : text
+    }
+
+    // MARK: Header
+
+    mutating func readHeader() throws(FeedError) -> Bool {
+        // A UTF-8 byte order mark, as Excel and Windows tools write it.
+        if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { position = 3 }
+        // Old Mac-style files end lines with CR alone; use that only when there is no LF at all.
+        if findByte(ASCII.newline, in: base, from: position, to: count) == nil,
+            findByte(ASCII.carriageReturn, in: base, from: position, to: count) != nil
+        {
+            lineTerminator = ASCII.carriageReturn
+        }
+
+        var headerLine: ByteRange?
+        while let line = nextLine() {
+            if !isBlank(line) {
+                headerLine = line
+                break
+            }
+        }
+        guard let header = headerLine else { throw .notCSV(path: source, header: "") }
+
+        var names: [String] = []
+        forEachField(in: header, through: Int.max) { _, field in names.append(headerName(field)) }
+        roleOfColumn = [Int](repeating: -1, count: names.count)
+        for (index, name) in names.enumerated() {
+            let normalised = String(name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "*" })
+            guard let column = Column.matching(normalisedName: normalised), !present[column.rawValue] else {
+                continue
+            }
+            present[column.rawValue] = true
+            roleOfColumn[index] = column.rawValue
+            if column == .date { dateColumnName = name }
+        }
+
+        // yfinance >= 0.2.51 writes a three-line header: `Price,Close,High,...`, then `Ticker,AAPL,...`,
+        // then `Date,,,,`. The dates sit under "Price".
+        var multiLineHeader = false
+        if !present[Column.date.rawValue], names.first?.lowercased() == "price" {
+            present[Column.date.rawValue] = true
+            roleOfColumn[0] = Column.date.rawValue
+            multiLineHeader = true
+        }
+
+        guard present[Column.date.rawValue], present[Column.close.rawValue] else {
+            throw .notCSV(path: source, header: text(header, limit: 80))
+        }
+        if priceField == .adjustedClose && !present[Column.adjustedClose.rawValue] {
+            throw .missingColumn(path: source, column: Column.adjustedClose.displayName)
+        }
+        lastNeededColumn = roleOfColumn.lastIndex { $0 >= 0 } ?? 0
+        return multiLineHeader
+    }
+
+    func headerName(_ field: ByteRange) -> String {
+        var name = String(
+            decoding: UnsafeBufferPointer(start: base + field.start, count: field.end - field.start),
+            as: UTF8.self
+        )
+        if name.contains("\"\"") { name = name.replacing("\"\"", with: "\"") }
+        return name
+    }
+
+    // MARK: Rows
+
+    mutating func run() throws(FeedError) -> (PriceSeries, ParseReport) {
+        var multiLineHeader = try readHeader()
+        let columnCount = Column.allCases.count
+        var fields = [ByteRange](repeating: ByteRange(start: 0, end: 0), count: columnCount)
+        var seen = [Bool](repeating: false, count: columnCount)
+
+        var bars: [PriceBar] = []
+        bars.reserveCapacity(count / 48)
+        var days: [Int32] = []
+        days.reserveCapacity(count / 48)
+        var everyTimeIsMidnight = true
+        var anyTimeOfDay = false
+
+        while let line = nextLine() {
+            if isBlank(line) { continue }
+            for index in 0..<columnCount { seen[index] = false }
+            let roles = roleOfColumn
+            let fieldCount = forEachField(in: line, through: lastNeededColumn) { column, field in
+                guard column < roles.count else { return }
+                let role = roles[column]
+                if role >= 0 {
+                    fields[role] = field
+                    seen[role] = true
+                }
+            }
+
+            if multiLineHeader {
+                // Skip the `Ticker,...` and `Date,,,` continuation lines, then stop looking.
+                let first = fields[Column.date.rawValue]
+                if bytesEqualIgnoringCase(base, first, "ticker") { continue }
+                if bytesEqualIgnoringCase(base, first, "date") || bytesEqualIgnoringCase(base, first, "datetime") {
+                    dateColumnName = text(first)
+                    continue
+                }
+                multiLineHeader = false
+            }
+            report.dataRows += 1
+
+            guard seen[Column.date.rawValue], seen[Column.close.rawValue] else {
+                let needed =
+                    max(
+                        roleOfColumn.firstIndex(of: Column.date.rawValue)!,
+                        roleOfColumn.firstIndex(of: Column.close.rawValue)!
+                    ) + 1
+                report.recordSkip(line: lineNumber, reason: .tooFewFields(found: fieldCount, needed: needed))
+                continue
+            }
+            guard let stamp = TimestampParser.parse(base, fields[Column.date.rawValue]) else {
+                report.recordSkip(
+                    line: lineNumber,
+                    reason: .badTimestamp(column: dateColumnName, text: text(fields[Column.date.rawValue]))
+                )
+                continue
+            }
+
+            var reason: SkipReason?
+            func price(_ column: Column, whenMissing fallback: Double?) -> Double? {
+                guard reason == nil else { return nil }
+                guard seen[column.rawValue] else { return fallback }
+                let field = fields[column.rawValue]
+                switch DecimalParser.parse(base, field) {
+                case .value(let value):
+                    if column == .volume ? value < 0 : !(value > 0) {
+                        reason = .outOfRange(column: column.displayName, text: text(field))
+                        return nil
+                    }
+                    return value
+                case .missing:
+                    return fallback
+                case .notANumber:
+                    reason = .notANumber(column: column.displayName, text: text(field))
+                case .notFinite:
+                    reason = .notFinite(column: column.displayName, text: text(field))
+                }
+                return nil
+            }
+
+            let close = price(.close, whenMissing: nil)
+            if close == nil && reason == nil { reason = .missingValue(column: Column.close.displayName) }
+            // A missing open/high/low is filled from the close: the line chart needs only the close,
+            // and a bar chart then shows a flat candle rather than a hole.
+            let open = price(.open, whenMissing: close)
+            let high = price(.high, whenMissing: close)
+            let low = price(.low, whenMissing: close)
+            let adjusted = price(.adjustedClose, whenMissing: nil)
+            if priceField == .adjustedClose && adjusted == nil && reason == nil {
+                reason = .missingValue(column: Column.adjustedClose.displayName)
+            }
+            let volume = price(.volume, whenMissing: nil)
+            if let reason {
+                report.recordSkip(line: lineNumber, reason: reason)
+                continue
+            }
+
+            bars.append(
+                PriceBar(
+                    time: stamp.unixTime,
+                    open: open!,
+                    high: high!,
+                    low: low!,
+                    close: close!,
+                    adjustedClose: adjusted,
+                    volume: volume
+                )
+            )
+            days.append(Int32(truncatingIfNeeded: stamp.daysSinceEpoch))
+            if stamp.secondOfDay != 0 { everyTimeIsMidnight = false }
+            if stamp.hasTime { anyTimeOfDay = true }
+        }
+
+        if bars.isEmpty { throw .noUsableRows(path: source, report: report) }
+
+        // Daily unless some bar has a time of day. A `Datetime` column of all-midnight times is
+        // still intraday (24-hour markets start at 00:00), but newer yfinance writes daily bars as
+        // `2024-03-01 00:00:00-05:00` under `Date`, and those are days.
+        let isDaily = everyTimeIsMidnight && !(anyTimeOfDay && dateColumnName.lowercased() != "date")
+        if isDaily {
+            // Keep the calendar date as written, whatever offset followed it (see PriceBar.time).
+            for index in bars.indices { bars[index].time = Int64(days[index]) * 86_400 }
+        }
+
+        let sorted = PriceSeries.sortedUnique(bars)
+        report.duplicateRows = bars.count - sorted.count
+        report.usedRows = sorted.count
+        let interval: BarInterval = isDaily ? .daily : .intraday(seconds: Parser.typicalSpacing(of: sorted))
+        let series = PriceSeries(
+            name: YahooCSV.seriesName(fromSource: source),
+            interval: interval,
+            bars: sorted,
+            priceField: priceField
+        )
+        return (series, report)
+    }
+
+    /// The most common gap between consecutive bars (ties: the shorter), i.e. the bar size; nights
+    /// and weekends are rarer than in-session steps, so they do not win. 60 s when it cannot tell.
+    static func typicalSpacing(of bars: [PriceBar]) -> Int {
+        var counts: [Int64: Int] = [:]
+        var index = 1
+        while index < min(bars.count, 10_000) {
+            counts[bars[index].time - bars[index - 1].time, default: 0] += 1
+            index += 1
+        }
+        let best = counts.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }
+        guard let best, best.key > 0, best.key <= Int64(Int32.max) else { return 60 }
+        return Int(best.key)
+    }
+}
