@@ -1,6 +1,7 @@
 import Chart
 import Display
 import Feed
+import Input
 import LinuxIO
 import Raster
 import Text
@@ -33,6 +34,14 @@ final class Daemon {
     private var lastTouchNanos: UInt64 = 0
     private var exitStatus: Int32 = 0
     private var lastProgressNanos: UInt64 = MonotonicClock.now()
+    private var input: InputDevices?
+    private var gestures = GestureRecognizer(width: 0, height: 0)
+    /// The rotated frame when the display is mounted on its side (rotation 90/180/270).
+    private var scanout: PixelBuffer?
+    /// Time (µs, monotonic) of the input event the frame in flight answers, for latency statistics.
+    private var pendingInputMicros: UInt64?
+    private var inFlightInputMicros: UInt64?
+    private var quarterTurns: Int { config.rotation / 90 }
 
     init(config: Config, configPath: String?, displayChoice: DisplayBackends.Choice, fonts: FontSet) throws(Errno) {
         self.config = config
@@ -54,6 +63,7 @@ final class Daemon {
             return 1
         }
         instruments = loadInstruments(config)
+        openInput()
         openDisplay()
         armCycleTimer()
         do { try loop.run() } catch {
@@ -61,6 +71,7 @@ final class Daemon {
             exitStatus = 1
         }
         display?.shutdown()
+        input = nil
         Log.notice("run: exiting; \(stats.summary)")
         return exitStatus
     }
@@ -121,10 +132,15 @@ final class Daemon {
     private func rebuildModel() {
         guard let d = display, !instruments.isEmpty else { return }
         let palette = ScreenModel.palette(named: config.paletteName) ?? .standard
-        let m = ScreenModel(instrument: instruments[instrumentIndex % instruments.count], width: d.width,
-                            height: d.height, fonts: fonts, palette: palette, range: config.startRange)
+        let sideways = quarterTurns % 2 == 1
+        let (w, h) = sideways ? (d.height, d.width) : (d.width, d.height)
+        let m = ScreenModel(instrument: instruments[instrumentIndex % instruments.count], width: w,
+                            height: h, fonts: fonts, palette: palette, range: config.startRange)
         m.timing = config.morph
         model = m
+        scanout = quarterTurns == 0 ? nil : PixelBuffer(width: d.width, height: d.height)
+        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
+        gestures.resize(width: Double(w), height: Double(h))
     }
 
     private func handleDisplayEvents() {
@@ -136,13 +152,20 @@ final class Daemon {
                 lastProgressNanos = MonotonicClock.now()
                 let animating = model?.isAnimating(at: Self.seconds(vblankNanos)) ?? false
                 stats.recordFlip(sequence: sequence, animating: animating)
+                if let t = inFlightInputMicros {
+                    // Input event to the vblank that shows its answer.
+                    stats.recordInputLatency(nanos: vblankNanos &- t &* 1000)
+                    inFlightInputMicros = nil
+                }
                 if !readySent { notifyReady("showing the chart") }
             case .connectorLost:
                 Log.warning("display: output disconnected; rendering stopped until it returns")
                 stats.resetSequence()
             case .connectorReturned, .masterRegained:
                 Log.notice("display: output back (\(d.width)x\(d.height)); redrawing")
-                if model?.canvas.width != d.width || model?.canvas.height != d.height { rebuildModel() }
+                if (scanout?.width ?? model?.canvas.width) != d.width || (scanout?.height ?? model?.canvas.height) != d.height {
+                    rebuildModel()
+                }
                 stats.resetSequence()
                 frameWanted = true
             case .masterLost:
@@ -173,12 +196,101 @@ final class Daemon {
         let canvas = model.render(at: t)
         let t1 = MonotonicClock.now()
         do {
-            try d.present(canvas.buffer, damage: canvas.buffer.bounds)
+            if var rotated = scanout {
+                scanout = nil  // keep the buffer uniquely referenced while it is written
+                canvas.buffer.rotate(quarterTurns: quarterTurns, into: &rotated)
+                try d.present(rotated, damage: rotated.bounds)
+                scanout = rotated
+            } else {
+                try d.present(canvas.buffer, damage: canvas.buffer.bounds)
+            }
+            inFlightInputMicros = pendingInputMicros
+            pendingInputMicros = nil
         } catch {
             Log.limited(.warning, key: "present", "display: \(error)")
             return
         }
         stats.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1)
+    }
+
+    // MARK: Input
+
+    private func openInput() {
+        guard config.inputEnabled else { return }
+        let calibration = config.calibration.flatMap { CalibrationMatrix($0.map(Float.init)) }
+        do {
+            let devices = try InputDevices(seat: config.seat, mapping: TouchMapping(panelWidth: 0, panelHeight: 0),
+                                           calibration: calibration, log: { Log.notice($0) })
+            input = devices
+            try loop.watch(devices.pollDescriptor) { [unowned self] _ in handleInput() }
+        } catch {
+            Log.warning("input: \(error); running without touch")
+        }
+    }
+
+    private func handleInput() {
+        guard let input else { return }
+        for event in input.dispatch() {
+            if case .key(_, true, let command?, _) = event {
+                handleKey(command)
+                continue
+            }
+            gestures.process(event) { gesture in handle(gesture, time: event.time) }
+        }
+    }
+
+    private func handle(_ gesture: Gesture, time: UInt64?) {
+        guard let model else { return }
+        lastTouchNanos = MonotonicClock.now()
+        let now = Self.seconds(max(lastTouchNanos, lastVblankNanos))
+        let plot = model.screen.layout.plot
+        switch gesture {
+        case .scrubBegan(let x, let y), .scrubMoved(let x, let y):
+            guard y <= plot.bottom + 8 * model.screen.layout.scale || model.scrubIndex != nil else { return }
+            if model.scene != .line { model.select(model.range, at: now, animated: false) }
+            if model.scrub(atX: x) {
+                if pendingInputMicros == nil { pendingInputMicros = time }
+                requestFrame()
+            }
+        case .scrubEnded:
+            if model.scrubIndex != nil {
+                model.endScrub()
+                requestFrame()
+            }
+        case .tap(let x, let y):
+            if let range = model.screen.layout.range(atX: x, y: y) {
+                model.select(range, at: now)
+                if pendingInputMicros == nil { pendingInputMicros = time }
+                requestFrame()
+            }
+        case .swipe(let direction):
+            step(direction == .left ? 1 : -1, at: now)
+        }
+    }
+
+    private func handleKey(_ command: KeyCommand) {
+        guard let model else { return }
+        lastTouchNanos = MonotonicClock.now()
+        let now = Self.seconds(max(lastTouchNanos, lastVblankNanos))
+        switch command {
+        case .selectRange(let index) where index < ChartRange.allCases.count:
+            model.select(ChartRange.allCases[index], at: now)
+            requestFrame()
+        case .selectRange: break
+        case .previousRange: step(-1, at: now)
+        case .nextRange: step(1, at: now)
+        case .togglePause:
+            paused.toggle()
+            Log.notice("cycling \(paused ? "paused" : "resumed") from the keyboard")
+        }
+    }
+
+    private func step(_ delta: Int, at time: Double) {
+        guard let model else { return }
+        let all = ChartRange.allCases
+        let i = ((all.firstIndex(of: model.range) ?? 0) + delta + all.count) % all.count
+        model.select(all[i], at: time)
+        requestFrame()
     }
 
     // MARK: Cycling

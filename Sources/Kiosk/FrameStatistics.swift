@@ -6,6 +6,7 @@ public struct FrameStatistics: Sendable {
     private var renderNanos: [UInt64] = []
     private var copyNanos: [UInt64] = []
     private var lastSequence: UInt64?
+    private var inputLatencyNanos: [UInt64] = []
     private let window = 4096
 
     public init() {}
@@ -25,6 +26,12 @@ public struct FrameStatistics: Sendable {
         lastSequence = sequence
     }
 
+    /// Time from an input event to the vblank of the frame answering it.
+    mutating func recordInputLatency(nanos: UInt64) {
+        if inputLatencyNanos.count == window { inputLatencyNanos.removeFirst(window / 2) }
+        inputLatencyNanos.append(nanos)
+    }
+
     /// Forget the sequence after a pause (idle, screen off): the gap is not a miss.
     mutating func resetSequence() { lastSequence = nil }
 
@@ -38,6 +45,8 @@ public struct FrameStatistics: Sendable {
     public var summary: String {
         "frames \(presentedFrames), flips \(completedFlips), missed vblanks \(missedVblanks), "
             + "render p50 \(format(Self.percentile(renderNanos, 0.5), 2)) ms p99 \(format(Self.percentile(renderNanos, 0.99), 2)) ms, "
-            + "copy p50 \(format(Self.percentile(copyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(copyNanos, 0.99), 2)) ms"
+            + "copy p50 \(format(Self.percentile(copyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(copyNanos, 0.99), 2)) ms, "
+            + "input-to-flip p50 \(format(Self.percentile(inputLatencyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(inputLatencyNanos, 0.99), 2)) ms"
+            + " (\(inputLatencyNanos.count) samples)"
     }
 }

@@ -209,3 +209,37 @@ public struct CoverageMask: Sendable, Equatable {
                   coverage: Array(repeating: 0, count: max(0, width) * max(0, height)))
     }
 }
+
+extension PixelBuffer {
+    /// Copies `self` into `target` turned clockwise by `quarterTurns` × 90°, pixel for pixel, as
+    /// `Transform.rotation(quarterTurns:width:height:)` maps pixel centres: for a display mounted on
+    /// its side. `target` must have the rotated size; otherwise nothing is copied and false returned.
+    @discardableResult
+    public func rotate(quarterTurns: Int, into target: inout PixelBuffer) -> Bool {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let (tw, th) = turns % 2 == 0 ? (width, height) : (height, width)
+        guard target.width == tw, target.height == th else { return false }
+        let w = width, h = height, ss = stride, ts = target.stride
+        pixels.withUnsafeBufferPointer { src in
+            target.pixels.withUnsafeMutableBufferPointer { dst in
+                let s = src.baseAddress!, d = dst.baseAddress!
+                // Walk the target row by row (sequential writes); reads stride through the source.
+                for ty in 0..<th {
+                    let row = d + ty * ts
+                    switch turns {
+                    case 1:  // target (H-1-y, x) <- source (x, y): tx = H-1-y, ty = x
+                        for tx in 0..<tw { row[tx] = s[(h - 1 - tx) * ss + ty] }
+                    case 2:
+                        let srow = s + (h - 1 - ty) * ss
+                        for tx in 0..<tw { row[tx] = srow[w - 1 - tx] }
+                    case 3:  // tx = y, ty = W-1-x
+                        for tx in 0..<tw { row[tx] = s[tx * ss + (w - 1 - ty)] }
+                    default:
+                        row.update(from: s + ty * ss, count: tw)
+                    }
+                }
+            }
+        }
+        return true
+    }
+}

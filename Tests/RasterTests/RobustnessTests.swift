@@ -110,3 +110,23 @@ struct RobustnessTests {
         #expect(Transform.rotation(quarterTurns: 4, width: 1, height: 1) == .identity)
     }
 }
+
+@Suite("Rotated scanout copy")
+struct RotationCopyTests {
+    @Test("rotating the pixels agrees with Transform.rotation on pixel centres", arguments: [0, 1, 2, 3])
+    func agreesWithTransform(turns: Int) {
+        var source = PixelBuffer(width: 7, height: 4)
+        for y in 0..<4 { for x in 0..<7 { source[x, y] = UInt32(y * 7 + x) } }
+        var target = turns % 2 == 0 ? PixelBuffer(width: 7, height: 4) : PixelBuffer(width: 4, height: 7)
+        #expect(source.rotate(quarterTurns: turns, into: &target))
+        let t = Transform.rotation(quarterTurns: turns, width: 7, height: 4)
+        for y in 0..<4 {
+            for x in 0..<7 {
+                let p = t.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+                #expect(target[Int(p.x), Int(p.y)] == source[x, y])
+            }
+        }
+        var wrong = PixelBuffer(width: 5, height: 5)
+        #expect(!source.rotate(quarterTurns: turns, into: &wrong))
+    }
+}

@@ -1,4 +1,5 @@
 import Display
+import Input
 
 /// The `tickerboard` command line: one entry point, one subcommand per job.
 public enum Tickerboard {
@@ -13,6 +14,7 @@ public enum Tickerboard {
           bench          benchmark the rasterizer on the reference scene (shared/bench/SCENE.md)
           outputs        list DRM cards, connectors and modes (what to put in the config)
           check-config   check a configuration file: FILE:LINE: key: message for each problem
+          inputs         list the input devices libinput sees on the seat
           display-check  drive the display with a test pattern and report the flip rate
           help           show this text
 
@@ -42,6 +44,13 @@ public enum Tickerboard {
                 print(report.text, terminator: report.text.hasSuffix("\n") ? "" : "\n")
                 return report.exitCode
             case "display-check": return DisplayCheck.run(arguments: args)
+            case "inputs":
+                var a = Arguments(command: "inputs", args)
+                if a.wantsHelp() { printLine("usage: tickerboard inputs [--seat SEAT]\n\nLists input devices and their capabilities."); return 0 }
+                let seat = try a.option("--seat") ?? "seat0"
+                try a.finish()
+                print(InputReport.make(seat: seat), terminator: "")
+                return 0
             case "help": printLine(help); return 0
             default: throw UsageError("unknown command \"\(command)\" (see tickerboard --help)")
             }
