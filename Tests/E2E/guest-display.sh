@@ -24,9 +24,11 @@ $B display-check --device /dev/dri/card1 --frames 60 --legacy > $OUT/vkms-legacy
 echo "exit=$?" >> $OUT/vkms-legacy.log
 
 # (d) fbdev on /dev/fb0 (bochs' fbdev emulation; KMS untouched by us)
-$B display-check --backend fbdev --device /dev/fb0 --frames 120 --ready-file /tmp/ready-d > $OUT/fbdev.log 2>&1 &
+# DRM's fbdev emulation copies mmap writes to the scanout buffer from a deferred-I/O worker
+# (every 50 ms, later on a loaded TCG guest): give it a moment before the capture.
+$B display-check --backend fbdev --device /dev/fb0 --frames 180 --ready-file /tmp/ready-d > $OUT/fbdev.log 2>&1 &
 P=$!
-wait_file /tmp/ready-d && shot fbdev.ppm
+wait_file /tmp/ready-d && sleep 0.7 && shot fbdev.ppm
 wait $P; echo "exit=$?" >> $OUT/fbdev.log
 
 # (e) SIGTERM in the middle of flipping: the console's CRTC configuration comes back

@@ -3,7 +3,7 @@
 
 Talks QMP on OUT/qmp.sock. The guest asks for a screen capture by creating OUT/NAME.shot-request
 (the output dir is a 9p share, so the file appears here at once); this takes a QMP `screendump`
-into OUT/NAME (PPM) and answers by creating OUT/NAME.done. Exits 0 when qemu exits, 124 after
+into OUT/NAME (PPM) and answers by creating OUT/NAME.done. Each NAME is captured once. Exits 0 when qemu exits, 124 after
 quitting qemu at DEADLINE (epoch seconds). Standard library only.
 """
 import json
@@ -64,6 +64,7 @@ def main():
     if qmp is None:
         print("vmhost: no QMP socket", file=sys.stderr)
         return 1
+    handled = set()
     while alive(pid):
         if time.time() > deadline:
             try:
@@ -75,7 +76,11 @@ def main():
             if not name.endswith(".shot-request"):
                 continue
             target = name[: -len(".shot-request")]
-            os.unlink(os.path.join(out, name))
+            # Never delete the request: the guest's 9p client may still be working on the file it
+            # just created (truncate, utimes), and it would see ENOENT. Remember it instead.
+            if target in handled:
+                continue
+            handled.add(target)
             try:
                 qmp.command("screendump", filename=os.path.join(out, target))
             except (RuntimeError, OSError, EOFError) as e:
