@@ -1,0 +1,75 @@
+#!/bin/sh
+# touch-guest.sh CACHE — the in-guest half of touch-e2e.sh (run-vm.sh --gpu none). Loads uinput and
+# evdev from the harness' kernel tree in CACHE, starts systemd-udevd, then runs `input-check`
+# ($OUT/input-check: the binary under test) while $OUT/touch-inject.py plays touches on a uinput
+# touchscreen. Leaves one log per phase in $OUT; the host judges them.
+CACHE=${1:?usage: touch-guest.sh CACHE}
+B="$OUT/input-check"
+INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size 1024x768"
+FOUND='input: found "tickerboard e2e touchscreen"'   # the reader has opened our device
+wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
+stop() { kill -TERM "$1" 2>/dev/null; wait "$1"; }
+
+# uinput and evdev are modules of the guest kernel; its tree is in the host cache (read-only here).
+modprobe -d "$CACHE/kernel" -a uinput evdev || echo "modprobe uinput evdev failed"
+echo "uinput: $(ls -l /dev/uinput 2>&1)"
+UDEVD=/lib/systemd/systemd-udevd; [ -x "$UDEVD" ] || UDEVD=/usr/lib/systemd/systemd-udevd
+"$UDEVD" --daemon 2>&1 | head -3
+udevadm trigger --action=add --subsystem-match=input
+udevadm settle -t 10
+echo "udevd: $([ -e /run/udev/control ] && echo running || echo missing)"
+
+# (a) rotation 0: tap, slow drag, swipe, a second finger, out-of-range contact, then the device
+# removed in the middle of a drag and created again, and a tap on the new one.
+$B --seconds 90 --size 1024x768 --ready-file /tmp/ready-a > "$OUT/touch-a.log" 2>&1 &
+P=$!
+wait_file /tmp/ready-a
+$INJ create waitfor "$OUT/touch-a.log" "$FOUND" 1 \
+  mark tap tap 700 400 sleep 0.5 \
+  mark drag drag 100 300 600 300 40 30 sleep 0.5 \
+  mark swipe drag 800 500 300 500 8 16 sleep 0.5 \
+  mark two-fingers down 0 200 200 down 1 600 600 move 1 650 600 up 1 sleep 0.4 up 0 sleep 0.5 \
+  mark outside down 0 5000 -300 move 0 -20 900 sleep 0.4 up 0 sleep 0.5 \
+  mark removal press 300 300 400 300 10 30 destroy sleep 1.5 create waitfor "$OUT/touch-a.log" "$FOUND" 2 \
+  mark re-added tap 512 384 sleep 0.5 mark end destroy sleep 1 > "$OUT/inject-a.log" 2>&1
+echo "inject a: exit $?"
+stop $P; echo "exit=$?" >> "$OUT/touch-a.log"
+
+# (b) rotation 90: taps on the four physical corners
+$B --seconds 60 --size 1024x768 --rotation 90 --ready-file /tmp/ready-b > "$OUT/touch-b.log" 2>&1 &
+P=$!
+wait_file /tmp/ready-b
+$INJ create waitfor "$OUT/touch-b.log" "$FOUND" 1 tap 1023 0 sleep 0.3 tap 1023 767 sleep 0.3 tap 0 767 sleep 0.3 tap 0 0 sleep 0.5 destroy sleep 1 \
+  > "$OUT/inject-b.log" 2>&1
+echo "inject b: exit $?"
+stop $P; echo "exit=$?" >> "$OUT/touch-b.log"
+
+# (c) calibration: udev sets LIBINPUT_CALIBRATION_MATRIX (mirror x) on the touchscreen; one reader
+# without a matrix of its own, one with ours (mirror y) composed on top, both at once.
+mkdir -p /run/udev/rules.d
+cat > /run/udev/rules.d/99-tickerboard-e2e.rules <<'RULE'
+ACTION=="add|change", SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="tickerboard e2e touchscreen", ENV{LIBINPUT_CALIBRATION_MATRIX}="-1 0 1 0 1 0"
+RULE
+udevadm control --reload
+$B --seconds 60 --size 1024x768 --ready-file /tmp/ready-c0 > "$OUT/touch-c0.log" 2>&1 &
+P0=$!
+$B --seconds 60 --size 1024x768 --calibration "1 0 0 0 -1 1" --ready-file /tmp/ready-c1 > "$OUT/touch-c1.log" 2>&1 &
+P1=$!
+wait_file /tmp/ready-c0; wait_file /tmp/ready-c1
+$INJ create waitfor "$OUT/touch-c0.log" "$FOUND" 1 waitfor "$OUT/touch-c1.log" "$FOUND" 1 \
+  tap 100 200 sleep 0.5 destroy sleep 1 > "$OUT/inject-c.log" 2>&1
+echo "inject c: exit $?"
+udevadm info /dev/input/event* 2>/dev/null | grep -m1 LIBINPUT_CALIBRATION_MATRIX
+stop $P0; echo "exit=$?" >> "$OUT/touch-c0.log"
+stop $P1; echo "exit=$?" >> "$OUT/touch-c1.log"
+rm -f /run/udev/rules.d/99-tickerboard-e2e.rules; udevadm control --reload
+
+# (d) flood: 10,000 motion frames a second for 10 s, then a tap that must come through at once
+$B --seconds 120 --size 1024x768 --quiet --ready-file /tmp/ready-d > "$OUT/touch-d.log" 2>&1 &
+P=$!
+wait_file /tmp/ready-d
+$INJ create waitfor "$OUT/touch-d.log" "$FOUND" 1 mark flood flood 10 10000 sleep 1 mark after tap 400 300 sleep 1 destroy sleep 0.5 \
+  > "$OUT/inject-d.log" 2>&1
+echo "inject d: exit $?"
+stop $P; echo "exit=$?" >> "$OUT/touch-d.log"
+for f in a b c0 c1 d; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done
