@@ -13,7 +13,58 @@ public enum DrawResult: Equatable, Sendable {
 /// A pixel buffer with drawing state: the target of all chart painting.
 /// It owns reusable scratch memory, so drawing allocates nothing once warm.
 public final class Canvas {
-    public var buffer: PixelBuffer
+    private var storage: PixelBuffer
+
+    /// The pixels. Reading them first writes any clear still pending; writing through this property
+    /// (text, masks, direct edits) is fine too: the canvas then forgets what it knew about its rows,
+    /// so nothing stale is ever reused.
+    public var buffer: PixelBuffer {
+        get {
+            flushPendingClears()
+            return storage
+        }
+        _modify {
+            flushPendingClears()
+            uniformGeneration &+= 1
+            yield &storage
+        }
+        set {
+            uniformGeneration &+= 1
+            storage = newValue
+        }
+    }
+
+    /// Per row, a run of pixels that hold (or, when `pending`, are about to hold) one colour since a
+    /// `clear`; valid while its generation matches. Clears are deferred: paint landing on a pending
+    /// run is computed once against the run's colour and written once, and only what no paint
+    /// covered gets the clear colour at the end. The chart's translucent area over the backdrop
+    /// then costs one write per pixel instead of a write, a read and another write.
+    private struct UniformRun {
+        var x0: Int32 = 0, x1: Int32 = 0
+        var color: UInt32 = 0
+        var generation: UInt32 = 0
+        var pending = false
+    }
+    private var uniformRuns: [UniformRun] = []
+    private var uniformGeneration: UInt32 = 1
+    private var hasPendingClears = false
+
+    /// Writes every deferred clear.
+    private func flushPendingClears() {
+        guard hasPendingClears else { return }
+        hasPendingClears = false
+        let stride = storage.stride, generation = uniformGeneration
+        storage.pixels.withUnsafeMutableBufferPointer { pixels in
+            uniformRuns.withUnsafeMutableBufferPointer { runs in
+                for y in 0..<runs.count where runs[y].pending && runs[y].generation == generation {
+                    let r = runs[y]
+                    (pixels.baseAddress! + y * stride + Int(r.x0)).update(repeating: r.color, count: Int(r.x1 - r.x0))
+                    runs[y].pending = false
+                }
+            }
+        }
+    }
+
     /// Nothing is ever written outside this rectangle (clipped to the buffer).
     public var clip: IntRect
     /// Applied to every path before it is flattened, stroked and filled.
@@ -25,7 +76,7 @@ public final class Canvas {
     private var edges: [Point] = []
 
     public init(buffer: PixelBuffer) {
-        self.buffer = buffer
+        self.storage = buffer
         self.clip = buffer.bounds
     }
 
@@ -33,12 +84,28 @@ public final class Canvas {
         self.init(buffer: PixelBuffer(width: width, height: height))
     }
 
-    public var width: Int { buffer.width }
-    public var height: Int { buffer.height }
+    public var width: Int { storage.width }
+    public var height: Int { storage.height }
 
     /// Fills the clip rectangle (or `rect` inside it) with `color`, replacing what was there.
     public func clear(_ color: Color, rect: IntRect? = nil) {
-        buffer.fill(color, in: (rect ?? clip).intersection(clip))
+        let r = (rect ?? clip).intersection(clip).intersection(storage.bounds)
+        guard !r.isEmpty else { return }
+        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
+        let value = color.premultiplied
+        let stride = storage.stride, generation = uniformGeneration
+        storage.pixels.withUnsafeMutableBufferPointer { pixels in
+            for y in r.y0..<r.y1 {
+                let old = uniformRuns[y]
+                // A pending run this clear does not cover must be written before it is forgotten.
+                if old.pending && old.generation == generation && (Int(old.x0) < r.x0 || Int(old.x1) > r.x1) {
+                    (pixels.baseAddress! + y * stride + Int(old.x0)).update(repeating: old.color, count: Int(old.x1 - old.x0))
+                }
+                uniformRuns[y] = UniformRun(x0: Int32(r.x0), x1: Int32(r.x1), color: value, generation: generation,
+                                            pending: true)
+            }
+        }
+        hasPendingClears = true
     }
 
     /// Fills `path` (closing open subpaths) with `paint`.
@@ -94,7 +161,7 @@ public final class Canvas {
         for p in edges {
             minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
-        let area = clip.intersection(buffer.bounds)
+        let area = clip.intersection(storage.bounds)
         guard !area.isEmpty, minX <= maxX, minY <= maxY else { return }
         // The grid spans the clip horizontally from the shape's left edge (edges left of it still
         // count through the running sum) and the shape's rows vertically.
@@ -111,18 +178,54 @@ public final class Canvas {
         accumulator.reset(to: grid)
         edges.withUnsafeBufferPointer { accumulator.addEdges($0) }
         let prepared = PreparedPaint(paint, transform: .identity)
-        let stride = buffer.stride
-        buffer.pixels.withUnsafeMutableBufferPointer { pixels in
-            let base = pixels.baseAddress!
-            var rowColorY = Int.min
-            var rowColor: UInt32 = 0
-            accumulator.sweep(rule: rule) { y, x0, x1, coverage in
-                let row = base + y * stride
-                if prepared.isConstantAlongRows {
-                    if y != rowColorY { rowColor = prepared.color(x: x0, y: y); rowColorY = y }
-                    Canvas.composite(row, x0, x1, rowColor, coverage, blend)
-                } else {
-                    for x in x0..<x1 { Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), coverage, blend) }
+        let stride = storage.stride
+        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
+        let generation = uniformGeneration
+        storage.pixels.withUnsafeMutableBufferPointer { pixels in
+            uniformRuns.withUnsafeMutableBufferPointer { runs in
+                let base = pixels.baseAddress!
+                var rowColorY = Int.min
+                var rowColor: UInt32 = 0
+                accumulator.sweep(rule: rule) { y, x0, x1, coverage in
+                    let row = base + y * stride
+                    var run = runs[y]
+                    let valid = run.generation == generation && x0 < Int(run.x1) && x1 > Int(run.x0)
+                    let contained = valid && Int(run.x0) <= x0 && x1 <= Int(run.x1)
+                    if prepared.isConstantAlongRows && y != rowColorY {
+                        rowColor = prepared.color(x: x0, y: y)
+                        rowColorY = y
+                    }
+                    if valid && run.pending && !(contained && prepared.isConstantAlongRows) {
+                        // Paint that needs the real pixels: write the deferred clear first.
+                        (row + Int(run.x0)).update(repeating: run.color, count: Int(run.x1 - run.x0))
+                        run.pending = false
+                    }
+                    if contained && prepared.isConstantAlongRows {
+                        // One blend for the whole span against the run's colour, then a write-only fill.
+                        let value: UInt32
+                        switch blend {
+                        case .sourceOver: value = blendOver(run.color, rowColor, coverage: coverage)
+                        case .sourceCopy: value = coverage == 255 ? rowColor : lerpPixel(run.color, rowColor, coverage)
+                        }
+                        (row + x0).update(repeating: value, count: x1 - x0)
+                    } else if prepared.isConstantAlongRows {
+                        Canvas.composite(row, x0, x1, rowColor, coverage, blend)
+                    } else {
+                        for x in x0..<x1 { Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), coverage, blend) }
+                    }
+                    // What was written no longer holds the run's colour: keep the larger untouched side
+                    // (writing the smaller one now if the clear is still pending).
+                    if valid {
+                        let left = x0 - Int(run.x0), right = Int(run.x1) - x1
+                        if left >= right {
+                            if run.pending && right > 0 { (row + x1).update(repeating: run.color, count: right) }
+                            run.x1 = Int32(max(Int(run.x0), x0))
+                        } else {
+                            if run.pending && left > 0 { (row + Int(run.x0)).update(repeating: run.color, count: left) }
+                            run.x0 = Int32(min(Int(run.x1), x1))
+                        }
+                        runs[y] = run
+                    }
                 }
             }
         }

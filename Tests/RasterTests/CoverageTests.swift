@@ -119,3 +119,36 @@ struct CoverageTests {
         #expect(copy == Color(red: 255, green: 0, blue: 0, alpha: 128).premultiplied)
     }
 }
+
+@Suite("Uniform-row shortcut")
+struct UniformRowTests {
+    @Test("a pixel changed through `buffer` after a clear is blended as it is, never as the old background")
+    func writesThroughBufferAreSeen() {
+        let canvas = Canvas(width: 40, height: 10)
+        canvas.clear(Color(rgb: 0x101010))
+        canvas.buffer[20, 5] = 0xFFFF_0000
+        let translucent = Paint.solid(Color(red: 0, green: 0, blue: 255, alpha: 128))
+        canvas.fillRect(x: 0, y: 0, width: 40, height: 10, paint: translucent)
+        let reference = Canvas(width: 40, height: 10)
+        reference.clear(Color(rgb: 0x101010))
+        var pixels = reference.buffer
+        pixels[20, 5] = 0xFFFF_0000
+        let fresh = Canvas(buffer: pixels)  // knows nothing: blends pixel by pixel
+        fresh.fillRect(x: 0, y: 0, width: 40, height: 10, paint: translucent)
+        #expect(canvas.buffer.pixels == fresh.buffer.pixels)
+        #expect(canvas.buffer[20, 5] != canvas.buffer[19, 5])
+    }
+
+    @Test("overlapping translucent fills after a clear equal the pixel-by-pixel result")
+    func overlappingFills() {
+        let a = Canvas(width: 64, height: 32)
+        a.clear(Color(rgb: 0x0D1117))
+        let b = Canvas(buffer: a.buffer)
+        let p1 = Paint.solid(Color(argb: 0x6000_C805)), p2 = Paint.solid(Color(argb: 0x80FF_5000))
+        for c in [a, b] {
+            c.fillRect(x: 3.5, y: 2.25, width: 40, height: 20, paint: p1)
+            c.fillRect(x: 20.75, y: 10, width: 40, height: 20.5, paint: p2)
+        }
+        #expect(a.buffer.pixels == b.buffer.pixels)
+    }
+}
