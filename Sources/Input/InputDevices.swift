@@ -47,8 +47,10 @@ final class OpenFailures {
 
 /// The input devices of a seat through libinput: touchscreens, mice, tablets and keyboards,
 /// including ones plugged in or removed while running. Single-threaded: watch ``pollDescriptor``
-/// in the event loop and call ``dispatch()`` when it is readable, **and once right after init**
-/// (the devices found at start are queued events, which do not make the descriptor readable).
+/// in the event loop and call ``dispatch()`` when it is readable. The devices present at start are
+/// set up (logged, calibrated) inside init; their `.deviceAdded` events wait for the first
+/// ``dispatch()`` (queued events do not make the descriptor readable, so call it once after init if
+/// you want them at once; ``hasPendingEvents`` says whether there are any).
 ///
 /// Touch and absolute pointer positions come out in the logical picture's pixels through
 /// ``mapping``; relative pointer motion is accumulated in logical pixels and clamped to the picture.
@@ -73,6 +75,11 @@ public final class InputDevices {
     private var nextID = 1
     private var pointerX = 0.0, pointerY = 0.0
     private var warnedNoArea = false
+    /// Events converted during init (the devices found at start), handed out by the next dispatch.
+    private var pending: [InputEvent] = []
+
+    /// Whether events are waiting for ``dispatch()`` without the descriptor being readable.
+    public var hasPendingEvents: Bool { !pending.isEmpty }
 
     /// The devices present now, in the order they were added.
     public var devices: [InputDeviceInfo] { present.values.map(\.info).sorted { $0.id < $1.id } }
@@ -108,6 +115,7 @@ public final class InputDevices {
             log("input: systemd-udevd is not running (/run/udev/control missing): libinput will find no devices and no hotplug")
         }
         centrePointer()
+        readStartupEvents()
     }
 
     /// libinput on explicit device nodes (`/dev/input/eventN`), without udev: for tests and for
@@ -130,6 +138,15 @@ public final class InputDevices {
         self.openFailures = failures
         centrePointer()
         for path in paths { _ = addDevice(path: path) }
+        readStartupEvents()
+    }
+
+    /// Converts the events libinput queued while setting up (device added for every device already
+    /// there), so that devices are logged and calibrated before their first touch is processed.
+    private func readStartupEvents() {
+        var events: [InputEvent] = []
+        read { events.append($0) }
+        pending = events
     }
 
     deinit {
@@ -176,6 +193,15 @@ public final class InputDevices {
 
     /// Like ``dispatch()``, handing each event to `body` without collecting them.
     public func dispatch(_ body: (InputEvent) -> Void) {
+        if !pending.isEmpty {
+            let startup = pending
+            pending = []
+            for event in startup { body(event) }
+        }
+        read(body)
+    }
+
+    private func read(_ body: (InputEvent) -> Void) {
         if libinput_dispatch(context) != 0 {
             log("input: libinput_dispatch: \(Errno.current)")
         }

@@ -133,4 +133,10 @@ result("d-flood", ok, "%s; reader: %s motions, %s frames, max batch %s, max lag 
        % (inj, field(S, "touch_motion"), field(S, "frames"), field(S, "max_batch"), field(S, "max_lag_ms"), lag, rss0, rss1,
           field(S, "cpu_ms"), last["follow"] if last else None))
 
+# ---- (e) optional: InputTests' own uinput touchscreen through the path backend
+E = lines("swift-uinput-test.log")
+if E:
+    passed = any("uinputTouchscreenThroughLibinput() passed" in l for l in E) and "exit=0" in E
+    result("e-swift-uinput-test", passed, " | ".join(l for l in E if "uinputTouchscreen" in l or "Test run" in l)[:300])
+
 sys.exit(0 if all(results) else 1)

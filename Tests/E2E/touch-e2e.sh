@@ -7,7 +7,9 @@
 # Env: TB_E2E_BIN=path (a binary that takes `input-check …`; default: build tickerboard release, or —
 #      while the CLI does not have `input-check` yet — a small package of Sources/Input + LinuxIO +
 #      Sources/Kiosk/InputCheck.swift built in /var/tmp), TB_E2E_OUT=dir (artefacts; default a fresh
-#      dir under /var/tmp), TB_VM_CACHE (the harness cache, as setup.sh).
+#      dir under /var/tmp), TB_VM_CACHE (the harness cache, as setup.sh), TB_E2E_TESTS=path of the
+#      package's test bundle (…/debug/TickerboardPackageTests.xctest): also run the InputTests uinput
+#      test in the guest, where /dev/uinput exists.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -61,6 +63,7 @@ mkdir -p "$OUT"; rm -f "$OUT"/*.log
 cp "$BIN" "$OUT/input-check.bin"
 printf '#!/bin/sh\nexec "$OUT/input-check.bin" input-check "$@"\n' > "$OUT/input-check"; chmod +x "$OUT/input-check"
 cp "$HERE/touch-guest.sh" "$HERE/touch-inject.py" "$OUT/"
+rm -f "$OUT/tests.xctest"; [ -n "${TB_E2E_TESTS:-}" ] && cp "$TB_E2E_TESTS" "$OUT/tests.xctest"
 bash "$HERE/run-vm.sh" --gpu none --timeout 300 --out "$OUT" -- sh /run/e2e/touch-guest.sh "$CACHE" > "$OUT/vm.log" 2>&1
 VMRC=$?
 sed 's/^/  vm: /' "$OUT/vm.log"

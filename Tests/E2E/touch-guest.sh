@@ -72,4 +72,11 @@ $INJ create waitfor "$OUT/touch-d.log" "$FOUND" 1 mark flood flood 10 10000 slee
   > "$OUT/inject-d.log" 2>&1
 echo "inject d: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-d.log"
+# (e) optional: the Swift test that drives its own uinput touchscreen through the path backend
+# (skipped where /dev/uinput is missing, e.g. in a container), when touch-e2e.sh got TB_E2E_TESTS
+if [ -x "$OUT/tests.xctest" ]; then
+  timeout 120 "$OUT/tests.xctest" --testing-library swift-testing --filter uinputTouchscreenThroughLibinput \
+    > "$OUT/swift-uinput-test.log" 2>&1
+  echo "exit=$?" >> "$OUT/swift-uinput-test.log"
+fi
 for f in a b c0 c1 d; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done
