@@ -1,0 +1,375 @@
+import Feed
+import LinuxIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Live market data: watches the CSV files of the configured instruments and reports a fresh
+/// `PriceSeries` whenever one of them changes on disk.
+///
+/// Why the *directory* is watched and not the file: the recommended way to update a data file is to
+/// write a temporary file and `rename(2)` it over the old one (atomic replace). A watch on the file
+/// itself follows the old inode, which is gone after the rename; a watch on the directory sees the
+/// new name arrive (`IN_MOVED_TO`) as well as in-place rewrites (`IN_CLOSE_WRITE`), new files
+/// (`IN_CREATE`) and deletions (`IN_DELETE`).
+///
+/// Why debounced: a writer that creates, writes and closes a file produces a burst of events, and a
+/// file being appended to is incomplete until it is closed. A change is parsed once the file has
+/// been quiet for `debounce`, but never later than `maxDelay` after the first event, so a file that
+/// is rewritten without pause still updates.
+///
+/// Why the last good series is kept: a wall ticker must never go blank because a fetch script
+/// crashed half-way. A file that cannot be parsed, or that parses but lost more than half its rows
+/// compared with the last good version (a half-written file), does not replace what is shown. The
+/// problem is logged once per distinct message, not once per event. A shorter file that stays the
+/// same for `confirmShrinkAfter` is taken as deliberate (the user trimmed history) and accepted.
+///
+/// Wiring (the daemon): `loop.watch(live.pollDescriptor) { _ in live.handleReadable() }`. The
+/// descriptor is an epoll instance holding the inotify descriptor and a timerfd for the debounce,
+/// so the daemon watches one descriptor and nothing runs between changes.
+public final class LiveData {
+    /// Which of an instrument's two files changed.
+    public enum Slot: Sendable, Equatable, Hashable { case daily, intraday }
+
+    /// One data file the daemon shows: whose it is, where it lives, which price column to read.
+    public struct Source: Sendable, Equatable, Hashable {
+        public var instrumentID: String
+        public var slot: Slot
+        public var path: String
+        public var priceField: PriceField
+
+        public init(instrumentID: String, slot: Slot, path: String, priceField: PriceField = .close) {
+            self.instrumentID = instrumentID
+            self.slot = slot
+            self.path = path
+            self.priceField = priceField
+        }
+    }
+
+    /// A new series for one instrument's daily or intraday slot.
+    public struct Update: Sendable, Equatable {
+        public var instrumentID: String
+        public var slot: Slot
+        public var path: String
+        public var series: PriceSeries
+    }
+
+    /// What a fresh parse of a file means for the chart (pure; see ``judge(_:lastGood:path:)``).
+    public enum Verdict: Equatable, Sendable {
+        /// Show this series.
+        case accept(PriceSeries)
+        /// The file holds what is already shown.
+        case unchanged
+        /// Keep showing the last good series; the message says why.
+        case keep(String)
+        /// The file parsed but is much shorter than the last good one: possibly half-written.
+        case suspiciouslyShort(PriceSeries, String)
+    }
+
+    /// The sources of every instrument in `config`, relative paths resolved against the data directory.
+    public static func sources(for config: Config) -> [Source] {
+        var out: [Source] = []
+        for inst in config.instruments {
+            let field: PriceField = inst.adjusted ? .adjustedClose : .close
+            for (file, slot) in [(inst.dailyFile, Slot.daily), (inst.intradayFile, Slot.intraday)] {
+                guard let file else { continue }
+                out.append(Source(instrumentID: inst.id, slot: slot, path: resolve(file, in: config.dataDirectory),
+                                  priceField: field))
+            }
+        }
+        return out
+    }
+
+    static func resolve(_ file: String, in directory: String) -> String {
+        if file.hasPrefix("/") { return file }
+        return directory.hasSuffix("/") ? directory + file : directory + "/" + file
+    }
+
+    /// Decides what a parse result means. A file is judged half-written when it lost more than half
+    /// of the rows of the last good version.
+    public static func judge(_ result: Result<(PriceSeries, ParseReport), FeedError>, lastGood: PriceSeries?,
+                             path: String) -> Verdict {
+        switch result {
+        case .failure(let error):
+            return .keep(lastGood == nil ? "\(error)" : "\(error); keeping the last good data")
+        case .success(let (series, _)):
+            if let lastGood {
+                if series == lastGood { return .unchanged }
+                if series.count * 2 < lastGood.count {
+                    return .suspiciouslyShort(series, "\(path): \(series.count) rows, down from \(lastGood.count); "
+                                              + "looks half-written, keeping the last good data")
+                }
+            }
+            return .accept(series)
+        }
+    }
+
+    // MARK: State
+
+    public let sources: [Source]
+    public let debounce: Duration
+    public let maxDelay: Duration
+    public let confirmShrinkAfter: Duration
+    /// The last series accepted per path.
+    public private(set) var lastGood: [String: PriceSeries] = [:]
+
+    private let onUpdate: (Update) -> Void
+    private let log: (String) -> Void
+    private let clock: () -> UInt64
+    private let inotify: Inotify
+    private let timer: TimerFD
+    private let epoll: Epoll
+    /// Directory watches: which directory each watch is, and which file names in it matter.
+    private var watchedDirectories: [Inotify.Watch: String] = [:]
+    private var pathsByDirectory: [String: Set<String>] = [:]
+    /// Files waiting for their debounce: when the first event came and when to parse.
+    private var pending: [String: (first: UInt64, due: UInt64)] = [:]
+    /// A shorter file seen once; accepted if it is still the same at the re-check.
+    private var shrinkCandidate: [String: PriceSeries] = [:]
+    /// The last problem logged per path, so one broken file is one log line, not one per event.
+    private var lastProblem: [String: String] = [:]
+
+    /// The descriptor to watch for readability; then call ``handleReadable()``.
+    public var pollDescriptor: CInt { epoll.descriptor.rawValue }
+
+    /// Watches the directories of `sources`. A directory that does not exist (yet) is logged and
+    /// skipped: the rest keeps working.
+    public init(sources: [Source], debounce: Duration = .milliseconds(300), maxDelay: Duration = .seconds(2),
+                confirmShrinkAfter: Duration = .seconds(60), clock: @escaping () -> UInt64 = MonotonicClock.now,
+                log: @escaping (String) -> Void = { Log.warning("data: \($0)") },
+                onUpdate: @escaping (Update) -> Void) throws(Errno) {
+        self.sources = sources
+        self.debounce = debounce
+        self.maxDelay = maxDelay
+        self.confirmShrinkAfter = confirmShrinkAfter
+        self.clock = clock
+        self.log = log
+        self.onUpdate = onUpdate
+        inotify = try Inotify()
+        timer = try TimerFD()
+        epoll = try Epoll()
+        try epoll.add(inotify.descriptor.rawValue, events: .readable, token: 1)
+        try epoll.add(timer.descriptor.rawValue, events: .readable, token: 2)
+        let mask: Inotify.Mask = [.closeWrite, .movedTo, .create, .delete, .movedFrom]
+        for source in sources {
+            let (directory, name) = LiveData.split(source.path)
+            pathsByDirectory[directory, default: []].insert(name)
+        }
+        for directory in pathsByDirectory.keys.sorted() {
+            do {
+                let watch = try inotify.addWatch(directory, mask: mask)
+                watchedDirectories[watch] = directory
+            } catch {
+                log("cannot watch \(directory): \(error); its files will not update live")
+            }
+        }
+    }
+
+    /// Convenience: the sources of `config`.
+    public convenience init(config: Config, debounce: Duration = .milliseconds(300),
+                            log: @escaping (String) -> Void = { Log.warning("data: \($0)") },
+                            onUpdate: @escaping (Update) -> Void) throws(Errno) {
+        try self.init(sources: LiveData.sources(for: config), debounce: debounce, log: log, onUpdate: onUpdate)
+    }
+
+    /// Records what the daemon loaded at start-up as the last good version (the baseline for the
+    /// half-written check). Without it the first good parse after a change becomes the baseline.
+    public func noteLoaded(path: String, series: PriceSeries) {
+        lastGood[path] = series
+    }
+
+    /// Parses every source now (start-up), keeping the good ones as baselines. Problems are logged
+    /// once each; the returned updates are the series that loaded.
+    public func loadAll() -> [Update] {
+        var out: [Update] = []
+        for source in sources {
+            if let update = check(source) { out.append(update) }
+        }
+        return out
+    }
+
+    // MARK: Events
+
+    /// Reads what is queued (file events, the debounce timer), parses the files that are due and
+    /// reports each new series through `onUpdate`. Never blocks.
+    public func handleReadable() {
+        let events: [Inotify.Event]
+        do { events = try inotify.readEvents() } catch {
+            log("reading file events failed: \(error)")
+            events = []
+        }
+        _ = try? timer.readExpirations()
+        note(events)
+        flushDue()
+    }
+
+    /// Marks the files named in `events` as changed (tests feed events here directly).
+    public func note(_ events: [Inotify.Event]) {
+        let now = clock()
+        for event in events {
+            if event.mask.contains(.overflow) {
+                // The kernel dropped events: re-check everything.
+                for source in sources { schedule(source.path, now: now) }
+                continue
+            }
+            guard let directory = watchedDirectories[event.watch] else { continue }
+            if event.mask.contains(.ignored) {
+                log("\(directory) was removed or unmounted; its files no longer update live")
+                watchedDirectories[event.watch] = nil
+                continue
+            }
+            guard let name = event.name, pathsByDirectory[directory]?.contains(name) == true else { continue }
+            schedule(LiveData.resolve(name, in: directory), now: now)
+        }
+        armTimer(now: now)
+    }
+
+    /// Parses the files whose debounce has run out; returns when the next one is due (monotonic ns).
+    @discardableResult
+    public func flushDue() -> UInt64? {
+        let now = clock()
+        let due = pending.filter { $0.value.due <= now }.map(\.key).sorted()
+        for path in due {
+            pending[path] = nil
+            for source in sources where source.path == path {
+                if let update = check(source) { onUpdate(update) }
+            }
+        }
+        armTimer(now: now)
+        return pending.values.map(\.due).min()
+    }
+
+    /// When the next parse is due (monotonic ns), or nil when nothing is pending.
+    public var nextDeadline: UInt64? { pending.values.map(\.due).min() }
+
+    private func schedule(_ path: String, now: UInt64) {
+        let debounceNanos = UInt64(debounce.wholeNanoseconds)
+        let maxNanos = UInt64(maxDelay.wholeNanoseconds)
+        let first = pending[path]?.first ?? now
+        pending[path] = (first, min(now &+ debounceNanos, first &+ maxNanos))
+    }
+
+    private func armTimer(now: UInt64) {
+        if let next = nextDeadline {
+            try? timer.arm(initial: .nanoseconds(Int64(next > now ? next - now : 1)))
+        } else {
+            try? timer.disarm()
+        }
+    }
+
+    /// Parses one source and applies the verdict; returns an update when the series changed.
+    private func check(_ source: Source) -> Update? {
+        let path = source.path
+        let result = Result { () throws(FeedError) in try YahooCSV.load(path: path, priceField: source.priceField) }
+        let verdict = LiveData.judge(result, lastGood: lastGood[path], path: path)
+        switch verdict {
+        case .unchanged:
+            shrinkCandidate[path] = nil
+            clearProblem(path)
+            return nil
+        case .keep(let message):
+            report(path, message)
+            return nil
+        case .suspiciouslyShort(let series, let message):
+            if let candidate = shrinkCandidate[path], candidate == series {
+                // Unchanged since the last look: the user meant it.
+                shrinkCandidate[path] = nil
+                log("\(path): accepting the shorter file (\(series.count) rows), unchanged for "
+                    + "\(confirmShrinkAfter.components.seconds) s")
+                return accept(source, series, result)
+            }
+            shrinkCandidate[path] = series
+            report(path, message)
+            // Look again later: a half-written file will have been completed (or replaced) by then.
+            let now = clock()
+            pending[path] = (now, now &+ UInt64(confirmShrinkAfter.wholeNanoseconds))
+            return nil
+        case .accept(let series):
+            return accept(source, series, result)
+        }
+    }
+
+    private func accept(_ source: Source, _ series: PriceSeries,
+                        _ result: Result<(PriceSeries, ParseReport), FeedError>) -> Update {
+        shrinkCandidate[source.path] = nil
+        lastGood[source.path] = series
+        if case .success(let (_, parseReport)) = result, let message = parseReport.message {
+            report(source.path, message)  // skipped rows: said once, the good rows are shown
+        } else {
+            clearProblem(source.path)
+        }
+        return Update(instrumentID: source.instrumentID, slot: source.slot, path: source.path, series: series)
+    }
+
+    private func report(_ path: String, _ message: String) {
+        guard lastProblem[path] != message else { return }
+        lastProblem[path] = message
+        log(message)
+    }
+
+    private func clearProblem(_ path: String) {
+        if lastProblem[path] != nil {
+            lastProblem[path] = nil
+            log("\(path): good again")
+        }
+    }
+
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, clamped to `Int64` (negative durations count as zero).
+    var wholeNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        if seconds < 0 { return 0 }
+        if seconds >= Int64.max / 1_000_000_000 { return Int64.max }
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+// MARK: - Staleness
+
+/// Whether the newest data is old enough to say so on screen, and the "updated …" text.
+public struct Staleness: Equatable, Sendable {
+    public var isStale: Bool
+    /// `updated 27 Nov 15:42 EST` (intraday) or `updated 27 Nov 2026` (daily).
+    public var text: String
+
+    /// - Parameters:
+    ///   - newestBarTime: `PriceBar.time` of the last bar (daily bars: UTC midnight of the date).
+    ///   - now: Unix time, seconds.
+    ///   - staleAfterSeconds: `Config.staleAfterSeconds`.
+    ///   - timeZone: the exchange's zone, in which times are shown.
+    ///
+    /// A daily bar describes a whole trading day, so its age counts from the end of that day in the
+    /// exchange's zone: with the default of three days, Friday's close is not stale over a weekend.
+    public init(newestBarTime: Int64, interval: BarInterval, now: Int64, staleAfterSeconds: Int,
+                timeZone: ExchangeTimeZone) {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let reference: Int64
+        if interval.isIntraday {
+            reference = newestBarTime
+            let t = timeZone.localDateTime(atUnixTime: newestBarTime)
+            text = "updated \(t.date.day) \(months[t.date.month - 1]) \(two(t.hour)):\(two(t.minute)) "
+                + timeZone.abbreviation(atUnixTime: newestBarTime)
+        } else {
+            let date = CivilDate(unixTime: newestBarTime)
+            reference = timeZone.startOfDay(date.adding(days: 1))
+            text = "updated \(date.day) \(months[date.month - 1]) \(date.year)"
+        }
+        isStale = staleAfterSeconds > 0 && now - reference > Int64(staleAfterSeconds)
+    }
+
+    /// For a series (nil when it is empty).
+    public init?(series: PriceSeries, now: Int64, staleAfterSeconds: Int, timeZone: ExchangeTimeZone) {
+        guard let last = series.last else { return nil }
+        self.init(newestBarTime: last.time, interval: series.interval, now: now,
+                  staleAfterSeconds: staleAfterSeconds, timeZone: timeZone)
+    }
+}

@@ -1,0 +1,188 @@
+import Feed
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether the screen should be lit, from the weekly schedule (`[power] schedule`), the idle
+/// timeout (`[power] blank-after-idle`) and the last touch. Pure: the daemon asks at a time and gets
+/// the state plus the instant of the next change, arms one timer for it, and sleeps with zero
+/// wakeups until then (or until a touch, after which it asks again).
+///
+/// Times are Unix seconds on the wall clock (`CLOCK_REALTIME`): the schedule is in local time. The
+/// schedule is read on the local wall clock of `timeZone`, minute by minute, so "07:00" means 07:00
+/// whatever the UTC offset is that day: across daylight-saving changes a day is 23 or 25 hours long
+/// and the schedule follows. A boundary inside the spring-forward gap (02:30 on that night) takes
+/// effect when the gap ends; one inside the repeated hour of the autumn takes effect the first time.
+///
+/// Rules:
+/// - Inside a scheduled on-period the screen is on, unless `blankAfterIdleSeconds` > 0 and nobody
+///   touched it for that long since the later of the last touch and the start of the period (so the
+///   screen lights at the start of every on-period even if nobody touched it overnight).
+/// - Outside the schedule it is off, except for `wakeSeconds` after a touch.
+public struct ScreenPower: Sendable {
+    public var schedule: PowerSchedule
+    public var timeZone: ExchangeTimeZone
+    /// 0 = never blank for idleness.
+    public var blankAfterIdleSeconds: Double
+    /// How long a touch lights the screen outside the schedule: the idle timeout when one is set,
+    /// else two minutes.
+    public var wakeSeconds: Double
+
+    /// Why the screen is in its state (for the log and `systemctl status`).
+    public enum Reason: Sendable, Equatable {
+        case schedule, idle, touched
+    }
+
+    public struct Decision: Sendable, Equatable {
+        public var isOn: Bool
+        public var reason: Reason
+        /// The next instant (Unix seconds) the state changes unless someone touches the screen; nil
+        /// when it will not change on its own. The daemon arms its timer for `nextChange - now`.
+        public var nextChange: Double?
+    }
+
+    /// How far the schedule is searched for the next change; beyond a week it repeats.
+    static let horizon: Int64 = 8 * 86_400
+
+    public init(schedule: PowerSchedule, timeZone: ExchangeTimeZone, blankAfterIdleSeconds: Double = 0,
+                wakeSeconds: Double? = nil) {
+        self.schedule = schedule
+        self.timeZone = timeZone
+        self.blankAfterIdleSeconds = max(0, blankAfterIdleSeconds)
+        self.wakeSeconds = wakeSeconds ?? (blankAfterIdleSeconds > 0 ? blankAfterIdleSeconds : 120)
+    }
+
+    /// From the config, in the system's local time zone unless one is given.
+    public init(config: Config, timeZone: ExchangeTimeZone? = nil) {
+        self.init(schedule: config.schedule, timeZone: timeZone ?? ScreenPower.systemTimeZone(),
+                  blankAfterIdleSeconds: config.blankAfterIdleSeconds)
+    }
+
+    /// The state at `now` given the last touch (or the daemon's start time, so the idle timeout runs
+    /// from start-up), and when it next changes.
+    public func decide(at now: Double, lastActivity: Double) -> Decision {
+        let t = Int64(now.rounded(.down))
+        let changes = scheduleChanges(from: t - ScreenPower.horizon, through: t + ScreenPower.horizon)
+        let (isOn, reason) = state(at: now, lastActivity: lastActivity, changes: changes)
+        // Candidates: every instant the state may change without a touch.
+        var candidates: [Double] = changes.map(Double.init)
+        candidates.append(lastActivity + wakeSeconds)
+        if blankAfterIdleSeconds > 0 {
+            candidates.append(lastActivity + blankAfterIdleSeconds)
+            candidates += changes.map { Double($0) + blankAfterIdleSeconds }
+        }
+        var next: Double?
+        for c in candidates.sorted() where c > now {
+            if state(at: c, lastActivity: lastActivity, changes: changes).isOn != isOn { next = c; break }
+        }
+        return Decision(isOn: isOn, reason: reason, nextChange: next)
+    }
+
+    private func state(at time: Double, lastActivity: Double, changes: [Int64]) -> (isOn: Bool, reason: Reason) {
+        let t = Int64(time.rounded(.down))
+        if isScheduledOn(at: t) {
+            guard blankAfterIdleSeconds > 0 else { return (true, .schedule) }
+            // The start of this on-period: the last schedule change at or before t.
+            var reference = lastActivity
+            if let start = changes.last(where: { $0 <= t }) { reference = max(reference, Double(start)) }
+            return time < reference + blankAfterIdleSeconds ? (true, .schedule) : (false, .idle)
+        }
+        if time >= lastActivity && time < lastActivity + wakeSeconds { return (true, .touched) }
+        return (false, .schedule)
+    }
+
+    /// True when the weekly schedule says on at `unixTime` (local wall clock of `timeZone`).
+    public func isScheduledOn(at unixTime: Int64) -> Bool {
+        let local = timeZone.localDateTime(atUnixTime: unixTime)
+        return schedule.isOn(weekday: local.date.weekday.rawValue, minute: local.hour * 60 + local.minute)
+    }
+
+    /// The first instant after `unixTime` at which the schedule alone changes state, within 8 days.
+    public func nextScheduleChange(after unixTime: Int64) -> Int64? {
+        scheduleChanges(from: unixTime, through: unixTime + ScreenPower.horizon).first
+    }
+
+    /// Every instant in `(start, end]` at which the schedule's state changes, ascending.
+    ///
+    /// Walks from one candidate to the next: the next boundary minute of the local day (a range
+    /// start or end, or midnight, where the weekday changes) or the next UTC-offset change,
+    /// whichever comes first. Between candidates the local clock runs without jumps and crosses no
+    /// boundary, so the state is constant there.
+    func scheduleChanges(from start: Int64, through end: Int64) -> [Int64] {
+        if schedule.isAlwaysOn || schedule.onMinutes.allSatisfy(\.isEmpty) { return [] }
+        var boundaries: [[Int]] = []
+        for day in schedule.onMinutes {
+            var set = Set(day.flatMap { [$0.lowerBound, $0.upperBound] })
+            set.insert(1440)
+            boundaries.append(set.filter { $0 > 0 }.sorted())
+        }
+        var out: [Int64] = []
+        var t = start
+        var state = isScheduledOn(at: t)
+        var guardCount = 0
+        while t < end && guardCount < 10_000 {
+            guardCount += 1
+            let offset = timeZone.utcOffset(atUnixTime: t)
+            let local = timeZone.localDateTime(atUnixTime: t)
+            let minuteSeconds = local.hour * 3600 + local.minute * 60 + local.second
+            let day = boundaries[local.date.weekday.rawValue]
+            let nextBoundary = day.first { $0 * 60 > minuteSeconds } ?? 1440
+            var candidate = t + Int64(nextBoundary * 60 - minuteSeconds)
+            if timeZone.utcOffset(atUnixTime: candidate) != offset {
+                // The offset changes in (t, candidate]: find the first instant of the new offset.
+                var low = t, high = candidate
+                while high - low > 1 {
+                    let mid = low + (high - low) / 2
+                    if timeZone.utcOffset(atUnixTime: mid) == offset { low = mid } else { high = mid }
+                }
+                candidate = high
+            }
+            t = candidate
+            if t > end { break }
+            let s = isScheduledOn(at: t)
+            if s != state {
+                out.append(t)
+                state = s
+            }
+        }
+        return out
+    }
+
+    /// The system's local time zone: `$TZ` if it names a zone, else `/etc/localtime` (its symlink
+    /// target gives the name), else UTC. Read once at start-up and on reload.
+    public static func systemTimeZone(zoneinfoDirectory: String = ExchangeTimeZone.defaultZoneinfoDirectory,
+                                      localtimePath: String = "/etc/localtime") -> ExchangeTimeZone {
+        if let tz = getenv("TZ").map({ String(cString: $0) }), !tz.isEmpty {
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if let zone = try? ExchangeTimeZone(identifier: name, zoneinfoDirectory: zoneinfoDirectory) { return zone }
+        }
+        var name = "localtime"
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink(localtimePath, &buffer, buffer.count - 1)
+        if n > 0 {
+            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let range = target.firstRange(of: "zoneinfo/") { name = String(target[range.upperBound...]) }
+        }
+        if let bytes = readSmallFile(localtimePath),
+           let zone = try? ExchangeTimeZone(identifier: name, tzif: bytes) {
+            return zone
+        }
+        return .utc
+    }
+
+    private static func readSmallFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while bytes.count <= limit {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return n == 0 ? bytes : nil }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return nil
+    }
+}
