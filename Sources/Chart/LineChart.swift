@@ -151,6 +151,14 @@ func snapToPixelCenter(_ c: Double, width: Double) -> Double {
     return c.rounded(.down) + (w.truncatingRemainder(dividingBy: 2) == 1 ? 0.5 : 0)
 }
 
+/// How time maps to x.
+public enum TimeAxis: String, Sendable, CaseIterable {
+    /// x proportional to clock time: nights, weekends and holidays show as straight stretches.
+    case calendar
+    /// Every bar gets the same width: nights, weekends and holidays collapse, so 5D has no gaps.
+    case trading
+}
+
 /// Maps points to the plot: x by time, y by value fitted between min and max with padding so
 /// extremes never touch the edge.
 public struct LineChartScale: Equatable, Sendable {
@@ -172,7 +180,8 @@ public struct LineChartScale: Equatable, Sendable {
             let d = max(abs(lo) * 0.01, 0.01)
             lo -= d; hi += d
         }
-        let pad = (hi - lo) * padding
+        // Halves keep absurd prices (±1e308) from overflowing the span; halving is exact.
+        let pad = (hi / 2 - lo / 2) * (2 * padding)
         valueRange = (lo - pad)...(hi + pad)
         let t0 = points.first?.time ?? 0, t1 = points.last?.time ?? 1
         timeRange = t0...max(t0 + 1, t1)
@@ -184,11 +193,27 @@ public struct LineChartScale: Equatable, Sendable {
     }
 
     public func y(_ value: Double) -> Double {
-        let span = valueRange.upperBound - valueRange.lowerBound
-        return plot.bottom - plot.height * ((value - valueRange.lowerBound) / span)
+        let halfSpan = valueRange.upperBound / 2 - valueRange.lowerBound / 2
+        return plot.bottom - plot.height * ((value / 2 - valueRange.lowerBound / 2) / halfSpan)
     }
 
     public func point(_ p: ChartPoint) -> Point { Point(x(p.time), y(p.value)) }
+}
+
+extension LineChartScale {
+    /// Screen positions of `points` on `axis`.
+    public func positions(of points: [ChartPoint], axis: TimeAxis) -> [Point] {
+        switch axis {
+        case .calendar:
+            return points.map(point)
+        case .trading:
+            let n = points.count
+            guard n > 1 else { return points.map { Point(plot.left, y($0.value)) } }
+            return points.enumerated().map { i, p in
+                Point(plot.left + plot.width * (Double(i) / Double(n - 1)), y(p.value))
+            }
+        }
+    }
 }
 
 extension LineChartFrame {

@@ -96,24 +96,38 @@ public final class TickerScreen {
         selectedFont = Font(face: fonts.bold, clampingPixelSize: 28 * s)
     }
 
+    private func drawHeader(_ labels: TickerLabels, opacity: Double, canvas: Canvas) {
+        let L = layout, clip = canvas.clip
+        renderer.draw(labels.price, font: priceFont, color: palette.text.withOpacity(opacity), x: L.margin,
+                      y: L.priceBaseline, into: &canvas.buffer, clip: clip)
+        renderer.draw(labels.change, font: changeFont, color: labels.changeColor.withOpacity(opacity), x: L.margin,
+                      y: L.changeBaseline, into: &canvas.buffer, clip: clip)
+        if !labels.note.isEmpty {
+            renderer.draw(labels.note, font: changeFont, color: palette.secondaryText.withOpacity(opacity),
+                          x: Double(L.width) - L.margin, y: L.changeBaseline, alignment: .baselineRight,
+                          into: &canvas.buffer, clip: clip)
+        }
+    }
+
     public var painter: LineChartPainter {
         LineChartPainter(palette: palette, metrics: LineChartMetrics(scale: layout.scale), plot: layout.plot)
     }
 
-    /// Draws everything inside the canvas's clip.
-    public func draw(chart: LineChartFrame, labels: TickerLabels, on canvas: Canvas) {
+    /// Draws everything inside the canvas's clip. While `fade` < 1 the header cross-fades from
+    /// `previous` to `labels` (a scrubbed price changing, the label returning to the latest price).
+    public func draw(chart: LineChartFrame, labels: TickerLabels, fadingFrom previous: TickerLabels? = nil,
+                     fade: Double = 1, on canvas: Canvas) {
         let clip = canvas.clip
         painter.draw(chart, on: canvas)  // clears the clip to the background first
         let L = layout
         renderer.draw(labels.instrument, font: nameFont, color: palette.secondaryText, x: L.margin, y: L.nameBaseline,
                       into: &canvas.buffer, clip: clip)
-        renderer.draw(labels.price, font: priceFont, color: palette.text, x: L.margin, y: L.priceBaseline,
-                      into: &canvas.buffer, clip: clip)
-        renderer.draw(labels.change, font: changeFont, color: labels.changeColor, x: L.margin, y: L.changeBaseline,
-                      into: &canvas.buffer, clip: clip)
-        if !labels.note.isEmpty {
-            renderer.draw(labels.note, font: changeFont, color: palette.secondaryText, x: Double(L.width) - L.margin,
-                          y: L.changeBaseline, alignment: .baselineRight, into: &canvas.buffer, clip: clip)
+        let f = min(1, max(0, fade.isFinite ? fade : 1))
+        if let previous, f < 1 {
+            drawHeader(previous, opacity: 1 - f, canvas: canvas)
+            drawHeader(labels, opacity: f, canvas: canvas)
+        } else {
+            drawHeader(labels, opacity: 1, canvas: canvas)
         }
         for (i, range) in ChartRange.allCases.enumerated() {
             let selected = range == labels.selectedRange

@@ -137,6 +137,7 @@ final class Daemon {
         let m = ScreenModel(instrument: instruments[instrumentIndex % instruments.count], width: w,
                             height: h, fonts: fonts, palette: palette, range: config.startRange)
         m.timing = config.morph
+        if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
         model = m
         scanout = quarterTurns == 0 ? nil : PixelBuffer(width: d.width, height: d.height)
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)

@@ -12,6 +12,10 @@ public final class ScreenModel {
     public let canvas: Canvas
     public private(set) var range: ChartRange
     public var timing = MorphTiming.standard
+    /// Trading time by default: a 5D chart of minute bars must not be mostly overnight gaps.
+    public var timeAxis = TimeAxis.trading {
+        didSet { morph = ChartMorph(showing: view(for: selection(for: range))) }
+    }
     private var morph: ChartMorph
     private var selections: [ChartRange: RangeSelection] = [:]
     /// The scrubbed point (index into the selected range's points), if a finger is down.
@@ -28,6 +32,11 @@ public final class ScreenModel {
     public private(set) var scene: Scene = .line
     private var sceneStart = 0.0
     private let textRenderer = TextRenderer()
+    /// Header texts cross-fade over this long when they change.
+    public var labelFade = 0.2
+    private var shownLabels: TickerLabels?
+    private var fadeFrom: TickerLabels?
+    private var fadeStart = -Double.infinity
     private let barFont: Font
 
     public init(instrument: Instrument, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
@@ -62,7 +71,7 @@ public final class ScreenModel {
         let scale = LineChartScale(fitting: selection.points, in: plot)
         let palette = screen.palette
         let first = selection.points.first?.value ?? 0, last = selection.points.last?.value ?? 0
-        return ChartView(times: selection.points.map(\.time), positions: selection.points.map(scale.point),
+        return ChartView(times: selection.points.map(\.time), positions: scale.positions(of: selection.points, axis: timeAxis),
                          baselineY: scale.y(first), color: last >= first ? palette.up : palette.down)
     }
 
@@ -103,6 +112,7 @@ public final class ScreenModel {
 
     /// True while frames still change without input.
     public func isAnimating(at time: Double) -> Bool {
+        if fadeFrom != nil && time < fadeStart + labelFade { return true }
         switch scene {
         case .line: return morph.isAnimating(at: time)
         case .bars: return time < sceneStart + barScene().totalDuration
@@ -160,7 +170,15 @@ public final class ScreenModel {
         canvas.clip = canvas.buffer.bounds
         switch scene {
         case .line:
-            screen.draw(chart: frame, labels: labels, on: canvas)
+            // Compare the words only: colours change on every frame of a morph.
+            if let shown = shownLabels, shown.price != labels.price || shown.change != labels.change || shown.note != labels.note {
+                fadeFrom = shown
+                fadeStart = time
+            }
+            shownLabels = labels
+            let fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
+            screen.draw(chart: frame, labels: labels, fadingFrom: fade < 1 ? fadeFrom : nil, fade: fade, on: canvas)
+            if fade >= 1 { fadeFrom = nil }
         case .bars:
             let bars = barScene()
             labels.change = "monthly change, last 12 months"

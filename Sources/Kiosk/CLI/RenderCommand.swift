@@ -24,6 +24,7 @@ enum RenderCommand {
           --scene SCENE       line (default), bars (monthly change, staggered growth), draw (line drawing itself in)
           --at SECONDS        time into the scene's animation (default: the end, when everything has settled)
           --scrub X           a finger at pixel x: the indicator snaps to the nearest point
+          --time-axis AXIS    trading (default: nights and weekends collapsed) or calendar
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -43,6 +44,7 @@ enum RenderCommand {
         let sceneName = try args.option("--scene") ?? "line"
         let at = try args.number("--at", in: 0...3600)
         let scrubX = try args.number("--scrub", in: -100_000...100_000)
+        let axisName = try args.option("--time-axis") ?? "trading"
         try args.finish()
 
         guard let range = ChartRange(label: rangeText) else {
@@ -50,6 +52,9 @@ enum RenderCommand {
         }
         guard let scene = ScreenModel.Scene(rawValue: sceneName) else {
             throw UsageError("render: --scene \"\(sceneName)\" is not line, bars or draw")
+        }
+        guard let axis = TimeAxis(rawValue: axisName) else {
+            throw UsageError("render: --time-axis \"\(axisName)\" is not trading or calendar")
         }
         guard let palette = ScreenModel.palette(named: paletteName) else {
             throw UsageError("render: --palette \"\(paletteName)\" is not standard or color-blind")
@@ -89,6 +94,7 @@ enum RenderCommand {
         do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
         let model = ScreenModel(instrument: instrument, width: size.width, height: size.height, fonts: fonts,
                                 palette: palette, range: transitionRanges?.0 ?? range)
+        if axis != model.timeAxis { model.timeAxis = axis }
 
         if let (from, to) = transitionRanges {
             guard !model.selection(for: from).points.isEmpty, !model.selection(for: to).points.isEmpty else {

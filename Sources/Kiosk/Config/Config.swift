@@ -54,6 +54,7 @@ public struct Config: Equatable, Sendable {
     public var touchPauseSeconds = 30.0
     public var morph = MorphTiming.standard
     public var paletteName = "standard"
+    public var timeAxis = TimeAxis.trading
     public var decimals = 2
     public var groupingSeparator = ","
     public var decimalSeparator = "."
@@ -76,6 +77,7 @@ public struct Config: Equatable, Sendable {
         let parsed = ConfigFile(text: text, file: file)
         var config = Config()
         var issues = parsed.issues
+        var reportedSections: Set<String> = []
         for entry in parsed.entries {
             func fail(_ message: String) {
                 issues.append(ConfigIssue(file: file, line: entry.line, key: entry.key, message: message, severity: .error))
@@ -111,7 +113,11 @@ public struct Config: Equatable, Sendable {
                 continue
             }
             guard let keys = schema[entry.section] else {
-                warn("unknown section [\(entry.section)]" + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME"]))
+                // Once per section, not once per key in it.
+                if reportedSections.insert(entry.section).inserted {
+                    warn("unknown section [\(entry.section)], its keys are ignored"
+                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME"]))
+                }
                 continue
             }
             guard let apply = keys[entry.key] else {
@@ -137,7 +143,8 @@ public struct Config: Equatable, Sendable {
     }
 
     static func didYouMean(_ word: String, _ candidates: [String]) -> String {
-        let best = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+        // Ties go to the alphabetically first name, so the hint does not depend on dictionary order.
+        let best = candidates.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
         guard let best, best.1 <= max(2, word.count / 3) else { return "" }
         return " (did you mean \"\(best.0)\"?)"
     }
@@ -238,6 +245,12 @@ public struct Config: Equatable, Sendable {
                 }
                 c.morph.curve = curve; return nil
             },
+            "time-axis": { c, v in
+                guard let axis = TimeAxis(rawValue: v.lowercased()) else {
+                    return "expected trading (nights and weekends collapsed) or calendar, found \"\(v)\""
+                }
+                c.timeAxis = axis; return nil
+            },
             "palette": { c, v in
                 guard ScreenModel.palette(named: v) != nil else { return "expected standard or color-blind, found \"\(v)\"" }
                 c.paletteName = v.lowercased(); return nil
@@ -333,14 +346,15 @@ func parseSchedule(_ text: String) -> Result<PowerSchedule, ConfigValueError> {
     var schedule = PowerSchedule()
     schedule.onMinutes = Array(repeating: [], count: 7)
     for clause in text.split(separator: ",") {
-        let words = clause.split(separator: " ").map { String($0).lowercased() }
+        let original = clause.split(separator: " ").map(String.init)
+        let words = original.map { $0.lowercased() }
         guard words.count == 2 else {
             return .failure(ConfigValueError(message: "expected \"Mon-Fri 07:00-22:00\" clauses separated by commas, found \"\(clause.trimmingWhitespace())\""))
         }
         let dayParts = words[0].split(separator: "-").map(String.init)
         guard let d0 = days.firstIndex(of: String(dayParts[0].prefix(3))),
               let d1 = days.firstIndex(of: String((dayParts.last ?? dayParts[0]).prefix(3))), dayParts.count <= 2 else {
-            return .failure(ConfigValueError(message: "\"\(words[0])\" is not a day or day range like Mon-Fri"))
+            return .failure(ConfigValueError(message: "\"\(original[0])\" is not a day or day range like Mon-Fri"))
         }
         let timeParts = words[1].split(separator: "-").map(String.init)
         func minutes(_ s: String) -> Int? {
@@ -350,7 +364,7 @@ func parseSchedule(_ text: String) -> Result<PowerSchedule, ConfigValueError> {
             return h * 60 + m
         }
         guard timeParts.count == 2, let start = minutes(timeParts[0]), let end = minutes(timeParts[1]), start != end else {
-            return .failure(ConfigValueError(message: "\"\(words[1])\" is not a time range like 07:00-22:00"))
+            return .failure(ConfigValueError(message: "\"\(original[1])\" is not a time range like 07:00-22:00"))
         }
         var d = d0
         while true {
@@ -359,7 +373,7 @@ func parseSchedule(_ text: String) -> Result<PowerSchedule, ConfigValueError> {
             } else {
                 // Past midnight: the rest of this day and the start of the next.
                 schedule.onMinutes[d].append(start..<1440)
-                schedule.onMinutes[(d + 1) % 7].append(0..<end)
+                if end > 0 { schedule.onMinutes[(d + 1) % 7].append(0..<end) }
             }
             if d == d1 { break }
             d = (d + 1) % 7
