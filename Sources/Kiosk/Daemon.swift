@@ -43,7 +43,11 @@ final class Daemon {
     private var inFlightInputMicros: UInt64?
     private var quarterTurns: Int { config.rotation / 90 }
 
-    init(config: Config, configPath: String?, displayChoice: DisplayBackends.Choice, fonts: FontSet) throws(Errno) {
+    private let readyFile: String?
+
+    init(config: Config, configPath: String?, displayChoice: DisplayBackends.Choice, fonts: FontSet,
+         readyFile: String? = nil) throws(Errno) {
+        self.readyFile = readyFile
         self.config = config
         self.configPath = configPath
         self.displayChoice = displayChoice
@@ -72,7 +76,7 @@ final class Daemon {
         }
         display?.shutdown()
         input = nil
-        Log.notice("run: exiting; \(stats.summary)")
+        Log.notice("run: exiting; \(statisticsLine)")
         return exitStatus
     }
 
@@ -382,7 +386,7 @@ final class Daemon {
                     _ = try? SystemdNotify.stopping()
                     loop.stop()
                 case SIGHUP: reload()
-                case SIGUSR1: Log.notice("stats: \(stats.summary)")
+                case SIGUSR1: Log.notice("stats: \(statisticsLine)")
                 default: break
                 }
             }
@@ -428,5 +432,21 @@ final class Daemon {
     private func notifyReady(_ status: String) {
         readySent = true
         _ = try? SystemdNotify.send("READY=1\nSTATUS=\(status)")
+        if let readyFile {
+            let fd = open(readyFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                var line = Array((status + "\n").utf8)
+                _ = line.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+            }
+        }
+    }
+
+    /// The statistics line: frames, flips, timings, and the process's CPU time and peak memory.
+    private var statisticsLine: String {
+        let cpu = ProcessCPUTime.now()
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return stats.summary + ", cpu \((cpu.user + cpu.system) / 1_000_000) ms, max rss \(usage.ru_maxrss) kB, wakeups \(loop.wakeupCount)"
     }
 }

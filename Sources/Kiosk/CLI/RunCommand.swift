@@ -10,10 +10,14 @@ import Glibc
 enum RunCommand {
     static let help = """
         usage: tickerboard run [--config FILE] [--display auto|kms|fbdev|headless] [--preview FILE.png]
+                               [--ready-file PATH]
 
         Runs the kiosk. With a display it takes the screen; with no display device at all it says so
         and writes one preview frame of the built-in sample market instead (default
         /tmp/tickerboard-preview.png).
+          --ready-file PATH   create PATH once the first frame is on screen (for scripts; systemd
+                              gets READY=1 through $NOTIFY_SOCKET either way)
+        Signals: TERM/INT exit and give the console back, HUP reloads the config, USR1 logs statistics.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -22,6 +26,7 @@ enum RunCommand {
         let configPath = try args.option("--config")
         let displayChoice = try args.option("--display") ?? "auto"
         let previewPath = try args.option("--preview") ?? "/tmp/tickerboard-preview.png"
+        let readyFile = try args.option("--ready-file")
         try args.finish()
         guard ["auto", "kms", "fbdev", "headless"].contains(displayChoice) else {
             throw UsageError("run: --display \"\(displayChoice)\" is not auto, kms, fbdev or headless")
@@ -56,7 +61,9 @@ enum RunCommand {
         }
         let choice = DisplayBackends.Choice(rawValue: displayChoice) ?? .auto
         let daemon: Daemon
-        do { daemon = try Daemon(config: config, configPath: path, displayChoice: choice, fonts: fonts) } catch {
+        do {
+            daemon = try Daemon(config: config, configPath: path, displayChoice: choice, fonts: fonts, readyFile: readyFile)
+        } catch {
             Log.error("run: \(error)")
             return 1
         }
