@@ -202,8 +202,9 @@ public final class InputDevices {
     }
 
     private func read(_ body: (InputEvent) -> Void) {
-        if libinput_dispatch(context) != 0 {
-            log("input: libinput_dispatch: \(Errno.current)")
+        let status = libinput_dispatch(context)     // 0 or a negative errno
+        if status < 0 {
+            log("input: libinput_dispatch: \(Errno(rawValue: -status))")
         }
         while let event = libinput_get_event(context) {
             if let converted = convert(event) { body(converted) }

@@ -15,11 +15,12 @@ public enum InputCheck {
     static let usage = """
         usage: tickerboard input-check [--seconds S] [--size WxH] [--rotation 0|90|180|270] [--seat NAME]
                                        [--device /dev/input/eventN]... [--calibration "a b c d e f"]
-                                       [--ready-file PATH] [--quiet]
+                                       [--ready-file PATH] [--quiet] [--report]
         Prints `DEVICE`, `TOUCH`, `POINTER`, `KEY` and `GESTURE` lines in logical picture pixels
         (WxH is the panel's mode size; default 1024x768), then a `SUMMARY` line.
         --device      use libinput's path backend on these nodes instead of the udev seat
         --quiet       print only DEVICE and GESTURE lines (for event floods)
+        --report      print the `tickerboard inputs` listing of the seat and exit
         """
 
     /// Runs the check; returns the process exit status (0 ok, 1 input failure, 2 usage).
@@ -61,6 +62,9 @@ public enum InputCheck {
                 calibration = m
             case "--ready-file": readyFile = value()
             case "--quiet": quiet = true
+            case "--report":
+                say(InputReport.make(seat: seat))
+                return 0
             case "-h", "--help":
                 say(usage)
                 return 0

@@ -109,6 +109,12 @@ want_b = ["tap x=0.0 y=0.0", "tap x=767.0 y=0.0", "tap x=767.0 y=1023.0", "tap x
 result("b-rotation-90-corners", exited_ok(B) and taps == want_b,
        "panel (1023,0) (1023,767) (0,767) (0,0) -> %s" % ", ".join(t[4:] for t in taps))
 
+R = lines("report.log")
+ts = [l for l in R if "tickerboard e2e touchscreen" in l]
+kb = [l for l in R if "AT Translated Set 2 keyboard" in l]
+result("b-inputs-report", len(ts) == 1 and " touch " in ts[0] and "102.3x76.7mm" in ts[0] and len(kb) == 1 and "keyboard" in kb[0],
+       " | ".join(" ".join(l.split()) for l in R if l.strip())[:300])
+
 # ---- (c) calibration composed with udev's LIBINPUT_CALIBRATION_MATRIX
 C0, C1 = lines("touch-c0.log"), lines("touch-c1.log")
 d0 = [l for l in C0 if l.startswith("TOUCH down")]

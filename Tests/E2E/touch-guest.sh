@@ -39,9 +39,13 @@ stop $P; echo "exit=$?" >> "$OUT/touch-a.log"
 $B --seconds 60 --size 1024x768 --rotation 90 --ready-file /tmp/ready-b > "$OUT/touch-b.log" 2>&1 &
 P=$!
 wait_file /tmp/ready-b
-$INJ create waitfor "$OUT/touch-b.log" "$FOUND" 1 tap 1023 0 sleep 0.3 tap 1023 767 sleep 0.3 tap 0 767 sleep 0.3 tap 0 0 sleep 0.5 destroy sleep 1 \
-  > "$OUT/inject-b.log" 2>&1
-echo "inject b: exit $?"
+$INJ create waitfor "$OUT/touch-b.log" "$FOUND" 1 mark report sleep 3 tap 1023 0 sleep 0.3 tap 1023 767 sleep 0.3 tap 0 767 sleep 0.3 tap 0 0 sleep 0.5 destroy sleep 1 \
+  > "$OUT/inject-b.log" 2>&1 &
+I=$!
+# meanwhile, the `tickerboard inputs` listing while the touchscreen is there
+i=0; until grep -q "MARK report" "$OUT/inject-b.log" 2>/dev/null || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
+$B --report > "$OUT/report.log" 2>&1
+wait $I; echo "inject b: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-b.log"
 
 # (c) calibration: udev sets LIBINPUT_CALIBRATION_MATRIX (mirror x) on the touchscreen; one reader
