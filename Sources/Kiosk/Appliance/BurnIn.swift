@@ -52,7 +52,8 @@ public struct BurnInShift: Sendable, Equatable {
     /// When the offset next changes, strictly after `seconds`; nil when shifting is off.
     public func nextChange(after seconds: Double) -> Double? {
         guard cycleLength > 0 else { return nil }
-        return Double(step(at: seconds) + 1) * periodSeconds
+        guard seconds.isFinite else { return nil }
+        return ((seconds / periodSeconds).rounded(.down) + 1) * periodSeconds
     }
 
     private func step(at seconds: Double) -> Int {

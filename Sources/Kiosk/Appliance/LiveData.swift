@@ -340,6 +340,11 @@ public struct Staleness: Equatable, Sendable {
     /// `updated 27 Nov 15:42 EST` (intraday) or `updated 27 Nov 2026` (daily).
     public var text: String
 
+    public init(isStale: Bool, text: String) {
+        self.isStale = isStale
+        self.text = text
+    }
+
     /// - Parameters:
     ///   - newestBarTime: `PriceBar.time` of the last bar (daily bars: UTC midnight of the date).
     ///   - now: Unix time, seconds.

@@ -268,7 +268,8 @@ public struct Config: Equatable, Sendable {
                 guard v == "." || v == "," else { return "expected . or , found \"\(v)\"" }
                 c.decimalSeparator = v; return nil
             },
-            "currency-symbol": { c, v in c.currencySymbol = v; return nil },
+            // `auto`: from each instrument's currency ($ for USD, € for EUR, else the ISO code).
+            "currency-symbol": { c, v in c.currencySymbol = v.lowercased() == "auto" ? nil : v; return nil },
             "currency-position": { c, v in
                 guard ["before", "after"].contains(v.lowercased()) else { return "expected before or after, found \"\(v)\"" }
                 c.currencyAfter = v.lowercased() == "after"; return nil

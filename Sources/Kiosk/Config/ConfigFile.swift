@@ -28,7 +28,8 @@ struct ConfigFile {
     init(text: String, file: String) {
         var section = ""
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: splitting on "\n" alone would make a CRLF file one line.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }
@@ -43,7 +44,11 @@ struct ConfigFile {
                     section = "?"
                     continue
                 }
-                section = String(trimmed.dropFirst().dropLast()).trimmingWhitespace().lowercased()
+                // Section kinds are case-insensitive; an instrument's name (`[instrument AAPL]`) is not:
+                // it is shown on screen and names the instrument in messages.
+                let header = String(trimmed.dropFirst().dropLast()).trimmingWhitespace()
+                let kind = header.prefix { $0 != " " && $0 != "\t" && $0 != "." }
+                section = kind.lowercased() + header.dropFirst(kind.count)
                 continue
             }
             guard let eq = trimmed.firstIndex(of: "=") else {
