@@ -110,6 +110,9 @@ public final class ScreenModel {
         snapper.reset()
     }
 
+    /// The line's vertices on screen at `time` (for tests of the motion itself).
+    public func presentationForTesting(at time: Double) -> ChartView { morph.presentation(at: time) }
+
     /// True while frames still change without input.
     public func isAnimating(at time: Double) -> Bool {
         if fadeFrom != nil && time < fadeStart + labelFade { return true }

@@ -1,0 +1,64 @@
+import Chart
+import Display
+import Kiosk
+import Raster
+import TestSupport
+import Testing
+import Text
+
+/// Key frames of the product's motion, against golden PNGs that were looked at before acceptance.
+@Suite("Scene key frames")
+struct SceneGoldenTests {
+    static func model(range: ChartRange = .oneMonth) throws -> ScreenModel {
+        ScreenModel(instrument: .sample(), width: 960, height: 540, fonts: try FontSet.load(), range: range)
+    }
+
+    @Test("key frames match their golden images", arguments: [
+        ("morph-1M-1Y-0.4s", 0.4), ("morph-1M-1Y-0.7s", 0.7), ("bars-0.5s", 0.5), ("draw-1.0s", 1.0), ("scrub-6M", 0),
+    ])
+    func keyFrame(name: String, time: Double) throws {
+        let m = try Self.model(range: name.hasPrefix("scrub") ? .sixMonths : .oneMonth)
+        if name.hasPrefix("morph") { m.select(.oneYear, at: 0) }
+        if name.hasPrefix("bars") { m.show(.bars, at: 0) }
+        if name.hasPrefix("draw") { m.show(.drawIn, at: 0) }
+        if name.hasPrefix("scrub") { m.scrub(atX: 400) }
+        let frame = m.render(at: time).buffer
+        let result = ImageComparison.check(frame, againstGolden: TestPaths.golden("scene-\(name).png"),
+                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        #expect(result.passed, "\(result.report)")
+    }
+
+    @Test("a morph starts on the old range's frame and ends exactly on the new range's frame")
+    func morphEndpoints() throws {
+        let static1M = try Self.model(range: .oneMonth).render(at: 0).buffer
+        let static1Y = try Self.model(range: .oneYear).render(at: 0).buffer
+        let m = try Self.model(range: .oneMonth)
+        m.labelFade = 0  // compare the picture, not a label cross-fade in progress
+        m.select(.oneYear, at: 10)
+        let start = m.render(at: 10).buffer
+        // The line and baseline start where 1M had them (labels already name the new range).
+        let plot = m.screen.layout.plot
+        let plotRect = IntRect(x0: Int(plot.left), y0: Int(plot.top), x1: Int(plot.right), y1: Int(plot.bottom))
+        #expect(ImageComparison.compare(start, static1M, region: plotRect).maxDifference == 0)
+        #expect(m.isAnimating(at: 10.5))
+        #expect(!m.isAnimating(at: 11.3))
+        let end = m.render(at: 11.3).buffer
+        #expect(ImageComparison.compare(end, static1Y).maxDifference == 0)
+    }
+
+    @Test("vertices stay in x order through every frame of morphs between all ranges")
+    func monotonicMorph() throws {
+        let m = try Self.model(range: .oneDay)
+        var t = 0.0
+        for target in [ChartRange.oneYear, .fiveDays, .fiveYears, .oneMonth, .oneDay, .sixMonths] {
+            m.select(target, at: t)
+            for step in 0...12 {
+                let view = m.presentationForTesting(at: t + Double(step) * 0.1)
+                for i in 1..<view.positions.count {
+                    #expect(view.positions[i].x >= view.positions[i - 1].x - 1e-9, "\(target) step \(step) vertex \(i)")
+                }
+            }
+            t += 0.7  // retarget mid-flight on purpose
+        }
+    }
+}
