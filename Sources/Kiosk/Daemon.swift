@@ -207,7 +207,7 @@ final class Daemon {
                 try d.present(rotated, damage: rotated.bounds)
                 scanout = rotated
             } else {
-                try d.present(canvas.buffer, damage: canvas.buffer.bounds)
+                try d.present(canvas.buffer, damage: model.lastDamage)
             }
             inFlightInputMicros = pendingInputMicros
             pendingInputMicros = nil

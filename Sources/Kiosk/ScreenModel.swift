@@ -37,6 +37,15 @@ public final class ScreenModel {
     private var shownLabels: TickerLabels?
     private var fadeFrom: TickerLabels?
     private var fadeStart = -Double.infinity
+    /// What changed on screen in the last `render`: a display copies only these rows.
+    public private(set) var lastDamage = IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    /// The rectangles actually redrawn in the last `render` (their union is `lastDamage`).
+    public private(set) var lastRedrawnRegions: [IntRect] = []
+    /// Enough of the previous frame to tell whether the next one may be a partial redraw.
+    private struct FrameKey: Equatable {
+        var scene: Scene, range: ChartRange, indicatorX: Double?, moving: Bool
+    }
+    private var previousKey: FrameKey?
     private let barFont: Font
 
     public init(instrument: Instrument, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
@@ -110,6 +119,26 @@ public final class ScreenModel {
         snapper.reset()
     }
 
+    /// The rectangles to redraw between two frames of the line chart: everything after a range
+    /// change or during a morph; only the price lines, the selector and the indicator's old and new
+    /// columns while a finger scrubs a settled chart (about a quarter of the screen).
+    private func partialRegions(from old: FrameKey?, to new: FrameKey) -> [IntRect] {
+        let all = canvas.buffer.bounds
+        guard let old, old.scene == .line, old.range == new.range, !old.moving, !new.moving else { return [all] }
+        let L = screen.layout, s = L.scale
+        let plot = L.plot
+        // The price and change lines (the instrument name above them never changes while scrubbing).
+        var regions = [IntRect(x0: 0, y0: Int(L.nameBaseline + 12 * s), x1: L.width, y1: Int(L.changeBaseline + 14 * s)),
+                       IntRect(x0: 0, y0: Int(plot.bottom.rounded(.up)) + 1, x1: L.width, y1: L.height)]
+        let pad = 6 * s + 3 * s + 2
+        for x in Set([old.indicatorX, new.indicatorX].compactMap { $0 }) {
+            regions.append(IntRect(x0: Int((x - pad).rounded(.down)), y0: Int(plot.top) - 1 - Int(pad),
+                                   x1: Int((x + pad).rounded(.up)), y1: Int(plot.bottom.rounded(.up)) + 1 + Int(pad))
+                .intersection(all))
+        }
+        return regions.filter { !$0.isEmpty }
+    }
+
     /// The line's vertices on screen at `time` (for tests of the motion itself).
     public func presentationForTesting(at time: Double) -> ChartView { morph.presentation(at: time) }
 
@@ -171,6 +200,9 @@ public final class ScreenModel {
         var labels = instrument.labels(for: selection, palette: screen.palette, focus: focus)
         if morph.isAnimating(at: time) { labels.changeColor = view.color }
         canvas.clip = canvas.buffer.bounds
+        lastDamage = canvas.buffer.bounds
+        lastRedrawnRegions = [lastDamage]
+        if scene != .line { previousKey = nil }
         switch scene {
         case .line:
             // Compare the words only: colours change on every frame of a morph.
@@ -180,8 +212,18 @@ public final class ScreenModel {
             }
             shownLabels = labels
             let fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
-            screen.draw(chart: frame, labels: labels, fadingFrom: fade < 1 ? fadeFrom : nil, fade: fade, on: canvas)
+            let key = FrameKey(scene: .line, range: range, indicatorX: indicator?.x, moving: morph.isAnimating(at: time))
+            let regions = partialRegions(from: previousKey, to: key)
+            previousKey = key
+            for region in regions {
+                canvas.clip = region
+                screen.draw(chart: frame, labels: labels, fadingFrom: fade < 1 ? fadeFrom : nil, fade: fade, on: canvas)
+            }
+            lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
+            lastRedrawnRegions = regions
+            canvas.clip = canvas.buffer.bounds
             if fade >= 1 { fadeFrom = nil }
+            return canvas
         case .bars:
             let bars = barScene()
             labels.change = "monthly change, last 12 months"

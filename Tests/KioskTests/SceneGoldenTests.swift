@@ -62,3 +62,32 @@ struct SceneGoldenTests {
         }
     }
 }
+
+@Suite("Partial redraw while scrubbing")
+struct PartialRedrawTests {
+    @Test("scrubbing redraws a fraction of the screen and gives the pixels of a full redraw")
+    func scrubDamage() throws {
+        let fonts = try FontSet.load()
+        let m = ScreenModel(instrument: .sample(), width: 960, height: 540, fonts: fonts, range: .sixMonths)
+        m.labelFade = 0
+        _ = m.render(at: 0)
+        var t = 1.0
+        for x in stride(from: 100.0, through: 800.0, by: 37.0) {
+            m.scrub(atX: x)
+            let frame = m.render(at: t).buffer
+            let redrawn = m.lastRedrawnRegions.reduce(0) { $0 + $1.width * $1.height }
+            #expect(redrawn < 960 * 540 / 3, "redrew \(m.lastRedrawnRegions) at x \(x)")
+            let fresh = ScreenModel(instrument: .sample(), width: 960, height: 540, fonts: fonts, range: .sixMonths)
+            fresh.labelFade = 0
+            fresh.scrub(atX: x)
+            let reference = fresh.render(at: t).buffer
+            #expect(ImageComparison.compare(frame, reference).maxDifference <= 1, "x \(x)")
+            t += 1
+        }
+        m.endScrub()
+        _ = m.render(at: t)
+        m.select(.oneYear, at: t + 1)
+        _ = m.render(at: t + 1.1)
+        #expect(m.lastDamage == IntRect(x0: 0, y0: 0, x1: 960, y1: 540))  // a morph redraws everything
+    }
+}
