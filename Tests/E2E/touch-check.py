@@ -139,6 +139,16 @@ result("d-flood", ok, "%s; reader: %s motions, %s frames, max batch %s, max lag 
        % (inj, field(S, "touch_motion"), field(S, "frames"), field(S, "max_batch"), field(S, "max_lag_ms"), lag, rss0, rss1,
           field(S, "cpu_ms"), last["follow"] if last else None))
 
+# ---- (f) mouse and keys
+F = lines("touch-f.log")
+CF = contacts(F)
+ok = (exited_ok(F) and len(CF) == 2 and CF[0]["began"] == (0, 0) and len(CF[0]["moves"]) >= 1 and CF[0]["ended"] is not None
+      and CF[1]["began"] == (1023, 767) and CF[1]["follow"] == "tap x=1023.0 y=767.0")
+result("f-mouse-as-finger", ok, "; ".join(fmt(c) for c in CF) + "; %d POINTER lines" % sum(1 for l in F if l.startswith("POINTER")))
+cmds = [field(l, "command") for l in F if l.startswith("KEY ") and " pressed=1 " in l]
+want_k = ["selectRange(0)", "selectRange(5)", "previousRange", "nextRange", "togglePause", "none"]
+result("f-keys", exited_ok(F) and cmds == want_k, "keys 1 6 left right space A -> %s" % " ".join(c or "?" for c in cmds))
+
 # ---- (e) optional: InputTests' own uinput touchscreen through the path backend
 E = lines("swift-uinput-test.log")
 if E:

@@ -76,6 +76,19 @@ $INJ create waitfor "$OUT/touch-d.log" "$FOUND" 1 mark flood flood 10 10000 slee
   > "$OUT/inject-d.log" 2>&1
 echo "inject d: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-d.log"
+# (f) a mouse acts like one finger (relative motion accumulated and clamped to the picture), and
+# keys map to commands: 1, 6, left, right, space, A
+$B --seconds 60 --size 1024x768 --ready-file /tmp/ready-f > "$OUT/touch-f.log" 2>&1 &
+P=$!
+wait_file /tmp/ready-f
+$INJ create-mouse create-keyboard waitfor "$OUT/touch-f.log" 'found "tickerboard e2e mouse"' 1 \
+  waitfor "$OUT/touch-f.log" 'found "tickerboard e2e keyboard"' 1 \
+  rel -3000 -3000 sleep 0.2 mdown sleep 0.1 rel 40 0 sleep 0.05 rel 40 0 sleep 0.4 mup sleep 0.3 \
+  rel 4000 4000 sleep 0.2 click sleep 0.3 \
+  key 2 key 7 key 105 key 106 key 57 key 30 sleep 0.5 > "$OUT/inject-f.log" 2>&1
+echo "inject f: exit $?"
+stop $P; echo "exit=$?" >> "$OUT/touch-f.log"
+
 # (e) optional: the Swift test that drives its own uinput touchscreen through the path backend
 # (skipped where /dev/uinput is missing, e.g. in a container), when touch-e2e.sh got TB_E2E_TESTS
 if [ -x "$OUT/tests.xctest" ]; then
@@ -83,4 +96,4 @@ if [ -x "$OUT/tests.xctest" ]; then
     > "$OUT/swift-uinput-test.log" 2>&1
   echo "exit=$?" >> "$OUT/swift-uinput-test.log"
 fi
-for f in a b c0 c1 d; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done
+for f in a b c0 c1 d f; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done

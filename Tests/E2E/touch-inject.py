@@ -14,6 +14,10 @@ Steps (positions in panel pixels; values outside the range are sent as they are)
   flood SECONDS RATE          slot 0 down, RATE motion frames/s for SECONDS (raw writes every 10 ms), up
   waitfor FILE TEXT N         wait (<= 30 s) until FILE has N lines containing TEXT (e.g. the reader's
                               "DEVICE added" for our device: better than a fixed settle time)
+  create-mouse | create-keyboard   a relative mouse (left/right buttons) / a keyboard (ESC..D, space, arrows)
+  rel DX DY                   mouse motion (libinput accelerates it)
+  mdown | mup | click         left mouse button
+  key CODE                    keyboard key press and release (Linux key code: KEY_1 = 2)
   sleep S                     wait
   mark TEXT                   print "MARK TEXT <CLOCK_MONOTONIC s>" (to line up with the reader's log)
 Prints one line per step to stdout.
@@ -26,7 +30,7 @@ import sys
 import time
 
 import libevdev
-from libevdev import EV_ABS, EV_KEY, EV_SYN, InputAbsInfo, InputEvent
+from libevdev import EV_ABS, EV_KEY, EV_REL, EV_SYN, InputAbsInfo, InputEvent
 
 
 class Screen:
@@ -70,6 +74,24 @@ class Screen:
         self.uinput.send_events(self.frame_events(slot, pos))
 
 
+class Simple:
+    """A mouse or a keyboard."""
+    def __init__(self, kind):
+        dev = libevdev.Device()
+        dev.name = "tickerboard e2e " + kind
+        dev.id = {"bustype": 0x06, "vendor": 0x7462, "product": 2 if kind == "mouse" else 3, "version": 1}
+        if kind == "mouse":
+            for c in (EV_REL.REL_X, EV_REL.REL_Y, EV_KEY.BTN_LEFT, EV_KEY.BTN_RIGHT):
+                dev.enable(c)
+        else:   # udev calls it a keyboard when it has ESC, the digits and Q..D (codes 1..32)
+            for code in list(range(1, 33)) + [57, 105, 106]:
+                dev.enable(libevdev.evbit(1, code))
+        self.uinput = dev.create_uinput_device()
+
+    def send(self, *events):
+        self.uinput.send_events(list(events) + [InputEvent(EV_SYN.SYN_REPORT, 0)])
+
+
 def now():
     return time.clock_gettime(time.CLOCK_MONOTONIC)
 
@@ -86,7 +108,7 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    screen, graveyard = None, []
+    screen, graveyard, extra = None, [], {}
     num = lambda: float(args.pop(0))
     while args:
         step = args.pop(0)
@@ -94,11 +116,54 @@ def main(argv):
             screen = Screen(width, height, name)
             print("create %s %s" % (screen.uinput.devnode, name), flush=True)
             continue
+        if step in ("create-mouse", "create-keyboard"):
+            kind = step[len("create-"):]
+            extra[kind] = Simple(kind)
+            print("%s %s" % (step, extra[kind].uinput.devnode), flush=True)
+            continue
+        if step == "rel":
+            dx, dy = int(num()), int(num())
+            extra["mouse"].send(InputEvent(EV_REL.REL_X, dx), InputEvent(EV_REL.REL_Y, dy))
+            print("rel %d %d" % (dx, dy), flush=True)
+            continue
+        if step in ("mdown", "mup", "click"):
+            m = extra["mouse"]
+            if step in ("mdown", "click"):
+                m.send(InputEvent(EV_KEY.BTN_LEFT, 1))
+            if step == "click":
+                time.sleep(0.05)
+            if step in ("mup", "click"):
+                m.send(InputEvent(EV_KEY.BTN_LEFT, 0))
+            print(step, flush=True)
+            continue
+        if step == "key":
+            code = int(num())
+            k = extra["keyboard"]
+            k.send(InputEvent(libevdev.evbit(1, code), 1))
+            time.sleep(0.03)
+            k.send(InputEvent(libevdev.evbit(1, code), 0))
+            print("key %d" % code, flush=True)
+            continue
         if step == "sleep":
             time.sleep(num())
             continue
         if step == "mark":
             print("MARK %s %.6f" % (args.pop(0), now()), flush=True)
+            continue
+        if step == "waitfor":
+            path, text, count = args.pop(0), args.pop(0), int(num())
+            start, seen = now(), 0
+            while now() - start < 30:
+                try:
+                    with open(path, errors="replace") as f:
+                        seen = sum(1 for line in f if text in line)
+                except OSError:
+                    seen = 0
+                if seen >= count:
+                    break
+                time.sleep(0.05)
+            print("waitfor %r x%d in %s: %s after %.2f s" % (text, count, path, "ok" if seen >= count else "TIMEOUT",
+                  now() - start), flush=True)
             continue
         if screen is None:
             print("touch-inject: %s before create" % step, file=sys.stderr)
@@ -154,20 +219,6 @@ def main(argv):
             screen.send(0, None)
             print("flood %d frames (%d evdev events) in %.2f s = %.0f frames/s" % (sent, sent * per_frame_events, elapsed,
                   sent / elapsed), flush=True)
-        elif step == "waitfor":
-            path, text, count = args.pop(0), args.pop(0), int(num())
-            start, seen = now(), 0
-            while now() - start < 30:
-                try:
-                    with open(path, errors="replace") as f:
-                        seen = sum(1 for line in f if text in line)
-                except OSError:
-                    seen = 0
-                if seen >= count:
-                    break
-                time.sleep(0.05)
-            print("waitfor %r x%d in %s: %s after %.2f s" % (text, count, path, "ok" if seen >= count else "TIMEOUT",
-                  now() - start), flush=True)
         else:
             print("touch-inject: unknown step %s" % step, file=sys.stderr)
             return 2
