@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Checks the systemd units without installing anything on this machine:
+#   1. `systemd-analyze verify` of tickerboard.service and the sample fetcher's .service/.timer, on
+#      temporary copies whose ExecStart points at a binary that exists (verify insists on that): the
+#      built tickerboard if given ($TICKERBOARD_BIN or the first argument), else /bin/true.
+#   2. `systemd-analyze security --offline=true` exposure of tickerboard.service: must be <= 2.5,
+#      the goal is <= 1.5; the number is printed.
+#   3. install.sh and uninstall.sh into a temporary DESTDIR (with --no-build, so nothing is compiled):
+#      what is installed, that a user's config is never overwritten, that uninstall keeps it unless
+#      --purge. Skipped when there is no binary to install.
+# Exit status 0 when all pass. Needs systemd-analyze (package systemd); nothing runs as a service.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+bin=${1:-${TICKERBOARD_BIN:-}}
+if [ -z "$bin" ]; then
+    for candidate in "$root/.build/release/tickerboard" "$root/.build/debug/tickerboard"; do
+        if [ -x "$candidate" ]; then bin=$candidate; break; fi
+    done
+fi
+
+if ! command -v systemd-analyze >/dev/null; then
+    echo "verify.sh: systemd-analyze not found (apt-get install systemd)" >&2
+    exit 1
+fi
+
+tmp=$(mktemp -d /tmp/tickerboard-verify.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# 1. verify
+exec_target=${bin:-/bin/true}
+for unit in "$here/tickerboard.service" "$root/assets/fetch-example/tickerboard-fetch.service" \
+            "$root/assets/fetch-example/tickerboard-fetch.timer"; do
+    sed -e "s|/usr/bin/tickerboard|$exec_target|g" \
+        -e "s|/usr/share/tickerboard/fetch-example/fetch-prices.sh|/bin/true|g" "$unit" > "$tmp/$(basename "$unit")"
+done
+cd "$tmp"
+if out=$(systemd-analyze verify --man=no ./tickerboard.service ./tickerboard-fetch.service ./tickerboard-fetch.timer 2>&1) \
+   && [ -z "$out" ]; then
+    echo "verify: systemd-analyze verify: clean (ExecStart -> $exec_target)"
+else
+    echo "verify: systemd-analyze verify reported:"
+    echo "$out" | sed 's/^/    /'
+    failures=$((failures + 1))
+fi
+
+# 2. security exposure
+report=$(systemd-analyze security --offline=true ./tickerboard.service 2>&1 || true)
+exposure=$(echo "$report" | sed -n 's/.*Overall exposure level for tickerboard.service: \([0-9.]*\).*/\1/p')
+if [ -z "$exposure" ]; then
+    echo "verify: could not read the exposure from systemd-analyze security:"
+    echo "$report" | tail -5 | sed 's/^/    /'
+    failures=$((failures + 1))
+else
+    verdict=$(awk -v e="$exposure" 'BEGIN { if (e <= 1.5) print "goal met (<= 1.5)"; else if (e <= 2.5) print "acceptable (<= 2.5, goal 1.5)"; else print "TOO HIGH (must be <= 2.5)" }')
+    echo "verify: security exposure $exposure: $verdict"
+    echo "$report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
+    awk -v e="$exposure" 'BEGIN { exit !(e <= 2.5) }' || failures=$((failures + 1))
+fi
+cd "$root"
+
+# 3. install / uninstall into a temporary root
+if [ -n "$bin" ] && [ -x "$bin" ]; then
+    dest="$tmp/root"
+    if ! "$here/install.sh" --destdir "$dest" --no-build --binary "$bin" >"$tmp/install.log" 2>&1; then
+        echo "verify: install.sh failed:"; sed 's/^/    /' "$tmp/install.log"; failures=$((failures + 1))
+    else
+        missing=""
+        for f in usr/bin/tickerboard usr/lib/systemd/system/tickerboard.service etc/tickerboard/tickerboard.conf \
+                 usr/share/doc/tickerboard/README.md usr/share/doc/tickerboard/APPLIANCE.md \
+                 usr/share/tickerboard/tickerboard.conf usr/share/tickerboard/fetch-example/fetch-prices.sh \
+                 usr/share/tickerboard/fetch-example/tickerboard-fetch.service \
+                 usr/share/tickerboard/fetch-example/tickerboard-fetch.timer; do
+            [ -e "$dest/$f" ] || missing="$missing $f"
+        done
+        [ -x "$dest/usr/bin/tickerboard" ] || missing="$missing (usr/bin/tickerboard not executable)"
+        # A second install must keep a changed config and put the new default beside it.
+        echo "# mine" >> "$dest/etc/tickerboard/tickerboard.conf"
+        "$here/install.sh" --destdir "$dest" --no-build --binary "$bin" >"$tmp/install2.log" 2>&1 || missing="$missing (second install failed)"
+        grep -q '^# mine$' "$dest/etc/tickerboard/tickerboard.conf" || missing="$missing (user config overwritten)"
+        [ -e "$dest/etc/tickerboard/tickerboard.conf.dist" ] || missing="$missing etc/tickerboard/tickerboard.conf.dist"
+        "$here/uninstall.sh" --destdir "$dest" >"$tmp/uninstall.log" 2>&1 || missing="$missing (uninstall failed)"
+        [ ! -e "$dest/usr/bin/tickerboard" ] || missing="$missing (binary left after uninstall)"
+        [ ! -e "$dest/usr/lib/systemd/system/tickerboard.service" ] || missing="$missing (unit left after uninstall)"
+        grep -q '^# mine$' "$dest/etc/tickerboard/tickerboard.conf" 2>/dev/null || missing="$missing (uninstall removed the user config)"
+        "$here/uninstall.sh" --destdir "$dest" --purge >>"$tmp/uninstall.log" 2>&1 || missing="$missing (uninstall --purge failed)"
+        [ ! -e "$dest/etc/tickerboard" ] || missing="$missing (--purge left /etc/tickerboard)"
+        if [ -z "$missing" ]; then
+            echo "verify: install.sh/uninstall.sh into a temporary root: ok"
+        else
+            echo "verify: install/uninstall problems:$missing"
+            sed 's/^/    /' "$tmp/install.log" "$tmp/uninstall.log"
+            failures=$((failures + 1))
+        fi
+    fi
+else
+    echo "verify: install check skipped (no built binary; pass one as the first argument)"
+fi
+
+if [ "$failures" -gt 0 ]; then
+    echo "verify: $failures check(s) failed"
+    exit 1
+fi
+echo "verify: all checks passed"
