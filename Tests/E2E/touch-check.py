@@ -149,6 +149,17 @@ cmds = [field(l, "command") for l in F if l.startswith("KEY ") and " pressed=1 "
 want_k = ["selectRange(0)", "selectRange(5)", "previousRange", "nextRange", "togglePause", "none"]
 result("f-keys", exited_ok(F) and cmds == want_k, "keys 1 6 left right space A -> %s" % " ".join(c or "?" for c in cmds))
 
+# ---- (g) devices without a size
+G = lines("touch-g.log")
+CG = contacts(G)
+nores = [l for l in G if l.startswith("DEVICE added") and "e2e touchscreen" in l]
+degenerate = [l for l in G if "degenerate" in l]
+ok = (exited_ok(G) and len(nores) == 1 and "size=unknown" in nores[0] and len(CG) == 1 and CG[0]["follow"] == "tap x=300.0 y=200.0"
+      and not any(l.startswith("DEVICE added") for l in degenerate))
+result("g-no-size-devices", ok, "no resolution: %s, %s; min == max: %s" % (
+    " ".join(nores[0].split()[-4:-1]) if nores else "not added", fmt(CG[0]) if CG else "no contact",
+    (degenerate[0].split(": ", 1)[-1] if degenerate else "not seen")[:120]))
+
 # ---- (e) optional: InputTests' own uinput touchscreen through the path backend
 E = lines("swift-uinput-test.log")
 if E:

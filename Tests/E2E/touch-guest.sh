@@ -89,6 +89,16 @@ $INJ create-mouse create-keyboard waitfor "$OUT/touch-f.log" 'found "tickerboard
 echo "inject f: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-f.log"
 
+# (g) devices without a size: a touchscreen without resolution (works: libinput guesses a size), and
+# one whose axes have no range (min == max: libinput refuses it; nothing else may break)
+$B --seconds 60 --size 1024x768 --ready-file /tmp/ready-g > "$OUT/touch-g.log" 2>&1 &
+P=$!
+wait_file /tmp/ready-g
+$INJ create-degenerate create-nores waitfor "$OUT/touch-g.log" "$FOUND" 1 sleep 0.5 tap 300 200 sleep 0.5 destroy sleep 1 \
+  > "$OUT/inject-g.log" 2>&1
+echo "inject g: exit $?"
+stop $P; echo "exit=$?" >> "$OUT/touch-g.log"
+
 # (e) optional: the Swift test that drives its own uinput touchscreen through the path backend
 # (skipped where /dev/uinput is missing, e.g. in a container), when touch-e2e.sh got TB_E2E_TESTS
 if [ -x "$OUT/tests.xctest" ]; then
@@ -96,4 +106,4 @@ if [ -x "$OUT/tests.xctest" ]; then
     > "$OUT/swift-uinput-test.log" 2>&1
   echo "exit=$?" >> "$OUT/swift-uinput-test.log"
 fi
-for f in a b c0 c1 d f; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done
+for f in a b c0 c1 d f g; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done

@@ -7,6 +7,8 @@ The screen's ABS range is 0..W-1 x 0..H-1 (10 units/mm, INPUT_PROP_DIRECT), so u
 ID_INPUT_TOUCHSCREEN and libinput's transformed coordinates for a WxH output are the raw values.
 Steps (positions in panel pixels; values outside the range are sent as they are):
   create | destroy            make / remove the device (the script starts without one)
+  create-nores                make it without a resolution (no physical size: libinput guesses one)
+  create-degenerate           an extra touchscreen whose axes have no range (min == max), kept to the end
   down SLOT X Y | move SLOT X Y | up SLOT   one contact change, each followed by a frame (SYN_REPORT)
   tap X Y                     down, 50 ms, up
   drag X1 Y1 X2 Y2 STEPS MS   slot 0 down at 1, STEPS moves to 2, MS ms apart, then up
@@ -34,14 +36,14 @@ from libevdev import EV_ABS, EV_KEY, EV_REL, EV_SYN, InputAbsInfo, InputEvent
 
 
 class Screen:
-    def __init__(self, width, height, name):
+    def __init__(self, width, height, name, resolution=10):
         dev = libevdev.Device()
         dev.name = name
         dev.id = {"bustype": 0x06, "vendor": 0x7462, "product": 0x0001, "version": 1}
         dev.enable(libevdev.INPUT_PROP_DIRECT)
         dev.enable(EV_KEY.BTN_TOUCH)
-        x = InputAbsInfo(minimum=0, maximum=width - 1, resolution=10)
-        y = InputAbsInfo(minimum=0, maximum=height - 1, resolution=10)
+        x = InputAbsInfo(minimum=0, maximum=width - 1, resolution=resolution)
+        y = InputAbsInfo(minimum=0, maximum=height - 1, resolution=resolution)
         for code, info in ((EV_ABS.ABS_X, x), (EV_ABS.ABS_Y, y), (EV_ABS.ABS_MT_POSITION_X, x),
                            (EV_ABS.ABS_MT_POSITION_Y, y), (EV_ABS.ABS_MT_SLOT, InputAbsInfo(minimum=0, maximum=9)),
                            (EV_ABS.ABS_MT_TRACKING_ID, InputAbsInfo(minimum=0, maximum=65535))):
@@ -115,6 +117,14 @@ def main(argv):
         if step == "create":
             screen = Screen(width, height, name)
             print("create %s %s" % (screen.uinput.devnode, name), flush=True)
+            continue
+        if step == "create-nores":
+            screen = Screen(width, height, name, resolution=0)
+            print("create-nores %s %s" % (screen.uinput.devnode, name), flush=True)
+            continue
+        if step == "create-degenerate":
+            extra["degenerate"] = Screen(1, 1, name + " degenerate", resolution=0)
+            print("create-degenerate %s" % extra["degenerate"].uinput.devnode, flush=True)
             continue
         if step in ("create-mouse", "create-keyboard"):
             kind = step[len("create-"):]
