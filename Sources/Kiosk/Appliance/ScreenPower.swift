@@ -38,9 +38,14 @@ public struct ScreenPower: Sendable {
         public var isOn: Bool
         public var reason: Reason
         /// The next instant (Unix seconds) the state changes unless someone touches the screen; nil
-        /// when it will not change on its own. The daemon arms its timer for `nextChange - now`.
+        /// when it will not change on its own. The daemon arms its timer for `nextChange - now`
+        /// (a monotonic timerfd). The wall clock can be stepped (NTP at boot, `timedatectl`), so cap
+        /// the sleep at `ScreenPower.maximumSleep` and ask again when it fires: one wakeup an hour.
         public var nextChange: Double?
     }
+
+    /// The longest the daemon should sleep on a decision before asking again (wall-clock steps).
+    public static let maximumSleep: Double = 3600
 
     /// How far the schedule is searched for the next change; beyond a week it repeats.
     static let horizon: Int64 = 8 * 86_400
