@@ -25,6 +25,19 @@ final class Daemon {
     private var hotplugRegistration: EventLoop.Registration?
     private var model: ScreenModel?
     private var instruments: [Instrument] = []
+    /// Config ids of `instruments` (live updates name them); "sample" for the built-in market.
+    private var instrumentIDs: [String] = []
+    private var liveData: LiveData?
+    private var liveRegistration: EventLoop.Registration?
+    private var power: ScreenPower
+    private var powerTimer: EventLoop.Registration?
+    private var screenIsOn = true
+    private var lastActivityWall = Double(time(nil))
+    private var burnIn: BurnInShift
+    private var burnInTimer: EventLoop.Registration?
+    private let startNanos = MonotonicClock.now()
+    /// The picture moved by the burn-in offset (and rotated), as it goes to the display.
+    private var shifted: PixelBuffer?
     private var instrumentIndex = 0
     private var stats = FrameStatistics()
     private var frameWanted = false
@@ -49,6 +62,8 @@ final class Daemon {
          readyFile: String? = nil) throws(Errno) {
         self.readyFile = readyFile
         self.config = config
+        power = ScreenPower(config: config)
+        burnIn = BurnInShift(config: config)
         self.configPath = configPath
         self.displayChoice = displayChoice
         self.fonts = fonts
@@ -67,9 +82,12 @@ final class Daemon {
             return 1
         }
         instruments = loadInstruments(config)
+        startLiveData()
         openInput()
         openDisplay()
         armCycleTimer()
+        armPowerTimer()
+        armBurnInTimer()
         do { try loop.run() } catch {
             Log.error("run: event loop failed: \(error)")
             exitStatus = 1
@@ -146,6 +164,9 @@ final class Daemon {
         scanout = quarterTurns == 0 ? nil : PixelBuffer(width: d.width, height: d.height)
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
         gestures.resize(width: Double(w), height: Double(h))
+        shifted = nil
+        needsFullPresent = true
+        updateStatusNote()
     }
 
     private func handleDisplayEvents() {
@@ -188,7 +209,7 @@ final class Daemon {
 
     /// Renders and presents the next frame if one is wanted and the display can take it.
     private func renderIfNeeded() {
-        guard let d = display, let model, d.canPresent else { return }
+        guard let d = display, let model, d.canPresent, screenIsOn else { return }
         // Animation time is the vblank the frame will be shown at: the last one plus a period.
         let now = MonotonicClock.now()
         let period = UInt64(1e9 / max(1, d.refreshHz))
@@ -201,14 +222,27 @@ final class Daemon {
         let canvas = model.render(at: t)
         let t1 = MonotonicClock.now()
         do {
+            let offset = burnIn.offset(at: Double(MonotonicClock.now() - startNanos) / 1e9)
+            var picture = canvas.buffer
+            var damage = model.lastDamage
+            if offset != .zero {
+                var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
+                shifted = nil  // uniquely referenced while written
+                moved.copy(from: picture, offsetX: offset.dx, offsetY: offset.dy,
+                           fill: model.screen.palette.background.premultiplied)
+                picture = moved
+                shifted = moved
+                damage = picture.bounds
+            }
             if var rotated = scanout {
                 scanout = nil  // keep the buffer uniquely referenced while it is written
-                canvas.buffer.rotate(quarterTurns: quarterTurns, into: &rotated)
+                picture.rotate(quarterTurns: quarterTurns, into: &rotated)
                 try d.present(rotated, damage: rotated.bounds)
                 scanout = rotated
             } else {
-                try d.present(canvas.buffer, damage: model.lastDamage)
+                try d.present(picture, damage: needsFullPresent ? picture.bounds : damage)
             }
+            needsFullPresent = offset != .zero
             inFlightInputMicros = pendingInputMicros
             pendingInputMicros = nil
         } catch {
@@ -247,6 +281,7 @@ final class Daemon {
     private func handle(_ gesture: Gesture, time: UInt64?) {
         guard let model else { return }
         lastTouchNanos = MonotonicClock.now()
+        if noteActivity() { return }  // the touch that wakes the screen does nothing else
         let now = Self.seconds(max(lastTouchNanos, lastVblankNanos))
         let plot = model.screen.layout.plot
         switch gesture {
@@ -276,6 +311,7 @@ final class Daemon {
     private func handleKey(_ command: KeyCommand) {
         guard let model else { return }
         lastTouchNanos = MonotonicClock.now()
+        if noteActivity() { return }
         let now = Self.seconds(max(lastTouchNanos, lastVblankNanos))
         switch command {
         case .selectRange(let index) where index < ChartRange.allCases.count:
@@ -288,6 +324,14 @@ final class Daemon {
             paused.toggle()
             Log.notice("cycling \(paused ? "paused" : "resumed") from the keyboard")
         }
+    }
+
+    /// Someone is there: restart the idle countdown; returns true if this woke the screen.
+    private func noteActivity() -> Bool {
+        lastActivityWall = Double(time(nil))
+        let wasOff = !screenIsOn
+        if wasOff || config.blankAfterIdleSeconds > 0 { armPowerTimer() }
+        return wasOff && screenIsOn
     }
 
     private func step(_ delta: Int, at time: Double) {
@@ -340,6 +384,7 @@ final class Daemon {
 
     private func loadInstruments(_ config: Config) -> [Instrument] {
         var result: [Instrument] = []
+        instrumentIDs = []
         for spec in config.instruments {
             do {
                 let zone = try ExchangeTimeZone(identifier: spec.timeZone)
@@ -354,6 +399,7 @@ final class Daemon {
                 }
                 let market = MarketData(daily: daily, intraday: intraday, timeZone: zone, priceField: field)
                 result.append(Instrument(name: spec.name ?? spec.id, market: market, priceFormat: priceFormat(spec)))
+                instrumentIDs.append(spec.id)
             } catch {
                 Log.error("data: instrument \(spec.id): \(error)")
             }
@@ -361,9 +407,107 @@ final class Daemon {
         if result.isEmpty {
             if !config.instruments.isEmpty { Log.warning("data: no instrument could be loaded; showing the built-in sample") }
             result = [.sample()]
+            instrumentIDs = ["sample"]
         }
         return result
     }
+
+    // MARK: Live data, staleness, screen power, burn-in
+
+    private func startLiveData() {
+        if let liveRegistration { loop.remove(liveRegistration); self.liveRegistration = nil }
+        liveData = nil
+        guard !config.instruments.isEmpty else { return }
+        do {
+            let live = try LiveData(config: config) { [unowned self] update in apply(update) }
+            for source in live.sources {
+                guard let i = instrumentIDs.firstIndex(of: source.instrumentID) else { continue }
+                let market = instruments[i].market
+                if let series = source.slot == .daily ? market.daily : market.intraday {
+                    live.noteLoaded(path: source.path, series: series)
+                }
+            }
+            liveRegistration = try loop.watch(live.pollDescriptor) { _ in live.handleReadable() }
+            liveData = live
+        } catch {
+            Log.warning("data: cannot watch the data files (\(error)); changes need a restart or SIGHUP")
+        }
+        updateStatusNote()
+    }
+
+    private func apply(_ update: LiveData.Update) {
+        guard let i = instrumentIDs.firstIndex(of: update.instrumentID) else { return }
+        var market = instruments[i].market
+        if update.slot == .daily { market.daily = update.series } else { market.intraday = update.series }
+        instruments[i].market = market
+        Log.info("data: \(update.path): \(update.series.count) bars")
+        if i == instrumentIndex % instruments.count, let model {
+            model.replaceMarket(market, at: Self.seconds(max(MonotonicClock.now(), lastVblankNanos)))
+            updateStatusNote()
+            requestFrame()
+        }
+    }
+
+    /// "delayed · updated …" when the shown instrument's newest bar is older than the configured age.
+    private func updateStatusNote() {
+        guard let model, instrumentIDs.first != "sample" else { return }
+        let market = model.instrument.market
+        guard let series = [market.intraday, market.daily].compactMap({ $0 }).max(by: { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }),
+              let staleness = Staleness(series: series, now: Int64(time(nil)), staleAfterSeconds: config.staleAfterSeconds,
+                                        timeZone: market.timeZone)
+        else { return }
+        let note = staleness.isStale ? "delayed · " + staleness.text : nil
+        if note != model.statusNote {
+            model.statusNote = note
+            requestFrame()
+        }
+    }
+
+    /// Decides on/off now and arms one timer for the next change (capped, for wall-clock steps).
+    private func armPowerTimer() {
+        let now = Double(time(nil))
+        let decision = power.decide(at: now, lastActivity: lastActivityWall)
+        setScreen(on: decision.isOn)
+        updateStatusNote()
+        let sleep = min(decision.nextChange.map { max(1, $0 - now) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
+        let delay = Duration.milliseconds(Int64(sleep * 1000))
+        if let powerTimer {
+            try? loop.rearm(powerTimer, after: delay)
+        } else {
+            powerTimer = try? loop.addTimer(after: delay) { [unowned self] in armPowerTimer() }
+        }
+    }
+
+    private func setScreen(on: Bool) {
+        guard on != screenIsOn else { return }
+        screenIsOn = on
+        if on {
+            Log.notice("power: screen on")
+            stats.resetSequence()
+            requestFrame()
+        } else if let d = display, d.canPresent {
+            // No DPMS through this display yet: a black frame, then no rendering at all until on.
+            Log.notice("power: screen off (black)")
+            let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
+            try? d.present(black, damage: black.bounds)
+            needsFullPresent = true
+        }
+    }
+
+    private func armBurnInTimer() {
+        if let burnInTimer { loop.remove(burnInTimer); self.burnInTimer = nil }
+        let elapsed = Double(MonotonicClock.now() - startNanos) / 1e9
+        guard let next = burnIn.nextChange(after: elapsed) else { return }
+        let delay = Duration.milliseconds(Int64(max(0.05, next - elapsed) * 1000))
+        burnInTimer = try? loop.addTimer(after: delay) { [unowned self] in
+            needsFullPresent = true
+            requestFrame()
+            armBurnInTimer()
+        }
+    }
+
+    /// True when the next frame must be copied whole (the shift changed, a black frame was shown).
+    private var needsFullPresent = false
 
     private func priceFormat(_ spec: InstrumentConfig) -> PriceFormat {
         let symbol = config.currencySymbol ?? (spec.currency == "USD" ? "$" : spec.currency == "EUR" ? "€" : spec.currency)
@@ -399,20 +543,23 @@ final class Daemon {
             return
         }
         _ = try? SystemdNotify.reloading()
-        let (fresh, issues) = Config.load(path: configPath)
-        for issue in issues where issue.severity == .warning { Log.warning("config: \(issue)") }
-        let errors = issues.filter { $0.severity == .error }
-        if !errors.isEmpty {
-            for e in errors { Log.error("config: \(e)") }
-            Log.error("reload: \(configPath) has \(errors.count) error(s); keeping the running configuration")
-        } else {
-            config = fresh
-            instruments = loadInstruments(fresh)
+        let outcome = ConfigReload.reload(current: config, path: configPath)
+        for issue in outcome.issues {
+            issue.severity == .error ? Log.error("config: \(issue)") : Log.warning("config: \(issue)")
+        }
+        Log.notice("reload: \(outcome.summary)")
+        if outcome.applied && outcome.changed {
+            config = outcome.config
+            power = ScreenPower(config: config)
+            burnIn = BurnInShift(config: config)
+            instruments = loadInstruments(config)
             instrumentIndex = 0
             rebuildModel()
+            startLiveData()
             armCycleTimer()
+            armPowerTimer()
+            armBurnInTimer()
             requestFrame()
-            Log.notice("reload: \(configPath) loaded")
         }
         _ = try? SystemdNotify.send("READY=1")
     }

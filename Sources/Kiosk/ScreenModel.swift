@@ -7,7 +7,11 @@ import Text
 /// the scrub indicator, and the canvas it is all painted on. Time is always passed in (seconds on
 /// the caller's clock), so the same model renders live frames, previews and tests.
 public final class ScreenModel {
-    public let instrument: Instrument
+    public private(set) var instrument: Instrument
+    /// Small print shown when no finger is down, e.g. `delayed · updated 27 Nov 2026`.
+    public var statusNote: String? {
+        didSet { if statusNote != oldValue { previousKey = nil } }
+    }
     public let screen: TickerScreen
     public let canvas: Canvas
     public private(set) var range: ChartRange
@@ -91,6 +95,15 @@ public final class ScreenModel {
         if scene != .line { scene = .line }
         let target = view(for: selection(for: newRange))
         morph.retarget(to: target, at: time, timing: animated ? timing : MorphTiming(duration: 0, curve: .linear))
+    }
+
+    /// New data for the instrument (a file was appended to or replaced): the line morphs to it, so a
+    /// new last point slides in on the right instead of the picture jumping.
+    public func replaceMarket(_ market: MarketData, at time: Double) {
+        instrument.market = market
+        selections = [:]
+        morph.retarget(to: view(for: selection(for: range)), at: time, timing: timing)
+        if scene == .line { endScrub() }
     }
 
     /// Switches to `scene`, its animation starting at `time`.
@@ -198,6 +211,7 @@ public final class ScreenModel {
         let frame = LineChartFrame(vertices: decimated(view.positions), baselineY: view.baselineY,
                                    lineColor: view.color, indicator: indicator)
         var labels = instrument.labels(for: selection, palette: screen.palette, focus: focus)
+        if focus == nil, let statusNote { labels.note = labels.note.isEmpty ? statusNote : labels.note + " · " + statusNote }
         if morph.isAnimating(at: time) { labels.changeColor = view.color }
         canvas.clip = canvas.buffer.bounds
         lastDamage = canvas.buffer.bounds

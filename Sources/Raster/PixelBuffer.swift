@@ -243,3 +243,25 @@ extension PixelBuffer {
         return true
     }
 }
+
+extension PixelBuffer {
+    /// Copies `source` (same size) shifted by (`dx`, `dy`) pixels, filling what it leaves uncovered
+    /// with `fill`: the whole picture moved a few pixels to spare an OLED or plasma panel burn-in.
+    public mutating func copy(from source: PixelBuffer, offsetX dx: Int, offsetY dy: Int, fill: UInt32) {
+        guard source.width == width, source.height == height else { return }
+        let w = width, h = height, ss = source.stride, ds = stride
+        pixels.withUnsafeMutableBufferPointer { d in
+            source.pixels.withUnsafeBufferPointer { s in
+                for y in 0..<h {
+                    let row = d.baseAddress! + y * ds
+                    let sy = y - dy
+                    guard sy >= 0, sy < h else { row.update(repeating: fill, count: w); continue }
+                    let x0 = max(0, dx), x1 = min(w, w + dx)
+                    if x0 > 0 { row.update(repeating: fill, count: x0) }
+                    if x1 < w { (row + x1).update(repeating: fill, count: w - x1) }
+                    if x1 > x0 { (row + x0).update(from: s.baseAddress! + sy * ss + (x0 - dx), count: x1 - x0) }
+                }
+            }
+        }
+    }
+}

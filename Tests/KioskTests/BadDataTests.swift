@@ -48,3 +48,27 @@ struct BadDataTests {
         _ = model.render(at: 0)
     }
 }
+
+@Suite("Live data on screen")
+struct LiveDataScreenTests {
+    @Test("an appended bar slides in from the right on the morph and the label shows its price")
+    func appendedBarSlidesIn() throws {
+        let fonts = try FontSet.load()
+        let values = (0..<40).map { 100 + Double($0 % 7) }
+        let before = BadDataTests.instrument(values)
+        let model = ScreenModel(instrument: before, width: 640, height: 360, fonts: fonts, range: .fiveYears)
+        model.labelFade = 0
+        _ = model.render(at: 0)
+        let oldLast = model.presentationForTesting(at: 0).positions.last!
+        let after = BadDataTests.instrument(values + [123.45])
+        model.replaceMarket(after.market, at: 1)
+        let start = model.presentationForTesting(at: 1)
+        let end = model.presentationForTesting(at: 5)
+        #expect(start.positions.count == 41)
+        #expect(start.positions.last! == oldLast)  // the new point starts at the old right end
+        #expect(end.positions.last!.x > end.positions[39].x)
+        #expect(model.isAnimating(at: 1.5))
+        #expect(!model.isAnimating(at: 5))
+        #expect(model.selection(for: .fiveYears).points.last?.value == 123.45)
+    }
+}

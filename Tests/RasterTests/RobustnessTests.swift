@@ -130,3 +130,22 @@ struct RotationCopyTests {
         #expect(!source.rotate(quarterTurns: turns, into: &wrong))
     }
 }
+
+@Suite("Burn-in shift copy")
+struct ShiftCopyTests {
+    @Test("a shifted copy moves every pixel by the offset and fills the uncovered edge",
+          arguments: [(0, 0), (2, -1), (-3, 2), (7, 0), (0, -4)])
+    func shiftedCopy(offset: (Int, Int)) {
+        var source = PixelBuffer(width: 6, height: 5)
+        for y in 0..<5 { for x in 0..<6 { source[x, y] = UInt32(y * 6 + x + 1) } }
+        var target = PixelBuffer(width: 6, height: 5)
+        target.copy(from: source, offsetX: offset.0, offsetY: offset.1, fill: 0xDEAD)
+        for y in 0..<5 {
+            for x in 0..<6 {
+                let sx = x - offset.0, sy = y - offset.1
+                let expected = sx >= 0 && sx < 6 && sy >= 0 && sy < 5 ? source[sx, sy] : 0xDEAD
+                #expect(target[x, y] == expected, "pixel \(x),\(y)")
+            }
+        }
+    }
+}
