@@ -262,6 +262,8 @@ final class Daemon {
                                            calibration: calibration, log: { Log.notice($0) })
             input = devices
             try loop.watch(devices.pollDescriptor) { [unowned self] _ in handleInput() }
+            // Devices present at start queue their events without making the descriptor readable.
+            handleInput()
         } catch {
             Log.warning("input: \(error); running without touch")
         }
