@@ -16,6 +16,7 @@ public enum Tickerboard {
           check-config   check a configuration file: FILE:LINE: key: message for each problem
           inputs         list the input devices libinput sees on the seat
           display-check  drive the display with a test pattern and report the flip rate
+          touch-test     a screen for checking touch rotation and calibration (corner targets, contacts)
           input-check    print every input event in display coordinates (for installers)
           help           show this text
 
@@ -46,6 +47,7 @@ public enum Tickerboard {
                 return report.exitCode
             case "display-check": return DisplayCheck.run(arguments: args)
             case "input-check": return InputCheck.run(arguments: args)
+            case "touch-test": return try TouchTestCommand.run(args)
             case "inputs":
                 var a = Arguments(command: "inputs", args)
                 if a.wantsHelp() { printLine("usage: tickerboard inputs [--seat SEAT]\n\nLists input devices and their capabilities."); return 0 }
