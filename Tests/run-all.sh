@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev fonts-dejavu-core)
+packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev fonts-dejavu-core systemd)
 if [ -f Tests/E2E/apt-packages.txt ]; then
     while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && packages+=("$p"); done < Tests/E2E/apt-packages.txt
 fi
@@ -23,5 +23,8 @@ if [ -x Tests/E2E/run-e2e.sh ] && [ "${TICKERBOARD_SKIP_E2E:-0}" != 1 ]; then
     Tests/E2E/run-e2e.sh
 fi
 
+# The appliance build, then the unit: systemd-analyze verify, the security exposure, install/uninstall.
 swift build -c release --static-swift-stdlib
+bash systemd/verify.sh .build/release/tickerboard
+
 swift test --disable-xctest

@@ -19,6 +19,9 @@ if [ -z "$bin" ]; then
     done
 fi
 
+# ExecStart= needs an absolute path.
+[ -n "$bin" ] && bin=$(realpath "$bin")
+
 if ! command -v systemd-analyze >/dev/null; then
     echo "verify.sh: systemd-analyze not found (apt-get install systemd)" >&2
     exit 1
