@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""daemon-check.py — judges screen captures and statistics of `tickerboard run` (daemon-e2e.sh).
+Standard library only (runs on the host, and in the guest for `locate-rot`).
+
+  chart IMG                      the chart is on screen: background dominant, line colour along a
+                                 polyline in the plot rect, baseline dashes (not black, not console)
+  same A B [X0 Y0 X1 Y1 [LIMIT]] [--rot DEG]  A equals B in the region (B turned clockwise first;
+                                 region in A's coordinates) within anti-aliasing tolerance
+  indicator IMG X                the scrub indicator (1-px #C9D1D9 line) is at column X (±1)
+  xs CSV RANGE W H INDEX         x (in a WxH picture) of point INDEX (negative: from the end) of RANGE
+  locate-rot IMG REF LX LY       which quarter turn maps REF (the logical picture) onto IMG; prints
+                                 the physical pixel of logical point LX LY: "q X Y"
+  stats LOG                      the last `stats:` line of a daemon log as key=value
+  morph SAMPLES                  flip rate during morphs from daemon-sample.py output
+Images: binary PPM (QMP screendump) or 8-bit RGB/RGBA PNG (tickerboard render). Exit 0 = holds.
+"""
+import datetime
+import re
+import struct
+import sys
+import zlib
+
+BACKGROUND = (0x0D, 0x11, 0x17)
+UP, DOWN = (0x00, 0xC8, 0x05), (0xFF, 0x50, 0x00)
+BASELINE = (0x8B, 0x94, 0x9E)
+INDICATOR = (0xC9, 0xD1, 0xD9)
+
+
+class Image:
+    def __init__(self, width, height, rgb):
+        self.width, self.height, self.rgb = width, height, rgb   # rgb: bytes, 3 per pixel
+
+    def px(self, x, y):
+        i = (y * self.width + x) * 3
+        return self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]
+
+    def px_rotated(self, q, x, y):
+        """Pixel (x, y) of this picture turned clockwise by q quarter turns (without building it)."""
+        w, h = self.width, self.height
+        if q == 1:
+            return self.px(y, h - 1 - x)
+        if q == 2:
+            return self.px(w - 1 - x, h - 1 - y)
+        if q == 3:
+            return self.px(w - 1 - y, x)
+        return self.px(x, y)
+
+    def rotated_size(self, q):
+        return (self.height, self.width) if q % 2 else (self.width, self.height)
+
+
+def read_ppm(data):
+    fields, pos = [], 2
+    while len(fields) < 3:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        start = pos
+        while not data[pos:pos + 1].isspace():
+            pos += 1
+        fields.append(int(data[start:pos]))
+    w, h, _ = fields
+    return Image(w, h, data[pos + 1:pos + 1 + w * h * 3])
+
+
+def read_png(data):
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if depth != 8 or ctype not in (2, 6) or interlace:
+                raise SystemExit("png: only 8-bit RGB/RGBA, not interlaced")
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    out = bytearray()
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        if f == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 255
+        elif f == 2:
+            line = bytearray((a + b) & 255 for a, b in zip(line, prev))
+        elif f == 3:
+            for i in range(stride):
+                line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + prev[i]) // 2) & 255
+        elif f == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        if bpp == 3:
+            out += line
+        else:
+            del line[3::4]
+            out += line
+    return Image(w, h, bytes(out))
+
+
+def load(path):
+    data = open(path, "rb").read()
+    if data[:2] == b"P6":
+        return read_ppm(data)
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return read_png(data)
+    raise SystemExit("%s: neither PPM nor PNG" % path)
+
+
+def close(a, b, tol):
+    return abs(a[0] - b[0]) <= tol and abs(a[1] - b[1]) <= tol and abs(a[2] - b[2]) <= tol
+
+
+def layout(w, h):
+    """TickerScreenLayout (Sources/Chart/TickerScreen.swift)."""
+    s = max(0.25, min(w / 1920, h / 1080))
+    left, top, right = 80 * s, 260 * s, w - 80 * s
+    bottom = max(top + 10, h - 110 * s - 20 * s)
+    slot = (w - 160 * s) / 6
+    centers = [80 * s + slot * (i + 0.5) for i in range(6)]
+    return dict(s=s, left=left, top=top, right=right, bottom=bottom, centers=centers,
+                selector_y=h - 52 * s, price_baseline=160 * s)
+
+
+# --- checks ---------------------------------------------------------------------------------------
+
+def check_chart(path):
+    img = load(path)
+    w, h = img.width, img.height
+    L = layout(w, h)
+    bg = total = 0
+    for y in range(0, h, 4):
+        for x in range(0, w, 4):
+            total += 1
+            bg += close(img.px(x, y), BACKGROUND, 6)
+    bg_share = bg / total
+    # the line: per column of the plot, pixels in the line colour (up or down); a polyline has
+    # them in (nearly) every column, in a short vertical run
+    x0, x1 = int(L["left"]) + 2, int(L["right"]) - 2
+    y0, y1 = int(L["top"]) - 4, int(L["bottom"]) + 4
+    counts = {UP: 0, DOWN: 0}
+    cols_with, runs_ok, ys = 0, 0, []
+    for x in range(x0, x1):
+        hits = {UP: [], DOWN: []}
+        for y in range(y0, y1):
+            p = img.px(x, y)
+            for c in (UP, DOWN):
+                if close(p, c, 40):
+                    hits[c].append(y)
+        c = UP if len(hits[UP]) >= len(hits[DOWN]) else DOWN
+        counts[UP] += len(hits[UP]); counts[DOWN] += len(hits[DOWN])
+        if hits[c]:
+            cols_with += 1
+            ys.append(sum(hits[c]) / len(hits[c]))
+            # a segment spans at most the plot height; a fill would cover the whole column
+            if max(hits[c]) - min(hits[c]) < 0.8 * (y1 - y0):
+                runs_ok += 1
+    colour = "up/green" if counts[UP] >= counts[DOWN] else "down/red"
+    col_share = cols_with / max(1, x1 - x0)
+    spread = (max(ys) - min(ys)) if ys else 0
+    # baseline: a row of the plot with many short runs in the baseline grey (a dashed/dotted line)
+    best_runs, best_y = 0, -1
+    for y in range(y0, y1):
+        runs, inside = 0, False
+        for x in range(x0, x1):
+            on = close(img.px(x, y), BASELINE, 45)
+            if on and not inside:
+                runs += 1
+            inside = on
+        if runs > best_runs:
+            best_runs, best_y = runs, y
+    ok = bg_share > 0.5 and col_share > 0.9 and runs_ok > 0.9 * cols_with and spread > 0.1 * (y1 - y0) and best_runs >= 10
+    print("%dx%d background %.0f%%, line %s in %.0f%% of plot columns (vertical spread %.0f px), "
+          "baseline row y=%d with %d dashes" % (w, h, 100 * bg_share, colour, 100 * col_share, spread, best_y, best_runs))
+    return 0 if ok else 1
+
+
+def diff_share(a, b, region, step=1, tol=48, q=0):
+    """Share of pixels of A in region that differ from B turned by q quarter turns."""
+    x0, y0, x1, y1 = region
+    n = bad = 0
+    for y in range(y0, y1, step):
+        for x in range(x0, x1, step):
+            n += 1
+            p, r = a.px(x, y), b.px_rotated(q, x, y)
+            if abs(p[0] - r[0]) > tol or abs(p[1] - r[1]) > tol or abs(p[2] - r[2]) > tol:
+                bad += 1
+    return bad / max(1, n), n
+
+
+def check_same(args):
+    rot = 0
+    if "--rot" in args:
+        i = args.index("--rot")
+        rot = int(args[i + 1]) // 90 % 4
+        del args[i:i + 2]
+    a, b = load(args[0]), load(args[1])
+    if (a.width, a.height) != b.rotated_size(rot):
+        print("size %dx%d vs %dx%d turned %d°" % (a.width, a.height, b.width, b.height, rot * 90))
+        return 1
+    region = [int(v) for v in args[2:6]] if len(args) >= 6 else [0, 0, a.width, a.height]
+    share, n = diff_share(a, b, region, q=rot)
+    limit = float(args[6]) if len(args) >= 7 else 0.01
+    print("region %s: %.2f%% of %d pixels differ (limit %.1f%%)" % (region, 100 * share, n, 100 * limit))
+    return 0 if share <= limit else 1
+
+
+def indicator_columns(img):
+    L = layout(img.width, img.height)
+    y0, y1 = int(L["top"]) + 2, int(L["bottom"]) - 2
+    found = []
+    for x in range(int(L["left"]) - 2, int(L["right"]) + 3):
+        n = sum(close(img.px(x, y), INDICATOR, 40) for y in range(y0, y1, 2))
+        if n >= 0.6 * len(range(y0, y1, 2)):
+            found.append(x)
+    return found
+
+
+def check_indicator(path, x):
+    img = load(path)
+    cols = indicator_columns(img)
+    ok = len(cols) >= 1 and all(abs(c - x) <= 1.01 for c in cols)
+    print("indicator at column(s) %s, expected %.1f" % (cols or "none", x))
+    return 0 if ok else 1
+
+
+def daily_dates(csv_path):
+    rows = []
+    for line in open(csv_path):
+        f = line.strip().split(",")
+        if len(f) >= 5 and re.match(r"\d{4}-\d\d-\d\d$", f[0]):
+            rows.append((datetime.date.fromisoformat(f[0]), float(f[4])))
+    rows.sort()
+    return rows
+
+
+def months_back(d, months):
+    total = d.year * 12 + (d.month - 1) - months
+    y, m = divmod(total, 12)
+    m += 1
+    nxt = datetime.date(y + (m == 12), m % 12 + 1, 1)
+    return datetime.date(y, m, min(d.day, (nxt - datetime.timedelta(days=1)).day))
+
+
+def selection(csv_path, rng):
+    """Chart/Ranges.swift for daily data: points dated on or after newest − N calendar months."""
+    rows = daily_dates(csv_path)
+    months = {"1M": 1, "6M": 6, "1Y": 12, "5Y": 60}[rng]
+    start = months_back(rows[-1][0], months)
+    return [r for r in rows if r[0] >= start]
+
+
+def point_x(csv_path, rng, w, h, index):
+    pts = selection(csv_path, rng)
+    L = layout(w, h)
+    i = index % len(pts)
+    return L["left"] + (L["right"] - L["left"]) * i / (len(pts) - 1), pts[i], len(pts)
+
+
+def locate_rot(img_path, ref_path, lx, ly):
+    img, ref = load(img_path), load(ref_path)
+    best = None
+    for q in range(4):
+        if ref.rotated_size(q) != (img.width, img.height):
+            continue
+        share, _ = diff_share(img, ref, (0, 0, img.width, img.height), step=7, q=q)
+        if best is None or share < best[0]:
+            best = (share, q)
+    if best is None or best[0] > 0.05:
+        print("none %s" % (best,))
+        return 1
+    q = best[1]
+    w, h = ref.width, ref.height
+    x, y = lx, ly
+    for _ in range(q):           # clockwise quarter turn of a point in a w×h picture
+        x, y, w, h = h - 1 - y, x, h, w
+    print("%d %d %d %.4f" % (q * 90, round(x), round(y), best[0]))
+    return 0
+
+
+STATS = re.compile(r"frames (\d+), flips (\d+), missed vblanks (\d+), render p50 ([\d.]+) ms p99 ([\d.]+) ms, "
+                   r"copy p50 ([\d.]+) ms p99 ([\d.]+) ms, input-to-flip p50 ([\d.]+) ms p99 ([\d.]+) ms "
+                   r"\((\d+) samples\), cpu (\d+) ms, max rss (\d+) kB, wakeups (\d+)")
+KEYS = ["frames", "flips", "missed", "render_p50", "render_p99", "copy_p50", "copy_p99", "lat_p50", "lat_p99",
+        "lat_n", "cpu_ms", "rss_kb", "wakeups"]
+
+
+def parse_stats(line):
+    m = STATS.search(line)
+    return dict(zip(KEYS, m.groups())) if m else None
+
+
+def stats(path):
+    last = None
+    for line in open(path, errors="replace"):
+        if "stats:" in line or "exiting;" in line:
+            last = parse_stats(line) or last
+    if not last:
+        return 1
+    print(" ".join("%s=%s" % kv for kv in last.items()))
+    return 0
+
+
+def morph(path):
+    """Samples 't frames flips missed cpu wakeups' every ~0.1 s: rate inside each run of flipping."""
+    rows = [list(map(float, l.split())) for l in open(path) if l.strip() and not l.startswith("#")]
+    if len(rows) < 3:
+        print("rate= runs=0 samples=%d" % len(rows))
+        return 1
+    runs, cur = [], []
+    for prev, row in zip(rows, rows[1:]):
+        if row[2] > prev[2]:
+            cur.append(row)
+        elif cur:
+            runs.append(cur); cur = []
+    if cur:
+        runs.append(cur)
+    rates = []
+    for run in runs:
+        if len(run) >= 4:   # interior samples only: the first and last interval are partial
+            a, b = run[0], run[-2]
+            rates.append((b[2] - a[2]) / (b[0] - a[0]))
+    first, last = rows[0], rows[-1]
+    frames = last[1] - first[1]
+    cpu = last[4] - first[4]
+    print("rate=%s rates=%s runs=%d frames=%d flips=%d missed=%d cpu_ms_per_frame=%s window_s=%.1f" % (
+        "%.1f" % (sum(rates) / len(rates)) if rates else "", ",".join("%.1f" % r for r in rates), len(rates),
+        frames, last[2] - first[2], last[3] - first[3], "%.2f" % (cpu / frames) if frames else "",
+        last[0] - first[0]))
+    return 0
+
+
+def main(argv):
+    cmd, args = argv[1], argv[2:]
+    if cmd == "chart":
+        return check_chart(args[0])
+    if cmd == "same":
+        return check_same(args)
+    if cmd == "indicator":
+        return check_indicator(args[0], float(args[1]))
+    if cmd == "xs":
+        x, p, n = point_x(args[0], args[1], int(args[2]), int(args[3]), int(args[4]))
+        print("%.2f %s %.2f %d" % (x, p[0].isoformat(), p[1], n))
+        return 0
+    if cmd == "locate-rot":
+        return locate_rot(args[0], args[1], float(args[2]), float(args[3]))
+    if cmd == "stats":
+        return stats(args[0])
+    if cmd == "morph":
+        return morph(args[0])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

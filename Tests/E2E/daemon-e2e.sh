@@ -1,0 +1,182 @@
+#!/bin/bash
+# daemon-e2e.sh — end-to-end checks of the real daemon, `tickerboard run`, on a real kernel (qemu,
+# TCG): one VM with bochs-drm (card0, /dev/fb0, QMP screendumps), vkms (card1, 60 Hz vblank) and a
+# uinput touchscreen read through udevd + libinput. daemon-guest.sh runs the scenarios; this script
+# judges logs, statistics and captures (daemon-check.py; references from `tickerboard render` on the
+# host) and prints one `RESULT name PASS|FAIL|SKIP detail` per check, then `E2E: N passed, M failed`.
+# usage: bash Tests/E2E/daemon-e2e.sh            (from anywhere; as root: apt, qemu)
+# Env: TB_E2E_BIN=path (default: build tickerboard release), TB_E2E_OUT=dir (artefacts; default a
+#      fresh dir under /var/tmp), TB_VM_CACHE, TB_VM_VKMS=0 (no vkms: its check is a SKIP),
+#      TB_E2E_VKMS_SECONDS (sampling window per vkms run, default 7).
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
+FIX="$HERE/fixtures/daemon"
+T0=$(date +%s)
+PASSED=0 FAILED=0 SKIPPED=0
+result() {   # result NAME PASS|FAIL|SKIP DETAIL
+  echo "RESULT $1 $2 ${3:-}"
+  case "$2" in PASS) PASSED=$((PASSED + 1));; SKIP) SKIPPED=$((SKIPPED + 1));; *) FAILED=$((FAILED + 1));; esac
+}
+finish() { echo "E2E: $PASSED passed, $FAILED failed, $SKIPPED skipped ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
+PY=/usr/bin/python3
+CHECK="$PY $HERE/daemon-check.py"
+kv() { echo "$2" | tr ' ' '\n' | grep "^$1=" | tail -1 | cut -d= -f2; }     # kv KEY "k=v k=v"
+field() { grep -h -o "$1=[^ ]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }   # field KEY FILE
+between() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
+nth_stats() {   # nth_stats FILE N: the Nth (1-based; negative from the end) stats line as key=value
+  local f; f=$(mktemp); grep -E 'stats:|exiting;' "$1" | if [ "$2" -lt 0 ]; then tail -n $((-$2)) | head -1; else sed -n "$2p"; fi > "$f"
+  $CHECK stats "$f"; rm -f "$f"
+}
+
+if ! TB_VM_VKMS="${TB_VM_VKMS:-1}" bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
+BIN="${TB_E2E_BIN:-}"
+if [ -z "$BIN" ]; then
+  if ! (cd "$ROOT" && swift build -c release --product tickerboard > /var/tmp/tb-daemon-e2e-build.log 2>&1); then
+    tail -20 /var/tmp/tb-daemon-e2e-build.log; result build FAIL "swift build -c release failed"; finish
+  fi
+  BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/tickerboard"
+fi
+"$BIN" run --help 2>&1 | grep -q 'ready-file' || { result build FAIL "$BIN run has no --ready-file"; finish; }
+
+OUT="${TB_E2E_OUT:-$(mktemp -d /var/tmp/tb-daemon-e2e.XXXXXX)}"
+mkdir -p "$OUT"; rm -f "$OUT"/*.log "$OUT"/*.ppm "$OUT"/*.samples "$OUT"/*.done "$OUT"/*.shot-request
+# The guest sees the host root read-only but not host /tmp: ship what it runs in $OUT (= /run/e2e).
+cp "$BIN" "$OUT/tickerboard"
+cp "$HERE/daemon-guest.sh" "$HERE/daemon-check.py" "$HERE/daemon-sample.py" "$HERE/touch-inject.py" "$FIX"/*.conf "$FIX/TBE2E.csv" "$OUT/"
+DATA="$FIX/TBE2E.csv"
+
+# --- what the touch checks expect, from the data and the layout (bochs' preferred mode: 1280x800) --
+W=1280 H=800
+read -r S_X S_DATE S_PRICE N1M <<< "$($CHECK xs "$DATA" 1M $W $H 10)"      # scrub target: point 10 of 1M
+read -r S_FROM _ <<< "$($CHECK xs "$DATA" 1M $W $H 3)"
+read -r R_X R_DATE R_PRICE N1Y <<< "$($CHECK xs "$DATA" 1Y $W $H 200)"    # after 1Y: point 200 of 1Y
+read -r R_FROM _ <<< "$($CHECK xs "$DATA" 1Y $W $H 185)"
+read -r TAP_X TAP_Y ROT_LX ROT_LY <<< "$($PY -c "
+import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
+L = c.layout($W, $H); R = c.layout($H, $W)
+print(round(L['centers'][4]), round(L['selector_y'] - 10 * L['s']), R['centers'][4], R['selector_y'] - 10 * R['s'])")"
+# The finger stops one pixel right of the target point (it must snap back to it), never on a midpoint.
+SCRUB_TO=$(awk "BEGIN{print int($S_X + 0.5) + 1}"); RESCRUB_TO=$(awk "BEGIN{print int($R_X + 0.5) + 1}")
+cat > "$OUT/params.sh" <<EOF
+PANEL_W=$W PANEL_H=$H SCRUB_Y=400
+SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
+RESCRUB_FROM=$(awk "BEGIN{print int($R_FROM)}") RESCRUB_TO=$RESCRUB_TO
+TAP1Y_X=$TAP_X TAP1Y_Y=$TAP_Y ROT_LX=$ROT_LX ROT_LY=$ROT_LY
+VKMS_SECONDS=${TB_E2E_VKMS_SECONDS:-7}
+EOF
+REF() { "$BIN" render --data "$DATA" --time-zone America/New_York "$@" > /dev/null; }
+REF --range 1M --size ${W}x$H --scrub "$SCRUB_TO" --output "$OUT/ref-scrub.png"
+REF --range 1Y --size ${W}x$H --output "$OUT/ref-1y.png"
+REF --range 1Y --size ${W}x$H --scrub "$RESCRUB_TO" --output "$OUT/ref-rescrub.png"
+REF --range 1M --size ${H}x$W --output "$OUT/ref-rot-1m.png"
+REF --range 1Y --size ${H}x$W --output "$OUT/ref-rot-1y.png"
+"$BIN" render --size ${W}x$H --output "$OUT/ref-sample.png" > /dev/null
+
+VKMS=--vkms; [ -f "$CACHE/vkms/vkms.ko" ] && [ "${TB_VM_VKMS:-1}" = 1 ] || VKMS=""
+bash "$HERE/run-vm.sh" --gpu bochs $VKMS --mem 1024 --timeout 300 --out "$OUT" -- sh /run/e2e/daemon-guest.sh "$CACHE" > "$OUT/vm.log" 2>&1
+VMRC=$?
+sed 's/^/  vm: /' "$OUT/vm.log" | grep -v '^  vm: $'
+[ "$VMRC" = 0 ] && result vm-boot PASS "$(tail -1 "$OUT/vm.log")" || result vm-boot FAIL "run-vm.sh exit $VMRC"
+
+# The plot rect at 1024x768 (for region compares), and the price label row of the header.
+read -r PL PT PR PB PRICE_T PRICE_B <<< "$($PY -c "
+import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
+L = c.layout($W, $H); s = L['s']
+print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - 80 * s), int(L['price_baseline'] + 16 * s))")"
+
+# (1) bochs: the daemon's chart is on the screen
+L="$OUT/d-bochs.log"
+if D=$($CHECK chart "$OUT/d-bochs.ppm" 2>&1) && S=$($CHECK same "$OUT/d-bochs.ppm" "$OUT/ref-sample.png" $PL $PT $PR $PB 0.02 2>&1); then
+  result daemon-bochs-chart PASS "$D; plot vs host render: $S"
+else
+  result daemon-bochs-chart FAIL "$D; plot vs host render: ${S:-}; log: $(grep -v stats "$L" | head -5 | tr '\n' '|')"
+fi
+# (3) idle: no cycling, nothing changes: CPU over 10 s < 50 ms, (almost) no wakeups
+A=$(nth_stats "$L" 1); Z=$(nth_stats "$L" 2)
+IDLE_MS=$(( $(kv cpu_ms "$Z") - $(kv cpu_ms "$A") )) 2>/dev/null; IDLE_W=$(( $(kv wakeups "$Z") - $(kv wakeups "$A") - 1 )) 2>/dev/null
+TICKS=$(field idle_ticks "$L")
+if between "$IDLE_MS" 0 49 && between "$IDLE_W" 0 3 && between "$TICKS" 0 4; then
+  result daemon-idle PASS "10 s idle: cpu ${IDLE_MS} ms (daemon stats), ${TICKS} ticks (/proc), wakeups ${IDLE_W} besides the SIGUSR1; rss $(kv rss_kb "$Z") kB"
+else
+  result daemon-idle FAIL "cpu_ms=${IDLE_MS:-?} ticks=${TICKS:-?} wakeups=${IDLE_W:-?} ($A -> $Z)"
+fi
+# (5) SIGTERM: exit 0, the plane scans out fbcon's framebuffer again, the chart is gone
+BEFORE=$(grep -o 'plane_before: .*' "$L" | grep -o 'fb=[0-9]*'); AFTER=$(grep -o 'plane_after: .*' "$L" | grep -o 'fb=[0-9]*')
+if [ "$(field exit "$L")" = 0 ] && [ -n "$BEFORE" ] && [ "$BEFORE" = "$AFTER" ] && grep 'plane_after' "$L" | grep -q 'allocated by = \[fbcon\]' \
+   && $CHECK chart "$OUT/d-sigterm-before.ppm" > /dev/null 2>&1 && ! D=$($CHECK chart "$OUT/d-sigterm-after.ppm" 2>&1); then
+  result daemon-sigterm-restore PASS "exit 0, $BEFORE back on the plane, allocated by [fbcon]; after: $D"
+else
+  result daemon-sigterm-restore FAIL "exit=$(field exit "$L") before=$BEFORE after=$AFTER $(grep plane_after "$L"); after: ${D:-}"
+fi
+# (4) fbdev: the same picture through /dev/fb0
+L="$OUT/d-fbdev.log"
+D="" S="" I="" S2=""
+if ! grep -q '/dev/dri' "$L" && D=$($CHECK chart "$OUT/d-fbdev.ppm" 2>&1) \
+   && S=$($CHECK same "$OUT/d-fbdev.ppm" "$OUT/d-bochs.ppm" 0 0 $W $H 0.02 2>&1); then
+  result daemon-fbdev PASS "$D; vs the KMS capture: $S; exit $(field exit "$L")"
+else
+  result daemon-fbdev FAIL "${D:-}; ${S:-}; log: $(grep -v stats "$L" | head -4 | tr '\n' '|')"
+fi
+# (6) DRM master: waits while display-check is master (no frames), takes over when it lets go
+L="$OUT/d-master.log"; D=""
+F_OTHER=$(grep -o 'while_other: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)
+F_RES=$(grep -o 'resumed_at: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)
+F_LATER=$(grep -o 'later: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)
+if grep -q 'another process is DRM master' "$L" && grep -q 'master regained' "$L" && [ "${F_OTHER:-1}" = 0 ] \
+   && [ "${F_LATER:-0}" -gt "${F_RES:-0}" ] 2>/dev/null && D=$($CHECK chart "$OUT/d-master-after.ppm" 2>&1) \
+   && [ "$(grep -c 'display: ' "$L")" -lt 12 ]; then
+  result daemon-drm-master PASS "0 flips while display-check was master; regained; flips $F_RES -> $F_LATER in the next 4 s; $D"
+else
+  result daemon-drm-master FAIL "flips while other=$F_OTHER resumed=$F_RES later=$F_LATER; $(grep -E 'master|display:' "$L" | head -6 | tr '\n' '|') ${D:-}"
+fi
+# (2) vkms: flips per second during the morphs, missed vblanks, CPU per frame
+if [ -z "$VKMS" ]; then
+  result daemon-vkms-morph SKIP "vkms.ko not built (setup.sh with TB_VM_VKMS=1)"
+else
+  for v in vkms vkms-1080; do   # the 1080p run is reported, not judged (TCG is ~10x slower than native)
+    M=$($CHECK morph "$OUT/d-$v.samples" 2>&1); E=$(nth_stats "$OUT/d-$v.log" -1)
+    MODE=$(grep -o 'display: [0-9]*x[0-9]*@[0-9.]* Hz' "$OUT/d-$v.log" | head -1 | cut -d' ' -f2)
+    DETAIL="$MODE: $(kv rate "$M") flips/s in morphs ($(kv rates "$M")), missed vblanks $(kv missed "$M") in ${M##*window_s=} s (whole run $(kv missed "$E")), cpu $(kv cpu_ms_per_frame "$M") ms/frame, render p50/p99 $(kv render_p50 "$E")/$(kv render_p99 "$E") ms, copy p50 $(kv copy_p50 "$E") ms, rss $(kv rss_kb "$E") kB"
+    if [ "$v" = vkms-1080 ]; then echo "  vkms 1920x1080 (not judged): $DETAIL"
+    elif between "$(kv rate "$M")" 45 64 && [ "$(kv runs "$M")" -ge 1 ] && [ "$(kv missed "$M")" = 0 ]; then
+      result "daemon-$v-morph" PASS "$DETAIL"
+    else
+      result "daemon-$v-morph" FAIL "$DETAIL"
+    fi
+  done
+fi
+D="" S="" I="" S2=""
+# (7) touch: scrub snaps to the nearest point, label = that point's price (header vs host render)
+L="$OUT/d-touch.log"
+HDR="0 $PRICE_T $((W / 2)) $PRICE_B 0.002"
+if I=$($CHECK indicator "$OUT/d-scrub.ppm" "$S_X" 2>&1) && S=$($CHECK same "$OUT/d-scrub.ppm" "$OUT/ref-scrub.png" $HDR 2>&1); then
+  result daemon-touch-scrub PASS "finger stopped at x=$SCRUB_TO; $I (point 10 of $N1M, $S_DATE); label \$$S_PRICE: $S"
+else
+  result daemon-touch-scrub FAIL "finger at x=$SCRUB_TO, expected point x=$S_X \$$S_PRICE; $I; label: ${S:-}"
+fi
+if S=$($CHECK same "$OUT/d-1y.ppm" "$OUT/ref-1y.png" $PL $PT $PR $PB 0.003 2>&1) && S2=$($CHECK same "$OUT/d-1y.ppm" "$OUT/ref-1y.png" 0 $PRICE_T $W $H 0.003 2>&1); then
+  result daemon-touch-tap-1y PASS "tap at ($TAP_X, $TAP_Y): plot $S; below the header: $S2"
+else
+  result daemon-touch-tap-1y FAIL "tap at ($TAP_X, $TAP_Y): plot ${S:-}; ${S2:-}"
+fi
+if [ "$(field alive_after_touch "$L")" = 1 ] && grep -q 'input: removed' "$L" && [ "$(grep -c 'found "tickerboard e2e touchscreen"' "$L")" -ge 2 ] \
+   && I=$($CHECK indicator "$OUT/d-rescrub.ppm" "$R_X" 2>&1) && S=$($CHECK same "$OUT/d-rescrub.ppm" "$OUT/ref-rescrub.png" $HDR 2>&1); then
+  result daemon-touch-replug PASS "removed mid-drag, re-added, still running; scrub on 1Y: $I ($R_DATE, \$$R_PRICE); label: $S"
+else
+  result daemon-touch-replug FAIL "alive=$(field alive_after_touch "$L") exit=$(field exit "$L") $(grep -E 'input:' "$L" | tr '\n' '|'); ${I:-}; ${S:-}"
+fi
+E=$(nth_stats "$L" -1)
+echo "  touch: input-to-flip p50 $(kv lat_p50 "$E") ms, p99 $(kv lat_p99 "$E") ms ($(kv lat_n "$E") samples, bochs: timer pacing), exit $(field exit "$L")"
+# (7') rotation 90: the tap where the 1Y label is drawn on the panel selects 1Y
+L="$OUT/d-rot.log"; LOC=$(grep -o 'located: .*' "$L" | cut -d' ' -f2-)
+if [ "$(echo "$LOC" | wc -w)" = 4 ] && S=$($CHECK same "$OUT/d-rot-after.ppm" "$OUT/ref-rot-1y.png" 0 0 $W $H 0.005 --rot "${LOC%% *}" 2>&1); then
+  result daemon-touch-rotation-90 PASS "picture turned ${LOC%% *}° (match $(echo "$LOC" | cut -d' ' -f4)); logical 1Y label ($ROT_LX, $ROT_LY) -> panel ($(echo "$LOC" | cut -d' ' -f2,3)); after the tap the panel shows the turned 1Y chart: $S"
+else
+  result daemon-touch-rotation-90 FAIL "located: ${LOC:-none}; ${S:-}"
+fi
+E=$(nth_stats "$L" -1)
+echo "  rotation 90: input-to-flip p50 $(kv lat_p50 "$E") ms, p99 $(kv lat_p99 "$E") ms ($(kv lat_n "$E") samples)"
+echo "artefacts: $OUT"
+finish

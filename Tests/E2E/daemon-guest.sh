@@ -1,0 +1,123 @@
+#!/bin/sh
+# daemon-guest.sh CACHE — the in-guest half of daemon-e2e.sh (run-vm.sh --gpu bochs [--vkms]:
+# card0 = bochs-drm with /dev/fb0, card1 = vkms). Runs the real daemon, `tickerboard run`, in the
+# scenarios of daemon-e2e.sh and leaves logs, samples and screen captures in $OUT; the host judges.
+# $OUT/tickerboard is the binary under test, $OUT/*.conf the configurations, $OUT/params.sh the
+# touch positions the host computed from the data and the layout.
+CACHE=${1:?usage: daemon-guest.sh CACHE}
+B="$OUT/tickerboard"
+. "$OUT/params.sh"
+shot() {   # shot NAME: QMP screendump into $OUT/NAME (≤ 10 s)
+  : > "$OUT/$1.shot-request"; i=0
+  while [ ! -e "$OUT/$1.done" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt "${2:-300}" ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
+wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge "${3:-300}" ]; do sleep 0.05; i=$((i + 1)); done; }
+stats() {  # stats PID LOG: SIGUSR1, then wait for the new `stats:` line
+  n=$(grep -c 'stats:' "$2"); kill -USR1 "$1"; i=0
+  while [ "$(grep -c 'stats:' "$2")" -le "$n" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+}
+cpu_ticks() { cut -d' ' -f14,15 "/proc/$1/stat" | awk '{ print $1 + $2 }'; }
+plane() { grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m2 -E 'fb=|allocated by' | tr -d '\t' | tr '\n' ' '; }
+stop() { kill -TERM "$1" 2>/dev/null; wait "$1"; echo "exit=$?" >> "$2"; }
+echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/*/name | tr '\n' ' ') fb0: $(cat /sys/class/graphics/fb0/name)"
+
+# udevd and a uinput-capable kernel for the touch phases (libinput's udev seat needs udevd)
+modprobe -d "$CACHE/kernel" -a uinput evdev || echo "modprobe uinput evdev failed"
+UDEVD=/lib/systemd/systemd-udevd; [ -x "$UDEVD" ] || UDEVD=/usr/lib/systemd/systemd-udevd
+"$UDEVD" --daemon 2>&1 | head -3
+udevadm trigger --action=add --subsystem-match=input; udevadm settle -t 10
+
+# (1)(3)(5) bochs: the chart on screen; 10 s of idling; SIGTERM gives the console back
+echo "plane_before: $(plane)" > "$OUT/d-bochs.log"
+$B run --config "$OUT/bochs.conf" --ready-file /tmp/ready-a 2>> "$OUT/d-bochs.log" &
+P=$!
+wait_file /tmp/ready-a 600; sleep 2
+shot d-bochs.ppm
+sleep 1
+stats $P "$OUT/d-bochs.log"; T1=$(cpu_ticks $P)
+sleep 10
+T2=$(cpu_ticks $P); stats $P "$OUT/d-bochs.log"
+echo "idle_ticks=$((T2 - T1))" >> "$OUT/d-bochs.log"
+shot d-sigterm-before.ppm
+stop $P "$OUT/d-bochs.log"
+echo "plane_after: $(plane)" >> "$OUT/d-bochs.log"
+sleep 0.7
+shot d-sigterm-after.ppm
+
+# (4) fbdev: the same picture through /dev/fb0 (bochs' fbdev emulation; deferred I/O: wait a bit)
+$B run --config "$OUT/fbdev.conf" --display fbdev --ready-file /tmp/ready-b 2>> "$OUT/d-fbdev.log" &
+P=$!
+wait_file /tmp/ready-b 600; sleep 2
+shot d-fbdev.ppm
+stop $P "$OUT/d-fbdev.log"
+
+# (6) DRM master: display-check holds master; the daemon starts, waits, takes over when it lets go
+$B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-m0 > "$OUT/d-master-other.log" 2>&1 &
+M=$!
+wait_file /tmp/ready-m0
+$B run --config "$OUT/master.conf" --ready-file /tmp/ready-m 2>> "$OUT/d-master.log" &
+P=$!
+wait_text "$OUT/d-master.log" 'DRM master' 200
+sleep 1.5
+stats $P "$OUT/d-master.log"; echo "while_other: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
+shot d-master-other.ppm
+stop $M "$OUT/d-master-other.log"
+wait_text "$OUT/d-master.log" 'master regained' 100
+sleep 1
+stats $P "$OUT/d-master.log"; echo "resumed_at: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
+sleep 4
+stats $P "$OUT/d-master.log"; echo "later: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
+shot d-master-after.ppm
+stop $P "$OUT/d-master.log"
+
+# (2) vkms: 60 Hz vblank, a range morph every 3 s; the daemon's statistics sampled every 0.1 s
+if [ -e /dev/dri/card1 ]; then
+  for v in vkms vkms-1080; do
+    $B run --config "$OUT/$v.conf" --ready-file /tmp/ready-$v 2>> "$OUT/d-$v.log" &
+    P=$!
+    wait_file /tmp/ready-$v 600
+    /usr/bin/python3 "$OUT/daemon-sample.py" $P "$OUT/d-$v.log" "$VKMS_SECONDS" 0.2 > "$OUT/d-$v.samples"
+    stop $P "$OUT/d-$v.log"
+  done
+fi
+
+# (7) touch on bochs with known data: scrub, tap 1Y, device removed mid-drag and re-added
+FOUND='found "tickerboard e2e touchscreen"'
+INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL_H}"
+$B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t 2>> "$OUT/d-touch.log" &
+P=$!
+wait_file /tmp/ready-t 600; sleep 1
+$INJ create waitfor "$OUT/d-touch.log" "$FOUND" 1 sleep 1 \
+  mark scrub press $SCRUB_FROM $SCRUB_Y $SCRUB_TO $SCRUB_Y 20 30 mark scrub-held sleep 4 up 0 sleep 1.5 \
+  mark tap1y tap $TAP1Y_X $TAP1Y_Y mark tap1y-done sleep 5 \
+  mark removal press $SCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 destroy sleep 1.5 \
+  create waitfor "$OUT/d-touch.log" "$FOUND" 2 sleep 1 \
+  mark rescrub press $RESCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 mark rescrub-held sleep 4 up 0 sleep 1 \
+  mark end destroy sleep 0.5 > "$OUT/d-inject.log" 2>&1 &
+I=$!
+wait_text "$OUT/d-inject.log" 'MARK scrub-held' 900; sleep 2.5; shot d-scrub.ppm
+wait_text "$OUT/d-inject.log" 'MARK tap1y-done' 300; sleep 4; shot d-1y.ppm
+wait_text "$OUT/d-inject.log" 'MARK rescrub-held' 900; sleep 2.5; shot d-rescrub.ppm
+wait $I; echo "inject: exit $?"
+kill -0 $P 2>/dev/null && echo "alive_after_touch=1" >> "$OUT/d-touch.log"
+stats $P "$OUT/d-touch.log"
+stop $P "$OUT/d-touch.log"
+
+# (7') rotation 90: find where the 1Y label is drawn on the panel, tap there, the range changes
+$B run --config "$OUT/touch-rot90.conf" --ready-file /tmp/ready-r 2>> "$OUT/d-rot.log" &
+P=$!
+wait_file /tmp/ready-r 600; sleep 1.5
+shot d-rot-before.ppm
+LOC=$(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" $ROT_LX $ROT_LY)
+echo "located: $LOC" >> "$OUT/d-rot.log"
+set -- $LOC
+if [ "$#" = 4 ]; then
+  $INJ create waitfor "$OUT/d-rot.log" "$FOUND" 1 sleep 1 tap "$2" "$3" mark tapped sleep 4.5 destroy sleep 0.3 > "$OUT/d-inject-rot.log" 2>&1 &
+  I=$!
+  wait_text "$OUT/d-inject-rot.log" 'MARK tapped' 900; sleep 4; shot d-rot-after.ppm
+  wait $I
+fi
+stats $P "$OUT/d-rot.log"
+stop $P "$OUT/d-rot.log"
+echo "guest done"
