@@ -88,8 +88,9 @@ func div255(_ x: UInt32) -> UInt32 {
 
 /// Source-over of a premultiplied pixel `src` scaled by coverage `c` (0...255) onto `dst`.
 /// Two channels per multiply (the 0x00FF00FF trick) keep it branch-free and fast without SIMD.
+/// Public so the glyph compositor blends with exactly the same rounding.
 @inlinable @inline(__always)
-func blendOver(_ dst: UInt32, _ src: UInt32, coverage c: UInt32) -> UInt32 {
+public func blendOver(_ dst: UInt32, _ src: UInt32, coverage c: UInt32) -> UInt32 {
     // Scale the source by coverage, then the destination by the inverse of the scaled alpha.
     var srb = (src & 0x00FF_00FF) &* c &+ 0x0080_0080
     srb = ((srb &+ ((srb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
@@ -256,9 +257,10 @@ extension PixelBuffer {
                     let row = d.baseAddress! + y * ds
                     let sy = y - dy
                     guard sy >= 0, sy < h else { row.update(repeating: fill, count: w); continue }
-                    let x0 = max(0, dx), x1 = min(w, w + dx)
+                    // Columns [x0, x1) come from the source; an offset beyond the width leaves none.
+                    let x0 = min(w, max(0, dx)), x1 = max(0, min(w, w + dx))
                     if x0 > 0 { row.update(repeating: fill, count: x0) }
-                    if x1 < w { (row + x1).update(repeating: fill, count: w - x1) }
+                    if x1 < w { (row + max(x0, x1)).update(repeating: fill, count: w - max(x0, x1)) }
                     if x1 > x0 { (row + x0).update(from: s.baseAddress! + sy * ss + (x0 - dx), count: x1 - x0) }
                 }
             }

@@ -115,19 +115,3 @@ func blendOpaque(_ dst: UInt32, _ src: UInt32, coverage c: UInt32) -> UInt32 {
     ag = ((ag &+ ((ag >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
     return rb | ag << 8
 }
-
-/// `src` (premultiplied) scaled by coverage `c` (0...255), over `dst`; two channels per multiply.
-/// Same rounding as Raster's `blendOver` (exact division by 255, rounded).
-@inline(__always)
-func blendOver(_ dst: UInt32, _ src: UInt32, coverage c: UInt32) -> UInt32 {
-    var srb = (src & 0x00FF_00FF) &* c &+ 0x0080_0080
-    srb = ((srb &+ ((srb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    var sag = ((src >> 8) & 0x00FF_00FF) &* c &+ 0x0080_0080
-    sag = ((sag &+ ((sag >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    let ia = 255 &- (sag >> 16)
-    var drb = (dst & 0x00FF_00FF) &* ia &+ 0x0080_0080
-    drb = ((drb &+ ((drb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    var dag = ((dst >> 8) & 0x00FF_00FF) &* ia &+ 0x0080_0080
-    dag = ((dag &+ ((dag >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    return (srb &+ drb) | ((sag &+ dag) << 8)
-}

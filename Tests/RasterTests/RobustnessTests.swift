@@ -134,7 +134,7 @@ struct RotationCopyTests {
 @Suite("Burn-in shift copy")
 struct ShiftCopyTests {
     @Test("a shifted copy moves every pixel by the offset and fills the uncovered edge",
-          arguments: [(0, 0), (2, -1), (-3, 2), (7, 0), (0, -4)])
+          arguments: [(0, 0), (2, -1), (-3, 2), (7, 0), (-8, 1), (0, -4), (3, 9)])
     func shiftedCopy(offset: (Int, Int)) {
         var source = PixelBuffer(width: 6, height: 5)
         for y in 0..<5 { for x in 0..<6 { source[x, y] = UInt32(y * 6 + x + 1) } }
