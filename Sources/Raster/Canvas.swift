@@ -262,9 +262,10 @@ public final class Canvas {
     }
 }
 
-/// `dst` moved towards `src` by `t`/255, per channel.
-@inline(__always)
-func lerpPixel(_ dst: UInt32, _ src: UInt32, _ t: UInt32) -> UInt32 {
+/// `dst` moved towards `src` by `t`/255, per channel: source-copy with coverage, and source-over
+/// of an opaque colour (the glyph compositor's case).
+@inlinable @inline(__always)
+public func lerpPixel(_ dst: UInt32, _ src: UInt32, _ t: UInt32) -> UInt32 {
     let it = 255 &- t
     var rb = (src & 0x00FF_00FF) &* t &+ (dst & 0x00FF_00FF) &* it &+ 0x0080_0080
     rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF

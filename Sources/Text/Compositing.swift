@@ -108,10 +108,5 @@ func compositeOpaqueRow(_ destination: UnsafeMutablePointer<UInt32>, coverage: U
 /// multiply (each 16-bit half stays ≤ 255·255, so nothing carries between channels).
 @inline(__always)
 func blendOpaque(_ dst: UInt32, _ src: UInt32, coverage c: UInt32) -> UInt32 {
-    let ic = 255 &- c
-    var rb = (src & 0x00FF_00FF) &* c &+ (dst & 0x00FF_00FF) &* ic &+ 0x0080_0080
-    rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    var ag = ((src >> 8) & 0x00FF_00FF) &* c &+ ((dst >> 8) & 0x00FF_00FF) &* ic &+ 0x0080_0080
-    ag = ((ag &+ ((ag >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    return rb | ag << 8
+    lerpPixel(dst, src, c)
 }
