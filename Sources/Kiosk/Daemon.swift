@@ -42,6 +42,7 @@ final class Daemon {
     private var stats = FrameStatistics()
     private var frameWanted = false
     private var lastVblankNanos: UInt64 = 0
+    private var lastFlipAnimating = false
     private var readySent = false
     private var cycleTimer: EventLoop.Registration?
     private var lastTouchNanos: UInt64 = 0
@@ -177,7 +178,10 @@ final class Daemon {
                 lastVblankNanos = vblankNanos
                 lastProgressNanos = MonotonicClock.now()
                 let animating = model?.isAnimating(at: Self.seconds(vblankNanos)) ?? false
+                // After an idle pause (the previous flip ended the motion) the sequence gap is no miss.
+                if !lastFlipAnimating { stats.resetSequence() }
                 stats.recordFlip(sequence: sequence, animating: animating)
+                lastFlipAnimating = animating
                 if let t = inFlightInputMicros {
                     // Input event to the vblank that shows its answer.
                     stats.recordInputLatency(nanos: vblankNanos &- t &* 1000)
