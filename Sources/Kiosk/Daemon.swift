@@ -43,6 +43,7 @@ final class Daemon {
     private var frameWanted = false
     private var lastVblankNanos: UInt64 = 0
     private var lastFlipAnimating = false
+    private var lastFrameTime = 0.0
     private var readySent = false
     private var cycleTimer: EventLoop.Registration?
     private var lastTouchNanos: UInt64 = 0
@@ -220,7 +221,10 @@ final class Daemon {
         var at = lastVblankNanos &+ period
         if lastVblankNanos == 0 || now > at &+ period { at = now }
         let t = Self.seconds(at)
-        guard frameWanted || model.isAnimating(at: t) || model.isAnimating(at: Self.seconds(lastVblankNanos)) else { return }
+        // One more frame when the one on screen was drawn mid-motion: the settled picture must be shown
+        // even when the motion ended between two (slow) frames.
+        guard frameWanted || model.isAnimating(at: t) || model.isAnimating(at: lastFrameTime) else { return }
+        lastFrameTime = t
         frameWanted = false
         let t0 = MonotonicClock.now()
         let canvas = model.render(at: t)
