@@ -151,10 +151,12 @@ def check_chart(path):
     for x in range(x0, x1):
         hits = {UP: [], DOWN: []}
         for y in range(y0, y1):
-            p = img.px(x, y)
-            for c in (UP, DOWN):
-                if close(p, c, 40):
-                    hits[c].append(y)
+            r, g, b = img.px(x, y)
+            # by hue, not exact value: anti-aliasing, and mid-morph the trend colour cross-fades
+            if g >= 90 and g > r + 60 and g > b + 60:
+                hits[UP].append(y)
+            elif r >= 150 and r > g + 60 and r > b + 100:
+                hits[DOWN].append(y)
         c = UP if len(hits[UP]) >= len(hits[DOWN]) else DOWN
         counts[UP] += len(hits[UP]); counts[DOWN] += len(hits[DOWN])
         if hits[c]:

@@ -77,6 +77,7 @@ REF --range 1Y --size ${H}x$W --output "$OUT/ref-rot-1y.png"
 "$BIN" render --size ${W}x$H --output "$OUT/ref-sample.png" > /dev/null
 
 VKMS=--vkms; [ -f "$CACHE/vkms/vkms.ko" ] && [ "${TB_VM_VKMS:-1}" = 1 ] || VKMS=""
+HOSTLOAD=$(cut -d' ' -f1-3 /proc/loadavg)   # before the VM: TCG speed, so the vkms frame rate, depends on it
 if [ "${TB_E2E_JUDGE_ONLY:-0}" = 1 ] && [ -f "$OUT/vm.log" ]; then VMRC=0   # re-judge the artefacts of TB_E2E_OUT
 else
   bash "$HERE/run-vm.sh" --gpu bochs $VKMS --mem 1024 --timeout 300 --out "$OUT" -- sh /run/e2e/daemon-guest.sh "$CACHE" > "$OUT/vm.log" 2>&1
@@ -138,17 +139,23 @@ else
 fi
 # (2) vkms: flips per second during the morphs, missed vblanks, CPU per frame
 if [ -z "$VKMS" ]; then
-  result daemon-vkms-morph SKIP "vkms.ko not built (setup.sh with TB_VM_VKMS=1)"
+  result daemon-vkms-flip-rate SKIP "vkms.ko not built (setup.sh with TB_VM_VKMS=1)"
 else
   for v in vkms vkms-1080; do   # the 1080p run is reported, not judged (TCG is ~10x slower than native)
     M=$($CHECK morph "$OUT/d-$v.samples" 2>&1); E=$(nth_stats "$OUT/d-$v.log" -1)
     MODE=$(grep -o 'display: [0-9]*x[0-9]*@[0-9.]* Hz' "$OUT/d-$v.log" | head -1 | cut -d' ' -f2)
-    DETAIL="$MODE: $(kv rate "$M") flips/s in morphs ($(kv rates "$M")), missed vblanks $(kv missed "$M") in ${M##*window_s=} s (whole run $(kv missed "$E")), cpu $(kv cpu_ms_per_frame "$M") ms/frame, render p50/p99 $(kv render_p50 "$E")/$(kv render_p99 "$E") ms, copy p50 $(kv copy_p50 "$E") ms, rss $(kv rss_kb "$E") kB"
-    if [ "$v" = vkms-1080 ]; then echo "  vkms 1920x1080 (not judged): $DETAIL"
-    elif between "$(kv rate "$M")" 45 64 && [ "$(kv runs "$M")" -ge 1 ] && [ "$(kv missed "$M")" = 0 ]; then
-      result "daemon-$v-morph" PASS "$DETAIL"
+    DETAIL="$MODE (host load $HOSTLOAD): $(kv rate "$M") flips/s in morphs ($(kv rates "$M")), missed vblanks $(kv missed "$M") in ${M##*window_s=} s (whole run $(kv missed "$E")), cpu $(kv cpu_ms_per_frame "$M") ms/frame, render p50/p99 $(kv render_p50 "$E")/$(kv render_p99 "$E") ms, copy p50 $(kv copy_p50 "$E") ms, rss $(kv rss_kb "$E") kB"
+    if [ "$v" = vkms-1080 ]; then echo "  vkms 1920x1080 (not judged): $DETAIL"; continue; fi
+    if between "$(kv rate "$M")" 45 64 && [ "$(kv runs "$M")" -ge 1 ]; then
+      result daemon-vkms-flip-rate PASS "$DETAIL"
     else
-      result "daemon-$v-morph" FAIL "$DETAIL"
+      result daemon-vkms-flip-rate FAIL "$DETAIL"
+    fi
+    # issue 6 asks for 0 missed vblanks during the morphs (TCG under host load may miss some)
+    if [ "$(kv missed "$M")" = 0 ] && [ "$(kv runs "$M")" -ge 1 ]; then
+      result daemon-vkms-missed-vblanks PASS "0 missed in $(kv flips "$M") flips"
+    else
+      result daemon-vkms-missed-vblanks FAIL "$(kv missed "$M") missed vblanks in $(kv flips "$M") flips (render p99 $(kv render_p99 "$E") ms vs a 16.7 ms period)"
     fi
   done
 fi
@@ -183,6 +190,8 @@ if [ "$(echo "$LOC" | wc -w)" = 4 ] && S=$($CHECK same "$OUT/d-rot-after.ppm" "$
 else
   result daemon-touch-rotation-90 FAIL "located: ${LOC:-none}; ${S:-}"
 fi
+E=$(nth_stats "$OUT/d-touch-vkms.log" -1)
+[ -n "$VKMS" ] && [ -f "$OUT/d-touch-vkms.log" ] && echo "  touch on vkms (60 Hz vblank, 1Y scrub): input-to-flip p50 $(kv lat_p50 "$E") ms, p99 $(kv lat_p99 "$E") ms ($(kv lat_n "$E") samples), render p50 $(kv render_p50 "$E") ms, exit $(field exit "$OUT/d-touch-vkms.log")"
 E=$(nth_stats "$L" -1)
 echo "  rotation 90: input-to-flip p50 $(kv lat_p50 "$E") ms, p99 $(kv lat_p99 "$E") ms ($(kv lat_n "$E") samples)"
 echo "artefacts: $OUT"

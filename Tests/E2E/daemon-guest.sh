@@ -82,8 +82,19 @@ if [ -e /dev/dri/card1 ]; then
   done
 fi
 
-# (7) touch on bochs with known data: scrub, tap 1Y, device removed mid-drag and re-added
 FOUND='found "tickerboard e2e touchscreen"'
+# (7'') input-to-flip latency at a real 60 Hz vblank: a slow drag over the 1Y chart on vkms
+if [ -e /dev/dri/card1 ]; then
+  $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv 2>> "$OUT/d-touch-vkms.log" &
+  P=$!
+  wait_file /tmp/ready-tv 600; sleep 1
+  timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 sleep 1 \
+    drag 100 400 900 400 60 25 sleep 1 destroy sleep 0.3 > "$OUT/d-inject-vkms.log" 2>&1
+  stats $P "$OUT/d-touch-vkms.log"
+  stop $P "$OUT/d-touch-vkms.log"
+fi
+
+# (7) touch on bochs with known data: scrub, tap 1Y, device removed mid-drag and re-added
 INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL_H}"
 $B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t 2>> "$OUT/d-touch.log" &
 P=$!
