@@ -125,6 +125,13 @@ if ! grep -q '/dev/dri' "$L" && D=$($CHECK chart "$OUT/d-fbdev.ppm" 2>&1) \
 else
   result daemon-fbdev FAIL "${D:-}; ${S:-}; log: $(grep -v stats "$L" | head -4 | tr '\n' '|')"
 fi
+D=""
+L="$OUT/d-fbdev-backend.log"
+if ! grep -q '/dev/dri' "$L" && grep -q 'display: [0-9]*x[0-9]*@' "$L" && D=$($CHECK chart "$OUT/d-fbdev-backend.ppm" 2>&1); then
+  result daemon-fbdev-config-backend PASS "[display] backend = fbdev without --display: $D"
+else
+  result daemon-fbdev-config-backend FAIL "[display] backend = fbdev without --display: $(grep -v stats "$L" | head -3 | tr '\n' '|') ${D:-}"
+fi
 # (6) DRM master: waits while display-check is master (no frames), takes over when it lets go
 L="$OUT/d-master.log"; D=""
 F_OTHER=$(grep -o 'while_other: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)

@@ -52,6 +52,13 @@ wait_file /tmp/ready-b 600; sleep 2
 shot d-fbdev.ppm
 stop $P "$OUT/d-fbdev.log"
 
+# (4') the same chosen by the configuration: [display] backend = fbdev, no --display
+$B run --config "$OUT/fbdev-backend.conf" --ready-file /tmp/ready-b2 2>> "$OUT/d-fbdev-backend.log" &
+P=$!
+wait_file /tmp/ready-b2 600; sleep 2
+shot d-fbdev-backend.ppm
+stop $P "$OUT/d-fbdev-backend.log"
+
 # (6) DRM master: display-check holds master; the daemon starts, waits, takes over when it lets go
 $B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-m0 > "$OUT/d-master-other.log" 2>&1 &
 M=$!
