@@ -162,6 +162,7 @@ final class Daemon {
                             height: h, fonts: fonts, palette: palette, range: config.startRange)
         m.timing = config.morph
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
+        if readySent { m.prepareAllRanges() }
         model = m
         scanout = quarterTurns == 0 ? nil : PixelBuffer(width: d.width, height: d.height)
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
@@ -188,7 +189,11 @@ final class Daemon {
                     stats.recordInputLatency(nanos: vblankNanos &- t &* 1000)
                     inFlightInputMicros = nil
                 }
-                if !readySent { notifyReady("showing the chart") }
+                if !readySent {
+                    notifyReady("showing the chart")
+                    // Idle right after the first frame: lay out every range before the first morph.
+                    model?.prepareAllRanges()
+                }
             case .connectorLost:
                 Log.warning("display: output disconnected; rendering stopped until it returns")
                 stats.resetSequence()

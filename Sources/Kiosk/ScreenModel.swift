@@ -18,10 +18,14 @@ public final class ScreenModel {
     public var timing = MorphTiming.standard
     /// Trading time by default: a 5D chart of minute bars must not be mostly overnight gaps.
     public var timeAxis = TimeAxis.trading {
-        didSet { morph = ChartMorph(showing: view(for: selection(for: range))) }
+        didSet {
+            views = [:]
+            morph = ChartMorph(showing: targetView(for: range))
+        }
     }
     private var morph: ChartMorph
     private var selections: [ChartRange: RangeSelection] = [:]
+    private var views: [ChartRange: ChartView] = [:]
     /// The scrubbed point (index into the selected range's points), if a finger is down.
     public var scrubIndex: Int? { scrubbing ? snapper.selected : nil }
     private var scrubbing = false
@@ -71,6 +75,20 @@ public final class ScreenModel {
         }
     }
 
+    /// Computes every range's points and layout now, so the first morph to a range does not pay for
+    /// it inside a frame (a frame over budget is a missed vblank). Call when idle.
+    public func prepareAllRanges() {
+        for r in ChartRange.allCases { _ = targetView(for: r) }
+    }
+
+    /// The settled view of `range` (computed once per range and data).
+    func targetView(for range: ChartRange) -> ChartView {
+        if let v = views[range] { return v }
+        let v = view(for: selection(for: range))
+        views[range] = v
+        return v
+    }
+
     /// The points of `range` (computed once per range).
     public func selection(for range: ChartRange) -> RangeSelection {
         if let s = selections[range] { return s }
@@ -93,7 +111,7 @@ public final class ScreenModel {
         range = newRange
         endScrub()
         if scene != .line { scene = .line }
-        let target = view(for: selection(for: newRange))
+        let target = targetView(for: newRange)
         morph.retarget(to: target, at: time, timing: animated ? timing : MorphTiming(duration: 0, curve: .linear))
     }
 
@@ -102,7 +120,8 @@ public final class ScreenModel {
     public func replaceMarket(_ market: MarketData, at time: Double) {
         instrument.market = market
         selections = [:]
-        morph.retarget(to: view(for: selection(for: range)), at: time, timing: timing)
+        views = [:]
+        morph.retarget(to: targetView(for: range), at: time, timing: timing)
         if scene == .line { endScrub() }
     }
 

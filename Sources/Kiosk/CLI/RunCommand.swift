@@ -24,12 +24,12 @@ enum RunCommand {
         var args = Arguments(command: "run", raw)
         if args.wantsHelp() { printLine(help); return 0 }
         let configPath = try args.option("--config")
-        let displayChoice = try args.option("--display") ?? "auto"
+        let displayOption = try args.option("--display")
         let previewPath = try args.option("--preview") ?? "/tmp/tickerboard-preview.png"
         let readyFile = try args.option("--ready-file")
         try args.finish()
-        guard ["auto", "kms", "fbdev", "headless"].contains(displayChoice) else {
-            throw UsageError("run: --display \"\(displayChoice)\" is not auto, kms, fbdev or headless")
+        if let displayOption, !["auto", "kms", "fbdev", "headless"].contains(displayOption) {
+            throw UsageError("run: --display \"\(displayOption)\" is not auto, kms, fbdev or headless")
         }
         if let configPath, access(configPath, R_OK) != 0 {
             throw UsageError("run: --config \(configPath): \(String(cString: strerror(errno)))")
@@ -43,6 +43,8 @@ enum RunCommand {
             for issue in issues { issue.severity == .error ? Log.error("config: \(issue)") : Log.warning("config: \(issue)") }
             config = loaded
         }
+        // The command line wins over [display] backend.
+        let displayChoice = displayOption ?? config.displayBackend
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("run: \(error)"); return 1 }
 
