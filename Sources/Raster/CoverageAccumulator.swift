@@ -1,3 +1,14 @@
+/// `floor` and `ceil` for the grid's non-negative coordinates without a libm call: the baseline
+/// x86-64 target has no rounding instruction, and these run once per row of every edge.
+@inline(__always)
+func floorOfNonNegative(_ v: Double) -> Int { Int(v) }
+
+@inline(__always)
+func ceilOfNonNegative(_ v: Double) -> Int {
+    let t = Int(v)
+    return Double(t) < v ? t + 1 : t
+}
+
 /// Which points count as inside a path.
 public enum FillRule: Sendable {
     case nonZero
@@ -86,7 +97,7 @@ final class CoverageAccumulator {
         let w = Double(width)
         if max(ta.0, tb.0) >= w + 1 && min(ta.0, tb.0) >= w + 1 { return }  // wholly right of the grid
         let dxdy = (tb.0 - ta.0) / (tb.1 - ta.1)
-        let firstRow = Int(yTop.rounded(.down)), lastRow = Int(yBottom.rounded(.up)) - 1
+        let firstRow = floorOfNonNegative(yTop), lastRow = ceilOfNonNegative(yBottom) - 1
         if firstRow < minRow { minRow = firstRow }
         if lastRow > maxRow { maxRow = lastRow }
         let cellBase = cells, bitBase = touched, rows = rowTouched
@@ -131,9 +142,10 @@ final class CoverageAccumulator {
             h *= 1 - rightShare
             hi = w
         }
-        let i0 = Int(lo.rounded(.down))
+        let i0 = floorOfNonNegative(lo)
         let span = hi - lo
-        if span < 1e-9 || Int(hi.rounded(.up)) <= i0 + 1 {
+        let i1 = ceilOfNonNegative(hi)  // first cell wholly right of the edge
+        if span < 1e-9 || i1 <= i0 + 1 {
             // Within one cell: the covered fraction is the distance from the mean x to the cell's right side.
             let mid = (lo + hi) * 0.5 - Double(i0)
             deposit(rowCells, rowBits, i0, Float(h * (1 - mid)))
@@ -142,7 +154,6 @@ final class CoverageAccumulator {
         }
         // Across several cells: cov(c) = G(c+1) - G(c), with G the integral of the covered fraction
         // (quadratic inside [lo, hi], linear past it); each cell stores the change of coverage.
-        let i1 = Int(hi.rounded(.up))  // first cell wholly right of the edge
         let inv = 1 / span
         func g(_ u: Double) -> Double {
             if u <= lo { return 0 }
