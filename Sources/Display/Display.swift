@@ -28,6 +28,12 @@ public protocol Display: AnyObject {
     func handleReadable() -> [DisplayEvent]
     /// Gives the screen back (restores the console's CRTC or fbdev state). Idempotent.
     func shutdown()
+    /// Clockwise quarter turns the picture needs so it stands upright on a panel mounted rotated
+    /// (the connector's "panel orientation" property); 0 when unknown.
+    var panelQuarterTurns: Int { get }
+    /// Turns the output's power off (DPMS) or back on; false when the driver cannot, and the caller
+    /// then shows a black frame instead. After switching on, present a full frame.
+    func setPowered(_ on: Bool) -> Bool
 }
 
 extension Display {
@@ -35,6 +41,8 @@ extension Display {
     public var canPresent: Bool { true }
     public func handleReadable() -> [DisplayEvent] { [] }
     public func shutdown() {}
+    public var panelQuarterTurns: Int { 0 }
+    public func setPowered(_ on: Bool) -> Bool { false }
 }
 
 /// Something that happened to a display.

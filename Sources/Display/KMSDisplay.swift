@@ -410,6 +410,31 @@ public final class KMSDisplay: Display {
     }
 
     /// Gives up master voluntarily (a VT switch away): stop presenting until ``resume()``.
+    public private(set) var panelQuarterTurns = 0
+
+    /// DPMS through the connector's property (atomic drivers map it to the CRTC's ACTIVE): the
+    /// panel goes dark and its backlight off, which a black frame cannot do.
+    public func setPowered(_ on: Bool) -> Bool {
+        guard state == .running else { return false }
+        // A flip in flight would complete into a powered-down CRTC: let it land first.
+        let deadline = MonotonicClock.now() + 500_000_000
+        while pendingFlip != nil, MonotonicClock.now() < deadline {
+            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 50) > 0 { queuedEvents.append(contentsOf: handleDRMEvents()) }
+        }
+        guard let dpms = card.properties(of: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"] else {
+            return false
+        }
+        let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
+        let result = drmModeConnectorSetProperty(card.fd, connectorID, dpms.id, value)
+        if result != 0 {
+            log("\(card.path): DPMS \(on ? "on" : "off") failed: \(Errno(rawValue: -result))")
+            return false
+        }
+        resetFlipState()
+        return true
+    }
+
     public func suspend() {
         guard state == .running else { return }
         resetFlipState()
@@ -454,6 +479,13 @@ public final class KMSDisplay: Display {
         if saved == nil || saved?.crtcID != output.crtc { saved = card.crtcState(output.crtc) }
         connectorID = output.connector.id
         connectorName = output.connector.name
+        // "Right Side Up": the panel's right edge is up, so the picture's top must point there.
+        switch OutputsReport.panelOrientation(card, output.connector.id) {
+        case "Right Side Up": panelQuarterTurns = 1
+        case "Upside Down": panelQuarterTurns = 2
+        case "Left Side Up": panelQuarterTurns = 3
+        default: panelQuarterTurns = 0
+        }
         crtcID = output.crtc
         mode = output.mode
         refreshHz = output.mode.refreshHz

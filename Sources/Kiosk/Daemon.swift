@@ -56,7 +56,7 @@ final class Daemon {
     /// Time (µs, monotonic) of the input event the frame in flight answers, for latency statistics.
     private var pendingInputMicros: UInt64?
     private var inFlightInputMicros: UInt64?
-    private var quarterTurns: Int { config.rotation / 90 }
+    private var quarterTurns: Int { config.rotation.map { $0 / 90 } ?? display?.panelQuarterTurns ?? 0 }
 
     private let readyFile: String?
 
@@ -498,16 +498,27 @@ final class Daemon {
         screenIsOn = on
         if on {
             Log.notice("power: screen on")
+            if let d = display, poweredDown { _ = d.setPowered(true) }
+            poweredDown = false
             stats.resetSequence()
+            needsFullPresent = true
             requestFrame()
         } else if let d = display, d.canPresent {
-            // No DPMS through this display yet: a black frame, then no rendering at all until on.
-            Log.notice("power: screen off (black)")
-            let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
-            try? d.present(black, damage: black.bounds)
-            needsFullPresent = true
+            // DPMS when the driver has it; otherwise a black frame. No rendering at all until on.
+            if d.setPowered(false) {
+                poweredDown = true
+                Log.notice("power: screen off (DPMS)")
+            } else {
+                Log.notice("power: screen off (black frame)")
+                let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
+                try? d.present(black, damage: black.bounds)
+                needsFullPresent = true
+            }
         }
     }
+
+    /// The output is switched off through DPMS (not merely black).
+    private var poweredDown = false
 
     private func armBurnInTimer() {
         if let burnInTimer { loop.remove(burnInTimer); self.burnInTimer = nil }

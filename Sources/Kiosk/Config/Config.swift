@@ -36,7 +36,8 @@ public struct Config: Equatable, Sendable {
     public var displayDevice: String?
     public var connector: String?
     public var mode: ModeRequest?
-    public var rotation = 0
+    /// Clockwise degrees; nil ("auto") follows the connector's panel-orientation property.
+    public var rotation: Int?
     public var scale: Double?
     // [input]
     public var inputEnabled = true
@@ -169,7 +170,8 @@ public struct Config: Equatable, Sendable {
                 c.mode = m; return nil
             },
             "rotation": { c, v in
-                guard let r = Int(v), [0, 90, 180, 270].contains(r) else { return "expected 0, 90, 180 or 270, found \"\(v)\"" }
+                if v.lowercased() == "auto" { c.rotation = nil; return nil }
+                guard let r = Int(v), [0, 90, 180, 270].contains(r) else { return "expected auto, 0, 90, 180 or 270, found \"\(v)\"" }
                 c.rotation = r; return nil
             },
             "scale": { c, v in
