@@ -79,3 +79,20 @@ struct SceneTests {
         #expect(canvas.buffer[Int(tip.x), Int(tip.y)] != background)  // the dot
     }
 }
+
+@Suite("Trend colour")
+struct TrendColourTests {
+    @Test("green when the last value is at or above the baseline, red below", arguments: [
+        ([100.0, 90, 100], true), ([100.0, 120, 100.01], true), ([100.0, 130, 99.99], false), ([5.0], true),
+    ])
+    func colourBySide(values: [Double], up: Bool) {
+        let points = values.enumerated().map { ChartPoint(time: Int64($0.offset), value: $0.element) }
+        let scale = LineChartScale(fitting: points, in: PlotRect(left: 0, top: 0, right: 100, bottom: 100))
+        let frame = LineChartFrame(points: points, scale: scale, palette: .standard)
+        #expect(frame.lineColor == (up ? ChartPalette.standard.up : ChartPalette.standard.down))
+        let blind = LineChartFrame(points: points, scale: scale, palette: .colorBlindSafe)
+        #expect(blind.lineColor == (up ? ChartPalette.colorBlindSafe.up : ChartPalette.colorBlindSafe.down))
+        // The baseline sits at the first value.
+        #expect(frame.baselineY == scale.y(values[0]))
+    }
+}
