@@ -44,6 +44,28 @@ public final class Canvas {
         var color: UInt32 = 0
         var generation: UInt32 = 0
         var pending = false
+        /// Inside a pending run: pixels that already hold `color` (the previous frame's untouched
+        /// backdrop), so the deferred clear skips them. Empty when `holeX1 <= holeX0`.
+        var holeX0: Int32 = 0, holeX1: Int32 = 0
+
+        /// Writes the deferred clear over [a, b), skipping the pixels that already hold the colour.
+        @inline(__always)
+        func writeClear(_ row: UnsafeMutablePointer<UInt32>, _ a: Int, _ b: Int) {
+            let h0 = Int(holeX0), h1 = Int(holeX1)
+            if h1 <= h0 || h1 <= a || h0 >= b {
+                if b > a { (row + a).update(repeating: color, count: b - a) }
+                return
+            }
+            if h0 > a { (row + a).update(repeating: color, count: h0 - a) }
+            if b > h1 { (row + h1).update(repeating: color, count: b - h1) }
+        }
+
+        /// Narrows the run (and its hole) to [a, b).
+        @inline(__always)
+        mutating func narrow(to a: Int, _ b: Int) {
+            x0 = Int32(a); x1 = Int32(max(a, b))
+            holeX0 = max(holeX0, x0); holeX1 = min(holeX1, x1)
+        }
     }
     private var uniformRuns: [UniformRun] = []
     private var uniformGeneration: UInt32 = 1
@@ -58,7 +80,7 @@ public final class Canvas {
             uniformRuns.withUnsafeMutableBufferPointer { runs in
                 for y in 0..<runs.count where runs[y].pending && runs[y].generation == generation {
                     let r = runs[y]
-                    (pixels.baseAddress! + y * stride + Int(r.x0)).update(repeating: r.color, count: Int(r.x1 - r.x0))
+                    r.writeClear(pixels.baseAddress! + y * stride, Int(r.x0), Int(r.x1))
                     runs[y].pending = false
                 }
             }
@@ -97,12 +119,19 @@ public final class Canvas {
         storage.pixels.withUnsafeMutableBufferPointer { pixels in
             for y in r.y0..<r.y1 {
                 let old = uniformRuns[y]
+                let current = old.generation == generation && old.x1 > old.x0
                 // A pending run this clear does not cover must be written before it is forgotten.
-                if old.pending && old.generation == generation && (Int(old.x0) < r.x0 || Int(old.x1) > r.x1) {
-                    (pixels.baseAddress! + y * stride + Int(old.x0)).update(repeating: old.color, count: Int(old.x1 - old.x0))
+                if current && old.pending && (Int(old.x0) < r.x0 || Int(old.x1) > r.x1) {
+                    old.writeClear(pixels.baseAddress! + y * stride, Int(old.x0), Int(old.x1))
                 }
-                uniformRuns[y] = UniformRun(x0: Int32(r.x0), x1: Int32(r.x1), color: value, generation: generation,
-                                            pending: true)
+                var run = UniformRun(x0: Int32(r.x0), x1: Int32(r.x1), color: value, generation: generation, pending: true)
+                if current && old.color == value {
+                    // What already holds this colour need not be written again.
+                    let (k0, k1) = old.pending ? (old.holeX0, old.holeX1) : (old.x0, old.x1)
+                    run.holeX0 = max(k0, run.x0)
+                    run.holeX1 = min(k1, run.x1)
+                }
+                uniformRuns[y] = run
             }
         }
         hasPendingClears = true
@@ -197,7 +226,7 @@ public final class Canvas {
                     }
                     if valid && run.pending && !(contained && prepared.isConstantAlongRows) {
                         // Paint that needs the real pixels: write the deferred clear first.
-                        (row + Int(run.x0)).update(repeating: run.color, count: Int(run.x1 - run.x0))
+                        run.writeClear(row, Int(run.x0), Int(run.x1))
                         run.pending = false
                     }
                     if contained && prepared.isConstantAlongRows {
@@ -218,11 +247,11 @@ public final class Canvas {
                     if valid {
                         let left = x0 - Int(run.x0), right = Int(run.x1) - x1
                         if left >= right {
-                            if run.pending && right > 0 { (row + x1).update(repeating: run.color, count: right) }
-                            run.x1 = Int32(max(Int(run.x0), x0))
+                            if run.pending && right > 0 { run.writeClear(row, x1, Int(run.x1)) }
+                            run.narrow(to: Int(run.x0), max(Int(run.x0), x0))
                         } else {
-                            if run.pending && left > 0 { (row + Int(run.x0)).update(repeating: run.color, count: left) }
-                            run.x0 = Int32(min(Int(run.x1), x1))
+                            if run.pending && left > 0 { run.writeClear(row, Int(run.x0), x0) }
+                            run.narrow(to: min(Int(run.x1), x1), Int(run.x1))
                         }
                         runs[y] = run
                     }

@@ -152,3 +152,34 @@ struct UniformRowTests {
         #expect(a.buffer.pixels == b.buffer.pixels)
     }
 }
+
+@Suite("Skipping pixels that already hold the clear colour")
+struct RepeatedClearTests {
+    @Test("frame after frame, a canvas that skips unchanged backdrop equals one drawn from scratch")
+    func animationFrames() {
+        let reused = Canvas(width: 120, height: 80)
+        let background = Color(rgb: 0x0D1117)
+        for frame in 0..<12 {
+            let x = Double(frame * 9 % 90), y = Double(frame * 7 % 50)
+            func draw(_ c: Canvas) {
+                c.clip = c.buffer.bounds
+                c.clear(background)
+                c.fillRect(x: x + 0.3, y: y + 0.6, width: 25.5, height: 20.25, paint: .solid(Color(argb: 0x8000_C805)))
+                var line = Path()
+                line.move(to: Point(0, y)); line.line(to: Point(119, 79 - y))
+                c.stroke(line, style: StrokeStyle(width: 2.5, cap: .round), paint: .solid(Color(rgb: 0xFF5000)))
+                if frame % 3 == 0 {
+                    // A partial redraw too, as scrubbing does.
+                    c.clip = IntRect(x0: 40, y0: 0, x1: 70, y1: 80)
+                    c.clear(background)
+                    c.fillRect(x: 45, y: 10, width: 10, height: 60, paint: .solid(Color(rgb: 0xFFFFFF)))
+                    c.clip = c.buffer.bounds
+                }
+            }
+            draw(reused)
+            let fresh = Canvas(width: 120, height: 80)
+            draw(fresh)
+            #expect(reused.buffer.pixels == fresh.buffer.pixels, "frame \(frame)")
+        }
+    }
+}
