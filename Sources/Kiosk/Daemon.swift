@@ -47,6 +47,10 @@ final class Daemon {
     private var readySent = false
     private var cycleTimer: EventLoop.Registration?
     private var lastTouchNanos: UInt64 = 0
+    /// False until the first touch or key: until then `lastActivityWall` is the start-up time.
+    private var touchedSinceStart = false
+    /// The contact that woke the screen is still down: its gestures are not acted on.
+    private var ignoringWakingContact = false
     private var exitStatus: Int32 = 0
     private var lastProgressNanos: UInt64 = MonotonicClock.now()
     private var input: InputDevices?
@@ -219,6 +223,7 @@ final class Daemon {
 
     /// Renders and presents the next frame if one is wanted and the display can take it.
     private func renderIfNeeded() {
+        presentBlackFrameIfWanted()
         guard let d = display, let model, d.canPresent, screenIsOn else { return }
         // Animation time is the vblank the frame will be shown at: the last one plus a period.
         let now = MonotonicClock.now()
@@ -296,7 +301,17 @@ final class Daemon {
     private func handle(_ gesture: Gesture, time: UInt64?) {
         guard let model else { return }
         lastTouchNanos = MonotonicClock.now()
-        if noteActivity() { return }  // the touch that wakes the screen does nothing else
+        // The touch that wakes the screen does nothing else: it wakes on the contact's first event
+        // (scrubBegan), so the rest of that contact (its moves, its end, the tap or swipe it turns
+        // into on release) is ignored too, until the next contact begins.
+        if noteActivity() {
+            ignoringWakingContact = true
+            return
+        }
+        if ignoringWakingContact {
+            guard case .scrubBegan = gesture else { return }
+            ignoringWakingContact = false
+        }
         let now = Self.seconds(max(lastTouchNanos, lastVblankNanos))
         let plot = model.screen.layout.plot
         switch gesture {
@@ -344,6 +359,7 @@ final class Daemon {
     /// Someone is there: restart the idle countdown; returns true if this woke the screen.
     private func noteActivity() -> Bool {
         lastActivityWall = Double(time(nil))
+        touchedSinceStart = true
         let wasOff = !screenIsOn
         if wasOff || config.blankAfterIdleSeconds > 0 { armPowerTimer() }
         return wasOff && screenIsOn
@@ -481,7 +497,12 @@ final class Daemon {
     /// Decides on/off now and arms one timer for the next change (capped, for wall-clock steps).
     private func armPowerTimer() {
         let now = Double(time(nil))
-        let decision = power.decide(at: now, lastActivity: lastActivityWall)
+        var decision = power.decide(at: now, lastActivity: lastActivityWall)
+        if !touchedSinceStart && decision.reason == .touched {
+            // The start-up time stands in for the last touch so that the idle timeout runs from
+            // start-up; it is no touch, though: outside the schedule the screen stays off from start.
+            decision = power.decide(at: now, lastActivity: -1e12)
+        }
         setScreen(on: decision.isOn)
         updateStatusNote()
         let sleep = min(decision.nextChange.map { max(1, $0 - now) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
@@ -497,24 +518,39 @@ final class Daemon {
         guard on != screenIsOn else { return }
         screenIsOn = on
         if on {
+            blackFrameWanted = false
             Log.notice("power: screen on")
             if let d = display, poweredDown { _ = d.setPowered(true) }
             poweredDown = false
             stats.resetSequence()
             needsFullPresent = true
             requestFrame()
-        } else if let d = display, d.canPresent {
+        } else if let d = display {
             // DPMS when the driver has it; otherwise a black frame. No rendering at all until on.
+            // Not only when the display can present: at start-up (a schedule that is off now) the
+            // first frame's flip is still in flight; setPowered lets it land first, and the black
+            // frame waits for it in renderIfNeeded.
             if d.setPowered(false) {
                 poweredDown = true
                 Log.notice("power: screen off (DPMS)")
             } else {
                 Log.notice("power: screen off (black frame)")
-                let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
-                try? d.present(black, damage: black.bounds)
-                needsFullPresent = true
+                blackFrameWanted = true
+                presentBlackFrameIfWanted()
             }
+            if !readySent { notifyReady("screen off (power)") }
         }
+    }
+
+    /// The black frame of a screen switched off without DPMS, once the display can take it.
+    private var blackFrameWanted = false
+
+    private func presentBlackFrameIfWanted() {
+        guard blackFrameWanted, !screenIsOn, let d = display, d.canPresent else { return }
+        blackFrameWanted = false
+        let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
+        try? d.present(black, damage: black.bounds)
+        needsFullPresent = true
     }
 
     /// The output is switched off through DPMS (not merely black).
