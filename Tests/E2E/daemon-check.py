@@ -12,6 +12,7 @@ Standard library only (runs on the host, and in the guest for `locate-rot`).
                                  the physical pixel of logical point LX LY: "q X Y"
   stats LOG                      the last `stats:` line of a daemon log as key=value
   morph SAMPLES                  flip rate during morphs from daemon-sample.py output
+  dark IMG                       the picture is black (>= 99 % of pixels with every channel <= 16)
 Images: binary PPM (QMP screendump) or 8-bit RGB/RGBA PNG (tickerboard render). Exit 0 = holds.
 """
 import datetime
@@ -340,6 +341,18 @@ def morph(path):
     return 0
 
 
+def check_dark(path):
+    img = load(path)
+    n = dark = 0
+    for y in range(0, img.height, 2):
+        for x in range(0, img.width, 2):
+            n += 1
+            dark += max(img.px(x, y)) <= 16
+    share = dark / max(1, n)
+    print("%dx%d %.1f %% black" % (img.width, img.height, 100 * share))
+    return 0 if share >= 0.99 else 1
+
+
 def main(argv):
     cmd, args = argv[1], argv[2:]
     if cmd == "chart":
@@ -358,6 +371,8 @@ def main(argv):
         return stats(args[0])
     if cmd == "morph":
         return morph(args[0])
+    if cmd == "dark":
+        return check_dark(args[0])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -8,7 +8,8 @@
 # Env: TB_E2E_BIN=path (default: build tickerboard release), TB_E2E_OUT=dir (artefacts; default a
 #      fresh dir under /var/tmp), TB_VM_CACHE, TB_VM_VKMS=0 (no vkms: its check is a SKIP),
 #      TB_E2E_VKMS_SECONDS (sampling window per vkms run, default 7), TB_E2E_JUDGE_ONLY=1 (no VM: judge
-#      the artefacts already in TB_E2E_OUT again).
+#      the artefacts already in TB_E2E_OUT again), TB_E2E_ONLY=power (the guest runs only the screen
+#      power scenarios: quicker when iterating on them; every other check then FAILs).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -67,10 +68,12 @@ SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
 RESCRUB_FROM=$(awk "BEGIN{print int($R_FROM)}") RESCRUB_TO=$RESCRUB_TO
 TAP1Y_X=$TAP_X TAP1Y_Y=$TAP_Y ROT_LX=$ROT_LX ROT_LY=$ROT_LY
 VKMS_SECONDS=${TB_E2E_VKMS_SECONDS:-7}
+ONLY=${TB_E2E_ONLY:-}
 EOF
 REF() { "$BIN" render --data "$DATA" --time-zone America/New_York "$@" > /dev/null; }
 REF --range 1M --size ${W}x$H --scrub "$SCRUB_TO" --output "$OUT/ref-scrub.png"
 REF --range 1Y --size ${W}x$H --output "$OUT/ref-1y.png"
+REF --range 1M --size ${W}x$H --output "$OUT/ref-1m.png"
 REF --range 1Y --size ${W}x$H --scrub "$RESCRUB_TO" --output "$OUT/ref-rescrub.png"
 REF --range 1M --size ${H}x$W --output "$OUT/ref-rot-1m.png"
 REF --range 1Y --size ${H}x$W --output "$OUT/ref-rot-1y.png"
@@ -91,6 +94,54 @@ read -r PL PT PR PB PRICE_T PRICE_B <<< "$($PY -c "
 import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
 L = c.layout($W, $H); s = L['s']
 print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - 80 * s), int(L['price_baseline'] + 16 * s))")"
+
+judge_power() {
+  # (8) screen power (issue 8). Stats lines the guest tagged: "off_a: <stats line>" etc.
+  tagged() { local f; f=$(mktemp); grep -h "^$1: " "$2" > "$f"; $CHECK stats "$f"; rm -f "$f"; }   # tagged TAG FILE
+  word() { grep -h "^$1: " "$2" 2>/dev/null | tail -1 | cut -d' ' -f2-; }                          # word TAG FILE
+  sub() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "") print "?"; else print a - b }'; }
+  L="$OUT/d-power.log"; D="" S="" S2=""
+  OFFA=$(tagged off_a "$L"); OFFB=$(tagged off_b "$L"); ONA=$(tagged on_a "$L")
+  HOW=$(grep -o 'power: screen off ([^)]*)' "$L" | head -1 | sed 's/.*(\(.*\))/\1/')
+  OFF_FLIPS=$(sub "$(kv flips "$OFFB")" "$(kv flips "$OFFA")"); OFF_CPU=$(sub "$(kv cpu_ms "$OFFB")" "$(kv cpu_ms "$OFFA")")
+  OFF_WAKE=$(sub "$(kv wakeups "$OFFB")" "$(kv wakeups "$OFFA")")
+  DPMS_OFF=$(word dpms_off "$L"); DPMS_OFF2=$(word dpms_off2 "$L"); DPMS_READY=$(word dpms_ready "$L")
+  DARK=$($CHECK dark "$OUT/d-power-off.ppm" 2>&1); DARK_OK=$?
+  DETAIL="screen off ($HOW) $(word off_after "$L") s after start (ready after $(word ready_after "$L") s); DPMS ${DPMS_READY:-?} -> ${DPMS_OFF:-?}, 4 s later ${DPMS_OFF2:-?}; over 4 s off: flips +$OFF_FLIPS ($(kv flips "$OFFA") -> $(kv flips "$OFFB")), cpu +$OFF_CPU ms, $(field off_ticks "$L") ticks (/proc), wakeups +$OFF_WAKE (2 SIGUSR1); capture: $DARK"
+  if [ "$HOW" = DPMS ] && [ "${DPMS_OFF%% *}" = Off ] && [ "${DPMS_OFF2%% *}" = Off ] || { [ "$HOW" = "black frame" ] && [ "$DARK_OK" = 0 ]; }; then OFF_OK=1; else OFF_OK=0; fi
+  if [ "$OFF_OK" = 1 ] && [ "$OFF_FLIPS" = 0 ] && between "$OFF_CPU" 0 30 && between "$(field off_ticks "$L")" 0 3 && between "$(word off_after "$L")" 1.5 8; then
+    result daemon-power-idle-off PASS "$DETAIL"
+  else
+    result daemon-power-idle-off FAIL "$DETAIL; log: $(grep -E 'power|DPMS' "$L" | head -4 | tr '\n' '|')"
+  fi
+  ON_FLIPS=$(sub "$(kv flips "$ONA")" "$(kv flips "$OFFB")")
+  read -r ON_AT TAP_AT <<< "$(grep -h '^on_at: ' "$L" | tail -1 | awk '{ print $2, $4 }')"
+  DPMS_ON=$(word dpms_on "$L")
+  if ! D=$($CHECK chart "$OUT/d-power-on.ppm" 2>&1); then D="no chart: $D"; fi
+  S=$($CHECK same "$OUT/d-power-on.ppm" "$OUT/ref-1m.png" $PL $PT $PR $PB 0.003 2>&1); SOK=$?
+  S2=$($CHECK same "$OUT/d-power-on.ppm" "$OUT/ref-1m.png" 0 $PB $W $H 0.003 2>&1); S2OK=$?
+  DETAIL="tap on the 1Y label at ($TAP_X, $TAP_Y); power: screen on $(awk -v a="$ON_AT" -v b="$TAP_AT" 'BEGIN { printf "%.2f", a - b }') s after it; DPMS ${DPMS_ON:-?}; flips +$ON_FLIPS within 0.8 s; $D; still 1M: plot $S, selector $S2; blanked again: $(word offs_total "$L") screen-off lines in all"
+  if grep -q 'power: screen on' "$L" && [ "${DPMS_ON%% *}" = On ] && between "$ON_FLIPS" 1 100000 && $CHECK chart "$OUT/d-power-on.ppm" > /dev/null 2>&1 \
+     && [ "$SOK" = 0 ] && [ "$S2OK" = 0 ]; then
+    result daemon-power-touch-wakes PASS "$DETAIL"
+  else
+    result daemon-power-touch-wakes FAIL "$DETAIL; log: $(grep -E 'power|DPMS|display:' "$L" | tail -5 | tr '\n' '|')"
+  fi
+  L="$OUT/d-power-sched.log"
+  SA=$(tagged sched_a "$L"); SB=$(tagged sched_b "$L")
+  HOW=$(grep -o 'power: screen off ([^)]*)' "$L" | head -1 | sed 's/.*(\(.*\))/\1/')
+  S_FLIPS=$(sub "$(kv flips "$SB")" "$(kv flips "$SA")"); S_CPU=$(sub "$(kv cpu_ms "$SB")" "$(kv cpu_ms "$SA")")
+  DPMS_S=$(word dpms_sched "$L")
+  DARK=$($CHECK dark "$OUT/d-power-sched.ppm" 2>&1); DARK_OK=$?
+  DETAIL="$(word guest_time "$L"); ready-file: $(word ready "$L"); screen off (${HOW:-no log line}); DPMS ${DPMS_S:-?}; flips $(kv flips "$SA") at start, +$S_FLIPS over 3 s, cpu +$S_CPU ms, $(field sched_ticks "$L") ticks; no 'screen on': $(grep -c 'power: screen on' "$L"); capture: $DARK"
+  if [ -n "$(word ready "$L")" ] && ! grep -q 'power: screen on' "$L" && [ "$S_FLIPS" = 0 ] && between "$S_CPU" 0 30 \
+     && { [ "$HOW" = DPMS ] && [ "${DPMS_S%% *}" = Off ] || { [ "$HOW" = "black frame" ] && [ "$DARK_OK" = 0 ]; }; }; then
+    result daemon-power-schedule PASS "$DETAIL"
+  else
+    result daemon-power-schedule FAIL "$DETAIL; log: $(grep -E 'power|DPMS|display:' "$L" | head -5 | tr '\n' '|')"
+  fi
+}
+if [ "${TB_E2E_ONLY:-}" = power ]; then judge_power; echo "artefacts: $OUT"; finish; fi
 
 # (1) bochs: the daemon's chart is on the screen
 L="$OUT/d-bochs.log"
@@ -204,5 +255,7 @@ E=$(nth_stats "$OUT/d-touch-vkms.log" -1)
 [ -n "$VKMS" ] && [ -f "$OUT/d-touch-vkms.log" ] && echo "  touch on vkms (60 Hz vblank, 1Y scrub): input-to-flip p50 $(kv lat_p50 "$E") ms, p99 $(kv lat_p99 "$E") ms ($(kv lat_n "$E") samples), render p50 $(kv render_p50 "$E") ms, exit $(field exit "$OUT/d-touch-vkms.log")"
 E=$(nth_stats "$L" -1)
 echo "  rotation 90: input-to-flip p50 $(kv lat_p50 "$E") ms, p99 $(kv lat_p99 "$E") ms ($(kv lat_n "$E") samples)"
+
+judge_power
 echo "artefacts: $OUT"
 finish

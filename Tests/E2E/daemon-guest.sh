@@ -20,6 +20,64 @@ stats() {  # stats PID LOG: SIGUSR1, then wait for the new `stats:` line
 cpu_ticks() { cut -d' ' -f14,15 "/proc/$1/stat" | awk '{ print $1 + $2 }'; }
 plane() { grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m2 -E 'fb=|allocated by' | tr -d '\t' | tr '\n' ' '; }
 stop() { kill -TERM "$1" 2>/dev/null; wait "$1"; echo "exit=$?" >> "$2"; }
+up() { cut -d' ' -f1 /proc/uptime; }   # ~ CLOCK_MONOTONIC (touch-inject's MARK clock), 10 ms steps
+dpms() { cat /sys/class/drm/card0-*/dpms 2>/dev/null | head -1; }
+crtc_active() { grep -A4 '^crtc\[' /sys/kernel/debug/dri/0/state 2>/dev/null | grep -m1 -o 'active=[0-9]'; }
+last_stats() { grep 'stats:' "$1" | tail -1; }
+# (8) screen power (issue 8): [power] blank-after-idle = 3s switches the output off (DPMS), a tap wakes
+# it without acting on the chart; a [power] schedule that is off now keeps it off from the start.
+power_phases() {
+  L="$OUT/d-power.log"
+  T0=$(up)
+  $B run --config "$OUT/power-idle.conf" --ready-file /tmp/ready-p 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-p 600; echo "ready_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
+  echo "dpms_ready: $(dpms) $(crtc_active)" >> "$L"
+  # the tap waits until the screen has been off for a while (the guest measures in between)
+  $INJ create waitfor "$L" "$FOUND" 1 waitfor "$L" 'power: screen off' 1 sleep 7 \
+    mark wake tap $TAP1Y_X $TAP1Y_Y mark woken sleep 8 destroy sleep 0.3 > "$OUT/d-inject-power.log" 2>&1 &
+  I=$!
+  wait_text "$L" 'power: screen off' 400; echo "off_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
+  sleep 1
+  echo "dpms_off: $(dpms) $(crtc_active)" >> "$L"
+  stats $P "$L"; echo "off_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P)
+  shot d-power-off.ppm
+  sleep 4
+  B2=$(cpu_ticks $P); stats $P "$L"; echo "off_b: $(last_stats "$L")" >> "$L"
+  echo "off_ticks=$((B2 - A))" >> "$L"
+  echo "dpms_off2: $(dpms) $(crtc_active)" >> "$L"
+  wait_text "$OUT/d-inject-power.log" 'MARK woken' 400
+  wait_text "$L" 'power: screen on' 100
+  echo "on_at: $(up) tap: $(grep -o 'MARK wake [0-9.]*' "$OUT/d-inject-power.log" | cut -d' ' -f3)" >> "$L"
+  sleep 0.8
+  echo "dpms_on: $(dpms) $(crtc_active)" >> "$L"
+  stats $P "$L"; echo "on_a: $(last_stats "$L")" >> "$L"
+  shot d-power-on.ppm
+  stats $P "$L"; echo "on_b: $(last_stats "$L")" >> "$L"
+  wait $I; echo "inject power: exit $?"
+  # 3 s after the waking tap it blanks again
+  echo "offs_total: $(grep -c 'power: screen off' "$L")" >> "$L"
+  stop $P "$L"
+
+  # a schedule whose only on-window (1 minute) ended 2 minutes ago (or, across midnight, starts soon)
+  S="$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"
+  [ "$(date -d '-3 min' +%a)" = "$(date +%a)" ] || S="$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"
+  L="$OUT/d-power-sched.log"
+  { cat "$OUT/power-schedule.conf"; echo "schedule = $S"; } > "$OUT/power-schedule-run.conf"
+  echo "guest_time: $(date '+%a %H:%M:%S %Z') schedule: $S" > "$L"
+  $B run --config "$OUT/power-schedule-run.conf" --ready-file /tmp/ready-ps 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-ps 600 && echo "ready: $(cat /tmp/ready-ps)" >> "$L"
+  wait_text "$L" 'power: screen off' 100
+  sleep 1.5
+  echo "dpms_sched: $(dpms) $(crtc_active)" >> "$L"
+  stats $P "$L"; echo "sched_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P)
+  shot d-power-sched.ppm
+  sleep 3
+  B2=$(cpu_ticks $P); stats $P "$L"; echo "sched_b: $(last_stats "$L")" >> "$L"
+  echo "sched_ticks=$((B2 - A))" >> "$L"
+  stop $P "$L"
+}
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/*/name | tr '\n' ' ') fb0: $(cat /sys/class/graphics/fb0/name)"
 
 # udevd and a uinput-capable kernel for the touch phases (libinput's udev seat needs udevd)
@@ -27,6 +85,10 @@ modprobe -d "$CACHE/kernel" -a uinput evdev || echo "modprobe uinput evdev faile
 UDEVD=/lib/systemd/systemd-udevd; [ -x "$UDEVD" ] || UDEVD=/usr/lib/systemd/systemd-udevd
 "$UDEVD" --daemon 2>&1 | head -3
 udevadm trigger --action=add --subsystem-match=input; udevadm settle -t 10
+FOUND='found "tickerboard e2e touchscreen"'
+INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL_H}"
+# TB_E2E_ONLY=power (daemon-e2e.sh): only the screen-power scenarios, for iterating on them
+if [ "${ONLY:-}" = power ]; then power_phases; echo "guest done"; exit 0; fi
 
 # (1)(3)(5) bochs: the chart on screen; 10 s of idling; SIGTERM gives the console back
 echo "plane_before: $(plane)" > "$OUT/d-bochs.log"
@@ -138,4 +200,6 @@ if [ "$#" = 4 ]; then
 fi
 stats $P "$OUT/d-rot.log"
 stop $P "$OUT/d-rot.log"
+
+power_phases
 echo "guest done"
