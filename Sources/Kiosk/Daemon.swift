@@ -133,7 +133,8 @@ final class Daemon {
             Log.notice("display: \(d.width)x\(d.height)@\(format(d.refreshHz, 2)) Hz")
         }
         requestFrame()
-        if !readySent && !d.canPresent { notifyReady("waiting for an output") }
+        // A frame in flight also makes canPresent false: READY then comes with its flip.
+        if !readySent && !d.canPresent && stats.presentedFrames == 0 { notifyReady("waiting for an output") }
     }
 
     /// No display device at all: a udev monitor wakes us when a card or framebuffer appears.
