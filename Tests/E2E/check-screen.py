@@ -6,26 +6,18 @@ pattern: the four bars (red, green, blue, yellow) fill the top 3/5 of the screen
 console: none of the bar colours is on screen at the bar sample points (the console is back).
 Prints one line of detail; exit 0 when the check holds. Standard library only.
 """
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ppm import parse_ppm  # noqa: E402
 
 BARS = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
 BAND = (32, 32, 32)
 
 
 def read_ppm(path):
-    data = open(path, "rb").read()
-    if data[:2] != b"P6":
-        raise SystemExit("%s: not a binary PPM" % path)
-    fields, pos = [], 2
-    while len(fields) < 3:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        start = pos
-        while not data[pos:pos + 1].isspace():
-            pos += 1
-        fields.append(int(data[start:pos]))
-    width, height, _ = fields
-    return width, height, data[pos + 1:]
+    return parse_ppm(open(path, "rb").read(), path)
 
 
 def pixel(img, x, y):

@@ -18,8 +18,12 @@ Images: binary PPM (QMP screendump) or 8-bit RGB/RGBA PNG (tickerboard render). 
 import datetime
 import re
 import struct
+import os
 import sys
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ppm import parse_ppm  # noqa: E402
 
 BACKGROUND = (0x0D, 0x11, 0x17)
 UP, DOWN = (0x00, 0xC8, 0x05), (0xFF, 0x50, 0x00)
@@ -51,16 +55,8 @@ class Image:
 
 
 def read_ppm(data):
-    fields, pos = [], 2
-    while len(fields) < 3:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        start = pos
-        while not data[pos:pos + 1].isspace():
-            pos += 1
-        fields.append(int(data[start:pos]))
-    w, h, _ = fields
-    return Image(w, h, data[pos + 1:pos + 1 + w * h * 3])
+    w, h, pixels = parse_ppm(data)
+    return Image(w, h, pixels)
 
 
 def read_png(data):
