@@ -121,6 +121,7 @@ public final class ScreenModel {
         instrument.market = market
         selections = [:]
         views = [:]
+        cachedBarScene = nil
         morph.retarget(to: targetView(for: range), at: time, timing: timing)
         if scene == .line { endScrub() }
     }
@@ -186,8 +187,17 @@ public final class ScreenModel {
 
     public var drawInTiming = MorphTiming(duration: 2, curve: .easeInOut)
 
-    /// Monthly change of the last twelve months, the bar chart's subject.
+    private var cachedBarScene: BarChartScene?
+
+    /// Monthly change of the last twelve months, the bar chart's subject (computed once per data).
     func barScene() -> BarChartScene {
+        if let cachedBarScene { return cachedBarScene }
+        let scene = makeBarScene()
+        cachedBarScene = scene
+        return scene
+    }
+
+    private func makeBarScene() -> BarChartScene {
         var bars: [Bar] = []
         if let daily = instrument.market.daily, daily.bars.count > 1 {
             let field = instrument.market.priceField

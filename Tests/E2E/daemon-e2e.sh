@@ -47,7 +47,7 @@ mkdir -p "$OUT"
 [ "${TB_E2E_JUDGE_ONLY:-0}" = 1 ] || rm -f "$OUT"/*.log "$OUT"/*.ppm "$OUT"/*.samples "$OUT"/*.done "$OUT"/*.shot-request
 # The guest sees the host root read-only but not host /tmp: ship what it runs in $OUT (= /run/e2e).
 cp "$BIN" "$OUT/tickerboard"
-cp "$HERE/daemon-guest.sh" "$HERE/daemon-check.py" "$HERE/daemon-sample.py" "$HERE/touch-inject.py" "$FIX"/*.conf "$FIX/TBE2E.csv" "$OUT/"
+cp "$HERE/daemon-guest.sh" "$HERE/daemon-check.py" "$HERE/ppm.py" "$HERE/daemon-sample.py" "$HERE/touch-inject.py" "$FIX"/*.conf "$FIX/TBE2E.csv" "$OUT/"
 DATA="$FIX/TBE2E.csv"
 
 # --- what the touch checks expect, from the data and the layout (bochs' preferred mode: 1280x800) --

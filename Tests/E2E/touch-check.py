@@ -127,6 +127,8 @@ result("c-composed-matrix", p1 == ("924.0", "568.0") and bool(cal),
        "plus our mirror-y -> %s (not overwritten: that would give (100.0, 568.0)); %s" % (p1, cal[0][4:] if cal else "no log"))
 
 # ---- (d) flood
+# Memory may settle ~1 MiB higher (malloc arenas, libinput's event pool); a leak per event would grow
+# by tens of MiB over 500,000 events, so 4 MiB is the bound.
 D = lines("touch-d.log")
 S = summary(D)
 inj = " ".join(l for l in lines("inject-d.log") if l.startswith("flood"))
@@ -134,7 +136,7 @@ CD = contacts(D)
 last = CD[-1] if CD else None
 rss0, rss1 = int(field(S, "rss_kb_start") or 0), int(field(S, "rss_kb_end") or 0)
 lag = float(field(S, "last_lag_ms") or 1e9)
-ok = exited_ok(D) and bool(S) and last is not None and last["follow"] == "tap x=400.0 y=300.0" and rss1 - rss0 < 1024 and lag < 100
+ok = exited_ok(D) and bool(S) and last is not None and last["follow"] == "tap x=400.0 y=300.0" and rss1 - rss0 < 4096 and lag < 100
 result("d-flood", ok, "%s; reader: %s motions, %s frames, max batch %s, max lag %s ms, lag after %s ms, rss %d -> %d KiB, cpu %s ms; tap after the flood: %s"
        % (inj, field(S, "touch_motion"), field(S, "frames"), field(S, "max_batch"), field(S, "max_lag_ms"), lag, rss0, rss1,
           field(S, "cpu_ms"), last["follow"] if last else None))
