@@ -34,6 +34,10 @@ public protocol Display: AnyObject {
     /// Turns the output's power off (DPMS) or back on; false when the driver cannot, and the caller
     /// then shows a black frame instead. After switching on, present a full frame.
     func setPowered(_ on: Bool) -> Bool
+    /// Lets go of the screen for another VT (stop presenting; do not try to take it back) ...
+    func suspend()
+    /// ... and takes it back when our VT returns (`.masterRegained` follows).
+    func resume()
 }
 
 extension Display {
@@ -43,6 +47,8 @@ extension Display {
     public func shutdown() {}
     public var panelQuarterTurns: Int { 0 }
     public func setPowered(_ on: Bool) -> Bool { false }
+    public func suspend() {}
+    public func resume() {}
 }
 
 /// Something that happened to a display.

@@ -392,7 +392,7 @@ public final class KMSDisplay: Display {
 
     private func retryMaster() -> [DisplayEvent] {
         _ = try? masterRetry.readExpirations()
-        guard state == .noMaster, card.becomeMaster() else { return [] }
+        guard state == .noMaster, !heldBack, card.becomeMaster() else { return [] }
         try? masterRetry.disarm()
         // If we never lit the CRTC, what it shows now (the console, restored by the previous
         // master) is what to give back at exit, not what the previous master was showing at start.
@@ -409,7 +409,6 @@ public final class KMSDisplay: Display {
         return [.masterRegained]
     }
 
-    /// Gives up master voluntarily (a VT switch away): stop presenting until ``resume()``.
     public private(set) var panelQuarterTurns = 0
 
     /// DPMS through the connector's property (atomic drivers map it to the CRTC's ACTIVE): the
@@ -435,14 +434,28 @@ public final class KMSDisplay: Display {
         return true
     }
 
+    /// Gives up master voluntarily (our VT is switched away) and stays away until ``resume()``:
+    /// nothing is presented and no retry takes the screen from whoever has it now.
     public func suspend() {
+        heldBack = true
+        try? masterRetry.disarm()
         guard state == .running else { return }
         resetFlipState()
         card.dropMaster()
+        // No .masterLost: the caller asked for this and knows; it hears .masterRegained after resume().
         state = .noMaster
-        queuedEvents.append(.masterLost)
-        try? masterRetry.arm(initial: .milliseconds(1), interval: .seconds(1))
     }
+
+    /// Takes the display back after ``suspend()`` (our VT is on screen again): master at once,
+    /// then `.masterRegained` and a full frame.
+    public func resume() {
+        guard heldBack else { return }
+        heldBack = false
+        if state == .noMaster { try? masterRetry.arm(initial: .milliseconds(1), interval: .seconds(1)) }
+    }
+
+    /// Set between ``suspend()`` and ``resume()``.
+    private var heldBack = false
 
     // MARK: - Output selection and modeset
 

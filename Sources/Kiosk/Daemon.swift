@@ -99,6 +99,7 @@ final class Daemon {
             exitStatus = 1
         }
         display?.shutdown()
+        virtualTerminal?.restore()
         input = nil
         Log.notice("run: exiting; \(statisticsLine)")
         return exitStatus
@@ -122,6 +123,10 @@ final class Daemon {
 
     private func attach(_ d: any Display) {
         display = d
+        // Only a KMS output competes with the console and other sessions for the screen.
+        if d is KMSDisplay, virtualTerminal == nil {
+            virtualTerminal = VirtualTerminal(log: { Log.info($0) })
+        }
         if let fd = d.pollDescriptor {
             displayRegistration = try? loop.watch(fd) { [unowned self] _ in handleDisplayEvents() }
         }
@@ -269,6 +274,29 @@ final class Daemon {
             return
         }
         stats.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1)
+    }
+
+    // MARK: VT switching
+
+    private var virtualTerminal: VirtualTerminal?
+
+    /// The kernel asks to switch our VT away (give the display up, then allow it) or tells us it is
+    /// back (acknowledge, then take the display again and redraw everything).
+    private func handleVTSwitch() {
+        guard let vt = virtualTerminal else { return }
+        switch vt.request() {
+        case .release:
+            display?.suspend()
+            vt.allowRelease()
+            stats.resetSequence()
+            Log.notice("vt: switched away; the display is released")
+        case .acquire:
+            vt.acknowledgeAcquire()
+            display?.resume()
+            needsFullPresent = true
+            frameWanted = true
+            Log.notice("vt: back; taking the display again")
+        }
     }
 
     // MARK: Input
@@ -584,7 +612,8 @@ final class Daemon {
     private var signals: SignalFD?
 
     private func installSignals() throws(Errno) {
-        let s = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGUSR1])
+        // SIGUSR2 is the VT switch request (VirtualTerminal); blocking it costs nothing without a VT.
+        let s = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2])
         signals = s
         try loop.watch(s.descriptor.rawValue) { [unowned self] _ in
             while let info = try? s.next() {
@@ -594,6 +623,7 @@ final class Daemon {
                     loop.stop()
                 case SIGHUP: reload()
                 case SIGUSR1: Log.notice("stats: \(statisticsLine)")
+                case SIGUSR2: handleVTSwitch()
                 default: break
                 }
             }

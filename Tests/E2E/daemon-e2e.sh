@@ -195,6 +195,17 @@ if grep -q 'another process is DRM master' "$L" && grep -q 'master regained' "$L
 else
   result daemon-drm-master FAIL "flips while other=$F_OTHER resumed=$F_RES later=$F_LATER; $(grep -E 'master|display:' "$L" | head -6 | tr '\n' '|') ${D:-}"
 fi
+# (6') VT switch away and back: no frames while away, frames and the chart again after
+L="$OUT/d-vt.log"; D=""
+F_A=$(grep -o 'away_a: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)
+F_B=$(grep -o 'away_b: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)
+F_C=$(grep -o 'back: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)
+if grep -q 'vt: switched away' "$L" && grep -q 'vt: back' "$L" && [ -n "$F_A" ] && [ "$F_A" = "$F_B" ] \
+   && [ "${F_C:-0}" -gt "${F_B:-0}" ] 2>/dev/null && D=$($CHECK chart "$OUT/d-vt-back.ppm" 2>&1); then
+  result daemon-vt-switch PASS "$(grep -h 'vt_active_before' "$L" | cut -d' ' -f2) -> $(grep -h 'vt_active_away' "$L" | cut -d' ' -f2): flips $F_A -> $F_B while away (3.5 s, cycling every 3 s), $F_C after switching back; $D"
+else
+  result daemon-vt-switch FAIL "flips away $F_A -> $F_B, back $F_C; $(grep -E '^<.>vt:|vt_active' "$L" | tr '\n' '|') ${D:-}"
+fi
 # (2) vkms: flips per second during the morphs, missed vblanks, CPU per frame
 if [ -z "$VKMS" ]; then
   result daemon-vkms-flip-rate SKIP "vkms.ko not built (setup.sh with TB_VM_VKMS=1)"

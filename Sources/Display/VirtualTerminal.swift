@@ -1,0 +1,100 @@
+import CLinux
+import LinuxIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Cooperative VT switching: in `VT_PROCESS` mode the kernel asks the process owning the VT
+/// (with a signal) before switching away, and tells it (same signal) when its VT is back. The
+/// daemon then gives up the display and takes it back, instead of fighting the console or
+/// another session for the screen.
+public final class VirtualTerminal {
+    public let path: String
+    /// The signal the kernel sends for both requests; the caller adds it to its signalfd.
+    public let signal: CInt
+    /// True while our VT is the one on screen.
+    public private(set) var isForeground = true
+    private let fd: CInt
+    private var savedMode = vt_mode()
+
+    /// Takes part in switching of the active VT (`/sys/class/tty/tty0/active`); nil when there is
+    /// none or it cannot be opened (no VTs, or no permission: the unit may not grant a tty).
+    public init?(signal: CInt = SIGUSR2, log: (String) -> Void) {
+        guard let active = Self.activeName() else { return nil }
+        path = "/dev/" + active
+        self.signal = signal
+        fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            log("vt: cannot open \(path) (\(Errno.current)); VT switches are not coordinated")
+            return nil
+        }
+        guard ioctl(fd, UInt(VT_GETMODE), &savedMode) == 0 else {
+            log("vt: \(path): VT_GETMODE failed (\(Errno.current)); VT switches are not coordinated")
+            close(fd)
+            return nil
+        }
+        var mode = vt_mode()
+        mode.mode = CChar(VT_PROCESS)
+        mode.relsig = Int16(signal)
+        mode.acqsig = Int16(signal)
+        guard ioctl(fd, UInt(VT_SETMODE), &mode) == 0 else {
+            log("vt: \(path): VT_SETMODE failed (\(Errno.current)); VT switches are not coordinated")
+            close(fd)
+            return nil
+        }
+        log("vt: \(path): switching away releases the display")
+        Self.cleanupList.append(fd)
+    }
+
+    deinit { restore() }
+
+    /// What the kernel's signal asks for.
+    public enum Request { case release, acquire }
+
+    /// Interprets the VT signal: a request to let go while we are on screen, else our VT is back.
+    public func request() -> Request { isForeground ? .release : .acquire }
+
+    /// Allows the pending switch away; call after the display was given up.
+    public func allowRelease() {
+        _ = ioctl(fd, UInt(VT_RELDISP), 1)
+        isForeground = false
+    }
+
+    /// Acknowledges that our VT is back; the display may be taken again.
+    public func acknowledgeAcquire() {
+        _ = ioctl(fd, UInt(VT_RELDISP), VT_ACKACQ)
+        isForeground = true
+    }
+
+    /// Gives switching back to the kernel. Idempotent.
+    public func restore() {
+        guard Self.cleanupList.contains(fd) else { return }
+        _ = ioctl(fd, UInt(VT_SETMODE), &savedMode)
+        close(fd)
+        Self.cleanupList.removeAll { $0 == fd }
+    }
+
+    nonisolated(unsafe) private static var cleanupList: [CInt] = []
+
+    static func activeName() -> String? {
+        let fd = open("/sys/class/tty/tty0/active", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let name = String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: "\n ")
+        guard name.hasPrefix("tty"), name.dropFirst(3).allSatisfy(\.isNumber), name.count > 3 else { return nil }
+        return name
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        return String(s)
+    }
+}
