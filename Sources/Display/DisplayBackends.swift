@@ -13,6 +13,11 @@ public enum DisplayBackends {
         case fbdev
     }
 
+    /// The DRM cards and framebuffer devices present on this machine (empty: no display at all).
+    public static func devicePaths() -> [String] {
+        DRMCardFinder.cardPaths() + OutputsReport.framebufferPaths()
+    }
+
     /// Opens a display. `auto` tries KMS first, then `/dev/fb0`; when there are DRM cards but
     /// nothing is connected it returns a KMS display that waits for a hotplug (`canPresent` false
     /// until `.connectorReturned`). Throws `.noDisplay` when there is no device at all.

@@ -114,7 +114,7 @@ final class Daemon {
             attach(d)
         } catch {
             // With no device at all the command line has said so already.
-            if error.kind != .noDisplay || !RunCommand.displayDevices().isEmpty {
+            if error.kind != .noDisplay || !DisplayBackends.devicePaths().isEmpty {
                 Log.warning("display: \(error); waiting for a display to appear")
             }
             waitForHotplug()
@@ -452,7 +452,7 @@ final class Daemon {
                 let field: PriceField = spec.adjusted ? .adjustedClose : .close
                 for (file, isIntraday) in [(spec.dailyFile, false), (spec.intradayFile, true)] {
                     guard let file else { continue }
-                    let path = file.hasPrefix("/") ? file : config.dataDirectory + "/" + file
+                    let path = LiveData.resolve(file, in: config.dataDirectory)
                     let (series, report) = try YahooCSV.load(path: path, priceField: field)
                     if let message = report.message { Log.warning("data: \(message)") }
                     if isIntraday { intraday = series } else { daily = series }

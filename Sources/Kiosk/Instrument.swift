@@ -76,9 +76,12 @@ extension Instrument {
         (selection.range == .oneDay || selection.range == .fiveDays) && !selection.usesDailyFallback
     }
 
+    /// English month abbreviations, January first: dates on screen and in notes.
+    static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
     /// `27 Nov 2026` for daily points, `27 Nov 15:42` for intraday ones, in the exchange's time.
     func describeTime(_ time: Int64, intraday: Bool) -> String {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let months = Instrument.monthAbbreviations
         if intraday {
             let t = market.timeZone.localDateTime(atUnixTime: time)
             func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -1,3 +1,5 @@
+import LinuxIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,9 +28,7 @@ public enum Log {
 
     /// Logs `message` at most once per `interval` seconds for `key`, then says how many were held back.
     public static func limited(_ priority: Priority, key: String, interval: Int64 = 60, _ message: String) {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let now = Int64(ts.tv_sec)
+        let now = Int64(MonotonicClock.now() / 1_000_000_000)
         if let last = lastByKey[key], now - last.time < interval {
             lastByKey[key] = (last.time, last.suppressed + 1)
             return

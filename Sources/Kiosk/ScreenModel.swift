@@ -211,7 +211,7 @@ public final class ScreenModel {
                     monthEnds[monthEnds.count - 1].value = bar.price(field)
                 }
             }
-            let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            let names = Instrument.monthAbbreviations
             let tail = Array(monthEnds.suffix(13))
             for i in 1..<max(1, tail.count) {
                 let before = tail[i - 1].value, now = tail[i].value

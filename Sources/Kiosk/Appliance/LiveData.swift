@@ -355,7 +355,7 @@ public struct Staleness: Equatable, Sendable {
     /// exchange's zone: with the default of three days, Friday's close is not stale over a weekend.
     public init(newestBarTime: Int64, interval: BarInterval, now: Int64, staleAfterSeconds: Int,
                 timeZone: ExchangeTimeZone) {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let months = Instrument.monthAbbreviations
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let reference: Int64
         if interval.isIntraday {

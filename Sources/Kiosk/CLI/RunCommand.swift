@@ -48,7 +48,7 @@ enum RunCommand {
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("run: \(error)"); return 1 }
 
-        let devices = displayDevices()
+        let devices = DisplayBackends.devicePaths()
         if displayChoice == "headless" || (devices.isEmpty && displayChoice == "auto") {
             let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts,
                                     range: config.startRange)
@@ -70,23 +70,5 @@ enum RunCommand {
             return 1
         }
         return daemon.run()
-    }
-
-    /// DRM cards and framebuffers present on this machine.
-    static func displayDevices() -> [String] {
-        var found: [String] = []
-        for (dir, prefix) in [("/dev/dri", "card"), ("/dev", "fb")] {
-            guard let d = opendir(dir) else { continue }
-            defer { closedir(d) }
-            while let entry = readdir(d) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
-                if name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber), name.count > prefix.count {
-                    found.append(dir + "/" + name)
-                }
-            }
-        }
-        return found.sorted()
     }
 }

@@ -15,7 +15,7 @@ enum DataCheck {
                 out.append("[instrument \(inst.id)]: needs a daily or intraday file")
             }
             for file in [inst.dailyFile, inst.intradayFile].compactMap({ $0 }) {
-                let path = file.hasPrefix("/") ? file : config.dataDirectory + "/" + file
+                let path = LiveData.resolve(file, in: config.dataDirectory)
                 do {
                     let (_, report) = try YahooCSV.load(path: path)
                     if let message = report.message { out.append("warning: \(message)") }
