@@ -1,3 +1,4 @@
+import Chart
 import Feed
 import LinuxIO
 

@@ -1,4 +1,3 @@
-import Chart
 import Feed
 import Raster
 import Text

@@ -1,4 +1,3 @@
-import Chart
 import Feed
 import Text
 
@@ -52,7 +51,7 @@ public struct RangeSummary: Equatable, Sendable {
 
 extension Instrument {
     /// The labels for `selection`, with the price of `focus` (a scrubbed point) when given.
-    func labels(for selection: RangeSelection, palette: ChartPalette, focus: ChartPoint? = nil) -> TickerLabels {
+    public func labels(for selection: RangeSelection, palette: ChartPalette, focus: ChartPoint? = nil) -> TickerLabels {
         guard let summary = RangeSummary(points: selection.points) else {
             return TickerLabels(instrument: name, price: PriceFormat.placeholder, change: "",
                                 note: "no data for \(selection.range)", selectedRange: selection.range,
@@ -77,7 +76,7 @@ extension Instrument {
     }
 
     /// English month abbreviations, January first: dates on screen and in notes.
-    static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `27 Nov 2026` for daily points, `27 Nov 15:42` for intraday ones, in the exchange's time.
     func describeTime(_ time: Int64, intraday: Bool) -> String {
