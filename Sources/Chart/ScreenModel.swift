@@ -55,13 +55,22 @@ public final class ScreenModel {
     private var previousKey: FrameKey?
     private let barFont: Font
 
+    /// Shown instead of the chart while the instrument has no usable data yet, e.g.
+    /// `waiting for data: AAPL.csv` (never the sample market in its place).
+    public var placeholder: String? {
+        didSet { if placeholder != oldValue { previousKey = nil } }
+    }
+
+    /// - Parameters:
+    ///   - scale: overrides the size factor from the screen size (large text); nil = from the size.
+    ///   - ranges: the range buttons offered (the configured ranges).
     public init(instrument: Instrument, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
-                range: ChartRange = .oneMonth) {
+                range: ChartRange = .oneMonth, scale: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
         self.instrument = instrument
-        screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette)
+        screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges)
         canvas = Canvas(width: width, height: height)
         self.range = range
-        barFont = Font(face: fonts.regular, clampingPixelSize: 24 * TickerScreenLayout(width: width, height: height).scale)
+        barFont = Font(face: fonts.regular, clampingPixelSize: 24 * screen.layout.scale)
         morph = ChartMorph(showing: ChartView(times: [], positions: [], baselineY: 0, color: palette.up))
         morph = ChartMorph(showing: view(for: selection(for: range)))
     }
@@ -136,7 +145,7 @@ public final class ScreenModel {
     /// Returns true when the snapped point changed, so the caller knows a frame is needed.
     @discardableResult
     public func scrub(atX x: Double) -> Bool {
-        guard scene == .line else { return false }
+        guard scene == .line, placeholder == nil else { return false }
         if !scrubbing {
             scrubbing = true
             snapper = ScrubSnapper(xs: morph.target.positions.map(\.x), hysteresis: 3 * screen.layout.scale)
@@ -224,6 +233,44 @@ public final class ScreenModel {
                              timing: MorphTiming(duration: 0.8, curve: timing.curve))
     }
 
+    /// The header's words for the selected range (the scrubbed point's when a finger is down).
+    ///
+    /// The change text and its colour always come from the same numbers: during a morph the line
+    /// cross-fades its colour, but the header switches text and colour together (through the
+    /// label fade), so it never shows one range's change in another range's trend colour.
+    private func labels(focus: ChartPoint?, selection: RangeSelection) -> TickerLabels {
+        if let placeholder {
+            return TickerLabels(instrument: instrument.name, price: PriceFormat.placeholder, change: "",
+                                note: "", selectedRange: range, changeColor: screen.palette.secondaryText)
+        }
+        var labels = instrument.labels(for: selection, palette: screen.palette, focus: focus)
+        if focus == nil, let statusNote { labels.note = labels.note.isEmpty ? statusNote : labels.note + " · " + statusNote }
+        return labels
+    }
+
+    /// The header as the next frame shows it (tests, `render --values`).
+    public func currentLabels() -> TickerLabels {
+        let selection = selection(for: range)
+        var focus: ChartPoint?
+        if let i = scrubIndex, i < selection.points.count { focus = selection.points[i] }
+        return labels(focus: focus, selection: selection)
+    }
+
+    /// What the picture says in numbers, for the status file and `render --values`: the same
+    /// values the header shows, unformatted.
+    public func values() -> ScreenValues {
+        let selection = selection(for: range)
+        let summary = placeholder == nil ? RangeSummary(points: selection.points) : nil
+        var focus: ChartPoint?
+        if let i = scrubIndex, i < selection.points.count { focus = selection.points[i] }
+        let shown = focus?.value ?? summary?.last
+        return ScreenValues(instrument: instrument.name, range: range, scene: scene.rawValue,
+                            price: shown, baseline: summary?.first,
+                            lastDataTime: placeholder == nil ? selection.points.last?.time : nil,
+                            scrubbedTime: focus?.time, waitingFor: placeholder,
+                            note: currentLabels().note)
+    }
+
     /// Paints the frame for `time` and returns the canvas.
     @discardableResult
     public func render(at time: Double) -> Canvas {
@@ -236,11 +283,11 @@ public final class ScreenModel {
             indicator = morph.isAnimating(at: time) ? view.position(forTime: selection.points[i].time) : morph.target.positions[i]
             focus = selection.points[i]
         }
-        let frame = LineChartFrame(vertices: decimated(view.positions), baselineY: view.baselineY,
-                                   lineColor: view.color, indicator: indicator)
-        var labels = instrument.labels(for: selection, palette: screen.palette, focus: focus)
-        if focus == nil, let statusNote { labels.note = labels.note.isEmpty ? statusNote : labels.note + " · " + statusNote }
-        if morph.isAnimating(at: time) { labels.changeColor = view.color }
+        let frame = placeholder != nil
+            ? LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color)
+            : LineChartFrame(vertices: decimated(view.positions), baselineY: view.baselineY,
+                             lineColor: view.color, indicator: indicator)
+        var labels = self.labels(focus: focus, selection: selection)
         canvas.clip = canvas.buffer.bounds
         lastDamage = canvas.buffer.bounds
         lastRedrawnRegions = [lastDamage]
@@ -265,6 +312,13 @@ public final class ScreenModel {
             lastRedrawnRegions = regions
             canvas.clip = canvas.buffer.bounds
             if fade >= 1 { fadeFrom = nil }
+            if let placeholder, regions.contains(where: { $0 == canvas.buffer.bounds }) {
+                // In the middle of the empty plot, where the line will be.
+                let plot = screen.layout.plot
+                textRenderer.draw(placeholder, font: barFont, color: screen.palette.secondaryText,
+                                  x: (plot.left + plot.right) / 2, y: (plot.top + plot.bottom) / 2,
+                                  alignment: .baselineCenter, into: &canvas.buffer, clip: canvas.clip)
+            }
             return canvas
         case .bars:
             let bars = barScene()
@@ -287,4 +341,31 @@ public final class ScreenModel {
         }
         return canvas
     }
+}
+
+/// The numbers behind one frame: what a person reads off the screen, for scripts and monitoring.
+public struct ScreenValues: Equatable, Sendable {
+    public var instrument: String
+    public var range: ChartRange
+    public var scene: String
+    /// The price shown (the scrubbed point's while a finger is down); nil without data.
+    public var price: Double?
+    /// The range's first value, the dashed baseline the change is measured against.
+    public var baseline: Double?
+    /// Unix time of the newest point of the range.
+    public var lastDataTime: Int64?
+    public var scrubbedTime: Int64?
+    /// The placeholder text while the instrument waits for its data.
+    public var waitingFor: String?
+    public var note: String
+
+    public var change: Double? {
+        guard let price, let baseline else { return nil }
+        return price - baseline
+    }
+    public var changePercent: Double? {
+        guard let change, let baseline, baseline != 0 else { return nil }
+        return change / abs(baseline) * 100
+    }
+    public var isUp: Bool? { change.map { $0 >= 0 } }
 }

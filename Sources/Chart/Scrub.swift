@@ -29,9 +29,13 @@ public struct ScrubSnapper: Sendable {
     /// Moves the selection for a finger at `x` and returns it.
     public mutating func update(x: Double) -> Int? {
         guard let candidate = nearest(to: x) else { return selected }
-        if let current = selected, current < xs.count, candidate != current {
+        if let current = selected, current < xs.count, candidate != current, abs(candidate - current) == 1 {
             // Stay unless the finger is clearly closer to the candidate than to the current point.
-            if abs(x - xs[current]) - abs(x - xs[candidate]) < hysteresis * 2 && abs(candidate - current) == 1 {
+            // The margin shrinks with the neighbours' spacing: a fixed few pixels on points closer
+            // than that would carry the finger past the next point before the selection left the
+            // current one, and a slow sweep would skip every other point.
+            let margin = min(hysteresis, abs(xs[candidate] - xs[current]) / 4)
+            if abs(x - xs[current]) - abs(x - xs[candidate]) < margin * 2 {
                 return current
             }
         }

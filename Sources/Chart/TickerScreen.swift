@@ -13,15 +13,23 @@ public struct TickerScreenLayout: Equatable, Sendable {
     public let priceBaseline: Double
     public let changeBaseline: Double
     public let selectorBaseline: Double
-    /// Centre x of each range label, in `ChartRange.allCases` order.
+    /// The range buttons, left to right (the configured ranges).
+    public let ranges: [ChartRange]
+    /// Centre x of each range label, in `ranges` order.
     public let selectorCenters: [Double]
     public let selectorHalfWidth: Double
 
-    public init(width: Int, height: Int) {
+    /// `scale` overrides the factor from the screen size (a large-text mode: text, lines and touch
+    /// targets grow together); it is capped so the plot keeps at least a fifth of the height.
+    public init(width: Int, height: Int, scale requested: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
         self.width = width
         self.height = height
-        let s = max(0.25, min(Double(width) / 1920, Double(height) / 1080))
+        let auto = max(0.25, min(Double(width) / 1920, Double(height) / 1080))
+        // Header (260) and selector (130) take 390 units of height; the plot needs the rest.
+        let fitting = max(0.25, Double(height) * 0.8 / 390)
+        let s = requested.map { max(0.25, min($0.isFinite ? $0 : auto, fitting)) } ?? auto
         scale = s
+        self.ranges = ranges.isEmpty ? ChartRange.allCases : ranges
         margin = 80 * s
         nameBaseline = 78 * s
         priceBaseline = 160 * s
@@ -31,10 +39,10 @@ public struct TickerScreenLayout: Equatable, Sendable {
         plot = PlotRect(left: margin, top: plotTop, right: Double(width) - margin,
                         bottom: max(plotTop + 10, Double(height) - selectorHeight - 20 * s))
         selectorBaseline = Double(height) - 52 * s
-        let count = Double(ChartRange.allCases.count)
-        let slot = (Double(width) - 2 * margin) / count
-        let left = margin
-        selectorCenters = (0..<ChartRange.allCases.count).map { left + slot * (Double($0) + 0.5) }
+        // Slots keep the width of six, centred, so fewer buttons do not become wide bars.
+        let slot = (Double(width) - 2 * margin) / Double(ChartRange.allCases.count)
+        let left = Double(width) / 2 - slot * Double(self.ranges.count) / 2
+        selectorCenters = (0..<self.ranges.count).map { left + slot * (Double($0) + 0.5) }
         selectorHalfWidth = slot / 2
     }
 
@@ -43,7 +51,7 @@ public struct TickerScreenLayout: Equatable, Sendable {
     public func range(atX x: Double, y: Double) -> ChartRange? {
         guard y >= plot.bottom, y <= Double(height) else { return nil }
         for (i, c) in selectorCenters.enumerated() where abs(x - c) <= selectorHalfWidth {
-            return ChartRange.allCases[i]
+            return ranges[i]
         }
         return nil
     }
@@ -83,8 +91,8 @@ public final class TickerScreen {
     private let selectedFont: Font
 
     public init(width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
-                renderer: TextRenderer = TextRenderer()) {
-        layout = TickerScreenLayout(width: width, height: height)
+                renderer: TextRenderer = TextRenderer(), scale: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
+        layout = TickerScreenLayout(width: width, height: height, scale: scale, ranges: ranges)
         self.palette = palette
         self.renderer = renderer
         let s = layout.scale
@@ -129,7 +137,7 @@ public final class TickerScreen {
         } else {
             drawHeader(labels, opacity: 1, canvas: canvas)
         }
-        for (i, range) in ChartRange.allCases.enumerated() {
+        for (i, range) in L.ranges.enumerated() {
             let selected = range == labels.selectedRange
             let x = L.selectorCenters[i]
             if selected {

@@ -1,29 +1,45 @@
+import LinuxIO
 import Raster
 
-/// A display with no hardware: it keeps the last presented frame in memory and advances a simulated
-/// 60 Hz vsync clock, so the daemon's frames can be rendered one by one and written as PNG.
-public final class HeadlessDisplay {
+/// A display with no hardware: it keeps the last presented frame in memory, so the daemon's real
+/// loop can run on a build server or in a test and its picture be written as PNG.
+///
+/// With `simulatedVsync` a present completes one refresh period later through a timerfd, exactly as
+/// a KMS page flip completes with its vblank event: the daemon's loop, frame pacing and statistics
+/// run unchanged. Without it (one-shot renders) a present completes at once.
+public final class HeadlessDisplay: Display {
     public let width: Int
     public let height: Int
     public let refreshHz: Double
     /// What is "on screen": the last presented frame.
     public private(set) var screen: PixelBuffer
-    /// The simulated vblank counter and its time; each present takes exactly one refresh period.
+    /// The simulated vblank counter; each present takes exactly one refresh period.
     public private(set) var vblankSequence: UInt64 = 0
     public private(set) var presentedFrames = 0
+    private let vsync: TimerFD?
+    private var flipPending = false
+    private var powered = true
 
-    public init(width: Int, height: Int, refreshHz: Double = 60) {
+    public init(width: Int, height: Int, refreshHz: Double = 60, simulatedVsync: Bool = false) {
         self.width = max(1, width)
         self.height = max(1, height)
         self.refreshHz = refreshHz > 0 && refreshHz.isFinite ? refreshHz : 60
-        self.screen = PixelBuffer(width: width, height: height)
+        self.screen = PixelBuffer(width: self.width, height: self.height)
+        // Without a timerfd the display still works; it just completes flips at once.
+        vsync = simulatedVsync ? try? TimerFD() : nil
     }
 
     /// Time of the latest simulated vblank, in nanoseconds since the display started.
     public var vblankTimeNanos: UInt64 { UInt64((Double(vblankSequence) * 1e9 / refreshHz).rounded()) }
 
+    public var pollDescriptor: CInt? { vsync?.descriptor.rawValue }
+    public var canPresent: Bool { !flipPending }
+
     /// Copies the damaged rows of `frame` to the screen and completes the "flip" at the next vblank.
-    public func present(_ frame: PixelBuffer, damage: IntRect) {
+    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
+        guard !flipPending else {
+            throw DisplayError(.invalidRequest, device: "headless", operation: "present", detail: "a flip is pending")
+        }
         if frame.width != screen.width || frame.height != screen.height {
             screen = frame
         } else {
@@ -32,7 +48,29 @@ public final class HeadlessDisplay {
         }
         vblankSequence += 1
         presentedFrames += 1
+        if let vsync {
+            flipPending = true
+            do { try vsync.arm(initial: .nanoseconds(Int64(1e9 / refreshHz))) } catch {
+                flipPending = false
+                throw DisplayError(.failed, device: "headless", operation: "timerfd_settime", errno: error)
+            }
+        }
     }
+
+    public func handleReadable() -> [DisplayEvent] {
+        guard let vsync, ((try? vsync.readExpirations()) ?? 0) > 0, flipPending else { return [] }
+        flipPending = false
+        return [.flipCompleted(vblankNanos: MonotonicClock.now(), sequence: vblankSequence)]
+    }
+
+    /// Headless "DPMS": the screen goes black, as a panel that is switched off looks.
+    public func setPowered(_ on: Bool) -> Bool {
+        powered = on
+        if !on { screen = PixelBuffer(width: width, height: height, fill: 0xFF00_0000) }
+        return true
+    }
+
+    public var isPowered: Bool { powered }
 
     /// Writes what is on screen as a PNG.
     public func capture(to path: String) throws(PNGError) {

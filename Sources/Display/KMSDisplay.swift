@@ -117,7 +117,11 @@ public final class KMSDisplay: Display {
             var found: DRMCard?
             for path in DRMCardFinder.cardPaths() {
                 guard let candidate = try? DRMCard(path: path), let conns = try? candidate.resources().connectors else { continue }
-                if conns.contains(where: { candidate.connector($0)?.status == .connected }) { found = candidate; break }
+                // A named connector (`[display] connector = HDMI-A-1`) picks the card that has it.
+                if conns.contains(where: {
+                    guard let c = candidate.connector($0), c.status == .connected else { return false }
+                    return options.connectorName.map { $0 == c.name } ?? true
+                }) { found = candidate; break }
             }
             guard let found else {
                 throw DisplayError(.noDisplay, device: "/dev/dri", operation: "find a card with a connected output",

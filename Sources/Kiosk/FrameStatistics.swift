@@ -1,5 +1,5 @@
 /// Counts and timings of presented frames, for SIGUSR1, the exit summary and the E2E checks.
-public struct FrameStatistics: Sendable {
+public struct FrameStatistics: Sendable, Equatable {
     public private(set) var presentedFrames = 0
     public private(set) var completedFlips = 0
     public private(set) var missedVblanks = 0
@@ -34,6 +34,11 @@ public struct FrameStatistics: Sendable {
 
     /// Forget the sequence after a pause (idle, screen off): the gap is not a miss.
     mutating func resetSequence() { lastSequence = nil }
+
+    /// Input-to-flip latency percentile in milliseconds (nil before the first sample).
+    public func inputLatencyPercentile(_ p: Double) -> Double? {
+        inputLatencyNanos.isEmpty ? nil : Self.percentile(inputLatencyNanos, p)
+    }
 
     static func percentile(_ values: [UInt64], _ p: Double) -> Double {
         guard !values.isEmpty else { return 0 }

@@ -39,7 +39,10 @@ public enum Log {
     }
 }
 
-/// Writes a line to standard output (results, listings: what scripts read).
+/// Writes a line to standard output (results, listings: what scripts read). Flushed at once:
+/// stdout is block-buffered when it is a pipe or a file (journald, CI), and a line that appears
+/// only at exit is a lost line for whoever is watching.
 func printLine(_ text: String) {
     print(text)
+    fflush(nil)  // every output stream; `stdout` itself is not concurrency-safe to name
 }

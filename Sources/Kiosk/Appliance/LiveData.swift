@@ -130,6 +130,20 @@ public final class LiveData {
     private var shrinkCandidate: [String: PriceSeries] = [:]
     /// The last problem logged per path, so one broken file is one log line, not one per event.
     private var lastProblem: [String: String] = [:]
+    /// Directories that could not be watched (not there yet, removed): retried every
+    /// `watchRetry` until they can, then their files are read at once.
+    private var unwatchedDirectories: Set<String> = []
+    private var watchRetryDue: UInt64?
+    public let watchRetry: Duration = .seconds(2)
+    private let mask: Inotify.Mask = [.closeWrite, .movedTo, .create, .delete, .movedFrom]
+
+    /// The current problem of each file that has one (path -> message): unreadable, garbage,
+    /// suspiciously short, or rows skipped.
+    public var problems: [String: String] { lastProblem }
+
+    /// Called with each new problem (path, message) instead of logging it, when set: the daemon
+    /// words it with the config line that names the file.
+    public var onProblem: ((String, String) -> Void)?
 
     /// The descriptor to watch for readability; then call ``handleReadable()``.
     public var pollDescriptor: CInt { epoll.descriptor.rawValue }
@@ -152,19 +166,41 @@ public final class LiveData {
         epoll = try Epoll()
         try epoll.add(inotify.descriptor.rawValue, events: .readable, token: 1)
         try epoll.add(timer.descriptor.rawValue, events: .readable, token: 2)
-        let mask: Inotify.Mask = [.closeWrite, .movedTo, .create, .delete, .movedFrom]
         for source in sources {
             let (directory, name) = LiveData.split(source.path)
             pathsByDirectory[directory, default: []].insert(name)
         }
-        for directory in pathsByDirectory.keys.sorted() {
-            do {
-                let watch = try inotify.addWatch(directory, mask: mask)
-                watchedDirectories[watch] = directory
-            } catch {
-                log("cannot watch \(directory): \(error); its files will not update live")
-            }
+        for directory in pathsByDirectory.keys.sorted() where !addWatch(directory) {
+            log("cannot watch \(directory) yet; looking again every \(watchRetry.components.seconds) s")
+            unwatchedDirectories.insert(directory)
         }
+        if !unwatchedDirectories.isEmpty {
+            watchRetryDue = clock() &+ UInt64(watchRetry.wholeNanoseconds)
+            armTimer(now: clock())
+        }
+    }
+
+    private func addWatch(_ directory: String) -> Bool {
+        guard let watch = try? inotify.addWatch(directory, mask: mask) else { return false }
+        watchedDirectories[watch] = directory
+        return true
+    }
+
+    /// Tries the directories that could not be watched; a directory that appeared has its files
+    /// read now (they may have arrived with it).
+    private func retryWatches(now: UInt64) {
+        watchRetryDue = nil
+        for directory in unwatchedDirectories.sorted() where addWatch(directory) {
+            unwatchedDirectories.remove(directory)
+            log("watching \(directory) again")
+            for name in pathsByDirectory[directory] ?? [] { schedule(LiveData.resolve(name, in: directory), now: now) }
+        }
+        if !unwatchedDirectories.isEmpty { watchRetryDue = now &+ UInt64(watchRetry.wholeNanoseconds) }
+    }
+
+    /// Takes over what an earlier instance (before a reload) knew was good, for the files both watch.
+    public func inherit(from other: LiveData) {
+        for source in sources { if let series = other.lastGood[source.path] { lastGood[source.path] = series } }
     }
 
     /// Convenience: the sources of `config`.
@@ -216,8 +252,10 @@ public final class LiveData {
             }
             guard let directory = watchedDirectories[event.watch] else { continue }
             if event.mask.contains(.ignored) {
-                log("\(directory) was removed or unmounted; its files no longer update live")
+                log("\(directory) was removed or unmounted; watching for it to come back")
                 watchedDirectories[event.watch] = nil
+                unwatchedDirectories.insert(directory)
+                if watchRetryDue == nil { watchRetryDue = now &+ UInt64(watchRetry.wholeNanoseconds) }
                 continue
             }
             guard let name = event.name, pathsByDirectory[directory]?.contains(name) == true else { continue }
@@ -230,6 +268,7 @@ public final class LiveData {
     @discardableResult
     public func flushDue() -> UInt64? {
         let now = clock()
+        if let due = watchRetryDue, due <= now { retryWatches(now: now) }
         let due = pending.filter { $0.value.due <= now }.map(\.key).sorted()
         for path in due {
             pending[path] = nil
@@ -238,11 +277,11 @@ public final class LiveData {
             }
         }
         armTimer(now: now)
-        return pending.values.map(\.due).min()
+        return nextDeadline
     }
 
-    /// When the next parse is due (monotonic ns), or nil when nothing is pending.
-    public var nextDeadline: UInt64? { pending.values.map(\.due).min() }
+    /// When the next parse or watch retry is due (monotonic ns), or nil when nothing is pending.
+    public var nextDeadline: UInt64? { (pending.values.map(\.due) + [watchRetryDue].compactMap { $0 }).min() }
 
     private func schedule(_ path: String, now: UInt64) {
         let debounceNanos = UInt64(debounce.wholeNanoseconds)
@@ -306,7 +345,7 @@ public final class LiveData {
     private func report(_ path: String, _ message: String) {
         guard lastProblem[path] != message else { return }
         lastProblem[path] = message
-        log(message)
+        if let onProblem { onProblem(path, message) } else { log(message) }
     }
 
     private func clearProblem(_ path: String) {

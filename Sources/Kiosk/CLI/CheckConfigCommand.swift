@@ -18,9 +18,9 @@ enum CheckConfigCommand {
         let (config, issues) = Config.load(path: path)
         var errors = issues.filter { $0.severity == .error }.count
         for issue in issues { printLine((issue.severity == .warning ? "warning: " : "") + issue.description) }
-        for problem in DataCheck.problems(in: config) {
-            printLine(problem)
-            errors += 1
+        for finding in DataCheck.findings(in: config, file: path) {
+            printLine(finding.text)
+            if finding.isError { errors += 1 }
         }
         if errors == 0 { printLine("\(path): OK (\(issues.count) warning(s))") }
         return errors == 0 ? 0 : 1

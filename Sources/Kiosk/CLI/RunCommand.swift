@@ -1,5 +1,6 @@
 import Chart
 import Display
+import LinuxIO
 import Text
 
 #if canImport(Glibc)
@@ -10,33 +11,72 @@ import Glibc
 enum RunCommand {
     static let help = """
         usage: tickerboard run [--config FILE] [--display auto|kms|fbdev|headless] [--preview FILE.png]
-                               [--ready-file PATH]
+                               [--status FILE] [--ready-file PATH] [--size WxH] [--time-scale N]
 
-        Runs the kiosk. With a display it takes the screen; with no display device at all it says so
-        and writes one preview frame of the built-in sample market instead (default
-        /tmp/tickerboard-preview.png).
-          --ready-file PATH   create PATH once the first frame is on screen (for scripts; systemd
+        Runs the kiosk. With a display it takes the screen; with no display device at all it says so,
+        writes one preview frame (default /tmp/tickerboard-preview.png) and waits for a display.
+          --display headless  the real daemon loop on a simulated 60 Hz display (--size, default
+                              1920x1080), with the configured instruments; it keeps running
+          --preview FILE.png  headless: rewrite FILE (atomically) whenever a settled frame is shown
+          --status FILE       keep FILE current with what is shown and how the daemon is doing
+                              (JSON; default $RUNTIME_DIRECTORY/status.json under systemd)
+          --time-scale N      headless: run the daemon's clock N times faster (0.01 to 10000)
+          --ready-file PATH   write PATH once the first frame is on screen (for scripts; systemd
                               gets READY=1 through $NOTIFY_SOCKET either way)
-        Signals: TERM/INT exit and give the console back, HUP reloads the config, USR1 logs statistics.
+        Signals: TERM/INT exit and give the console back, HUP reloads the config and re-reads every
+        data file, USR1 logs statistics.
         """
 
-    static func run(_ raw: [String]) throws(UsageError) -> Int32 {
+    struct Options {
+        var configPath: String?
+        var display: String?
+        var preview: String?
+        var status: String?
+        var readyFile: String?
+        var size: ModeRequest?
+        var timeScale: Double = 1
+    }
+
+    static func parse(_ raw: [String]) throws(UsageError) -> Options? {
         var args = Arguments(command: "run", raw)
-        if args.wantsHelp() { printLine(help); return 0 }
-        let configPath = try args.option("--config")
-        let displayOption = try args.option("--display")
-        let previewPath = try args.option("--preview") ?? "/tmp/tickerboard-preview.png"
-        let readyFile = try args.option("--ready-file")
+        if args.wantsHelp() { return nil }
+        var o = Options()
+        o.configPath = try args.option("--config")
+        o.display = try args.option("--display")
+        o.preview = try args.option("--preview")
+        o.status = try args.option("--status")
+        o.readyFile = try args.option("--ready-file")
+        if let size = try args.option("--size") {
+            guard let m = ModeRequest(size), m.width <= 16_384, m.height <= 16_384 else {
+                throw UsageError("run: --size \"\(size)\" is not WxH like 1280x720")
+            }
+            o.size = m
+        }
+        if let scale = try args.option("--time-scale") {
+            guard let v = Double(scale), v.isFinite, v >= 0.01, v <= 10_000 else {
+                throw UsageError("run: --time-scale \"\(scale)\" is not a number from 0.01 to 10000")
+            }
+            o.timeScale = v
+        }
         try args.finish()
-        if let displayOption, !["auto", "kms", "fbdev", "headless"].contains(displayOption) {
-            throw UsageError("run: --display \"\(displayOption)\" is not auto, kms, fbdev or headless")
+        if let display = o.display, !["auto", "kms", "fbdev", "headless"].contains(display) {
+            throw UsageError("run: --display \"\(display)\" is not auto, kms, fbdev or headless")
         }
-        if let configPath, access(configPath, R_OK) != 0 {
-            throw UsageError("run: --config \(configPath): \(String(cString: strerror(errno)))")
+        if o.display != "headless" {
+            if o.timeScale != 1 { throw UsageError("run: --time-scale needs --display headless") }
+            if o.size != nil { throw UsageError("run: --size needs --display headless") }
         }
+        if let path = o.configPath, access(path, R_OK) != 0 {
+            throw UsageError("run: --config \(path): \(String(cString: strerror(errno)))")
+        }
+        return o
+    }
+
+    static func run(_ raw: [String]) throws(UsageError) -> Int32 {
+        guard let o = try parse(raw) else { printLine(help); return 0 }
 
         var config = Config()
-        let path = configPath ?? (access(Config.defaultPath, F_OK) == 0 ? Config.defaultPath : nil)
+        let path = o.configPath ?? (access(Config.defaultPath, F_OK) == 0 ? Config.defaultPath : nil)
         if let path {
             let (loaded, issues) = Config.load(path: path)
             // A bad key falls back to its default: the screen must come up whatever the file says.
@@ -44,27 +84,43 @@ enum RunCommand {
             config = loaded
         }
         // The command line wins over [display] backend.
-        let displayChoice = displayOption ?? config.displayBackend
+        var displayChoice = o.display ?? config.displayBackend
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("run: \(error)"); return 1 }
 
-        let devices = DisplayBackends.devicePaths()
-        if displayChoice == "headless" || (devices.isEmpty && displayChoice == "auto") {
-            let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts,
-                                    range: config.startRange)
+        if displayChoice == "auto" && DisplayBackends.devicePaths().isEmpty {
+            let preview = o.preview ?? "/tmp/tickerboard-preview.png"
+            let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts, range: config.startRange)
             let display = HeadlessDisplay(width: 1920, height: 1080)
-            display.present(model.render(at: 0).buffer, damage: display.screen.bounds)
-            do { try display.capture(to: previewPath) } catch { Log.error("run: \(error)"); return 1 }
-            if displayChoice == "headless" {
-                printLine("preview written to \(previewPath)")
-                return 0
+            do {
+                try display.present(model.render(at: 0).buffer, damage: display.screen.bounds)
+                try display.capture(to: preview)
+            } catch {
+                Log.error("run: \(error)")
+                return 1
             }
-            printLine("no display device (/dev/dri/card*, /dev/fb*): preview written to \(previewPath); waiting for a display")
+            // On stderr: unbuffered, so the journal has it now, not at exit.
+            Log.notice("no display device (/dev/dri/card*, /dev/fb*): preview written to \(preview); waiting for a display")
+        } else if displayChoice != "headless" && o.preview != nil {
+            throw UsageError("run: --preview needs --display headless (or no display device)")
         }
-        let choice = DisplayBackends.Choice(rawValue: displayChoice) ?? .auto
+        if displayChoice == "headless" { config.inputEnabled = false }
+        if !["auto", "kms", "fbdev", "headless"].contains(displayChoice) { displayChoice = "auto" }
+
+        var options = Daemon.Options()
+        options.configPath = path
+        options.displayChoice = displayChoice
+        options.readyFile = o.readyFile
+        options.previewFile = displayChoice == "headless" ? o.preview : nil
+        options.statusFile = o.status ?? getenv("RUNTIME_DIRECTORY").map {
+            // systemd may list several directories, separated by colons: the first is ours.
+            String(cString: $0).split(separator: ":").first.map { String($0) + "/status.json" } ?? ""
+        }.flatMap { $0.isEmpty ? nil : $0 }
+        options.timeScale = o.timeScale
+        if let size = o.size ?? (displayChoice == "headless" ? config.mode : nil) { options.headlessSize = size }
         let daemon: Daemon
         do {
-            daemon = try Daemon(config: config, configPath: path, displayChoice: choice, fonts: fonts, readyFile: readyFile)
+            daemon = try Daemon(config: config, options: options, fonts: fonts)
         } catch {
             Log.error("run: \(error)")
             return 1

@@ -15,6 +15,8 @@ public struct InstrumentConfig: Equatable, Sendable {
     public var timeZone = "America/New_York"
     public var currency = "USD"
     public var adjusted = false
+    /// The config line of each key set in the section (for `FILE:LINE: key:` messages).
+    public var lines: [String: Int] = [:]
 }
 
 /// When the screen is on: per weekday (0 = Sunday) a list of local-time minute ranges.
@@ -90,6 +92,7 @@ public struct Config: Equatable, Sendable {
                 let id = String(entry.section.dropFirst("instrument ".count)).trimmingWhitespace()
                 if id.isEmpty { fail("an [instrument NAME] section needs a name"); continue }
                 var inst = config.instruments.first { $0.id == id } ?? InstrumentConfig(id: id)
+                inst.lines[entry.key == "file" ? "daily" : entry.key == "timezone" ? "time-zone" : entry.key] = entry.line
                 switch entry.key {
                 case "name": inst.name = entry.value
                 case "daily", "file": inst.dailyFile = entry.value

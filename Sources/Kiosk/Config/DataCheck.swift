@@ -1,32 +1,62 @@
 import Feed
 import Text
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Problems a config can only show at run time: fonts and data files it relies on.
+/// What a configuration names on disk: fonts, time zones and data files. `check-config` and the
+/// daemon (at start and on every reload) go through here, so both word a problem the same way:
+/// `FILE:LINE: key: message`, at the line of the key that names the file or zone.
 enum DataCheck {
-    static func problems(in config: Config) -> [String] {
-        var out: [String] = []
-        do { _ = try FontSet.load() } catch { out.append("fonts: \(error)") }
+    struct Finding {
+        var problem: KioskProblem
+        var isError: Bool
+        var text: String { (isError ? "" : "warning: ") + problem.description }
+    }
+
+    /// Resolves every instrument's exchange time zone; an unknown zone is an error at its line.
+    static func zones(for config: Config, file: String) -> (zones: [String: ExchangeTimeZone], problems: [KioskProblem]) {
+        var zones: [String: ExchangeTimeZone] = [:]
+        var problems: [KioskProblem] = []
         for inst in config.instruments {
-            if inst.dailyFile == nil && inst.intradayFile == nil {
-                out.append("[instrument \(inst.id)]: needs a daily or intraday file")
-            }
-            for file in [inst.dailyFile, inst.intradayFile].compactMap({ $0 }) {
-                let path = LiveData.resolve(file, in: config.dataDirectory)
-                do {
-                    let (_, report) = try YahooCSV.load(path: path)
-                    if let message = report.message { out.append("warning: \(message)") }
-                } catch {
-                    out.append("[instrument \(inst.id)]: \(error)")
-                }
-            }
-            do { _ = try ExchangeTimeZone(identifier: inst.timeZone) } catch {
-                out.append("[instrument \(inst.id)]: time-zone: \(error)")
+            do { zones[inst.id] = try ExchangeTimeZone(identifier: inst.timeZone) } catch {
+                problems.append(KioskProblem(file: file, line: inst.lines["time-zone"] ?? 0, key: "time-zone", message: "\(error)"))
             }
         }
+        return (zones, problems)
+    }
+
+    static func findings(in config: Config, file: String) -> [Finding] {
+        var out: [Finding] = []
+        do { _ = try FontSet.load() } catch {
+            out.append(Finding(problem: KioskProblem(file: "fonts", line: 0, key: "", message: "\(error)"), isError: true))
+        }
+        for inst in config.instruments {
+            if inst.dailyFile == nil && inst.intradayFile == nil {
+                out.append(Finding(problem: KioskProblem(file: file, line: inst.lines.values.min() ?? 0, key: "daily",
+                                                         message: "[instrument \(inst.id)] needs a daily or intraday file"),
+                                   isError: true))
+            }
+            for source in LiveData.sources(for: Config.with(instruments: [inst], from: config)) {
+                do {
+                    let (_, report) = try YahooCSV.load(path: source.path, priceField: source.priceField)
+                    if let message = report.message {
+                        out.append(Finding(problem: KioskCore.locate(path: source.path, message: message, in: config, file: file),
+                                           isError: false))
+                    }
+                } catch {
+                    out.append(Finding(problem: KioskCore.locate(path: source.path, message: "\(error)", in: config, file: file),
+                                       isError: true))
+                }
+            }
+        }
+        out += zones(for: config, file: file).problems.map { Finding(problem: $0, isError: true) }
         return out
+    }
+}
+
+extension Config {
+    /// This configuration with only `instruments` in its watchlist.
+    static func with(instruments: [InstrumentConfig], from config: Config) -> Config {
+        var c = config
+        c.instruments = instruments
+        return c
     }
 }

@@ -1,0 +1,976 @@
+// Kiosk core: every decision the daemon makes, as a state machine over (time, event) -> effects.
+//
+// The core never reads a clock, opens a file or calls the kernel. The shell (`Daemon`) owns the
+// descriptors: it turns what the kernel says (a flip completed, a uevent, a file changed, a
+// signal, a finger moved) into `KioskEvent`s stamped with the time, hands them to `handle`, and
+// carries out the `KioskEffect`s that come back (present a frame, switch DPMS, notify systemd,
+// log). It sleeps until `nextDeadline`. A test does the same with a manual clock and a fake
+// display, and watches a day of unattended running in milliseconds — the split swift-nio makes
+// between `SelectableEventLoop` and `EmbeddedEventLoop`.
+
+import Chart
+import Display
+import Feed
+import Input
+import Text
+
+/// Time as the core sees it.
+public struct KioskTime: Sendable, Equatable {
+    /// Monotonic seconds: animations, timers, vblanks (never steps).
+    public var mono: Double
+    /// Unix seconds on the wall clock: the power schedule, staleness, the status file.
+    public var wall: Double
+
+    public init(mono: Double, wall: Double) {
+        self.mono = mono
+        self.wall = wall
+    }
+
+    public func advanced(by seconds: Double) -> KioskTime {
+        KioskTime(mono: mono + seconds, wall: wall + seconds)
+    }
+}
+
+/// What the core needs to know of an open display.
+public struct DisplayInfo: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var refreshHz: Double
+    public var panelQuarterTurns: Int
+    /// False while the output is unplugged (KMS waiting for a hotplug).
+    public var outputConnected: Bool
+
+    public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true) {
+        self.width = width
+        self.height = height
+        self.refreshHz = refreshHz
+        self.panelQuarterTurns = panelQuarterTurns
+        self.outputConnected = outputConnected
+    }
+}
+
+/// A problem with the configuration or the data, located as `check-config` locates it.
+public struct KioskProblem: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var key: String
+    public var message: String
+
+    public init(file: String, line: Int, key: String, message: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        (line > 0 ? "\(file):\(line): " : "\(file): ") + (key.isEmpty ? "" : "\(key): ") + message
+    }
+}
+
+/// Everything a configuration means once the shell has read what it names from disk (time zones).
+public struct KioskSetup: Sendable {
+    public var config: Config
+    /// The exchange time zone of each instrument that could be resolved (by config id).
+    public var zones: [String: ExchangeTimeZone]
+    /// The system's local zone, in which the power schedule is read.
+    public var localZone: ExchangeTimeZone
+    /// Problems found while resolving (an unknown time zone), with their config line.
+    public var problems: [KioskProblem]
+    /// The config file, for messages ("" for the built-in default).
+    public var configFile: String
+
+    public init(config: Config, zones: [String: ExchangeTimeZone], localZone: ExchangeTimeZone,
+                problems: [KioskProblem] = [], configFile: String = "") {
+        self.config = config
+        self.zones = zones
+        self.localZone = localZone
+        self.problems = problems
+        self.configFile = configFile
+    }
+}
+
+/// Something that happened, as the shell saw it.
+public enum KioskEvent: Sendable {
+    /// First event: the loop is set up.
+    case start
+    /// `nextDeadline` passed.
+    case timer
+    /// A display was opened (possibly with its output not connected yet).
+    case displayOpened(DisplayInfo)
+    /// No display could be opened; `message` is logged when given.
+    case displayUnavailable(message: String?)
+    /// A DRM or framebuffer device appeared or changed while none is open.
+    case hotplug
+    /// The open display reported a change; `info` is its state after it.
+    case display(DisplayEvent, DisplayInfo)
+    /// The presented frame is on screen since `vblank` (core monotonic seconds).
+    case flipCompleted(vblank: Double, sequence: UInt64)
+    /// `present` failed; no flip is in flight.
+    case presentFailed(String)
+    /// The driver has no DPMS: the core shows a black frame instead.
+    case dpmsUnavailable
+    /// The kernel wants our VT switched away / gives it back (VT_PROCESS).
+    case vtRelease
+    case vtAcquire
+    case gesture(Gesture, inputMicros: UInt64?)
+    case key(KeyCommand)
+    /// A data file yielded a good series (at start, on change, on reload).
+    case series(instrumentID: String, slot: LiveData.Slot, series: PriceSeries)
+    /// The complete current set of data problems (path -> message), after each look at the files.
+    case dataProblems([String: String])
+    /// A configuration to run with (at start, or a reload that parsed without errors).
+    case configure(KioskSetup)
+    /// A reload whose file has errors: the running configuration stays.
+    case reloadRejected(summary: String, problems: [KioskProblem])
+    /// SIGUSR1.
+    case statisticsRequested(String)
+    /// SIGTERM / SIGINT.
+    case terminate
+}
+
+/// How the next frame is to be made.
+public struct FramePlan: Sendable, Equatable {
+    /// Animation time of the frame: the vblank it will be shown at.
+    public var time: Double
+    /// Copy the whole picture, not only the damage (after a black frame, a shift, a modeset).
+    public var fullCopy: Bool
+    /// Burn-in shift of the whole picture.
+    public var offset: BurnInShift.Offset
+    /// Clockwise quarter turns from the chart's frame to the panel.
+    public var quarterTurns: Int
+    /// A black frame (screen off without DPMS) instead of the chart.
+    public var black: Bool
+    /// Nothing moves after this frame: a still picture (previews are written from these).
+    public var settled: Bool
+}
+
+/// Something the shell must do.
+public enum KioskEffect: Sendable, Equatable {
+    case present(FramePlan)
+    /// DPMS on or off; the shell answers `.dpmsUnavailable` when the driver cannot.
+    case setPowered(Bool)
+    /// An sd_notify message (READY=1, STATUS=, WATCHDOG=1, RELOADING=1, STOPPING=1).
+    case notify(String)
+    case log(Log.Priority, String)
+    /// Try to open a display now (start, after a hotplug).
+    case openDisplay
+    /// Close the display and open it again (its `[display]` settings changed).
+    case reopenDisplay
+    /// Start or stop watching for DRM/framebuffer uevents.
+    case watchHotplug(Bool)
+    /// Close and reopen the input devices (its `[input]` settings changed, or first start).
+    case openInput
+    /// Give the display up for another VT (then allow the switch) / take it back (acknowledged).
+    case releaseDisplay
+    case acquireDisplay
+    /// The model was rebuilt: touch mapping and gesture size follow `model`.
+    case layoutChanged
+    /// Write the status file now.
+    case writeStatus
+    /// Leave the loop with this status.
+    case exit(Int32)
+}
+
+/// The daemon's decisions. See the file's header comment.
+public final class KioskCore {
+    /// Where the screen is, as the status file names it.
+    public enum DisplayState: String, Sendable {
+        case none = "no-display"
+        case waitingForOutput = "waiting-for-output"
+        case presenting
+        case away = "vt-away"
+        case otherMaster = "other-master"
+    }
+
+    /// One instrument of the watchlist: its configuration, what is known of its data, and the
+    /// chart made of it (nil while it waits for its first good file).
+    struct Entry {
+        var spec: InstrumentConfig
+        var zone: ExchangeTimeZone?
+        var daily: PriceSeries?
+        var intraday: PriceSeries?
+        var hasData: Bool { daily != nil || intraday != nil }
+    }
+
+    // Configuration
+    public private(set) var config: Config
+    private var configFile = ""
+    private var localZone: ExchangeTimeZone
+    private var power: ScreenPower
+    private var burnIn: BurnInShift
+    private let fonts: FontSet
+    /// Half of systemd's WatchdogSec (nil: no watchdog).
+    private let watchdogInterval: Double?
+    /// Status writes at most this often (core seconds; the shell scales it with the clock).
+    private let statusInterval: Double
+    private let writesStatus: Bool
+
+    // Watchlist
+    private var entries: [Entry] = []
+    /// True when nothing is configured: the built-in sample market is the watchlist.
+    private var showingSample = false
+    public private(set) var instrumentIndex = 0
+    /// What is on screen; nil until a display gives it a size.
+    public private(set) var model: ScreenModel?
+    private var configProblems: [KioskProblem] = []
+    private var dataProblems: [String: String] = [:]
+
+    // Display and frames
+    public private(set) var displayState = DisplayState.none
+    private var displayInfo: DisplayInfo?
+    private var flipInFlight = false
+    private var flipStarted = 0.0
+    private var frameWanted = false
+    private var fullCopyWanted = true
+    private var lastVblank: Double?
+    private var lastFrameTime = -Double.infinity
+    private var lastFlipAnimating = false
+    private var openRetryAt: Double?
+    public private(set) var stats = FrameStatistics()
+    private var pendingInputMicros: UInt64?
+    private var inFlightInputMicros: UInt64?
+    private var lastVblankMicros: UInt64 = 0
+
+    // Screen power
+    public private(set) var screenOn = true
+    private var powerReason = ScreenPower.Reason.schedule
+    private var dpmsOff = false
+    private var blackFrameWanted = false
+    private var lastActivityWall: Double?
+    private var powerDue: Double?
+
+    // Cycling
+    private var cycleDue: Double?
+    private var lastTouch: Double?
+    public private(set) var paused = false
+    /// Since when the current instrument is on screen, and which ranges it has shown.
+    private var instrumentSince = 0.0
+    private var rangesShown: Set<ChartRange> = []
+    private var barsShown = false
+    /// The touch that woke the screen does nothing else until it lifts.
+    private var ignoringWakingContact = false
+
+    // Burn-in
+    private var startMono: Double?
+    private var burnInDue: Double?
+
+    // Health and readiness
+    private var readySent = false
+    private var watchdogDue: Double?
+    private var flipStuckReported = false
+    private var statusDue: Double?
+    private var lastStatusWrite = -Double.infinity
+    private var lastStatusKey: StatusKey?
+
+    private var now = KioskTime(mono: 0, wall: 0)
+    private var effects: [KioskEffect] = []
+
+    /// - Parameters:
+    ///   - watchdogInterval: how often to send WATCHDOG=1 (half of WatchdogSec), nil for none.
+    ///   - writesStatus: whether a status file is kept (asks for `.writeStatus` effects).
+    public init(setup: KioskSetup, fonts: FontSet, watchdogInterval: Double? = nil, writesStatus: Bool = false,
+                statusInterval: Double = 1) {
+        config = setup.config
+        configFile = setup.configFile
+        localZone = setup.localZone
+        power = ScreenPower(config: setup.config, timeZone: setup.localZone)
+        burnIn = BurnInShift(config: setup.config)
+        self.fonts = fonts
+        self.watchdogInterval = watchdogInterval.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        self.writesStatus = writesStatus
+        self.statusInterval = max(0.001, statusInterval)
+        apply(setup, initial: true)
+    }
+
+    // MARK: The one entry point
+
+    /// Feeds one event at `time`; returns what to do, in order.
+    public func handle(_ event: KioskEvent, at time: KioskTime) -> [KioskEffect] {
+        now = time
+        effects = []
+        switch event {
+        case .start: start()
+        case .timer: break
+        case .displayOpened(let info): displayOpened(info)
+        case .displayUnavailable(let message):
+            if let message { log(.warning, "display: \(message); waiting for a display to appear") }
+            displayState = .none
+            displayInfo = nil
+            emit(.watchHotplug(true))
+            if !readySent { sendReady("no display; waiting for one") }
+        case .hotplug:
+            // Give udev a moment to set permissions on the new node.
+            if displayState == .none && openRetryAt == nil { openRetryAt = now.mono + 0.5 }
+        case .display(let change, let info): displayChanged(change, info)
+        case .flipCompleted(let vblank, let sequence): flipCompleted(vblank: vblank, sequence: sequence)
+        case .presentFailed(let message):
+            flipInFlight = false
+            log(.warning, "display: \(message)")
+        case .dpmsUnavailable:
+            dpmsOff = false
+            if !screenOn {
+                log(.notice, "power: screen off (black frame)")
+                blackFrameWanted = true
+            }
+        case .vtRelease:
+            emit(.releaseDisplay)
+            flipInFlight = false
+            stats.resetSequence()
+            if displayState != .none { displayState = .away }
+            log(.notice, "vt: switched away; the display is released")
+        case .vtAcquire:
+            emit(.acquireDisplay)
+            log(.notice, "vt: back; taking the display again")
+            // The display reports `.masterRegained` when it has the screen again.
+        case .gesture(let gesture, let micros): handle(gesture, inputMicros: micros)
+        case .key(let command): handle(command)
+        case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
+        case .dataProblems(let problems):
+            if problems != dataProblems {
+                dataProblems = problems
+                refreshPlaceholder()
+            }
+        case .configure(let setup): reconfigure(setup)
+        case .reloadRejected(let summary, let problems):
+            for p in problems { log(.error, "config: \(p)") }
+            log(.warning, summary)
+            configProblems = problems
+            emit(.notify("READY=1"))
+        case .statisticsRequested(let extra):
+            log(.notice, "stats: " + stats.summary + extra)
+        case .terminate:
+            emit(.notify("STOPPING=1"))
+            emit(.exit(0))
+        }
+        fireDueTimers()
+        scheduleFrame()
+        scheduleStatus()
+        return effects
+    }
+
+    /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
+    /// something happens.
+    public var nextDeadline: Double? {
+        [cycleDue, powerDue, burnInDue, watchdogDue, statusDue, openRetryAt].compactMap { $0 }.min()
+    }
+
+    // MARK: Start and configuration
+
+    private func start() {
+        startMono = now.mono
+        if let watchdogInterval { watchdogDue = now.mono + watchdogInterval }
+        emit(.openInput)
+        emit(.openDisplay)
+        armCycle(from: now.mono)
+        decidePower()
+        armBurnIn()
+    }
+
+    private func apply(_ setup: KioskSetup, initial: Bool) {
+        let old = config
+        config = setup.config
+        configFile = setup.configFile
+        localZone = setup.localZone
+        configProblems = setup.problems
+        power = ScreenPower(config: config, timeZone: localZone)
+        burnIn = BurnInShift(config: config)
+        var fresh: [Entry] = []
+        for spec in config.instruments {
+            // Keep what is known of an instrument across reloads: a reload whose path or time zone
+            // is wrong must not replace real data with nothing.
+            let previous = entries.first { $0.spec.id == spec.id }
+            var entry = Entry(spec: spec, zone: setup.zones[spec.id] ?? previous?.zone)
+            if let previous, previous.spec.adjusted == spec.adjusted {
+                entry.daily = spec.dailyFile == nil ? nil : previous.daily
+                entry.intraday = spec.intradayFile == nil ? nil : previous.intraday
+            }
+            fresh.append(entry)
+        }
+        showingSample = fresh.isEmpty
+        entries = fresh
+        if !initial {
+            if old.displayBackend != config.displayBackend || old.displayDevice != config.displayDevice
+                || old.connector != config.connector || old.mode != config.mode {
+                log(.notice, "reload: [display] changed; reopening the display")
+                emit(.reopenDisplay)
+            }
+            if old.inputEnabled != config.inputEnabled || old.seat != config.seat || old.calibration != config.calibration {
+                log(.notice, "reload: [input] changed; reopening the input devices")
+                emit(.openInput)
+            }
+        }
+    }
+
+    private func reconfigure(_ setup: KioskSetup) {
+        let wasShowing = currentID
+        apply(setup, initial: false)
+        for p in setup.problems { log(.error, "config: \(p)") }
+        // Stay on the instrument that was shown when it is still configured.
+        instrumentIndex = entries.firstIndex { $0.spec.id == wasShowing } ?? 0
+        rebuildModel()
+        armCycle(from: now.mono)
+        decidePower()
+        armBurnIn()
+        fullCopyWanted = true
+        frameWanted = true
+        emit(.notify("READY=1"))
+    }
+
+    private var currentID: String? {
+        showingSample ? "sample" : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.id
+    }
+
+    // MARK: Data
+
+    private func seriesArrived(id: String, slot: LiveData.Slot, series: PriceSeries) {
+        guard let i = entries.firstIndex(where: { $0.spec.id == id }) else { return }
+        let hadData = entries[i].hasData
+        if slot == .daily { entries[i].daily = series } else { entries[i].intraday = series }
+        log(.info, "data: \(id): \(series.count) \(slot == .daily ? "daily" : "intraday") bars")
+        guard i == instrumentIndex % max(1, entries.count), let model else { return }
+        if !hadData || model.placeholder != nil {
+            // The placeholder turns into the chart at once; it draws itself in.
+            rebuildModel()
+            self.model?.show(.drawIn, at: frameTime())
+        } else if let market = market(of: entries[i]) {
+            model.replaceMarket(market, at: frameTime())
+            refreshStatusNote()
+        }
+        frameWanted = true
+    }
+
+    private func market(of entry: Entry) -> MarketData? {
+        guard let zone = entry.zone, entry.hasData else { return nil }
+        let field: PriceField = entry.spec.adjusted ? .adjustedClose : .close
+        return MarketData(daily: entry.daily, intraday: entry.intraday, timeZone: zone, priceField: field)
+    }
+
+    private func instrument(of entry: Entry) -> Instrument {
+        let name = entry.spec.name ?? entry.spec.id
+        let market = self.market(of: entry)
+            ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone)
+        return Instrument(name: name, market: market, priceFormat: priceFormat(entry.spec))
+    }
+
+    /// `waiting for data: AAPL.csv` while an instrument has no good file (or no time zone).
+    private func placeholderText(for entry: Entry) -> String? {
+        if entry.hasData && entry.zone != nil { return nil }
+        let files = [entry.spec.dailyFile, entry.spec.intradayFile].compactMap { $0 }
+        let names = files.map { LiveData.split(LiveData.resolve($0, in: config.dataDirectory)).name }
+        if entry.zone == nil { return "waiting for a valid time zone (\(entry.spec.timeZone))" }
+        return names.isEmpty ? "no data file configured" : "waiting for data: " + names.joined(separator: ", ")
+    }
+
+    private func refreshPlaceholder() {
+        guard let model, !showingSample, !entries.isEmpty else { return }
+        let text = placeholderText(for: entries[instrumentIndex % entries.count])
+        if model.placeholder != text {
+            model.placeholder = text
+            frameWanted = true
+        }
+    }
+
+    /// The problems of the data files, located at the config line that names each file.
+    public var problems: [KioskProblem] {
+        var out = configProblems
+        for (path, message) in dataProblems.sorted(by: { $0.key < $1.key }) {
+            out.append(Self.locate(path: path, message: message, in: config, file: configFile))
+        }
+        return out
+    }
+
+    /// `tickerboard.conf:12: daily: …` for a problem with a data file: the same text `check-config`
+    /// prints for it.
+    static func locate(path: String, message: String, in config: Config, file: String) -> KioskProblem {
+        for spec in config.instruments {
+            for (key, name) in [("daily", spec.dailyFile), ("intraday", spec.intradayFile)] {
+                guard let name, LiveData.resolve(name, in: config.dataDirectory) == path else { continue }
+                return KioskProblem(file: file.isEmpty ? path : file, line: spec.lines[key] ?? 0, key: key, message: message)
+            }
+        }
+        return KioskProblem(file: path, line: 0, key: "", message: message)
+    }
+
+    private func priceFormat(_ spec: InstrumentConfig) -> PriceFormat {
+        let symbol = config.currencySymbol ?? (spec.currency == "USD" ? "$" : spec.currency == "EUR" ? "€" : spec.currency)
+        return PriceFormat(decimals: config.decimals, groupingSeparator: config.groupingSeparator,
+                           decimalSeparator: config.decimalSeparator, currencySymbol: symbol,
+                           symbolPosition: config.currencyAfter ? .after : .before)
+    }
+
+    // MARK: The model
+
+    private var quarterTurns: Int {
+        config.rotation.map { $0 / 90 } ?? displayInfo?.panelQuarterTurns ?? 0
+    }
+
+    /// The range an instrument starts on: the configured start range when it is one of the ranges.
+    private var firstRange: ChartRange {
+        config.ranges.contains(config.startRange) ? config.startRange : config.ranges.first ?? .oneMonth
+    }
+
+    private func rebuildModel(range: ChartRange? = nil) {
+        guard let info = displayInfo else { model = nil; return }
+        let sideways = quarterTurns % 2 == 1
+        let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
+        let palette = ScreenModel.palette(named: config.paletteName) ?? .standard
+        let instrument: Instrument
+        var placeholder: String?
+        if showingSample {
+            instrument = .sample()
+        } else {
+            let entry = entries[instrumentIndex % entries.count]
+            instrument = self.instrument(of: entry)
+            placeholder = placeholderText(for: entry)
+        }
+        let m = ScreenModel(instrument: instrument, width: max(1, w), height: max(1, h), fonts: fonts, palette: palette,
+                            range: range ?? model?.range ?? firstRange, scale: config.scale, ranges: config.ranges)
+        m.timing = config.morph
+        if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
+        m.placeholder = placeholder
+        model = m
+        fullCopyWanted = true
+        frameWanted = true
+        refreshStatusNote()
+        emit(.layoutChanged)
+    }
+
+    /// "delayed · updated …" when the shown instrument's newest bar is older than configured.
+    private func refreshStatusNote() {
+        guard let model, !showingSample, model.placeholder == nil else { return }
+        let market = model.instrument.market
+        let newest = [market.intraday, market.daily].compactMap { $0 }.max { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }
+        guard let newest, let staleness = Staleness(series: newest, now: Int64(now.wall.clampedToInt64),
+                                                   staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone)
+        else { return }
+        let note = staleness.isStale ? "delayed · " + staleness.text : nil
+        if note != model.statusNote {
+            model.statusNote = note
+            frameWanted = true
+        }
+    }
+
+    public var isStale: Bool { model?.statusNote?.hasPrefix("delayed") ?? false }
+
+    // MARK: Display lifecycle
+
+    private func displayOpened(_ info: DisplayInfo) {
+        displayInfo = info
+        openRetryAt = nil
+        emit(.watchHotplug(false))
+        flipInFlight = false
+        lastVblank = nil
+        displayState = info.outputConnected ? .presenting : .waitingForOutput
+        rebuildModel()
+        if info.outputConnected {
+            log(.notice, "display: \(info.width)x\(info.height)@\(format(info.refreshHz, 2)) Hz")
+        } else {
+            log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
+            if !readySent { sendReady("waiting for an output") }
+        }
+        if screenOn == false && !dpmsOff { emit(.setPowered(false)); dpmsOff = true }
+    }
+
+    private func displayChanged(_ change: DisplayEvent, _ info: DisplayInfo) {
+        switch change {
+        case .flipCompleted(let vblankNanos, let sequence):
+            flipCompleted(vblank: Double(vblankNanos) / 1e9, sequence: sequence)
+        case .connectorLost:
+            log(.warning, "display: output disconnected; rendering stopped until it returns")
+            displayState = .waitingForOutput
+            flipInFlight = false
+            stats.resetSequence()
+        case .connectorReturned, .masterRegained:
+            log(.notice, "display: output back (\(info.width)x\(info.height)); redrawing")
+            let resized = info.width != displayInfo?.width || info.height != displayInfo?.height
+            displayInfo = info
+            displayState = .presenting
+            flipInFlight = false
+            lastVblank = nil
+            if resized { rebuildModel() }
+            stats.resetSequence()
+            fullCopyWanted = true
+            frameWanted = true
+        case .masterLost:
+            log(.notice, "display: another process took the display; pausing")
+            displayState = .otherMaster
+            flipInFlight = false
+            stats.resetSequence()
+        }
+    }
+
+    private func flipCompleted(vblank: Double, sequence: UInt64) {
+        flipInFlight = false
+        flipStuckReported = false
+        lastVblank = vblank
+        let animating = model?.isAnimating(at: vblank) ?? false
+        // After an idle pause (the previous flip ended the motion) the sequence gap is no miss.
+        if !lastFlipAnimating { stats.resetSequence() }
+        stats.recordFlip(sequence: sequence, animating: animating)
+        lastFlipAnimating = animating
+        if let t = inFlightInputMicros {
+            let vblankMicros = UInt64(max(0, vblank) * 1e6)
+            stats.recordInputLatency(nanos: (vblankMicros &- t) &* 1000)
+            inFlightInputMicros = nil
+        }
+        if !readySent {
+            sendReady(screenOn ? "showing the chart" : "screen off (power)")
+            // Idle right after the first frame: lay out every range before the first morph.
+            model?.prepareAllRanges()
+        }
+    }
+
+    /// The animation time of the next frame: the vblank it will be shown at.
+    private func frameTime() -> Double {
+        let period = 1 / max(1, displayInfo?.refreshHz ?? 60)
+        guard let last = lastVblank else { return now.mono }
+        let at = last + period
+        return now.mono > at + period ? now.mono : at
+    }
+
+    /// Asks for the next frame when one is wanted and the display can take it.
+    private func scheduleFrame() {
+        guard displayState == .presenting, !flipInFlight, let model else { return }
+        if !screenOn {
+            guard blackFrameWanted else { return }
+            blackFrameWanted = false
+            present(FramePlan(time: now.mono, fullCopy: true, offset: .zero, quarterTurns: quarterTurns, black: true,
+                              settled: true))
+            fullCopyWanted = true
+            return
+        }
+        let t = frameTime()
+        // One more frame when the one on screen was drawn mid-motion: the settled picture must be
+        // shown even when the motion ended between two (slow) frames.
+        guard frameWanted || model.isAnimating(at: t) || model.isAnimating(at: lastFrameTime) else { return }
+        lastFrameTime = t
+        frameWanted = false
+        let offset = burnIn.offset(at: t - (startMono ?? t))
+        let full = fullCopyWanted || offset != .zero
+        fullCopyWanted = offset != .zero
+        inFlightInputMicros = pendingInputMicros
+        pendingInputMicros = nil
+        present(FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
+                          settled: !model.isAnimating(at: t)))
+    }
+
+    private func present(_ plan: FramePlan) {
+        flipInFlight = true
+        flipStarted = now.mono
+        emit(.present(plan))
+    }
+
+    /// The shell presented a frame (counted for the statistics).
+    public func recordFrame(renderNanos: UInt64, copyNanos: UInt64) {
+        stats.recordFrame(renderNanos: renderNanos, copyNanos: copyNanos)
+    }
+
+    // MARK: Timers
+
+    private func fireDueTimers() {
+        let t = now.mono
+        if let due = openRetryAt, due <= t {
+            openRetryAt = nil
+            if displayState == .none { emit(.openDisplay) }
+        }
+        if let due = cycleDue, due <= t { cycle() }
+        if let due = powerDue, due <= t { decidePower() }
+        if let due = burnInDue, due <= t {
+            fullCopyWanted = true
+            frameWanted = true
+            armBurnIn()
+        }
+        if let due = watchdogDue, due <= t, let interval = watchdogInterval {
+            watchdogDue = t + interval
+            watchdogCheck()
+        }
+        if let due = statusDue, due <= t {
+            statusDue = nil
+            lastStatusKey = nil  // a periodic refresh (memory, descriptors) even when nothing moved
+        }
+    }
+
+    /// How long a flip may stay in flight before the loop counts as stuck.
+    static let flipTimeout = 10.0
+
+    /// WATCHDOG=1 whenever the loop runs and is not stuck on a flip that never completes. Idle
+    /// states (no output, screen off, VT away, another master) are healthy: the loop is alive and
+    /// waits on purpose, and a restart would change nothing.
+    private func watchdogCheck() {
+        let stuck = flipInFlight && now.mono - flipStarted > Self.flipTimeout
+        if stuck {
+            if !flipStuckReported {
+                log(.error, "display: a flip has been pending for \(Int(now.mono - flipStarted)) s; "
+                    + "stopping the watchdog so systemd restarts the daemon")
+                flipStuckReported = true
+            }
+            return
+        }
+        emit(.notify("WATCHDOG=1"))
+    }
+
+    // MARK: Cycling
+
+    private func armCycle(from t: Double) {
+        cycleDue = config.cycleSeconds > 0 ? t + config.cycleSeconds : nil
+        instrumentSince = t
+        rangesShown = model.map { [$0.range] } ?? []
+        barsShown = false
+    }
+
+    /// One step of the unattended show. A round on one instrument shows each configured range in
+    /// turn, then the bar chart of monthly change (with two or more ranges); the watchlist moves
+    /// on once the round is complete *and* the instrument has been up for `instrument-interval`
+    /// (0: it stays on the first). The next instrument starts on the first range and draws itself in.
+    private func cycle() {
+        let interval = config.cycleSeconds
+        cycleDue = interval > 0 ? now.mono + interval : nil
+        guard let model else { return }
+        if paused { return }
+        if let lastTouch, now.mono - lastTouch < config.touchPauseSeconds {
+            cycleDue = lastTouch + config.touchPauseSeconds
+            return
+        }
+        // Nothing to cycle on a placeholder: the ranges of no data all look the same.
+        if model.scrubIndex != nil || (model.placeholder != nil && (showingSample || entries.count < 2)) { return }
+        let t = frameTime()
+        let ranges = config.ranges
+        let roundDone = Set(ranges).isSubset(of: rangesShown) && (barsShown || ranges.count < 2)
+        let count = showingSample ? 1 : entries.count
+        if roundDone && count > 1 && config.instrumentCycleSeconds > 0
+            && now.mono - instrumentSince >= config.instrumentCycleSeconds - 1e-9 {
+            instrumentIndex = (instrumentIndex + 1) % count
+            rebuildModel(range: ranges[0])
+            self.model?.show(.drawIn, at: t)
+            instrumentSince = now.mono
+            rangesShown = [ranges[0]]
+            barsShown = false
+        } else if model.scene == .bars || ranges.count < 2 {
+            if roundDone { rangesShown = []; barsShown = false }
+            model.select(ranges[0], at: t)
+            rangesShown.insert(ranges[0])
+        } else {
+            let position = ranges.firstIndex(of: model.range) ?? -1
+            if position == ranges.count - 1 && model.placeholder == nil {
+                model.show(.bars, at: t)
+                barsShown = true
+            } else {
+                let next = ranges[(position + 1) % ranges.count]
+                model.select(next, at: t)
+                rangesShown.insert(next)
+            }
+        }
+        frameWanted = true
+    }
+
+    // MARK: Input
+
+    private func handle(_ gesture: Gesture, inputMicros: UInt64?) {
+        guard let model else { return }
+        lastTouch = now.mono
+        // The touch that wakes the screen does nothing else: it wakes on the contact's first event
+        // (scrubBegan), so the rest of that contact (its moves, its end, the tap or swipe it turns
+        // into on release) is ignored too, until the next contact begins.
+        if noteActivity() {
+            ignoringWakingContact = true
+            return
+        }
+        if ignoringWakingContact {
+            guard case .scrubBegan = gesture else { return }
+            ignoringWakingContact = false
+        }
+        let t = frameTime()
+        let plot = model.screen.layout.plot
+        switch gesture {
+        case .scrubBegan(let x, let y), .scrubMoved(let x, let y):
+            guard y <= plot.bottom + 8 * model.screen.layout.scale || model.scrubIndex != nil else { return }
+            if model.scene != .line { model.select(model.range, at: t, animated: false) }
+            if model.scrub(atX: x) {
+                if pendingInputMicros == nil { pendingInputMicros = inputMicros }
+                frameWanted = true
+            }
+        case .scrubEnded:
+            if model.scrubIndex != nil {
+                model.endScrub()
+                frameWanted = true
+            }
+        case .tap(let x, let y):
+            if let range = model.screen.layout.range(atX: x, y: y) {
+                model.select(range, at: t)
+                rangesShown.insert(range)
+                if pendingInputMicros == nil { pendingInputMicros = inputMicros }
+                frameWanted = true
+            }
+        case .swipe(let direction):
+            step(direction == .left ? 1 : -1, at: t)
+        }
+    }
+
+    private func handle(_ command: KeyCommand) {
+        guard let model else { return }
+        lastTouch = now.mono
+        if noteActivity() { return }
+        let t = frameTime()
+        switch command {
+        case .selectRange(let index):
+            guard index >= 0, index < config.ranges.count else { return }
+            model.select(config.ranges[index], at: t)
+            frameWanted = true
+        case .previousRange: step(-1, at: t)
+        case .nextRange: step(1, at: t)
+        case .togglePause:
+            paused.toggle()
+            log(.notice, "cycling \(paused ? "paused" : "resumed") from the keyboard")
+        }
+    }
+
+    /// Swipes and arrow keys step through the configured ranges only.
+    private func step(_ delta: Int, at time: Double) {
+        guard let model else { return }
+        let ranges = config.ranges
+        let i = ((ranges.firstIndex(of: model.range) ?? 0) + delta % ranges.count + ranges.count) % ranges.count
+        model.select(ranges[i], at: time)
+        frameWanted = true
+    }
+
+    /// Someone is there: restart the idle countdown; returns true if this woke the screen.
+    private func noteActivity() -> Bool {
+        lastActivityWall = now.wall
+        let wasOff = !screenOn
+        if wasOff || config.blankAfterIdleSeconds > 0 { decidePower() }
+        return wasOff && screenOn
+    }
+
+    // MARK: Screen power
+
+    private func decidePower() {
+        // Before the first touch the start-up time stands in for it, so the idle timeout runs from
+        // start-up; it is no touch, though: outside the schedule the screen stays off from start.
+        var decision = power.decide(at: now.wall, lastActivity: lastActivityWall ?? -1e12)
+        if lastActivityWall == nil, config.blankAfterIdleSeconds > 0 {
+            let fromStart = power.decide(at: now.wall, lastActivity: now.wall - (now.mono - (startMono ?? now.mono)))
+            if fromStart.reason != .touched { decision = fromStart }
+        }
+        powerReason = decision.reason
+        setScreen(on: decision.isOn)
+        refreshStatusNote()
+        let sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
+        powerDue = now.mono + sleep
+    }
+
+    private func setScreen(on: Bool) {
+        guard on != screenOn else { return }
+        screenOn = on
+        if on {
+            blackFrameWanted = false
+            log(.notice, "power: screen on")
+            if dpmsOff { emit(.setPowered(true)) }
+            dpmsOff = false
+            stats.resetSequence()
+            fullCopyWanted = true
+            frameWanted = true
+        } else {
+            // DPMS when the driver has it (the shell answers `.dpmsUnavailable` when not); no
+            // rendering at all until on.
+            if displayState != .none {
+                emit(.setPowered(false))
+                dpmsOff = true
+                log(.notice, "power: screen off (\(powerReason == .idle ? "idle" : "schedule"))")
+            }
+            if !readySent { sendReady("screen off (power)") }
+        }
+    }
+
+    // MARK: Burn-in
+
+    private func armBurnIn() {
+        let start = startMono ?? now.mono
+        burnInDue = burnIn.nextChange(after: now.mono - start).map { start + $0 }
+    }
+
+    // MARK: Readiness, status
+
+    private func sendReady(_ status: String) {
+        readySent = true
+        emit(.notify("READY=1\nSTATUS=\(status)"))
+    }
+
+    public var isReady: Bool { readySent }
+
+    /// The display state as the status file names it (screen-off states included).
+    public var displayStatus: String {
+        if !screenOn && displayState == .presenting { return powerReason == .idle ? "off-idle" : "off-schedule" }
+        return displayState.rawValue
+    }
+
+    /// What the status file says, without what only the shell can measure (memory, descriptors).
+    public func status() -> KioskStatus {
+        var s = KioskStatus()
+        s.instrumentID = currentID
+        s.instrumentName = model?.instrument.name ?? (showingSample ? Instrument.sample().name
+            : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
+        if let model {
+            let v = model.values()
+            s.range = v.range.rawValue
+            s.scene = v.scene
+            s.price = v.price
+            s.change = v.change
+            s.changePercent = v.changePercent
+            s.baseline = v.baseline
+            s.lastDataTime = v.lastDataTime
+            s.waitingFor = v.waitingFor
+            s.animating = model.isAnimating(at: now.mono)
+        }
+        s.stale = isStale
+        s.display = displayStatus
+        s.frames = stats.presentedFrames
+        s.missedVblanks = stats.missedVblanks
+        s.inputToFlipP50 = stats.inputLatencyPercentile(0.5)
+        s.inputToFlipP99 = stats.inputLatencyPercentile(0.99)
+        s.problems = problems
+        s.time = now.wall
+        s.paused = paused
+        return s
+    }
+
+    private struct StatusKey: Equatable {
+        var status: KioskStatus
+    }
+
+    /// A write on every change of what the file says, at most once per `statusInterval`, and a
+    /// refresh every minute for the figures that drift (memory).
+    private func scheduleStatus() {
+        guard writesStatus else { return }
+        var key = status()
+        key.time = 0
+        let changed = StatusKey(status: key) != lastStatusKey
+        if changed {
+            if now.mono - lastStatusWrite >= statusInterval {
+                lastStatusWrite = now.mono
+                lastStatusKey = StatusKey(status: key)
+                emit(.writeStatus)
+                statusDue = now.mono + 60 * statusInterval
+            } else {
+                statusDue = min(statusDue ?? .infinity, lastStatusWrite + statusInterval)
+            }
+        } else if statusDue == nil {
+            statusDue = now.mono + 60 * statusInterval
+        }
+    }
+
+    // MARK: Effects
+
+    private func emit(_ effect: KioskEffect) { effects.append(effect) }
+    private func log(_ priority: Log.Priority, _ text: String) { effects.append(.log(priority, text)) }
+}
+
+extension Double {
+    /// For clocks and timestamps: saturates instead of trapping on absurd values.
+    var clampedToInt64: Int64 {
+        guard isFinite else { return self > 0 ? .max : .min }
+        if self >= 9.2e18 { return .max }
+        if self <= -9.2e18 { return .min }
+        return Int64(self)
+    }
+}

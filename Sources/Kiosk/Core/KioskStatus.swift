@@ -1,0 +1,114 @@
+/// What the daemon is showing and how it is doing, for integrators and fleet monitoring: written as
+/// `status.json` while it runs and printed as `key=value` lines by `render --values`. One flat
+/// object, so `jq .price` or a `grep` reads it; absent values are JSON `null`.
+public struct KioskStatus: Sendable, Equatable {
+    public var instrumentID: String?
+    public var instrumentName: String?
+    public var range: String?
+    public var scene: String?
+    public var price: Double?
+    public var change: Double?
+    public var changePercent: Double?
+    public var baseline: Double?
+    /// Unix time of the newest data point shown.
+    public var lastDataTime: Int64?
+    public var stale = false
+    /// The placeholder text while the instrument waits for its data file.
+    public var waitingFor: String?
+    public var display: String?
+    public var frames = 0
+    public var missedVblanks = 0
+    public var inputToFlipP50: Double?
+    public var inputToFlipP99: Double?
+    /// Filled in by the shell, which can measure them.
+    public var rssKB: Int?
+    public var openFDs: Int?
+    public var animating = false
+    public var paused = false
+    public var problems: [KioskProblem] = []
+    public var time: Double = 0
+
+    public init() {}
+
+    private enum Value {
+        case text(String?), number(Double?), raw(String)
+
+        var json: String {
+            switch self {
+            case .text(let s): return jsonString(s)
+            case .number(let v): return jsonNumber(v)
+            case .raw(let r): return r
+            }
+        }
+
+        var plain: String {
+            switch self {
+            case .text(let s): return (s ?? "").filter { $0 != "\n" }
+            case .number(let v): return v.map { jsonNumber($0) == "null" ? "" : jsonNumber($0) } ?? ""
+            case .raw(let r): return r == "null" ? "" : r
+            }
+        }
+    }
+
+    /// The fields in file order.
+    private var fields: [(String, Value)] {
+        [("instrument_id", .text(instrumentID)), ("instrument_name", .text(instrumentName)),
+         ("range", .text(range)), ("scene", .text(scene)),
+         ("price", .number(price)), ("change", .number(change)), ("change_percent", .number(changePercent)),
+         ("baseline", .number(baseline)), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
+         ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("display", .text(display)),
+         ("frames", .raw(String(frames))), ("missed_vblanks", .raw(String(missedVblanks))),
+         ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),
+         ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
+         ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
+         ("problems", .raw("[" + problems.map { p in
+             "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
+         }.joined(separator: ", ") + "]")),
+         ("time", .number(time))]
+    }
+
+    /// The status file's text.
+    public var json: String {
+        "{\n" + fields.map { "  \"\($0.0)\": \($0.1.json)" }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// `key=value` lines (strings as they are, absent values empty), for `render --values`.
+    /// Problems are left out: they are lines of their own on stderr.
+    public func keyValueLines(only keys: Set<String>? = nil) -> String {
+        var out = ""
+        for (key, value) in fields where key != "problems" && keys?.contains(key) ?? true {
+            out += "\(key)=\(value.plain)\n"
+        }
+        return out
+    }
+}
+
+private func jsonString(_ s: String?) -> String {
+    guard let s else { return "null" }
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if u.value < 0x20 {
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+    }
+    return out + "\""
+}
+
+/// Numbers as JSON allows them: no NaN or infinity (null instead), at most 6 decimals.
+private func jsonNumber(_ v: Double?) -> String {
+    guard let v, v.isFinite else { return "null" }
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+    let scaled = (v * 1e6).rounded() / 1e6
+    return String(scaled)
+}
