@@ -42,6 +42,8 @@ public final class ScreenModel {
     /// Header texts cross-fade over this long when they change.
     public var labelFade = 0.2
     private var shownLabels: TickerLabels?
+    /// The header words and colours of the last frame drawn.
+    public var labelsOnScreen: TickerLabels? { shownLabels }
     private var fadeFrom: TickerLabels?
     private var fadeStart = -Double.infinity
     /// What changed on screen in the last `render`: a display copies only these rows.

@@ -1,0 +1,85 @@
+import Chart
+import Feed
+import Testing
+import Text
+
+/// The composed screen: what the header says, which buttons there are, how large it is drawn.
+@Suite("Screen model")
+struct ScreenModelTests {
+    nonisolated(unsafe) static let fonts: FontSet = { try! FontSet.load() }()
+
+    @Test("a slow sweep visits every point in order, at any density", arguments: [0.5, 2.0, 5.0, 50.0])
+    func sweepVisitsEveryPoint(spacing: Double) {
+        let xs = (0..<200).map { Double($0) * spacing + (($0 % 7 == 0) ? spacing * 0.3 : 0) }
+        var snapper = ScrubSnapper(xs: xs, hysteresis: 3)
+        var visited: [Int] = []
+        var x = xs[0]
+        while x <= xs[xs.count - 1] {
+            if let i = snapper.update(x: x), visited.last != i { visited.append(i) }
+            x += spacing / 3
+        }
+        #expect(visited == Array(0..<xs.count))
+        // And back.
+        visited = []
+        while x >= xs[0] - 1 {
+            if let i = snapper.update(x: x), visited.last != i { visited.append(i) }
+            x -= spacing / 3
+        }
+        #expect(visited == Array((0..<xs.count).reversed()))
+    }
+
+    @Test("during a morph the header's change text and colour come from the same numbers")
+    func headerAgreesDuringMorph() {
+        let model = ScreenModel(instrument: .sample(), width: 480, height: 270, fonts: Self.fonts, range: .oneMonth)
+        let palette = model.screen.palette
+        for (from, to) in [(ChartRange.oneMonth, ChartRange.oneYear), (.oneYear, .oneMonth), (.fiveYears, .oneDay)] {
+            model.select(from, at: 0, animated: false)
+            model.render(at: 0)
+            model.select(to, at: 1)
+            for t in stride(from: 1.0, through: 2.4, by: 0.1) {
+                model.render(at: t)
+                guard let labels = model.labelsOnScreen else { Issue.record("no labels drawn"); return }
+                let falling = labels.change.hasPrefix("\u{2212}") || labels.change.hasPrefix("-")
+                #expect(labels.changeColor == (falling ? palette.down : palette.up),
+                        "\(from)→\(to) at \(t): \(labels.change) in the wrong colour")
+            }
+        }
+    }
+
+    @Test("the configured ranges are the buttons, centred, and a tap finds each")
+    func rangeButtons() {
+        let layout = TickerScreenLayout(width: 1920, height: 1080, ranges: [.oneDay, .oneYear])
+        #expect(layout.ranges == [.oneDay, .oneYear])
+        #expect(layout.selectorCenters.count == 2)
+        #expect(abs((layout.selectorCenters[0] + layout.selectorCenters[1]) / 2 - 960) < 1e-9)
+        #expect(layout.range(atX: layout.selectorCenters[1], y: layout.selectorBaseline) == .oneYear)
+        #expect(layout.range(atX: 100, y: layout.selectorBaseline) == nil)
+        let all = TickerScreenLayout(width: 1920, height: 1080)
+        #expect(all.selectorCenters.first == all.margin + (1920 - 2 * all.margin) / 12)
+    }
+
+    @Test("scale: text, lines and touch targets grow together, capped to fit")
+    func largeText() {
+        let normal = TickerScreenLayout(width: 1280, height: 720)
+        let large = TickerScreenLayout(width: 1280, height: 720, scale: 1.2)
+        #expect(abs(normal.scale - 0.6667) < 0.001)
+        #expect(large.scale == 1.2)
+        #expect(large.priceBaseline > normal.priceBaseline)
+        #expect(large.plot.height > 0)
+        let absurd = TickerScreenLayout(width: 1280, height: 720, scale: 4)
+        #expect(absurd.plot.height >= 720 * 0.15)
+    }
+
+    @Test("a placeholder shows the instrument's name and what it waits for, and no line")
+    func placeholder() {
+        let empty = Instrument(name: "Apple Inc.", market: MarketData(daily: nil, intraday: nil, timeZone: .utc))
+        let model = ScreenModel(instrument: empty, width: 480, height: 270, fonts: Self.fonts)
+        model.placeholder = "waiting for data: AAPL.csv"
+        model.render(at: 0)
+        let values = model.values()
+        #expect(values.waitingFor == "waiting for data: AAPL.csv")
+        #expect(values.price == nil)
+        #expect(model.currentLabels().instrument == "Apple Inc.")
+        #expect(!model.scrub(atX: 100))
+    }
+}

@@ -1,0 +1,119 @@
+import Chart
+import Feed
+import Input
+import Text
+@testable import Kiosk
+
+/// Drives a `KioskCore` the way the daemon's shell does, with a manual clock and a fake display
+/// (the role swift-nio's `EmbeddedEventLoop` plays for its channels): flips complete one refresh
+/// period after each present unless `flipsComplete` is false, a display opens when asked if
+/// `displayPresent` is true, and every effect is recorded with its time.
+final class CoreDriver {
+    let core: KioskCore
+    private(set) var time: KioskTime
+    var display: DisplayInfo
+    /// A display can be opened (else `.openDisplay` is answered with `.displayUnavailable`).
+    var displayPresent = true
+    var flipsComplete = true
+    var hasDPMS = true
+    private var pendingFlip: (due: Double, sequence: UInt64)?
+    private var sequence: UInt64 = 0
+
+    struct Timed<T> { var time: KioskTime; var value: T }
+    private(set) var presents: [Timed<FramePlan>] = []
+    private(set) var notifications: [Timed<String>] = []
+    private(set) var logs: [Timed<String>] = []
+    private(set) var powered: [Timed<Bool>] = []
+    private(set) var effects: [Timed<KioskEffect>] = []
+    /// What was on screen after each cycle step: (instrument, range, scene).
+    private(set) var shown: [Timed<String>] = []
+
+    nonisolated(unsafe) static let fonts: FontSet = { try! FontSet.load() }()
+    static let berlin = try! ExchangeTimeZone(identifier: "Europe/Berlin", posixRule: "CET-1CEST,M3.5.0,M10.5.0/3")
+
+    init(config: Config, zones: [String: ExchangeTimeZone]? = nil, localZone: ExchangeTimeZone = .utc,
+         start: KioskTime = KioskTime(mono: 1000, wall: 1_796_000_000), display: DisplayInfo = DisplayInfo(width: 480, height: 270, refreshHz: 10),
+         watchdogInterval: Double? = 15, writesStatus: Bool = false, configFile: String = "t.conf") {
+        time = start
+        self.display = display
+        var z: [String: ExchangeTimeZone] = [:]
+        for inst in config.instruments { z[inst.id] = zones?[inst.id] ?? SampleMarket.timeZone }
+        let setup = KioskSetup(config: config, zones: zones ?? z, localZone: localZone, configFile: configFile)
+        core = KioskCore(setup: setup, fonts: Self.fonts, watchdogInterval: watchdogInterval, writesStatus: writesStatus)
+    }
+
+    func send(_ event: KioskEvent) {
+        let out = core.handle(event, at: time)
+        for effect in out { perform(effect) }
+    }
+
+    private func perform(_ effect: KioskEffect) {
+        effects.append(Timed(time: time, value: effect))
+        switch effect {
+        case .present(let plan):
+            presents.append(Timed(time: time, value: plan))
+            core.recordFrame(renderNanos: 0, copyNanos: 0)  // as the shell does after presenting
+            sequence += 1
+            pendingFlip = (time.mono + 1 / display.refreshHz, sequence)
+        case .notify(let text): notifications.append(Timed(time: time, value: text))
+        case .log(_, let text): logs.append(Timed(time: time, value: text))
+        case .setPowered(let on):
+            powered.append(Timed(time: time, value: on))
+            if !on && !hasDPMS { send(.dpmsUnavailable) }
+        case .openDisplay, .reopenDisplay:
+            if displayPresent { send(.displayOpened(display)) } else { send(.displayUnavailable(message: nil)) }
+        case .releaseDisplay: pendingFlip = nil
+        default: break
+        }
+    }
+
+    /// Runs the clock forward to `mono`, delivering every flip completion and timer on the way.
+    func run(until mono: Double, onStep: (() -> Void)? = nil) {
+        while true {
+            let flip = flipsComplete ? pendingFlip?.due : nil
+            let next = [flip, core.nextDeadline].compactMap { $0 }.min()
+            guard let next, next <= mono else { break }
+            time = time.advanced(by: max(0, next - time.mono))
+            if let f = flip, f <= next, let p = pendingFlip {
+                pendingFlip = nil
+                send(.flipCompleted(vblank: time.mono, sequence: p.sequence))
+            } else {
+                send(.timer)
+                onStep?()
+            }
+        }
+        time = time.advanced(by: max(0, mono - time.mono))
+        send(.timer)
+    }
+
+    func run(for seconds: Double, onStep: (() -> Void)? = nil) { run(until: time.mono + seconds, onStep: onStep) }
+
+    var watchdogPings: [Timed<String>] { notifications.filter { $0.value == "WATCHDOG=1" } }
+
+    /// Records what is on screen after each timer, when it changed.
+    func recordShown() {
+        guard let m = core.model else { return }
+        let key = "\(core.status().instrumentID ?? "-") \(m.scene == .line ? m.range.rawValue : m.scene.rawValue)"
+        if shown.last?.value != key { shown.append(Timed(time: time, value: key)) }
+    }
+}
+
+extension Config {
+    /// A watchlist of `ids`, each with a daily and an intraday file named after it.
+    static func watchlist(_ ids: [String], _ tweak: (inout Config) -> Void = { _ in }) -> Config {
+        var c = Config()
+        c.dataDirectory = "/data"
+        c.burnInShift = 0
+        var line = 10
+        for id in ids {
+            var inst = InstrumentConfig(id: id)
+            inst.dailyFile = "\(id).csv"
+            inst.intradayFile = "\(id)-1m.csv"
+            inst.lines = ["daily": line, "intraday": line + 1, "time-zone": line + 2]
+            line += 10
+            c.instruments.append(inst)
+        }
+        tweak(&c)
+        return c
+    }
+}

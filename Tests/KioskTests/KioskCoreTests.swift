@@ -1,0 +1,382 @@
+import Chart
+import Feed
+import Input
+import Testing
+@testable import Kiosk
+
+/// The daemon's unattended behaviour, driven through the pure core with a manual clock: each test
+/// is hours or days of running that takes milliseconds.
+@Suite("Kiosk core")
+struct KioskCoreTests {
+    static let daily = SampleMarket.daily()
+    static let intraday = SampleMarket.intraday()
+
+    /// Starts a core with data for every instrument of `config`.
+    static func started(_ config: Config, withData: Bool = true, _ tweak: (CoreDriver) -> Void = { _ in }) -> CoreDriver {
+        let d = CoreDriver(config: config)
+        tweak(d)
+        d.send(.start)
+        if withData {
+            for inst in config.instruments {
+                d.send(.series(instrumentID: inst.id, slot: .daily, series: daily))
+                d.send(.series(instrumentID: inst.id, slot: .intraday, series: intraday))
+            }
+        }
+        return d
+    }
+
+    @Test("a day of cycling with two instruments shows every range and the bars of each, and honours instrument-interval")
+    func dayOfCycling() {
+        let config = Config.watchlist(["A", "B"]) { $0.instrumentCycleSeconds = 120 }
+        let d = Self.started(config)
+        d.run(for: 86_400) { d.recordShown() }
+        let seen = Set(d.shown.map(\.value))
+        for id in ["A", "B"] {
+            for r in ChartRange.allCases { #expect(seen.contains("\(id) \(r.rawValue)"), "\(id) never showed \(r)") }
+            #expect(seen.contains("\(id) bars"))
+        }
+        // Instrument changes: never sooner than instrument-interval, and each instrument's round complete.
+        var switches: [(Double, String)] = []
+        for s in d.shown {
+            let id = String(s.value.prefix(1))
+            if switches.last?.1 != id { switches.append((s.time.mono, id)) }
+        }
+        #expect(switches.count > 300, "only \(switches.count) instrument changes in a day")
+        for (a, b) in zip(switches, switches.dropFirst()) {
+            #expect(b.0 - a.0 >= 120 - 1e-6, "instrument changed after \(b.0 - a.0) s")
+        }
+        // The new instrument starts on the first range and draws itself in.
+        let firstAfterSwitch = d.shown.first { $0.value.hasPrefix("B") }
+        #expect(firstAfterSwitch?.value == "B draw")
+    }
+
+    @Test("instrument-interval 0 stays on the first instrument")
+    func instrumentIntervalZero() {
+        let d = Self.started(Config.watchlist(["A", "B"]) { $0.instrumentCycleSeconds = 0 })
+        d.run(for: 3600) { d.recordShown() }
+        #expect(!d.shown.isEmpty)
+        #expect(d.shown.allSatisfy { $0.value.hasPrefix("A") })
+    }
+
+    @Test("ranges limits the cycle, the buttons, swipes and keys")
+    func rangesLimit() throws {
+        let d = Self.started(Config.watchlist(["A"]) { $0.ranges = [.oneMonth, .oneYear]; $0.startRange = .fiveYears })
+        let model = try #require(d.core.model)
+        #expect(model.range == .oneMonth)
+        #expect(model.screen.layout.ranges == [.oneMonth, .oneYear])
+        d.run(for: 600) { d.recordShown() }
+        #expect(Set(d.shown.map(\.value)) == ["A 1M", "A 1Y", "A bars"])
+        d.send(.key(.selectRange(5)))  // key 6: there is no sixth range
+        let before = d.core.model?.range
+        #expect(before != nil)
+        d.send(.key(.selectRange(1)))
+        #expect(d.core.model?.range == .oneYear)
+        d.send(.key(.nextRange))
+        #expect(d.core.model?.range == .oneMonth)
+        d.send(.gesture(.swipe(.right), inputMicros: nil))
+        #expect(d.core.model?.range == .oneYear)
+        // A tap on a button picks its range.
+        let layout = model.screen.layout
+        d.send(.gesture(.tap(x: layout.selectorCenters[0], y: layout.selectorBaseline), inputMicros: nil))
+        #expect(d.core.model?.range == .oneMonth)
+    }
+
+    @Test("a touch pauses cycling for touch-pause, then it resumes")
+    func touchPause() {
+        let d = Self.started(Config.watchlist(["A"]) { $0.touchPauseSeconds = 30; $0.cycleSeconds = 8 })
+        d.run(for: 20)
+        let touchedAt = d.time.mono
+        d.send(.gesture(.scrubBegan(x: 100, y: 100), inputMicros: nil))
+        d.send(.gesture(.scrubEnded, inputMicros: nil))
+        let range = d.core.model?.range
+        d.run(for: 29)
+        #expect(d.core.model?.range == range, "cycled during the touch pause")
+        d.run(until: touchedAt + 30 + 0.01)
+        #expect(d.core.model?.range != range, "did not resume after the pause")
+    }
+
+    @Test("the power schedule switches across midnight and across a DST change, in local time")
+    func powerScheduleAcrossMidnightAndDST() throws {
+        var config = Config.watchlist(["A"])
+        config.schedule = try parseSchedule("Mon-Sun 07:00-01:00").get()
+        // Sat 2026-03-28 12:00 UTC (13:00 CET); Europe/Berlin springs forward on Sun 29 March.
+        let d = CoreDriver(config: config, localZone: CoreDriver.berlin, start: KioskTime(mono: 1000, wall: 1_774_699_200))
+        d.send(.start)
+        d.run(for: 3 * 86_400)
+        let changes = d.powered.map { ($0.time.wall, $0.value) }
+        let expected: [(Double, Bool)] = [
+            (1_774_742_400, false),  // Sun 29 Mar 01:00 CET = 00:00 UTC
+            (1_774_760_400, true),   // Sun 29 Mar 07:00 CEST = 05:00 UTC (the night was an hour shorter)
+            (1_774_825_200, false),  // Mon 30 Mar 01:00 CEST = Sun 23:00 UTC
+            (1_774_846_800, true),   // Mon 30 Mar 07:00 CEST = 05:00 UTC
+            (1_774_911_600, false),  // Tue 31 Mar 01:00 CEST
+            (1_774_933_200, true),   // Tue 31 Mar 07:00 CEST
+        ]
+        #expect(changes.count == expected.count, "\(changes)")
+        for (got, want) in zip(changes, expected) {
+            #expect(got.1 == want.1)
+            #expect(abs(got.0 - want.0) < 1.5, "switched \(got.1 ? "on" : "off") at \(got.0), expected \(want.0)")
+        }
+        // No frames while off; READY and watchdog pings throughout.
+        let offPresents = d.presents.filter { p in
+            p.time.wall > 1_774_742_401 && p.time.wall < 1_774_760_399 && !p.value.black
+        }
+        #expect(offPresents.isEmpty)
+        #expect(d.watchdogPings.count >= Int(3 * 86_400 / 15) - 1)
+    }
+
+    @Test("without DPMS a black frame is shown when the screen goes off, and nothing else until on")
+    func blackFrameWithoutDPMS() throws {
+        var config = Config.watchlist(["A"])
+        config.blankAfterIdleSeconds = 60
+        let d = Self.started(config) { $0.hasDPMS = false }
+        d.run(for: 61)
+        let black = d.presents.filter(\.value.black)
+        #expect(black.count == 1)
+        let after = try #require(black.first).time.mono
+        d.run(for: 600)
+        #expect(d.presents.filter { $0.time.mono > after }.count == 0)
+        #expect(d.core.status().display == "off-idle")
+        // A touch wakes it (and does nothing else).
+        let range = d.core.model?.range
+        d.send(.gesture(.scrubBegan(x: 10, y: 10), inputMicros: nil))
+        d.send(.gesture(.tap(x: 10, y: 260), inputMicros: nil))
+        d.run(for: 1)
+        #expect(d.core.screenOn)
+        #expect(d.core.model?.range == range)
+        #expect(d.presents.last?.value.fullCopy == true)
+    }
+
+    @Test("burn-in: the shift follows its orbit, one step per period, a full copy each time")
+    func burnIn() {
+        var config = Config.watchlist(["A"])
+        config.burnInShift = 2
+        config.burnInPeriodSeconds = 60
+        config.cycleSeconds = 0
+        let d = Self.started(config)
+        let start = d.time.mono
+        d.run(for: 60 * 30)
+        let shift = BurnInShift(shift: 2, periodSeconds: 60)
+        // Idle otherwise: every present after start-up is a burn-in step.
+        let steps = d.presents.filter { $0.time.mono > start + 5 }
+        #expect(steps.count == 30)
+        for p in steps {
+            #expect(p.value.offset == shift.offset(at: p.value.time - start))
+            #expect(p.value.fullCopy)
+        }
+        #expect(Set(steps.map(\.value.offset)).count > 10)
+    }
+
+    @Test("a data file that appears 10 minutes after start turns the placeholder into the chart")
+    func dataArrivesLater() throws {
+        let d = CoreDriver(config: Config.watchlist(["AAPL"]), writesStatus: true)
+        d.send(.start)
+        d.send(.dataProblems(["/data/AAPL.csv": "/data/AAPL.csv: no such file"]))
+        d.run(for: 600)
+        let waiting = d.core.status()
+        #expect(waiting.waitingFor == "waiting for data: AAPL.csv, AAPL-1m.csv")
+        #expect(waiting.instrumentName == "AAPL")
+        #expect(waiting.price == nil)
+        #expect(waiting.problems.map(\.description) == ["t.conf:10: daily: /data/AAPL.csv: no such file"])
+        // Never the sample market in its place.
+        #expect(d.core.model?.instrument.name != Instrument.sample().name)
+        d.send(.series(instrumentID: "AAPL", slot: .daily, series: Self.daily))
+        d.send(.dataProblems([:]))
+        d.run(for: 3)
+        let shown = d.core.status()
+        #expect(shown.waitingFor == nil)
+        #expect(shown.price == Self.daily.last?.close)
+        #expect(shown.problems.isEmpty)
+        #expect(d.effects.contains { $0.value == .writeStatus && $0.time.mono > d.time.mono - 3 })
+    }
+
+    @Test("a file replaced with garbage keeps the last good data and reports FILE:LINE")
+    func garbageKeepsLastGood() {
+        let d = Self.started(Config.watchlist(["A"]))
+        let price = d.core.status().price
+        #expect(price != nil)
+        d.send(.dataProblems(["/data/A.csv": "/data/A.csv:1: expected a Date or Datetime header"]))
+        d.run(for: 60)
+        #expect(d.core.status().price == price)
+        #expect(d.core.status().problems.map(\.description)
+                == ["t.conf:10: daily: /data/A.csv:1: expected a Date or Datetime header"])
+    }
+
+    @Test("a reload with a wrong data path or time zone keeps the last good instrument")
+    func reloadWithBadPathKeepsLastGood() throws {
+        let config = Config.watchlist(["A"])
+        let d = Self.started(config)
+        let price = try #require(d.core.status().price)
+        var broken = config
+        broken.instruments[0].dailyFile = "A-typo.csv"
+        broken.instruments[0].timeZone = "Mars/Olympus_Mons"
+        let setup = KioskSetup(config: broken, zones: [:], localZone: .utc,
+                               problems: [KioskProblem(file: "t.conf", line: 12, key: "time-zone", message: "unknown")],
+                               configFile: "t.conf")
+        d.send(.configure(setup))
+        d.send(.dataProblems(["/data/A-typo.csv": "/data/A-typo.csv: no such file"]))
+        d.run(for: 10)
+        #expect(d.core.status().price == price)
+        #expect(d.core.model?.instrument.market.timeZone == SampleMarket.timeZone)
+        #expect(d.core.status().instrumentName == "A")
+        #expect(d.core.status().problems.map(\.description)
+                == ["t.conf:12: time-zone: unknown", "t.conf:10: daily: /data/A-typo.csv: no such file"])
+        #expect(d.logs.contains { $0.value == "config: t.conf:12: time-zone: unknown" })
+    }
+
+    @Test("a rejected reload keeps everything and says READY again")
+    func rejectedReload() {
+        let d = Self.started(Config.watchlist(["A"]))
+        let price = d.core.status().price
+        d.send(.reloadRejected(summary: "reload: t.conf has 1 error(s); keeping the running configuration",
+                               problems: [KioskProblem(file: "t.conf", line: 3, key: "cycle-interval", message: "bad")]))
+        #expect(d.core.status().price == price)
+        #expect(d.logs.contains { $0.value == "config: t.conf:3: cycle-interval: bad" })
+        #expect(d.notifications.last?.value == "READY=1")
+    }
+
+    @Test("[display] changes on reload reopen the display, [input] changes reopen input")
+    func reloadReopens() {
+        let config = Config.watchlist(["A"])
+        let d = Self.started(config)
+        var changed = config
+        changed.connector = "HDMI-A-1"
+        changed.seat = "seat1"
+        d.send(.configure(KioskSetup(config: changed, zones: ["A": SampleMarket.timeZone], localZone: .utc)))
+        let recent = d.effects.suffix(30).map(\.value)
+        #expect(recent.contains(.reopenDisplay))
+        #expect(recent.contains(.openInput))
+    }
+
+    @Test("boot with no display: READY, watchdog pings, then a hotplugged display presents")
+    func bootWithoutDisplay() {
+        let d = CoreDriver(config: Config.watchlist(["A"]))
+        d.displayPresent = false
+        d.send(.start)
+        #expect(d.notifications.first?.value == "READY=1\nSTATUS=no display; waiting for one")
+        #expect(d.effects.contains { $0.value == .watchHotplug(true) })
+        d.run(for: 120)
+        #expect(d.watchdogPings.count == 8)
+        #expect(d.presents.isEmpty)
+        d.displayPresent = true
+        d.send(.hotplug)
+        d.run(for: 1)
+        #expect(!d.presents.isEmpty)
+        #expect(d.core.displayState == .presenting)
+    }
+
+    @Test("output unplugged and back: no frames while away, pings throughout, a full frame on return")
+    func outputUnplugged() {
+        let d = Self.started(Config.watchlist(["A"]))
+        d.run(for: 5)
+        d.send(.display(.connectorLost, d.display))
+        let lost = d.time.mono
+        d.run(for: 300)
+        #expect(d.presents.filter { $0.time.mono > lost }.isEmpty)
+        #expect(d.watchdogPings.filter { $0.time.mono > lost }.count == 20)
+        #expect(d.core.status().display == "waiting-for-output")
+        d.display = DisplayInfo(width: 640, height: 360, refreshHz: 10)
+        d.send(.display(.connectorReturned, d.display))
+        #expect(d.presents.last?.value.fullCopy == true)
+        #expect(d.core.model?.canvas.width == 640)
+    }
+
+    @Test("VT away for an hour: the display is released, pings throughout, frames resume on return")
+    func vtAwayForAnHour() {
+        let d = Self.started(Config.watchlist(["A"]))
+        d.run(for: 5)
+        d.send(.vtRelease)
+        #expect(d.effects.last { $0.value == .releaseDisplay } != nil)
+        let away = d.time.mono
+        d.run(for: 3600)
+        #expect(d.presents.filter { $0.time.mono > away }.isEmpty)
+        #expect(d.watchdogPings.filter { $0.time.mono > away }.count == 240)
+        #expect(d.core.status().display == "vt-away")
+        d.send(.vtAcquire)
+        d.send(.display(.masterRegained, d.display))
+        d.run(for: 1)
+        #expect(d.core.status().display == "presenting", "\(d.logs.suffix(5).map(\.value))")
+        #expect(!d.presents.filter { $0.time.mono >= away + 3600 }.isEmpty)
+    }
+
+    @Test("another DRM master: waits without restarts, then takes over")
+    func otherMaster() {
+        let d = Self.started(Config.watchlist(["A"]))
+        d.run(for: 5)
+        d.send(.display(.masterLost, d.display))
+        let lost = d.time.mono
+        d.run(for: 120)
+        #expect(d.core.status().display == "other-master")
+        #expect(d.watchdogPings.filter { $0.time.mono > lost }.count == 8)
+        #expect(d.presents.filter { $0.time.mono > lost }.isEmpty)
+    }
+
+    @Test("a flip that never completes stops the watchdog (and says so once)")
+    func stuckFlip() {
+        let d = Self.started(Config.watchlist(["A"]))
+        d.run(for: 30)
+        let healthy = d.watchdogPings.count
+        #expect(healthy == 2)
+        d.flipsComplete = false
+        d.send(.key(.nextRange))  // a frame is wanted; its flip never completes
+        let stuckAt = d.time.mono
+        d.run(for: 120)
+        let after = d.watchdogPings.filter { $0.time.mono > stuckAt + KioskCore.flipTimeout + 15 }
+        #expect(after.isEmpty)
+        #expect(d.logs.filter { $0.value.contains("a flip has been pending") }.count == 1)
+    }
+
+    @Test("the status file says what is shown: price, change against the baseline, range, display state")
+    func statusValues() throws {
+        let d = Self.started(Config.watchlist(["A"]) { $0.startRange = .oneYear })
+        d.run(for: 3)
+        let s = d.core.status()
+        let points = try #require(d.core.model).selection(for: .oneYear).points
+        #expect(s.range == "1Y")
+        #expect(s.price == points.last?.value)
+        #expect(s.baseline == points.first?.value)
+        let change = try #require(s.change)
+        #expect(abs(change - (points.last!.value - points.first!.value)) < 1e-9)
+        #expect(s.display == "presenting")
+        #expect(s.frames > 0)
+        #expect(s.json.contains("\"range\": \"1Y\""))
+        #expect(s.keyValueLines(only: ["range", "display"]) == "range=1Y\ndisplay=presenting\n")
+    }
+
+    @Test("status writes: on change, at most once per interval")
+    func statusRateLimit() {
+        let d = CoreDriver(config: Config.watchlist(["A"]), writesStatus: true)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 60)
+        let writes = d.effects.filter { $0.value == .writeStatus }.map(\.time.mono)
+        #expect(writes.count >= 8)  // the range changes every 8 s
+        for (a, b) in zip(writes, writes.dropFirst()) { #expect(b - a >= 1 - 1e-9) }
+    }
+
+    @Test("scrubbing follows the finger point by point, and a release ends it")
+    func scrub() throws {
+        let d = Self.started(Config.watchlist(["A"]) { $0.startRange = .fiveDays })
+        d.run(for: 2)
+        let model = try #require(d.core.model)
+        let xs = model.presentationForTesting(at: d.time.mono).positions.map(\.x)
+        var visited: [Int] = []
+        var x = xs[0]
+        d.send(.gesture(.scrubBegan(x: x, y: 100), inputMicros: nil))
+        // Slow: a third of the local spacing per event, however dense the points are there.
+        while x < xs[xs.count - 1] {
+            let i = model.scrubIndex ?? 0
+            let gap = xs[min(i + 1, xs.count - 1)] - xs[i]
+            x += max(0.001, gap / 3)
+            d.send(.gesture(.scrubMoved(x: x, y: 100), inputMicros: nil))
+            if let i = model.scrubIndex, visited.last != i { visited.append(i) }
+        }
+        // Every point with its own x, in order (points at the same x cannot be told apart).
+        let distinct = xs.indices.filter { $0 == 0 || xs[$0] > xs[$0 - 1] }
+        let skipped = distinct.filter { !visited.contains($0) && $0 >= (visited.first ?? 0) }
+        #expect(skipped.isEmpty, "skipped \(skipped.count) of \(distinct.count) points, first \(skipped.prefix(5))")
+        #expect(visited == visited.sorted())
+        d.send(.gesture(.scrubEnded, inputMicros: nil))
+        #expect(model.scrubIndex == nil)
+    }
+}
