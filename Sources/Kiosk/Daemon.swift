@@ -52,15 +52,22 @@ final class Daemon {
     private var exitStatus: Int32 = 0
 
     init(config: Config, options: Options, fonts: FontSet) throws(Errno) {
-        self.config = config
+        self.config = Daemon.effective(config, options)
         self.options = options
         self.fonts = fonts
         loop = try EventLoop()
         clock = ScaledClock(scale: options.timeScale)
         let watchdog = SystemdNotify.watchdogPingInterval.map { Double($0.wholeNanoseconds) / 1e9 * options.timeScale }
-        let setup = Daemon.setup(for: config, file: options.configPath ?? "")
+        let setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
         core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: watchdog, writesStatus: options.statusFile != nil,
                          statusInterval: options.timeScale)
+    }
+
+    /// The headless display has no input devices of its own: the seat belongs to whatever else runs.
+    static func effective(_ config: Config, _ options: Options) -> Config {
+        var c = config
+        if options.displayChoice == "headless" { c.inputEnabled = false }
+        return c
     }
 
     /// What the config names on disk, read now: exchange and local time zones.
@@ -93,9 +100,20 @@ final class Daemon {
 
     // MARK: Events in, effects out
 
+    /// Events raised while effects are carried out (a display opened, a flip failed) wait their
+    /// turn: the core sees one event at a time and no effect runs inside another.
+    private var queued: [KioskEvent] = []
+    private var draining = false
+
     private func send(_ event: KioskEvent) {
-        let effects = core.handle(event, at: clock.now())
-        for effect in effects { perform(effect) }
+        queued.append(event)
+        guard !draining else { return }
+        draining = true
+        while !queued.isEmpty {
+            let next = queued.removeFirst()
+            for effect in core.handle(next, at: clock.now()) { perform(effect) }
+        }
+        draining = false
         armTimer()
     }
 
@@ -110,7 +128,9 @@ final class Daemon {
         switch effect {
         case .present(let plan): present(plan)
         case .setPowered(let on):
-            if let display, !display.setPowered(on), !on { send(.dpmsUnavailable) }
+            guard let display else { break }
+            let applied = display.setPowered(on)
+            if !on { send(.screenOffApplied(dpms: applied)) }
         case .notify(let message): notify(message)
         case .log(let priority, let text): Log.write(priority, text)
         case .openDisplay: openDisplay()
@@ -251,13 +271,10 @@ final class Daemon {
         }
     }
 
-    /// The preview file is replaced whole: a reader never sees half a PNG.
+    /// The preview file is replaced whole (PNG.write renames a finished file over it): a reader
+    /// never sees half a PNG.
     private func writePreview(_ display: HeadlessDisplay, to path: String) {
-        let temporary = path + ".tmp"
-        do {
-            try display.capture(to: temporary)
-            try AtomicFile.rename(temporary, to: path)
-        } catch {
+        do { try display.capture(to: path) } catch {
             Log.limited(.warning, key: "preview", "run: --preview \(path): \(error)")
         }
     }
@@ -298,7 +315,10 @@ final class Daemon {
                 send(.key(command))
                 continue
             }
-            gestures.process(event) { gesture in send(.gesture(gesture, inputMicros: event.time)) }
+            // Collected first: the recognizer must not be in use while the core's effects run.
+            var recognized: [Gesture] = []
+            gestures.process(event) { recognized.append($0) }
+            for gesture in recognized { send(.gesture(gesture, inputMicros: event.time)) }
         }
     }
 
@@ -370,7 +390,7 @@ final class Daemon {
             return
         }
         Log.notice(outcome.summary)
-        config = outcome.config
+        config = Daemon.effective(outcome.config, options)
         send(.configure(Daemon.setup(for: config, file: configPath)))
         startLiveData()
     }

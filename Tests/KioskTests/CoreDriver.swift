@@ -59,7 +59,7 @@ final class CoreDriver {
         case .log(_, let text): logs.append(Timed(time: time, value: text))
         case .setPowered(let on):
             powered.append(Timed(time: time, value: on))
-            if !on && !hasDPMS { send(.dpmsUnavailable) }
+            if !on { send(.screenOffApplied(dpms: hasDPMS)) }
         case .openDisplay, .reopenDisplay:
             if displayPresent { send(.displayOpened(display)) } else { send(.displayUnavailable(message: nil)) }
         case .releaseDisplay: pendingFlip = nil

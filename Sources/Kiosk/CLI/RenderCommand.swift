@@ -13,7 +13,7 @@ enum RenderCommand {
     static let help = """
         usage: tickerboard render [--data FILE.csv] [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
                                   [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw]
-                                  [--at SECONDS] [--scrub X] --output FILE.png
+                                  [--at SECONDS] [--scrub X] [--values] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
@@ -25,6 +25,8 @@ enum RenderCommand {
           --at SECONDS        time into the scene's animation (default: the end, when everything has settled)
           --scrub X           a finger at pixel x: the indicator snaps to the nearest point
           --time-axis AXIS    trading (default: nights and weekends collapsed) or calendar
+          --values            print what the frame says as key=value lines (price, change, baseline, ...),
+                              the same numbers as the daemon's status file; --output is then optional
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -45,6 +47,7 @@ enum RenderCommand {
         let at = try args.number("--at", in: 0...3600)
         let scrubX = try args.number("--scrub", in: -100_000...100_000)
         let axisName = try args.option("--time-axis") ?? "trading"
+        let printValues = args.flag("--values")
         try args.finish()
 
         guard let range = ChartRange(label: rangeText) else {
@@ -73,7 +76,7 @@ enum RenderCommand {
             }
             transitionRanges = (a, b)
         } else {
-            guard let output else { throw UsageError("render: --output FILE.png is required") }
+            guard output != nil || printValues else { throw UsageError("render: --output FILE.png is required") }
             guard outputDir == nil else { throw UsageError("render: --output-dir goes with --transition") }
             _ = output
         }
@@ -123,8 +126,14 @@ enum RenderCommand {
         var time = at ?? 0
         if at == nil { while model.isAnimating(at: time) && time < 60 { time += 0.5 } }
         let canvas = model.render(at: time)
-        do { try PNG.write(canvas.buffer, to: output!) } catch { Log.error("render: \(error)"); return 1 }
-        printLine("wrote \(output!) (\(size.width)x\(size.height), \(instrument.name), \(range))")
+        if let output {
+            do { try PNG.write(canvas.buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
+            if !printValues { printLine("wrote \(output) (\(size.width)x\(size.height), \(instrument.name), \(range))") }
+        }
+        if printValues {
+            print(KioskStatus(values: model.values()).keyValueLines(only: KioskStatus.pictureKeys), terminator: "")
+            printLine("animating=\(model.isAnimating(at: time))")
+        }
         return 0
     }
 

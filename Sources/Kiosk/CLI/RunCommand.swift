@@ -104,7 +104,6 @@ enum RunCommand {
         } else if displayChoice != "headless" && o.preview != nil {
             throw UsageError("run: --preview needs --display headless (or no display device)")
         }
-        if displayChoice == "headless" { config.inputEnabled = false }
         if !["auto", "kms", "fbdev", "headless"].contains(displayChoice) { displayChoice = "auto" }
 
         var options = Daemon.Options()

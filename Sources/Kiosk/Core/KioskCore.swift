@@ -108,8 +108,8 @@ public enum KioskEvent: Sendable {
     case flipCompleted(vblank: Double, sequence: UInt64)
     /// `present` failed; no flip is in flight.
     case presentFailed(String)
-    /// The driver has no DPMS: the core shows a black frame instead.
-    case dpmsUnavailable
+    /// The outcome of `.setPowered(false)`: without DPMS the core shows a black frame instead.
+    case screenOffApplied(dpms: Bool)
     /// The kernel wants our VT switched away / gives it back (VT_PROCESS).
     case vtRelease
     case vtAcquire
@@ -148,7 +148,7 @@ public struct FramePlan: Sendable, Equatable {
 /// Something the shell must do.
 public enum KioskEffect: Sendable, Equatable {
     case present(FramePlan)
-    /// DPMS on or off; the shell answers `.dpmsUnavailable` when the driver cannot.
+    /// DPMS on or off; the shell answers an off with `.screenOffApplied`.
     case setPowered(Bool)
     /// An sd_notify message (READY=1, STATUS=, WATCHDOG=1, RELOADING=1, STOPPING=1).
     case notify(String)
@@ -307,10 +307,11 @@ public final class KioskCore {
         case .presentFailed(let message):
             flipInFlight = false
             log(.warning, "display: \(message)")
-        case .dpmsUnavailable:
-            dpmsOff = false
-            if !screenOn {
-                log(.notice, "power: screen off (black frame)")
+        case .screenOffApplied(let dpms):
+            guard !screenOn else { break }
+            log(.notice, "power: screen off (\(dpms ? "DPMS" : "black frame")): \(powerReason == .idle ? "idle" : "schedule")")
+            if !dpms {
+                dpmsOff = false
                 blackFrameWanted = true
             }
         case .vtRelease:
@@ -876,7 +877,6 @@ public final class KioskCore {
             if displayState != .none {
                 emit(.setPowered(false))
                 dpmsOff = true
-                log(.notice, "power: screen off (\(powerReason == .idle ? "idle" : "schedule"))")
             }
             if !readySent { sendReady("screen off (power)") }
         }
@@ -906,22 +906,11 @@ public final class KioskCore {
 
     /// What the status file says, without what only the shell can measure (memory, descriptors).
     public func status() -> KioskStatus {
-        var s = KioskStatus()
+        var s = model.map { KioskStatus(values: $0.values()) } ?? KioskStatus()
         s.instrumentID = currentID
         s.instrumentName = model?.instrument.name ?? (showingSample ? Instrument.sample().name
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
-        if let model {
-            let v = model.values()
-            s.range = v.range.rawValue
-            s.scene = v.scene
-            s.price = v.price
-            s.change = v.change
-            s.changePercent = v.changePercent
-            s.baseline = v.baseline
-            s.lastDataTime = v.lastDataTime
-            s.waitingFor = v.waitingFor
-            s.animating = model.isAnimating(at: now.mono)
-        }
+        s.animating = model?.isAnimating(at: now.mono) ?? false
         s.stale = isStale
         s.display = displayStatus
         s.frames = stats.presentedFrames

@@ -1,3 +1,5 @@
+import Chart
+
 /// What the daemon is showing and how it is doing, for integrators and fleet monitoring: written as
 /// `status.json` while it runs and printed as `key=value` lines by `render --values`. One flat
 /// object, so `jq .price` or a `grep` reads it; absent values are JSON `null`.
@@ -29,6 +31,23 @@ public struct KioskStatus: Sendable, Equatable {
     public var time: Double = 0
 
     public init() {}
+
+    /// The numbers of one frame (`render --values`, and the picture part of the status file).
+    public init(values v: ScreenValues) {
+        instrumentName = v.instrument
+        range = v.range.rawValue
+        scene = v.scene
+        price = v.price
+        change = v.change
+        changePercent = v.changePercent
+        baseline = v.baseline
+        lastDataTime = v.lastDataTime
+        waitingFor = v.waitingFor
+    }
+
+    /// The keys `render --values` prints: what the picture says.
+    public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
+                                                  "baseline", "last_data_time", "waiting_for"]
 
     private enum Value {
         case text(String?), number(Double?), raw(String)

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""The real daemon loop on the headless display, as an integrator sees it: the preview PNG, the
+status file, the log. Every wait is for an observable state (a status value, a file), bounded by a
+deadline; nothing sleeps a fixed time to let something happen.
+
+usage: headless-check.py TICKERBOARD_BINARY DATA_CSV
+Prints RESULT <name> PASS|FAIL lines and a closing 'N passed, N failed' line.
+"""
+import json, os, shutil, signal, struct, subprocess, sys, tempfile, time, zlib
+
+BIN, CSV = sys.argv[1], sys.argv[2]
+results = []
+
+
+def result(name, ok, detail=""):
+    results.append(ok)
+    print("RESULT %s %s%s" % (name, "PASS" if ok else "FAIL", (" " + detail) if detail else ""), flush=True)
+
+
+def read_png(path):
+    """(width, height, rows of RGB bytes) of an 8-bit RGB or RGBA PNG."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and color in (2, 6)
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line) if channels == 3 else bytes(v for j, v in enumerate(line) if j % 4 != 3))
+        prev = line
+    return width, height, rows
+
+
+def coloured_pixels(path):
+    """Saturated pixels (the line is green or red; text and background are grey) in the plot area."""
+    w, h, rows = read_png(path)
+    n = 0
+    for y in range(int(h * 0.3), int(h * 0.75), 2):
+        row = rows[y]
+        for x in range(int(w * 0.1), int(w * 0.9), 2):
+            r, g, b = row[3 * x], row[3 * x + 1], row[3 * x + 2]
+            if max(r, g, b) - min(r, g, b) > 60:
+                n += 1
+    return n
+
+
+def status(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def wait_for(what, predicate, deadline):
+    """Polls `predicate` until it holds or `deadline` (seconds) passes; returns its last value."""
+    end = time.monotonic() + deadline
+    while True:
+        value = predicate()
+        if value or time.monotonic() > end:
+            return value
+        time.sleep(0.02)
+
+
+work = tempfile.mkdtemp(prefix="tb-headless-")
+data = os.path.join(work, "data")
+os.mkdir(data)
+conf = os.path.join(work, "tb.conf")
+with open(conf, "w") as f:
+    f.write("[data]\ndirectory = %s\n[chart]\ncycle-interval = 8s\nranges = 1D 5D 1M\ninstrument-interval = 5s\n"
+            "[instrument AAPL]\nname = Apple Inc.\ndaily = AAPL.csv\n"
+            "[instrument SAMPLE2]\nname = Second\ndaily = B.csv\n" % data)
+preview, state, log = (os.path.join(work, n) for n in ("p.png", "s.json", "log.txt"))
+shutil.copy(CSV, os.path.join(data, "B.csv"))
+daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless", "--size", "480x270",
+                           "--preview", preview, "--status", state, "--time-scale", "4"],
+                          stderr=open(log, "w"), stdout=subprocess.DEVNULL)
+try:
+    # 1. First boot before data: the placeholder says which file it waits for, never the sample.
+    s = wait_for("placeholder", lambda: (lambda st: st if st and st.get("waiting_for") and st.get("problems")
+                                         and os.path.exists(preview) else None)(status(state)), 20)
+    ok = bool(s) and "AAPL.csv" in (s.get("waiting_for") or "") and s.get("instrument_name") == "Apple Inc."
+    problems = (s or {}).get("problems", [])
+    ok = ok and any(p["file"] == conf and p["key"] == "daily" and p["line"] == 9 for p in problems)
+    placeholder_pixels = coloured_pixels(preview) if ok else -1
+    result("headless-placeholder", ok and placeholder_pixels == 0,
+           "waiting_for=%r problems=%r coloured=%d" % ((s or {}).get("waiting_for"), problems, placeholder_pixels))
+
+    # 2. The file arrives (atomic replace): within two seconds the chart and the price.
+    last_close = float(open(CSV).read().strip().splitlines()[-1].split(",")[4])
+    tmp = os.path.join(data, ".AAPL.csv.tmp")
+    shutil.copy(CSV, tmp)
+    mtime_before = os.stat(preview).st_mtime_ns
+    t0 = time.monotonic()
+    os.rename(tmp, os.path.join(data, "AAPL.csv"))
+    s = wait_for("chart", lambda: (lambda st: st if st and st.get("price") is not None and st.get("instrument_id") == "AAPL"
+                                   and os.stat(preview).st_mtime_ns != mtime_before else None)(status(state)), 10)
+    elapsed = time.monotonic() - t0
+    s2 = wait_for("preview", lambda: coloured_pixels(preview) > 50, 5)
+    ok = bool(s) and abs(s["price"] - last_close) < 1e-6 and s.get("waiting_for") is None and elapsed < 2 and s2
+    result("headless-data-arrives", ok, "price=%s expected=%s after %.2f s, coloured=%s"
+           % ((s or {}).get("price"), last_close, elapsed, coloured_pixels(preview)))
+
+    # 3. A reload with a mistyped data path keeps the last good data and names FILE:LINE.
+    price = (status(state) or {}).get("price")
+    text = open(conf).read().replace("daily = AAPL.csv", "daily = AAPLL.csv")
+    with open(conf, "w") as f:
+        f.write(text)
+    daemon.send_signal(signal.SIGHUP)
+    s = wait_for("reload", lambda: (lambda st: st if st and any("AAPLL.csv" in p["message"] for p in st["problems"])
+                                    else None)(status(state)), 10)
+    logged = any(conf + ":9: daily:" in line and "AAPLL.csv" in line for line in open(log))
+    names = {p["file"] + ":" + str(p["line"]) for p in (s or {}).get("problems", [])}
+    ok = bool(s) and logged and (conf + ":9") in names
+    # Still on AAPL (a reload stays on the instrument shown), still with its data.
+    ok = ok and s.get("instrument_id") == "AAPL" and s.get("price") == price and s.get("waiting_for") is None
+    result("headless-bad-reload-keeps-data", ok, "logged=%s problems=%s price=%s" % (logged, names, (s or {}).get("price")))
+
+    # 4. Unattended cycling on the accelerated clock: every range of both instruments, and the bars.
+    seen = set()
+    def cycled():
+        st = status(state)
+        if st and st.get("instrument_id"):
+            # A new instrument shows its first range drawing itself in (scene "draw").
+            seen.add((st["instrument_id"], st["range"]))
+            seen.add((st["instrument_id"], st["scene"]))
+        return all((i, r) in seen for i in ("AAPL", "SAMPLE2") for r in ("1D", "5D", "1M", "bars"))
+    ok = wait_for("cycle", cycled, 90)
+    result("headless-cycles-every-range", bool(ok), "seen=%s" % sorted(seen))
+
+    # 5. The clock runs four times faster: status time advances faster than real time.
+    a, ra = status(state), time.time()
+    wait_for("time", lambda: (status(state) or {}).get("time", 0) > (a or {}).get("time", 0) + 8, 20)
+    b, rb = status(state), time.time()
+    ratio = (b["time"] - a["time"]) / max(1e-3, rb - ra) if a and b else 0
+    result("headless-time-scale", ratio > 2, "clock ratio %.1f (asked for 4)" % ratio)
+
+    # 6. render --values: the numbers of a frame, for scripts.
+    out = subprocess.run([BIN, "render", "--data", CSV, "--range", "1Y", "--values"], capture_output=True, text=True)
+    values = dict(line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)
+    ok = out.returncode == 0 and abs(float(values.get("price", "nan")) - last_close) < 1e-6 \
+        and abs(float(values["change"]) - (float(values["price"]) - float(values["baseline"]))) < 1e-6
+    result("render-values", ok, repr(values))
+finally:
+    daemon.send_signal(signal.SIGTERM)
+    try:
+        code = daemon.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        daemon.kill()
+        code = "killed"
+    result("headless-exits-on-term", code == 0, "exit %s" % code)
+    if all(results):
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print("artefacts in", work)
+        print(open(log).read()[-3000:])
+
+print("headless: %d passed, %d failed" % (results.count(True), results.count(False)))
+sys.exit(0 if all(results) else 1)
