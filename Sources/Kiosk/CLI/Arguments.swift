@@ -25,19 +25,40 @@ struct Arguments {
         return true
     }
 
+    /// The value of an option that may be given once; giving it twice is a mistake, not a choice.
     mutating func option(_ name: String) throws(UsageError) -> String? {
-        if let i = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+        guard let value = try take(name) else { return nil }
+        if remaining.contains(where: { Self.names(name, $0) }) {
+            throw UsageError("\(command): \(name) is given more than once")
+        }
+        return value
+    }
+
+    /// Every value of an option that may be repeated (`--device A --device B`), in command-line order.
+    mutating func repeatable(_ name: String) throws(UsageError) -> [String] {
+        var values: [String] = []
+        while let value = try take(name) { values.append(value) }
+        return values
+    }
+
+    /// Removes the first `--name value` or `--name=value` and returns its value.
+    private mutating func take(_ name: String) throws(UsageError) -> String? {
+        guard let i = remaining.firstIndex(where: { Self.names(name, $0) }) else { return nil }
+        if remaining[i] != name {
             let value = String(remaining[i].dropFirst(name.count + 1))
             remaining.remove(at: i)
             return value
         }
-        guard let i = remaining.firstIndex(of: name) else { return nil }
         guard i + 1 < remaining.count, !remaining[i + 1].hasPrefix("--") else {
             throw UsageError("\(command): \(name) needs a value")
         }
         let value = remaining[i + 1]
         remaining.removeSubrange(i...(i + 1))
         return value
+    }
+
+    private static func names(_ name: String, _ argument: String) -> Bool {
+        argument == name || argument.hasPrefix(name + "=")
     }
 
     mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {

@@ -1,0 +1,139 @@
+import Display
+import Input
+@testable import Kiosk
+import Testing
+
+/// Each command parses its arguments into a value before it touches a device: these tests check
+/// the values and that mistakes are refused with one line (the command line turns them into exit 2).
+@Suite("Command arguments")
+struct CommandArgumentsTests {
+    private func usageError(_ body: () throws(UsageError) -> Void) -> String? {
+        do { try body(); return nil } catch { return error.message }
+    }
+
+    @Test("Arguments: = and space forms, flags, repeatable options in order, leftovers refused")
+    func arguments() throws {
+        var args = Arguments(command: "x", ["--device", "/dev/a", "--quiet", "--device=/dev/b", "--seat", "seat1", "--device", "/dev/c"])
+        #expect(try args.repeatable("--device") == ["/dev/a", "/dev/b", "/dev/c"])
+        let quiet = args.flag("--quiet"), quietAgain = args.flag("--quiet")
+        #expect(quiet && !quietAgain)
+        #expect(try args.option("--seat") == "seat1")
+        #expect(try args.option("--seat") == nil)
+        try args.finish()
+
+        var none = Arguments(command: "x", [])
+        #expect(try none.repeatable("--device") == [])
+
+        let leftover = Arguments(command: "x", ["--frobnicate"])
+        #expect(usageError { () throws(UsageError) in try leftover.finish() } == "x: unknown option \"--frobnicate\" (see tickerboard x --help)")
+        let positional = Arguments(command: "x", ["stray"])
+        #expect(usageError { () throws(UsageError) in try positional.finish() }?.contains("unexpected argument \"stray\"") == true)
+    }
+
+    @Test("Arguments: a missing value and a single option given twice are mistakes")
+    func argumentMistakes() {
+        var missing = Arguments(command: "x", ["--device"])
+        #expect(usageError { () throws(UsageError) in _ = try missing.repeatable("--device") } == "x: --device needs a value")
+        var flagAsValue = Arguments(command: "x", ["--seat", "--quiet"])
+        #expect(usageError { () throws(UsageError) in _ = try flagAsValue.option("--seat") } == "x: --seat needs a value")
+        var twice = Arguments(command: "x", ["--seat", "a", "--seat=b"])
+        #expect(usageError { () throws(UsageError) in _ = try twice.option("--seat") } == "x: --seat is given more than once")
+    }
+
+    @Test("display-check: defaults, every option, help")
+    func displayCheck() throws {
+        #expect(try DisplayCheckCommand.parse([]) == DisplayCheckCommand.Options())
+        #expect(try DisplayCheckCommand.parse(["--help"]) == nil)
+        let o = try #require(try DisplayCheckCommand.parse(
+            ["--device", "/dev/dri/card1", "--frames", "60", "--mode", "800x600@60", "--ready-file", "/tmp/r",
+             "--timer-pacing", "--idle-seconds", "1.5", "--legacy", "--wait-for-output"]))
+        #expect(o.device == "/dev/dri/card1" && o.backend == .kms && o.frames == 60)
+        #expect(o.mode == ModeRequest(width: 800, height: 600, refreshHz: 60) && o.readyFile == "/tmp/r")
+        #expect(o.timerPacing && o.legacy && o.waitForOutput && o.idleSeconds == 1.5)
+        let fb = try #require(try DisplayCheckCommand.parse(["--backend", "fbdev", "--device", "/dev/fb0", "--frames", "180"]))
+        #expect(fb.backend == .fbdev && fb.device == "/dev/fb0" && fb.frames == 180)
+    }
+
+    @Test("display-check refuses bad values and unknown flags", arguments: [
+        (["--frames", "0"], "--frames"), (["--frames", "many"], "--frames"), (["--backend", "vga"], "--backend"),
+        (["--mode", "big"], "--mode"), (["--idle-seconds", "-1"], "--idle-seconds"), (["--fast"], "--fast"),
+        (["--backend", "fbdev", "--legacy"], "--legacy"), (["--device"], "--device"), (["extra"], "extra"),
+    ])
+    func displayCheckMistakes(arguments: [String], names: String) {
+        let message = usageError { () throws(UsageError) in _ = try DisplayCheckCommand.parse(arguments) }
+        #expect(message?.hasPrefix("display-check: ") == true && message?.contains(names) == true, "\(message ?? "accepted")")
+        #expect(message?.contains("\n") == false)
+    }
+
+    @Test("input-check: defaults, every option, repeated --device, help")
+    func inputCheck() throws {
+        #expect(try InputCheckCommand.parse([]) == InputCheckCommand.Options())
+        #expect(try InputCheckCommand.parse(["-h"]) == nil)
+        let o = try #require(try InputCheckCommand.parse(
+            ["--seconds", "90", "--size", "800x480", "--rotation", "90", "--seat", "seat1",
+             "--device", "/dev/input/event3", "--device", "/dev/input/event5", "--calibration", "1 0 0 0 -1 1",
+             "--ready-file", "/tmp/r", "--quiet"]))
+        #expect(o.seconds == 90 && o.width == 800 && o.height == 480 && o.rotation == 90 && o.seat == "seat1")
+        #expect(o.devices == ["/dev/input/event3", "/dev/input/event5"])
+        #expect(o.calibration == CalibrationMatrix(a: 1, b: 0, c: 0, d: 0, e: -1, f: 1))
+        #expect(o.readyFile == "/tmp/r" && o.quiet && !o.report)
+        #expect(try InputCheckCommand.parse(["--report"])?.report == true)
+    }
+
+    @Test("input-check refuses bad values and unknown flags", arguments: [
+        (["--seconds", "0"], "--seconds"), (["--size", "1024"], "--size"), (["--rotation", "45"], "--rotation"),
+        (["--rotation", "360"], "--rotation"), (["--calibration", "1 0 0"], "--calibration"), (["--loud"], "--loud"),
+        (["--seat", "a", "--seat", "b"], "--seat"),
+    ])
+    func inputCheckMistakes(arguments: [String], names: String) {
+        let message = usageError { () throws(UsageError) in _ = try InputCheckCommand.parse(arguments) }
+        #expect(message?.hasPrefix("input-check: ") == true && message?.contains(names) == true, "\(message ?? "accepted")")
+        #expect(message?.contains("\n") == false)
+    }
+
+    @Test("touch-test: options override the config; rotation auto follows the panel")
+    func touchTest() throws {
+        #expect(try TouchTestCommand.parse(["--help"]) == nil)
+        var config = Config()
+        config.displayBackend = "fbdev"
+        config.displayDevice = "/dev/fb1"
+        config.rotation = 270
+        config.calibration = [0, 1, 0, 1, 0, 0]
+        config.seat = "seat9"
+        let fromConfig = TouchTestCommand.settings(try #require(try TouchTestCommand.parse([])), config: config)
+        #expect(fromConfig == .init(display: .fbdev, device: "/dev/fb1", mode: nil, rotation: 270,
+                                    calibration: CalibrationMatrix(a: 0, b: 1, c: 0, d: 1, e: 0, f: 0), seat: "seat9"))
+        let o = try #require(try TouchTestCommand.parse(["--config", "/tmp/t.conf", "--display", "kms", "--device", "/dev/dri/card1",
+                                                         "--rotation", "auto", "--calibration", "none", "--seat", "seat0", "--seconds", "5"]))
+        #expect(o.configPath == "/tmp/t.conf" && o.seconds == 5)
+        let overridden = TouchTestCommand.settings(o, config: config)
+        #expect(overridden == .init(display: .kms, device: "/dev/dri/card1", mode: nil, rotation: nil, calibration: .identity, seat: "seat0"))
+        let ninety = TouchTestCommand.settings(try #require(try TouchTestCommand.parse(["--rotation", "90"])), config: config)
+        #expect(ninety.rotation == 90)
+        // The shipped defaults: auto display, the panel's orientation, no calibration.
+        #expect(TouchTestCommand.settings(TouchTestCommand.Options(), config: Config())
+                == .init(display: .auto, device: nil, mode: nil, rotation: nil, calibration: .identity, seat: "seat0"))
+    }
+
+    @Test("touch-test refuses bad values and unknown flags", arguments: [
+        (["--display", "headless"], "--display"), (["--rotation", "45"], "--rotation"), (["--calibration", "yes"], "--calibration"),
+        (["--seconds", "0"], "--seconds"), (["--frames", "3"], "--frames"),
+    ])
+    func touchTestMistakes(arguments: [String], names: String) {
+        let message = usageError { () throws(UsageError) in _ = try TouchTestCommand.parse(arguments) }
+        #expect(message?.hasPrefix("touch-test: ") == true && message?.contains(names) == true, "\(message ?? "accepted")")
+    }
+
+    @Test("usage mistakes exit 2 before any device is opened; help exits 0", arguments: [
+        ["display-check", "--frames", "0"], ["display-check", "--bogus"], ["input-check", "--rotation", "45"],
+        ["input-check", "--device"], ["touch-test", "--rotation", "45"], ["touch-test", "--config", "/nonexistent/t.conf"],
+    ])
+    func exitStatus(arguments: [String]) {
+        #expect(Tickerboard.main(arguments) == 2)
+    }
+
+    @Test("help of every command that has options", arguments: ["display-check", "input-check", "touch-test"])
+    func help(command: String) {
+        #expect(Tickerboard.main([command, "--help"]) == 0)
+    }
+}
