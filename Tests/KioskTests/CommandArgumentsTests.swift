@@ -21,6 +21,12 @@ struct CommandArgumentsTests {
         #expect(try args.option("--seat") == nil)
         try args.finish()
 
+        var converted = Arguments(command: "x", ["--rotation", "90", "--backend=vga"])
+        #expect(try converted.value("--rotation", expected: "0, 90, 180 or 270", parseRotation) == 90)
+        #expect(try converted.value("--mode", expected: "a mode", ModeRequest.init) == nil)
+        #expect(usageError { () throws(UsageError) in _ = try converted.value("--backend", expected: "kms or fbdev", { $0 == "kms" ? 1 : nil }) }
+                == "x: --backend \"vga\" is not kms or fbdev")
+
         var none = Arguments(command: "x", [])
         #expect(try none.repeatable("--device") == [])
 
@@ -54,17 +60,6 @@ struct CommandArgumentsTests {
         #expect(fb.backend == .fbdev && fb.device == "/dev/fb0" && fb.frames == 180)
     }
 
-    @Test("display-check refuses bad values and unknown flags", arguments: [
-        (["--frames", "0"], "--frames"), (["--frames", "many"], "--frames"), (["--backend", "vga"], "--backend"),
-        (["--mode", "big"], "--mode"), (["--idle-seconds", "-1"], "--idle-seconds"), (["--fast"], "--fast"),
-        (["--backend", "fbdev", "--legacy"], "--legacy"), (["--device"], "--device"), (["extra"], "extra"),
-    ])
-    func displayCheckMistakes(arguments: [String], names: String) {
-        let message = usageError { () throws(UsageError) in _ = try DisplayCheckCommand.parse(arguments) }
-        #expect(message?.hasPrefix("display-check: ") == true && message?.contains(names) == true, "\(message ?? "accepted")")
-        #expect(message?.contains("\n") == false)
-    }
-
     @Test("input-check: defaults, every option, repeated --device, help")
     func inputCheck() throws {
         #expect(try InputCheckCommand.parse([]) == InputCheckCommand.Options())
@@ -78,17 +73,6 @@ struct CommandArgumentsTests {
         #expect(o.calibration == CalibrationMatrix(a: 1, b: 0, c: 0, d: 0, e: -1, f: 1))
         #expect(o.readyFile == "/tmp/r" && o.quiet && !o.report)
         #expect(try InputCheckCommand.parse(["--report"])?.report == true)
-    }
-
-    @Test("input-check refuses bad values and unknown flags", arguments: [
-        (["--seconds", "0"], "--seconds"), (["--size", "1024"], "--size"), (["--rotation", "45"], "--rotation"),
-        (["--rotation", "360"], "--rotation"), (["--calibration", "1 0 0"], "--calibration"), (["--loud"], "--loud"),
-        (["--seat", "a", "--seat", "b"], "--seat"),
-    ])
-    func inputCheckMistakes(arguments: [String], names: String) {
-        let message = usageError { () throws(UsageError) in _ = try InputCheckCommand.parse(arguments) }
-        #expect(message?.hasPrefix("input-check: ") == true && message?.contains(names) == true, "\(message ?? "accepted")")
-        #expect(message?.contains("\n") == false)
     }
 
     @Test("touch-test: options override the config; rotation auto follows the panel")
@@ -115,13 +99,37 @@ struct CommandArgumentsTests {
                 == .init(display: .auto, device: nil, mode: nil, rotation: nil, calibration: .identity, seat: "seat0"))
     }
 
-    @Test("touch-test refuses bad values and unknown flags", arguments: [
-        (["--display", "headless"], "--display"), (["--rotation", "45"], "--rotation"), (["--calibration", "yes"], "--calibration"),
-        (["--seconds", "0"], "--seconds"), (["--frames", "3"], "--frames"),
+    private static func parseError(_ command: String, _ arguments: [String]) -> String? {
+        do throws(UsageError) {
+            switch command {
+            case "display-check": _ = try DisplayCheckCommand.parse(arguments)
+            case "input-check": _ = try InputCheckCommand.parse(arguments)
+            default: _ = try TouchTestCommand.parse(arguments)
+            }
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("bad values and unknown flags are refused in one line that names them", arguments: [
+        ("display-check", ["--frames", "0"], "--frames"), ("display-check", ["--frames", "many"], "--frames"),
+        ("display-check", ["--backend", "vga"], "--backend"), ("display-check", ["--mode", "big"], "--mode"),
+        ("display-check", ["--idle-seconds", "-1"], "--idle-seconds"), ("display-check", ["--fast"], "--fast"),
+        ("display-check", ["--backend", "fbdev", "--legacy"], "--legacy"), ("display-check", ["--device"], "--device"),
+        ("display-check", ["extra"], "extra"),
+        ("input-check", ["--seconds", "0"], "--seconds"), ("input-check", ["--size", "1024"], "--size"),
+        ("input-check", ["--rotation", "45"], "--rotation"), ("input-check", ["--rotation", "auto"], "--rotation"),
+        ("input-check", ["--calibration", "1 0 0"], "--calibration"), ("input-check", ["--loud"], "--loud"),
+        ("input-check", ["--seat", "a", "--seat", "b"], "--seat"),
+        ("touch-test", ["--display", "headless"], "--display"), ("touch-test", ["--rotation", "45"], "--rotation"),
+        ("touch-test", ["--calibration", "yes"], "--calibration"), ("touch-test", ["--seconds", "0"], "--seconds"),
+        ("touch-test", ["--frames", "3"], "--frames"),
     ])
-    func touchTestMistakes(arguments: [String], names: String) {
-        let message = usageError { () throws(UsageError) in _ = try TouchTestCommand.parse(arguments) }
-        #expect(message?.hasPrefix("touch-test: ") == true && message?.contains(names) == true, "\(message ?? "accepted")")
+    func mistakes(command: String, arguments: [String], names: String) {
+        let message = Self.parseError(command, arguments)
+        #expect(message?.hasPrefix("\(command): ") == true && message?.contains(names) == true, "\(message ?? "accepted")")
+        #expect(message?.contains("\n") == false)
     }
 
     @Test("usage mistakes exit 2 before any device is opened; help exits 0", arguments: [

@@ -77,6 +77,14 @@ struct Arguments {
         return value
     }
 
+    /// The value of `name` as `parse` reads it; a value it refuses is a mistake, named by `expected`
+    /// ("kms or fbdev").
+    mutating func value<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws(UsageError) -> T? {
+        guard let text = try option(name) else { return nil }
+        guard let value = parse(text) else { throw UsageError("\(command): \(name) \"\(text)\" is not \(expected)") }
+        return value
+    }
+
     /// A `WxH` size, each side 16...16384 pixels.
     mutating func size(_ name: String = "--size") throws(UsageError) -> (width: Int, height: Int)? {
         guard let text = try option(name) else { return nil }
@@ -101,4 +109,9 @@ func parseSize(_ text: String) -> (width: Int, height: Int)? {
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
           (16...16384).contains(w), (16...16384).contains(h) else { return nil }
     return (w, h)
+}
+
+/// Parses a rotation in degrees: 0, 90, 180 or 270.
+func parseRotation(_ text: String) -> Int? {
+    Int(text).flatMap { [0, 90, 180, 270].contains($0) ? $0 : nil }
 }

@@ -54,27 +54,15 @@ enum DisplayCheckCommand {
         if args.wantsHelp() { return nil }
         var o = Options()
         o.device = try args.option("--device")
-        let backend = try args.option("--backend")
+        o.backend = try args.value("--backend", expected: "kms or fbdev", Options.Backend.init(rawValue:)) ?? o.backend
         o.frames = try args.integer("--frames", in: 1...100_000_000) ?? o.frames
-        let mode = try args.option("--mode")
+        o.mode = try args.value("--mode", expected: "a mode like 1920x1080 or 1920x1080@60", ModeRequest.init)
         o.readyFile = try args.option("--ready-file")
         o.timerPacing = args.flag("--timer-pacing")
         o.idleSeconds = try args.number("--idle-seconds", in: 0...3600) ?? o.idleSeconds
         o.legacy = args.flag("--legacy")
         o.waitForOutput = args.flag("--wait-for-output")
         try args.finish()
-        if let backend {
-            guard let b = Options.Backend(rawValue: backend) else {
-                throw UsageError("display-check: --backend \"\(backend)\" is not kms or fbdev")
-            }
-            o.backend = b
-        }
-        if let mode {
-            guard let m = ModeRequest(mode) else {
-                throw UsageError("display-check: --mode \"\(mode)\" is not a mode like 1920x1080 or 1920x1080@60")
-            }
-            o.mode = m
-        }
         let kmsOnly = [(o.timerPacing, "--timer-pacing"), (o.legacy, "--legacy"),
                        (o.waitForOutput, "--wait-for-output"), (o.mode != nil, "--mode")].filter { $0.0 }
         if o.backend == .fbdev, let first = kmsOnly.first {

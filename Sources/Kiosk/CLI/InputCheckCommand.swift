@@ -43,21 +43,14 @@ enum InputCheckCommand {
         var o = Options()
         o.seconds = try args.number("--seconds", in: 0.001...86_400) ?? o.seconds
         if let size = try args.size() { (o.width, o.height) = size }
-        o.rotation = try args.integer("--rotation", in: 0...270) ?? o.rotation
+        o.rotation = try args.value("--rotation", expected: "0, 90, 180 or 270", parseRotation) ?? o.rotation
         o.seat = try args.option("--seat") ?? o.seat
         o.devices = try args.repeatable("--device")
-        let calibration = try args.option("--calibration")
+        o.calibration = try args.value("--calibration", expected: "six numbers a b c d e f", CalibrationMatrix.init(parsing:))
         o.readyFile = try args.option("--ready-file")
         o.quiet = args.flag("--quiet")
         o.report = args.flag("--report")
         try args.finish()
-        guard o.rotation % 90 == 0 else { throw UsageError("input-check: --rotation must be 0, 90, 180 or 270") }
-        if let calibration {
-            guard let m = CalibrationMatrix(parsing: calibration) else {
-                throw UsageError("input-check: --calibration \"\(calibration)\" is not six numbers a b c d e f")
-            }
-            o.calibration = m
-        }
         return o
     }
 

@@ -46,35 +46,19 @@ enum TouchTestCommand {
         if args.wantsHelp() { return nil }
         var o = Options()
         o.configPath = try args.option("--config")
-        let display = try args.option("--display")
+        o.display = try args.value("--display", expected: "auto, kms or fbdev", DisplayBackends.Choice.init(rawValue:))
         o.device = try args.option("--device")
-        let rotation = try args.option("--rotation")
-        let calibration = try args.option("--calibration")
+        o.rotation = try args.value("--rotation", expected: "auto, 0, 90, 180 or 270") { text -> Int?? in
+            // nil refuses the text; .some(nil) is auto: the panel's orientation whatever the config says.
+            if text == "auto" { return .some(nil) }
+            return parseRotation(text).map(Optional.some)
+        }
+        o.calibration = try args.value("--calibration", expected: "six numbers a b c d e f, or none") { text in
+            text == "none" ? .identity : CalibrationMatrix(parsing: text)
+        }
         o.seat = try args.option("--seat")
         o.seconds = try args.number("--seconds", in: 0.1...86_400)
         try args.finish()
-        if let display {
-            guard let choice = DisplayBackends.Choice(rawValue: display) else {
-                throw UsageError("touch-test: --display \"\(display)\" is not auto, kms or fbdev")
-            }
-            o.display = choice
-        }
-        if let rotation {
-            if rotation == "auto" {
-                o.rotation = .some(nil)
-            } else {
-                guard let degrees = Int(rotation), [0, 90, 180, 270].contains(degrees) else {
-                    throw UsageError("touch-test: --rotation \"\(rotation)\" is not auto, 0, 90, 180 or 270")
-                }
-                o.rotation = degrees
-            }
-        }
-        if let calibration {
-            guard let m = calibration == "none" ? .identity : CalibrationMatrix(parsing: calibration) else {
-                throw UsageError("touch-test: --calibration \"\(calibration)\" is not six numbers a b c d e f, or none")
-            }
-            o.calibration = m
-        }
         return o
     }
 
