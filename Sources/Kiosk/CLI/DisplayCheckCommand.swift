@@ -42,9 +42,9 @@ enum DisplayCheckCommand {
         var frames = 120
         var mode: ModeRequest?
         var readyFile: String?
-        var timerPacing = false
         var idleSeconds = 0.0
-        var legacy = false
+        /// KMS only: pace by a timer, not vblank events; SetCrtc + PageFlip, not atomic commits.
+        var timerPacing = false, legacy = false
         var waitForOutput = false
     }
 

@@ -32,8 +32,8 @@ enum InputCheckCommand {
         var devices: [String] = []
         var calibration: CalibrationMatrix?
         var readyFile: String?
-        var quiet = false
-        var report = false
+        /// Only DEVICE and GESTURE lines; or only the seat's device listing.
+        var quiet = false, report = false
     }
 
     /// The options of `raw`; nil when help was asked for.
