@@ -89,12 +89,19 @@ enum TouchTestCommand {
 
     static func run(_ settings: Settings, configPath: String?, seconds: Double?) -> Int32 {
         let display: any Display
+        do {
+            display = try DisplayBackends.open(settings.display, device: settings.device, mode: settings.mode,
+                                               log: { Log.notice("display: \($0)") })
+        } catch {
+            Log.error("touch-test: \(error)")
+            return 1
+        }
+        // From here on every way out gives the console its screen back.
+        defer { display.shutdown() }
         let fonts: FontSet
         let loop: EventLoop
         let input: InputDevices
         do {
-            display = try DisplayBackends.open(settings.display, device: settings.device, mode: settings.mode,
-                                               log: { Log.notice("display: \($0)") })
             fonts = try FontSet.load()
             loop = try EventLoop()
             input = try InputDevices(seat: settings.seat, mapping: TouchMapping(panelWidth: 0, panelHeight: 0),
@@ -104,7 +111,6 @@ enum TouchTestCommand {
             Log.error("touch-test: \(error)")
             return 1
         }
-        defer { display.shutdown() }
         let target = configPath ?? Config.defaultPath
         func report(_ outcome: CornerCalibration.Outcome) {
             switch outcome {
