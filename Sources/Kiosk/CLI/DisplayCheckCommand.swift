@@ -225,8 +225,7 @@ enum DisplayCheckCommand {
 
     /// Draws frame `index` of the pattern; returns the damaged rectangle (everything on the first
     /// frame, then only the band where the block moves).
-    @discardableResult
-    public static func drawPattern(into frame: inout PixelBuffer, frameIndex index: Int) -> IntRect {
+    static func drawPattern(into frame: inout PixelBuffer, frameIndex index: Int) -> IntRect {
         let w = frame.width, h = frame.height
         let barBottom = h * 3 / 5
         let band = IntRect(x0: 0, y0: barBottom, x1: w, y1: h)
