@@ -88,22 +88,26 @@ struct CommandArgumentsTests {
         var config = Config()
         config.displayBackend = "fbdev"
         config.displayDevice = "/dev/fb1"
+        config.connector = "HDMI-A-1"
+        config.mode = ModeRequest(width: 800, height: 480)
         config.rotation = 270
         config.calibration = [0, 1, 0, 1, 0, 0]
         config.seat = "seat9"
         let fromConfig = TouchTestCommand.settings(try #require(try TouchTestCommand.parse([])), config: config)
-        #expect(fromConfig == .init(display: .fbdev, device: "/dev/fb1", mode: nil, rotation: 270,
+        #expect(fromConfig == .init(display: .fbdev, device: "/dev/fb1", connector: "HDMI-A-1", mode: ModeRequest(width: 800, height: 480),
+                                    rotation: 270,
                                     calibration: CalibrationMatrix(a: 0, b: 1, c: 0, d: 1, e: 0, f: 0), seat: "seat9"))
         let o = try #require(try TouchTestCommand.parse(["--config", "/tmp/t.conf", "--display", "kms", "--device", "/dev/dri/card1",
                                                          "--rotation", "auto", "--calibration", "none", "--seat", "seat0", "--seconds", "5"]))
         #expect(o.configPath == "/tmp/t.conf" && o.seconds == 5)
         let overridden = TouchTestCommand.settings(o, config: config)
-        #expect(overridden == .init(display: .kms, device: "/dev/dri/card1", mode: nil, rotation: nil, calibration: .identity, seat: "seat0"))
+        #expect(overridden == .init(display: .kms, device: "/dev/dri/card1", connector: "HDMI-A-1", mode: ModeRequest(width: 800, height: 480),
+                                    rotation: nil, calibration: .identity, seat: "seat0"))
         let ninety = TouchTestCommand.settings(try #require(try TouchTestCommand.parse(["--rotation", "90"])), config: config)
         #expect(ninety.rotation == 90)
         // The shipped defaults: auto display, the panel's orientation, no calibration.
         #expect(TouchTestCommand.settings(TouchTestCommand.Options(), config: Config())
-                == .init(display: .auto, device: nil, mode: nil, rotation: nil, calibration: .identity, seat: "seat0"))
+                == .init(display: .auto, device: nil, connector: nil, mode: nil, rotation: nil, calibration: .identity, seat: "seat0"))
     }
 
     private static func parseError(_ command: String, _ arguments: [String]) -> String? {

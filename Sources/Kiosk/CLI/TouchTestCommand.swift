@@ -22,7 +22,8 @@ enum TouchTestCommand {
         Shows corner targets and every touch contact with its slot; the ring must land on the target.
         Tap the highlighted target in each corner in turn: the line `calibration = a b c d e f` is
         printed (and shown) for the [input] section of the config; restart the daemon to use it.
-        The display, rotation (or the panel's orientation), calibration and seat come from the config
+        The display (backend, device, connector, mode), rotation (or the panel's orientation),
+        calibration and seat come from the config
         (--config FILE, default /etc/tickerboard/tickerboard.conf when present); options override it.
           --calibration none  measure without the configured matrix (when it is far off)
         Exit with Ctrl-C (or after --seconds).
@@ -66,6 +67,7 @@ enum TouchTestCommand {
     struct Settings: Equatable {
         var display: DisplayBackends.Choice
         var device: String?
+        var connector: String?
         var mode: ModeRequest?
         /// Clockwise degrees; nil follows the panel's orientation.
         var rotation: Int?
@@ -75,7 +77,7 @@ enum TouchTestCommand {
 
     static func settings(_ o: Options, config: Config) -> Settings {
         Settings(display: o.display ?? DisplayBackends.Choice(rawValue: config.displayBackend) ?? .auto,
-                 device: o.device ?? config.displayDevice, mode: config.mode,
+                 device: o.device ?? config.displayDevice, connector: config.connector, mode: config.mode,
                  rotation: o.rotation ?? config.rotation,
                  calibration: o.calibration ?? config.calibration.flatMap { CalibrationMatrix($0.map(Float.init)) } ?? .identity,
                  seat: o.seat ?? config.seat)
@@ -90,8 +92,8 @@ enum TouchTestCommand {
     static func run(_ settings: Settings, configPath: String?, seconds: Double?) -> Int32 {
         let display: any Display
         do {
-            display = try DisplayBackends.open(settings.display, device: settings.device, mode: settings.mode,
-                                               log: { Log.notice("display: \($0)") })
+            display = try DisplayBackends.open(settings.display, device: settings.device, connector: settings.connector,
+                                               mode: settings.mode, log: { Log.notice("display: \($0)") })
         } catch {
             Log.error("touch-test: \(error)")
             return 1
