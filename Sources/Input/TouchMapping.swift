@@ -55,6 +55,17 @@ public struct TouchMapping: Equatable, Sendable {
         }
     }
 
+    /// Where logical position (`x`, `y`) is on the panel: the inverse of `unclampedLogicalPoint`.
+    public func panelPoint(x: Double, y: Double) -> (x: Double, y: Double) {
+        let w = Double(logicalWidth), h = Double(logicalHeight)
+        switch quarterTurns {
+        case 1: return (h - 1 - y, x)
+        case 2: return (w - 1 - x, h - 1 - y)
+        case 3: return (y, w - 1 - x)
+        default: return (x, y)
+        }
+    }
+
     private func clamp(_ v: Double, _ upper: Double) -> Double {
         min(max(v, 0), max(upper, 0))
     }

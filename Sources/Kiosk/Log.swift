@@ -46,3 +46,8 @@ func printLine(_ text: String) {
     print(text)
     fflush(nil)  // every output stream; `stdout` itself is not concurrency-safe to name
 }
+
+/// Creates (or empties) `path`: the "I am ready" signal scripts wait for (`--ready-file`).
+func createReadyFile(_ path: String) {
+    try? FileDescriptor.open(path, .writeOnly, options: [.create, .truncate]).close()
+}

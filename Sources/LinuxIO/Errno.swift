@@ -101,6 +101,25 @@ public enum ProcessCPUTime {
     }
 }
 
+/// Memory figures of this process from `/proc/self/status` (VmRSS now, VmHWM the peak).
+public enum ProcessStatus {
+    /// The value of `key` ("VmRSS", "VmHWM", ...) in KiB; 0 when it cannot be read.
+    public static func kilobytes(_ key: String) -> Int {
+        guard let fd = try? FileDescriptor.open("/proc/self/status", .readOnly) else { return 0 }
+        defer { try? fd.close() }
+        let text = String(decoding: (try? fd.read(upTo: 8192)) ?? [], as: UTF8.self)
+        return kilobytes(key, in: text) ?? 0
+    }
+
+    /// `key` in the text of a status file: lines like "VmRSS:\t   11328 kB" (a tab, then spaces).
+    public static func kilobytes(_ key: String, in text: String) -> Int? {
+        for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+            return Int(line.dropFirst(key.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        }
+        return nil
+    }
+}
+
 extension Duration {
     /// The duration in whole nanoseconds, clamped at zero.
     var nanosecondsClamped: UInt64 {

@@ -4,12 +4,10 @@
 # read by `tickerboard input-check` (touch-guest.sh). touch-check.py judges the logs and prints one
 # `RESULT name PASS|FAIL detail` per check; then `E2E: N passed, M failed`. Exit status 0 iff all pass.
 # usage: bash Tests/E2E/touch-e2e.sh            (from the repo root; as root: apt, qemu)
-# Env: TB_E2E_BIN=path (a binary that takes `input-check …`; default: build tickerboard release, or —
-#      while the CLI does not have `input-check` yet — a small package of Sources/Input + LinuxIO +
-#      Sources/Kiosk/InputCheck.swift built in /var/tmp), TB_E2E_OUT=dir (artefacts; default a fresh
-#      dir under /var/tmp), TB_VM_CACHE (the harness cache, as setup.sh), TB_E2E_TESTS=path of the
-#      package's test bundle (…/debug/TickerboardPackageTests.xctest): also run the InputTests uinput
-#      test in the guest, where /dev/uinput exists.
+# Env: TB_E2E_BIN=path (a tickerboard binary; default: build tickerboard release), TB_E2E_OUT=dir
+#      (artefacts; default a fresh dir under /var/tmp), TB_VM_CACHE (the harness cache, as setup.sh),
+#      TB_E2E_TESTS=path of the package's test bundle (…/debug/TickerboardPackageTests.xctest): also
+#      run the InputTests uinput test in the guest, where /dev/uinput exists.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -25,41 +23,19 @@ finish() { echo "E2E: $PASSED passed, $FAILED failed ($(( $(date +%s) - T0 )) s)
 if ! TB_VM_VKMS="${TB_VM_VKMS:-0}" bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
 
 BIN="${TB_E2E_BIN:-}"
-if [ -z "$BIN" ] && (cd "$ROOT" && swift build -c release --product tickerboard > /var/tmp/tb-touch-build.log 2>&1); then
-  BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/tickerboard"
-  "$BIN" input-check --help 2>&1 | grep -q 'input-check' || BIN=""
-fi
 if [ -z "$BIN" ]; then
-  # Fallback: just the Input module and its diagnostic, built from the repo's sources.
-  PKG=/var/tmp/tb-input-check-pkg
-  rm -rf "$PKG"; mkdir -p "$PKG/Sources/input-check"
-  for d in Input LinuxIO CLinux CLibinput; do ln -s "$ROOT/Sources/$d" "$PKG/Sources/$d"; done
-  ln -s "$ROOT/Sources/Kiosk/InputCheck.swift" "$PKG/Sources/input-check/InputCheck.swift"
-  printf '%s\n' '#if canImport(Glibc)' 'import Glibc' '#endif' \
-    'exit(InputCheck.run(arguments: Array(CommandLine.arguments.dropFirst())))' > "$PKG/Sources/input-check/main.swift"
-  cat > "$PKG/Package.swift" <<'SWIFT'
-// swift-tools-version:6.0
-import PackageDescription
-let package = Package(name: "InputCheck", targets: [
-    .systemLibrary(name: "CLibinput", pkgConfig: "libinput"),
-    .systemLibrary(name: "CLinux"),
-    .target(name: "LinuxIO", dependencies: ["CLinux"]),
-    .target(name: "Input", dependencies: ["CLibinput", "CLinux", "LinuxIO"]),
-    .executableTarget(name: "input-check", dependencies: ["Input", "LinuxIO"]),
-])
-SWIFT
-  if ! (cd "$PKG" && swift build -c release --scratch-path /var/tmp/tb-input-check-build >> /var/tmp/tb-touch-build.log 2>&1); then
-    tail -20 /var/tmp/tb-touch-build.log; result build FAIL "neither tickerboard input-check nor the Input package built"; finish
+  if ! (cd "$ROOT" && swift build -c release --product tickerboard > /var/tmp/tb-touch-build.log 2>&1); then
+    tail -20 /var/tmp/tb-touch-build.log; result build FAIL "swift build -c release failed"; finish
   fi
-  BIN=/var/tmp/tb-input-check-build/release/input-check
+  BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/tickerboard"
 fi
 if ! "$BIN" input-check --help 2>&1 | grep -q 'input-check'; then result build FAIL "$BIN has no input-check"; finish; fi
 result build PASS "$BIN"
 
 OUT="${TB_E2E_OUT:-$(mktemp -d /var/tmp/tb-touch-e2e.XXXXXX)}"
 mkdir -p "$OUT"; rm -f "$OUT"/*.log
-# The guest sees the host root but not host /tmp, so ship what it runs in $OUT. A `tickerboard`
-# binary is called as `input-check …` through a wrapper; a standalone one takes the same arguments.
+# The guest sees the host root but not host /tmp, so ship what it runs in $OUT. The guest script
+# calls `$OUT/input-check …`: a wrapper that runs `tickerboard input-check …`.
 cp "$BIN" "$OUT/input-check.bin"
 printf '#!/bin/sh\nexec "$OUT/input-check.bin" input-check "$@"\n' > "$OUT/input-check"; chmod +x "$OUT/input-check"
 cp "$HERE/touch-guest.sh" "$HERE/touch-inject.py" "$OUT/"

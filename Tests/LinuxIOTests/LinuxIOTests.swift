@@ -215,3 +215,16 @@ import Testing
         #expect(UEventMonitor.parse(Array("libudev\0\u{1}\u{2}".utf8)) == nil)
     }
 }
+
+@Suite struct ProcessStatusTests {
+    @Test func readsKilobyteFieldsAfterTabsAndSpaces() {
+        let text = "Name:\ttickerboard\nVmHWM:\t   20480 kB\nVmRSS:\t   11328 kB\nVmRSSX:\t 1 kB\n"
+        #expect(ProcessStatus.kilobytes("VmRSS", in: text) == 11328)
+        #expect(ProcessStatus.kilobytes("VmHWM", in: text) == 20480)
+        #expect(ProcessStatus.kilobytes("VmSwap", in: text) == nil)
+        #expect(ProcessStatus.kilobytes("Name", in: text) == nil)
+        // This process: resident memory is non-zero and at most its peak.
+        let rss = ProcessStatus.kilobytes("VmRSS"), peak = ProcessStatus.kilobytes("VmHWM")
+        #expect(rss > 0 && rss <= peak)
+    }
+}

@@ -25,19 +25,40 @@ struct Arguments {
         return true
     }
 
+    /// The value of an option that may be given once; giving it twice is a mistake, not a choice.
     mutating func option(_ name: String) throws(UsageError) -> String? {
-        if let i = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+        guard let value = try take(name) else { return nil }
+        if remaining.contains(where: { Self.names(name, $0) }) {
+            throw UsageError("\(command): \(name) is given more than once")
+        }
+        return value
+    }
+
+    /// Every value of an option that may be repeated (`--device A --device B`), in command-line order.
+    mutating func repeatable(_ name: String) throws(UsageError) -> [String] {
+        var values: [String] = []
+        while let value = try take(name) { values.append(value) }
+        return values
+    }
+
+    /// Removes the first `--name value` or `--name=value` and returns its value.
+    private mutating func take(_ name: String) throws(UsageError) -> String? {
+        guard let i = remaining.firstIndex(where: { Self.names(name, $0) }) else { return nil }
+        if remaining[i] != name {
             let value = String(remaining[i].dropFirst(name.count + 1))
             remaining.remove(at: i)
             return value
         }
-        guard let i = remaining.firstIndex(of: name) else { return nil }
         guard i + 1 < remaining.count, !remaining[i + 1].hasPrefix("--") else {
             throw UsageError("\(command): \(name) needs a value")
         }
         let value = remaining[i + 1]
         remaining.removeSubrange(i...(i + 1))
         return value
+    }
+
+    private static func names(_ name: String, _ argument: String) -> Bool {
+        argument == name || argument.hasPrefix(name + "=")
     }
 
     mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
@@ -53,6 +74,14 @@ struct Arguments {
         guard let value = Double(text), value.isFinite, range.contains(value) else {
             throw UsageError("\(command): \(name) \"\(text)\" is not a number from \(range.lowerBound) to \(range.upperBound)")
         }
+        return value
+    }
+
+    /// The value of `name` as `parse` reads it; a value it refuses is a mistake, named by `expected`
+    /// ("kms or fbdev").
+    mutating func value<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws(UsageError) -> T? {
+        guard let text = try option(name) else { return nil }
+        guard let value = parse(text) else { throw UsageError("\(command): \(name) \"\(text)\" is not \(expected)") }
         return value
     }
 
@@ -80,4 +109,9 @@ func parseSize(_ text: String) -> (width: Int, height: Int)? {
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
           (16...16384).contains(w), (16...16384).contains(h) else { return nil }
     return (w, h)
+}
+
+/// Parses a rotation in degrees: 0, 90, 180 or 270.
+func parseRotation(_ text: String) -> Int? {
+    Int(text).flatMap { [0, 90, 180, 270].contains($0) ? $0 : nil }
 }

@@ -16,7 +16,7 @@ public enum Tickerboard {
           check-config   check a configuration file: FILE:LINE: key: message for each problem
           inputs         list the input devices libinput sees on the seat
           display-check  drive the display with a test pattern and report the flip rate
-          touch-test     a screen for checking touch rotation and calibration (corner targets, contacts)
+          touch-test     check touch rotation and calibration; four corner taps give the `calibration` line
           input-check    print every input event in display coordinates (for installers)
           help           show this text
 
@@ -45,8 +45,8 @@ public enum Tickerboard {
                 let report = OutputsReport.make()
                 print(report.text, terminator: report.text.hasSuffix("\n") ? "" : "\n")
                 return report.exitCode
-            case "display-check": return DisplayCheck.run(arguments: args)
-            case "input-check": return InputCheck.run(arguments: args)
+            case "display-check": return try DisplayCheckCommand.run(args)
+            case "input-check": return try InputCheckCommand.run(args)
             case "touch-test": return try TouchTestCommand.run(args)
             case "inputs":
                 var a = Arguments(command: "inputs", args)

@@ -1,8 +1,7 @@
-// InputCheck: the hidden `tickerboard input-check` diagnostic. It opens libinput on a seat (or on
-// explicit event nodes), prints one line per input event and per recognised gesture for N seconds,
-// then a summary with counts, the worst input lag and memory. Used by the VM touch end-to-end test
+// `tickerboard input-check`: a diagnostic that opens libinput on a seat (or on explicit event
+// nodes), prints one line per input event and per recognised gesture for N seconds, then a summary
+// with counts, the worst input lag and memory. Used by the VM touch end-to-end test
 // (Tests/E2E/touch-e2e.sh) and by installers checking a touchscreen's rotation and calibration.
-// Depends on Input and LinuxIO only.
 
 import Input
 import LinuxIO
@@ -11,94 +10,88 @@ import LinuxIO
 import Glibc
 #endif
 
-public enum InputCheck {
-    static let usage = """
+enum InputCheckCommand {
+    static let help = """
         usage: tickerboard input-check [--seconds S] [--size WxH] [--rotation 0|90|180|270] [--seat NAME]
                                        [--device /dev/input/eventN]... [--calibration "a b c d e f"]
                                        [--ready-file PATH] [--quiet] [--report]
+
         Prints `DEVICE`, `TOUCH`, `POINTER`, `KEY` and `GESTURE` lines in logical picture pixels
-        (WxH is the panel's mode size; default 1024x768), then a `SUMMARY` line.
-        --device      use libinput's path backend on these nodes instead of the udev seat
-        --quiet       print only DEVICE and GESTURE lines (for event floods)
-        --report      print the `tickerboard inputs` listing of the seat and exit
+        (WxH is the panel's mode size; default 1024x768) for S seconds (default 10), then a `SUMMARY` line.
+          --device      use libinput's path backend on these nodes instead of the udev seat (repeatable)
+          --ready-file  create PATH once the devices present at start are listed
+          --quiet       print only DEVICE and GESTURE lines (for event floods)
+          --report      print the `tickerboard inputs` listing of the seat and exit
         """
 
-    /// Runs the check; returns the process exit status (0 ok, 1 input failure, 2 usage).
-    public static func run(arguments: [String]) -> Int32 {
+    struct Options: Equatable {
         var seconds = 10.0
-        var width = 1024, height = 768, rotation = 0
+        var width = 1024, height = 768
+        var rotation = 0
         var seat = "seat0"
         var devices: [String] = []
         var calibration: CalibrationMatrix?
         var readyFile: String?
-        var quiet = false
-        var args = arguments[...]
-        if args.first == "input-check" { args = args.dropFirst() }
-        while let arg = args.popFirst() {
-            func value() -> String? { args.popFirst() }
-            switch arg {
-            case "--seconds":
-                guard let v = value().flatMap({ Double($0) }), v > 0, v < 86_400 else { return fail(usage, 2) }
-                seconds = v
-            case "--size":
-                let parts = (value() ?? "").split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] > 0, parts[1] > 0, parts[0] < 65_536, parts[1] < 65_536 else {
-                    return fail("input-check: bad --size (want WxH)", 2)
-                }
-                width = parts[0]; height = parts[1]
-            case "--rotation":
-                guard let r = value().flatMap({ Int($0) }), [0, 90, 180, 270].contains(r) else {
-                    return fail("input-check: bad --rotation (want 0, 90, 180 or 270)", 2)
-                }
-                rotation = r
-            case "--seat": seat = value() ?? seat
-            case "--device":
-                guard let path = value() else { return fail(usage, 2) }
-                devices.append(path)
-            case "--calibration":
-                guard let m = value().flatMap({ CalibrationMatrix(parsing: $0) }) else {
-                    return fail("input-check: bad --calibration (want six numbers)", 2)
-                }
-                calibration = m
-            case "--ready-file": readyFile = value()
-            case "--quiet": quiet = true
-            case "--report":
-                say(InputReport.make(seat: seat))
-                return 0
-            case "-h", "--help":
-                say(usage)
-                return 0
-            default: return fail("input-check: unknown argument \(arg)\n\(usage)", 2)
-            }
-        }
+        /// Only DEVICE and GESTURE lines; or only the seat's device listing.
+        var quiet = false, report = false
+    }
 
-        let signals: SignalFD
-        do { signals = try SignalFD(signals: [SIGTERM, SIGINT]) } catch { return fail("input-check: signalfd: \(error)", 1) }
-        guard let mapping = TouchMapping(panelWidth: width, panelHeight: height, rotationDegrees: rotation) else {
-            return fail(usage, 2)
+    /// The options of `raw`; nil when help was asked for.
+    static func parse(_ raw: [String]) throws(UsageError) -> Options? {
+        var args = Arguments(command: "input-check", raw)
+        if args.wantsHelp() { return nil }
+        var o = Options()
+        o.seconds = try args.number("--seconds", in: 0.001...86_400) ?? o.seconds
+        if let size = try args.size() { (o.width, o.height) = size }
+        o.rotation = try args.value("--rotation", expected: "0, 90, 180 or 270", parseRotation) ?? o.rotation
+        o.seat = try args.option("--seat") ?? o.seat
+        o.devices = try args.repeatable("--device")
+        o.calibration = try args.value("--calibration", expected: "six numbers a b c d e f", CalibrationMatrix.init(parsing:))
+        o.readyFile = try args.option("--ready-file")
+        o.quiet = args.flag("--quiet")
+        o.report = args.flag("--report")
+        try args.finish()
+        return o
+    }
+
+    static func run(_ raw: [String]) throws(UsageError) -> Int32 {
+        guard let options = try parse(raw) else { printLine(help); return 0 }
+        return run(options)
+    }
+
+    /// Runs the check; returns the process exit status (0 ok, 1 input failure).
+    static func run(_ options: Options) -> Int32 {
+        if options.report {
+            print(InputReport.make(seat: options.seat), terminator: "")
+            return 0
         }
-        let log: (String) -> Void = { say("LOG \($0)") }
+        let seat = options.seat, devices = options.devices, quiet = options.quiet
+        let signals: SignalFD
+        do { signals = try SignalFD(signals: [SIGTERM, SIGINT]) } catch { return fail("signalfd: \(error)") }
+        let mapping = TouchMapping(panelWidth: options.width, panelHeight: options.height, quarterTurns: options.rotation / 90)
+        let log: (String) -> Void = { printLine("LOG \($0)") }
         let input: InputDevices
         do {
             input = devices.isEmpty
-                ? try InputDevices(seat: seat, mapping: mapping, calibration: calibration, log: log)
-                : try InputDevices(paths: devices, mapping: mapping, calibration: calibration, log: log)
+                ? try InputDevices(seat: seat, mapping: mapping, calibration: options.calibration, log: log)
+                : try InputDevices(paths: devices, mapping: mapping, calibration: options.calibration, log: log)
         } catch {
-            return fail("input-check: \(error)", 1)
+            return fail("\(error)")
         }
-        say("input-check: \(devices.isEmpty ? "seat \(seat)" : "devices \(devices)") panel \(width)x\(height) rotation \(rotation)"
+        printLine("input-check: \(devices.isEmpty ? "seat \(seat)" : "devices \(devices)") panel \(options.width)x\(options.height)"
+            + " rotation \(options.rotation)"
             + " logical \(mapping.logicalWidth)x\(mapping.logicalHeight)")
 
         var stats = Statistics()
-        stats.rssStartKB = residentKB()
+        stats.rssStartKB = ProcessStatus.kilobytes("VmRSS")
         let cpuStart = ProcessCPUTime.now()
         var gestures = GestureRecognizer(width: Double(mapping.logicalWidth), height: Double(mapping.logicalHeight), log: log)
         func handle(_ event: InputEvent) {
             stats.count(event)
-            if !quiet || isDeviceEvent(event) { say(describe(event)) }
+            if !quiet || isDeviceEvent(event) { printLine(describe(event)) }
             gestures.process(event) { gesture in
                 stats.gestures += 1
-                if !quiet || !isMove(gesture) { say("GESTURE \(describe(gesture))") }
+                if !quiet || !isMove(gesture) { printLine("GESTURE \(describe(gesture))") }
             }
         }
         func dispatch() {
@@ -117,38 +110,35 @@ public enum InputCheck {
         }
 
         let loop: EventLoop
-        do { loop = try EventLoop() } catch { return fail("input-check: event loop: \(error)", 1) }
+        do { loop = try EventLoop() } catch { return fail("event loop: \(error)") }
         do {
             try loop.watch(input.pollDescriptor) { _ in dispatch() }
             try loop.watch(signals.descriptor.rawValue) { _ in
                 while let info = try? signals.next() {
-                    say("input-check: signal \(info.signal), stopping")
+                    printLine("input-check: signal \(info.signal), stopping")
                     loop.stop()
                 }
             }
-            try loop.addTimer(after: .milliseconds(Int64(seconds * 1000))) { loop.stop() }
+            try loop.addTimer(after: .milliseconds(Int64(options.seconds * 1000))) { loop.stop() }
         } catch {
-            return fail("input-check: \(error)", 1)
+            return fail("\(error)")
         }
         // The devices present at start are queued events: they do not make the descriptor readable.
         dispatch()
-        say("input-check: ready, \(input.devices.count) devices")
-        if let readyFile {
-            let fd = open(readyFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if fd >= 0 { close(fd) }
-        }
-        do { try loop.run() } catch { return fail("input-check: event loop: \(error)", 1) }
+        printLine("input-check: ready, \(input.devices.count) devices")
+        if let readyFile = options.readyFile { createReadyFile(readyFile) }
+        do { try loop.run() } catch { return fail("event loop: \(error)") }
 
         let cpu = ProcessCPUTime.now()
         let cpuMS = (cpu.user + cpu.system - cpuStart.user - cpuStart.system) / 1_000_000
         let c = gestures.counters
-        say("SUMMARY events=\(stats.events) touch_down=\(stats.touchDown) touch_motion=\(stats.touchMotion)"
+        printLine("SUMMARY events=\(stats.events) touch_down=\(stats.touchDown) touch_motion=\(stats.touchMotion)"
             + " touch_up=\(stats.touchUp) touch_cancel=\(stats.touchCancel) frames=\(stats.frames)"
             + " pointer=\(stats.pointer) keys=\(stats.keys) added=\(stats.added) removed=\(stats.removed)"
             + " gestures=\(stats.gestures) dispatches=\(stats.dispatches) max_batch=\(stats.maxBatch)"
             + " max_lag_ms=\(Double(stats.maxLagMicroseconds) / 1000) last_lag_ms=\(Double(stats.lastLagMicroseconds) / 1000)"
             + " clamped=\(c.clamped) extra_fingers=\(c.extraFingers) unmatched=\(c.unmatched)"
-            + " rss_kb_start=\(stats.rssStartKB) rss_kb_end=\(residentKB()) cpu_ms=\(cpuMS) devices_now=\(input.devices.count)")
+            + " rss_kb_start=\(stats.rssStartKB) rss_kb_end=\(ProcessStatus.kilobytes("VmRSS")) cpu_ms=\(cpuMS) devices_now=\(input.devices.count)")
         return 0
     }
 
@@ -212,28 +202,8 @@ public enum InputCheck {
         }
     }
 
-    /// VmRSS from /proc/self/status in KiB (0 when unreadable).
-    private static func residentKB() -> Int {
-        guard let fd = try? FileDescriptor.open("/proc/self/status", .readOnly) else { return 0 }
-        defer { try? fd.close() }
-        guard let bytes = try? fd.read(upTo: 4096) else { return 0 }
-        let text = String(decoding: bytes, as: UTF8.self)
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            // "VmRSS:\t   11328 kB": a tab after the colon, then spaces.
-            return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
-        }
-        return 0
-    }
-
-    /// Writes a line to stdout unbuffered (print is fully buffered when stdout is a file).
-    private static func say(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        bytes.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
-    }
-
-    private static func fail(_ message: String, _ code: Int32) -> Int32 {
-        let bytes = Array((message + "\n").utf8)
-        bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
-        return code
+    private static func fail(_ message: String) -> Int32 {
+        Log.error("input-check: \(message)")
+        return 1
     }
 }
