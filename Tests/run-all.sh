@@ -26,5 +26,7 @@ fi
 # The appliance build, then the unit: systemd-analyze verify, the security exposure, install/uninstall.
 swift build -c release --static-swift-stdlib
 bash systemd/verify.sh .build/release/tickerboard
+# The real daemon loop on the headless display: placeholder, data arriving, reload, cycling, status file.
+python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 
 swift test --disable-xctest

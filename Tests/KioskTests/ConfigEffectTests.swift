@@ -1,0 +1,156 @@
+import Chart
+import Feed
+import Input
+import Testing
+@testable import Kiosk
+
+/// Every configuration key does something: for each key a check that holds with the key set and
+/// fails with the shipped default (so the check can fail), through the daemon's core.
+@Suite("Config keys and their effects")
+struct ConfigEffectTests {
+    struct Row: CustomTestStringConvertible, Sendable {
+        var section: String
+        var line: String
+        var check: @Sendable (Config) -> Bool
+        var testDescription: String { "[\(section)] \(line)" }
+    }
+
+    static let base = "[instrument A]\ndaily = A.csv\nintraday = A-1m.csv\n"
+
+    static func config(_ row: Row?) -> Config {
+        var text = base
+        if let row {
+            text = row.section.hasPrefix("instrument")
+                ? base + row.line + "\n"
+                : "[\(row.section)]\n\(row.line)\n" + base
+        }
+        let (config, issues) = Config.parse(text, file: "t.conf")
+        #expect(issues.isEmpty, "\(issues)")
+        return config
+    }
+
+    /// A started core with the sample market as the data of every instrument.
+    static func drive(_ config: Config, seconds: Double = 2, start: KioskTime = KioskTime(mono: 1000, wall: 1_796_000_000),
+                      display: DisplayInfo = DisplayInfo(width: 480, height: 270, refreshHz: 10)) -> CoreDriver {
+        let zones = DataCheck.zones(for: config, file: "t.conf").zones
+        let d = CoreDriver(config: config, zones: zones, start: start, display: display)
+        d.send(.start)
+        for inst in config.instruments {
+            if inst.dailyFile != nil { d.send(.series(instrumentID: inst.id, slot: .daily, series: SampleMarket.daily())) }
+            if inst.intradayFile != nil { d.send(.series(instrumentID: inst.id, slot: .intraday, series: SampleMarket.intraday())) }
+        }
+        d.run(for: seconds)
+        return d
+    }
+
+    /// True when reloading from the default to `config` asks for `effect`.
+    static func reloadAsks(_ config: Config, _ effect: KioskEffect) -> Bool {
+        let d = drive(Self.config(nil))
+        let before = d.effects.count
+        d.send(.configure(KioskSetup(config: config, zones: DataCheck.zones(for: config, file: "t.conf").zones, localZone: .utc)))
+        return d.effects.dropFirst(before).contains { $0.value == effect }
+    }
+
+    static func price(_ config: Config) -> String { drive(config).core.model?.currentLabels().price ?? "" }
+
+    static let rows: [Row] = [
+        Row(section: "display", line: "backend = fbdev") { reloadAsks($0, .reopenDisplay) },
+        Row(section: "display", line: "device = /dev/dri/card1") { reloadAsks($0, .reopenDisplay) },
+        Row(section: "display", line: "connector = HDMI-A-1") { reloadAsks($0, .reopenDisplay) },
+        Row(section: "display", line: "mode = 1280x720@60") { reloadAsks($0, .reopenDisplay) },
+        Row(section: "display", line: "rotation = 90") { c in
+            let d = drive(c)
+            // The chart is laid out upright on a panel mounted on its side, and turned on the way out.
+            return d.core.model?.canvas.width == 270 && d.presents.last?.value.quarterTurns == 1
+        },
+        Row(section: "display", line: "scale = 1.5") {
+            drive($0, display: DisplayInfo(width: 1920, height: 1080)).core.model?.screen.layout.scale == 1.5
+        },
+        Row(section: "input", line: "enable = no") { reloadAsks($0, .openInput) },
+        Row(section: "input", line: "seat = seat1") { reloadAsks($0, .openInput) },
+        Row(section: "input", line: "calibration = 0 1 0 1 0 0") { reloadAsks($0, .openInput) },
+        Row(section: "data", line: "directory = /srv/prices") { c in
+            KioskCore.locate(path: "/srv/prices/A.csv", message: "m", in: c, file: "t.conf").line > 0
+        },
+        // The sample's last bar is 27 Nov 2026; four days later it is stale by default (3 days).
+        Row(section: "data", line: "stale-after = 7d") { c in
+            !drive(c, start: KioskTime(mono: 1000, wall: 1_796_100_000)).core.isStale
+        },
+        Row(section: "chart", line: "ranges = 1D 1Y") { drive($0).core.model?.screen.layout.ranges == [.oneDay, .oneYear] },
+        Row(section: "chart", line: "start-range = 5Y") { drive($0).core.model?.range == .fiveYears },
+        Row(section: "chart", line: "cycle-interval = 0") { c in drive(c, seconds: 50).core.model?.range == .oneMonth },
+        Row(section: "chart", line: "instrument-interval = 0") { c in
+            var two = c
+            two.instruments.append(InstrumentConfig(id: "B", dailyFile: "B.csv"))
+            let d = drive(two, seconds: 600)
+            return d.core.status().instrumentID == "A" && d.core.instrumentIndex == 0
+        },
+        Row(section: "chart", line: "touch-pause = 5min") { c in
+            let d = drive(c)
+            d.send(.gesture(.scrubBegan(x: 5, y: 5), inputMicros: nil))
+            d.send(.gesture(.scrubEnded, inputMicros: nil))
+            d.run(for: 120)
+            return d.core.model?.range == .oneMonth
+        },
+        Row(section: "chart", line: "morph-duration = 5s") { c in
+            let d = drive(c)
+            d.send(.key(.nextRange))
+            return d.core.model?.isAnimating(at: d.time.mono + 3) == true
+        },
+        Row(section: "chart", line: "morph-curve = linear") { drive($0).core.model?.timing.curve == .linear },
+        Row(section: "chart", line: "time-axis = calendar") { drive($0).core.model?.timeAxis == .calendar },
+        Row(section: "chart", line: "palette = color-blind") { drive($0).core.model?.screen.palette == .colorBlindSafe },
+        Row(section: "chart", line: "decimals = 0") { !price($0).contains(".") },
+        Row(section: "chart", line: "grouping-separator = none") { c in
+            // The sample's price is under 1000: shown through the formatter the daemon built.
+            drive(c).core.model?.instrument.priceFormat.price(12_345) == "$12345.00"
+        },
+        Row(section: "chart", line: "decimal-separator = ,") { price($0).contains(",") },
+        Row(section: "chart", line: "currency-symbol = USD ") { price($0).hasPrefix("USD") },
+        Row(section: "chart", line: "currency-position = after") { price($0).hasSuffix("$") },
+        Row(section: "power", line: "schedule = Sat 00:00-00:01") { !drive($0).core.screenOn },
+        Row(section: "power", line: "blank-after-idle = 1min") { c in !drive(c, seconds: 70).core.screenOn },
+        Row(section: "burn-in", line: "shift = 4") { c in
+            let d = drive(c, seconds: 3 * 180 * 12)
+            return d.presents.contains { abs($0.value.offset.dx) > 2 || abs($0.value.offset.dy) > 2 }
+        },
+        Row(section: "burn-in", line: "period = 10s") { c in
+            let d = drive(c, seconds: 30)
+            return d.presents.contains { $0.value.offset != .zero }
+        },
+        Row(section: "instrument A", line: "name = Apple Inc.") { drive($0).core.status().instrumentName == "Apple Inc." },
+        Row(section: "instrument A", line: "daily = Other.csv") { c in
+            let d = CoreDriver(config: c)
+            d.send(.start)
+            return d.core.status().waitingFor?.contains("Other.csv") == true
+        },
+        Row(section: "instrument A", line: "intraday = Other-1m.csv") { c in
+            let d = CoreDriver(config: c)
+            d.send(.start)
+            return d.core.status().waitingFor?.contains("Other-1m.csv") == true
+        },
+        Row(section: "instrument A", line: "time-zone = Asia/Tokyo") {
+            drive($0).core.model?.instrument.market.timeZone.identifier == "Asia/Tokyo"
+        },
+        Row(section: "instrument A", line: "currency = EUR") { price($0).hasPrefix("€") },
+        Row(section: "instrument A", line: "price = adjusted") { drive($0).core.model?.instrument.market.priceField == .adjustedClose },
+    ]
+
+    @Test("the key has its effect, and the default does not", arguments: rows)
+    func keyHasEffect(_ row: Row) {
+        #expect(row.check(Self.config(row)), "with the key")
+        #expect(!row.check(Self.config(nil)), "the check also holds for the default: it shows nothing")
+    }
+
+    @Test("the table covers every key of the schema and of [instrument]")
+    func everyKeyCovered() {
+        var keys = Set<String>()
+        for (section, entries) in Config.schema { for key in entries.keys { keys.insert("\(section).\(key)") } }
+        for key in ["name", "daily", "intraday", "time-zone", "currency", "price"] { keys.insert("instrument.\(key)") }
+        let covered = Set(Self.rows.map { row in
+            (row.section.hasPrefix("instrument") ? "instrument" : row.section) + "."
+                + String(row.line.prefix { $0 != " " && $0 != "=" })
+        })
+        #expect(keys.subtracting(covered).isEmpty, "keys without an effect test: \(keys.subtracting(covered).sorted())")
+    }
+}
