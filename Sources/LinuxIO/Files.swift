@@ -9,6 +9,9 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(Errno) {
         let temporary = path + ".tmp"
         let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate], permissions: permissions)
+        // Exactly `permissions`: a service's UMask=0077 would otherwise hide a status file from the
+        // monitoring agent that reads it.
+        _ = fchmod(fd.rawValue, permissions)
         do throws(Errno) {
             var offset = 0
             while offset < bytes.count {

@@ -123,16 +123,3 @@ public enum TestPaths {
     public static func temporary(_ name: String) -> String { "/tmp/tickerboard-test-\(getpid())-\(name)" }
 }
 
-/// A clock the test advances by hand, in nanoseconds.
-public final class ManualClock: @unchecked Sendable {
-    public private(set) var nanoseconds: UInt64
-
-    public init(start: UInt64 = 0) { nanoseconds = start }
-
-    public func advance(byNanoseconds delta: UInt64) { nanoseconds += delta }
-
-    /// Advances by one frame period of a display refreshing at `hz`.
-    public func advanceFrame(hz: Double = 60) { nanoseconds += UInt64((1e9 / hz).rounded()) }
-
-    public var seconds: Double { Double(nanoseconds) / 1e9 }
-}
