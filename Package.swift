@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 // Tickerboard: a stock-ticker appliance daemon that draws straight to a Linux display.
 // Layers point one way: C shims <- Raster / Text <- Chart <- Kiosk <- tickerboard (see README).
+// The fetcher is a separate stack: CCurl + Feed + LinuxIO <- Fetch <- tickerboard-fetch. Only it
+// links libcurl; the display daemon links no network code.
 import PackageDescription
 
 // Pixel loops are 100-500x slower unoptimised; tests would crawl in debug builds otherwise.
@@ -8,13 +10,18 @@ let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 
 let package = Package(
     name: "Tickerboard",
-    products: [.executable(name: "tickerboard", targets: ["tickerboard"])],
+    products: [
+        .executable(name: "tickerboard", targets: ["tickerboard"]),
+        .executable(name: "tickerboard-fetch", targets: ["tickerboard-fetch"]),
+    ],
     targets: [
         // MARK: C system libraries (module.modulemap + shim.h)
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CLibinput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // HTTP(S) for the fetcher only (TLS, proxies, HTTP/2, timeouts, bounded redirects).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // epoll, timerfd, signalfd, inotify: glibc has them, the Glibc module does not export them.
         .systemLibrary(name: "CLinux"),
 
@@ -30,6 +37,9 @@ let package = Package(
         .target(name: "Input", dependencies: ["CLibinput", "CLinux", "LinuxIO"]),
         .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "LinuxIO", "CLinux"]),
         .executableTarget(name: "tickerboard", dependencies: ["Kiosk"]),
+        // The network side: provider adapters, request budget, merge-and-replace of the data files.
+        .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"]),
+        .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch"]),
 
         // MARK: Tests (Swift Testing only: run with --disable-xctest)
         .target(name: "TestSupport", dependencies: ["Raster", "Display"], path: "Tests/TestSupport"),
@@ -40,6 +50,7 @@ let package = Package(
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "TestSupport"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Chart", "Feed", "Display", "TestSupport"]),
     ]
 )

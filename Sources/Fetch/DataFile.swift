@@ -1,0 +1,140 @@
+// The price files on disk: read what is there, merge new bars in, write the Yahoo layout the daemon
+// reads, replace atomically. The merge is pure; the write is the only place that changes a data
+// file, and it either leaves the old file untouched or puts the complete new one in its place.
+
+import Feed
+import LinuxIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum DataFile {
+    /// What is on disk now: its exact bytes (to tell "unchanged") and its bars.
+    public struct Existing: Sendable, Equatable {
+        public var bytes: [UInt8]
+        public var bars: [PriceBar]
+    }
+
+    /// The current file, nil when there is none. A file that exists but is not a price CSV is an
+    /// error: it may be someone's data in a form we do not understand, so it is never overwritten.
+    public static func readExisting(path: String) -> Result<Existing?, FetchProblem> {
+        do throws(FeedError) {
+            let (series, _) = try YahooCSV.load(path: path)
+            let bytes = try FeedFileReader.read(path: path)
+            return .success(Existing(bytes: bytes, bars: series.bars))
+        } catch {
+            switch error {
+            case .fileNotFound: return .success(nil)
+            case .noUsableRows(_, let report) where report.dataRows == 0:
+                // A header alone (or an empty file) holds nothing to keep.
+                return .success(nil)
+            case .notCSV(_, let header) where header.isEmpty: return .success(nil)
+            default: return .failure(.badData("the existing file is unusable, not replacing it: \(error)"))
+            }
+        }
+    }
+
+    /// Old and new bars together: every old bar is kept unless the new data has one at the same
+    /// time (the new one wins); intraday files keep the last `sessions` trading days (in `zone`).
+    public static func merge(existing: [PriceBar], new: [PriceBar], slot: Slot, sessions: Int,
+                             zone: ExchangeTimeZone) -> [PriceBar] {
+        let merged = PriceSeries(name: "", interval: .daily, bars: existing + new).bars
+        guard slot == .intraday, sessions > 0 else { return merged }
+        var days: [Int] = []
+        for bar in merged.reversed() {
+            let day = zone.localDate(atUnixTime: bar.time).daysSinceEpoch
+            if days.last != day { days.append(day) }
+            if days.count > sessions { break }
+        }
+        guard days.count > sessions else { return merged }
+        let oldestKept = days[sessions - 1]
+        return merged.filter { zone.localDate(atUnixTime: $0.time).daysSinceEpoch >= oldestKept }
+    }
+
+    /// The Yahoo CSV layout: `Date` (daily) or `Datetime` with the exchange's UTC offset (intraday),
+    /// then Open, High, Low, Close, Adj Close, Volume. A missing adjusted close repeats the close (as
+    /// yfinance writes it), so `price = adjusted` still finds a value on every row.
+    public static func render(_ bars: [PriceBar], slot: Slot, zone: ExchangeTimeZone) -> [UInt8] {
+        var out = slot == .daily ? "Date" : "Datetime"
+        out += ",Open,High,Low,Close,Adj Close,Volume\n"
+        out.reserveCapacity(bars.count * 64)
+        for bar in bars {
+            if slot == .daily {
+                out += CivilDate(unixTime: bar.time).description
+            } else {
+                let offset = zone.utcOffset(atUnixTime: bar.time)
+                out += CivilDateTime(unixTime: bar.time, utcOffset: offset).description + formatUTCOffset(offset)
+            }
+            for v in [bar.open, bar.high, bar.low, bar.close, bar.adjustedClose ?? bar.close] {
+                out += "," + number(v)
+            }
+            out += "," + (bar.volume.map(number) ?? "")
+            out += "\n"
+        }
+        return Array(out.utf8)
+    }
+
+    static func number(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+
+    /// Writes `bytes` to a temporary file in the same directory, flushes it, and renames it over
+    /// `path`: readers see the old file or the new one, never a mix, and a crash leaves the old one.
+    public static func replaceAtomically(path: String, bytes: [UInt8], permissions: mode_t = 0o644) throws(Errno) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        // A dot name the daemon's config never mentions, unique per process.
+        let temporary = directory + "/." + name + ".tmp-\(getpid())"
+        let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate], permissions: permissions)
+        var ok = false
+        defer {
+            _ = try? fd.close()
+            if !ok { unlink(temporary) }
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = try fd.write(bytes[written...])
+            if n <= 0 { throw Errno.ioError }
+            written += n
+        }
+        // Permissions as asked, whatever the umask: the daemon (same user) must read it.
+        if fchmod(fd.rawValue, permissions) != 0 { throw Errno.current }
+        if fsync(fd.rawValue) != 0 { throw Errno.current }
+        if rename(temporary, path) != 0 { throw Errno.current }
+        ok = true
+        // The rename itself is durable once the directory is flushed.
+        let dfd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            _ = Glibc.close(dfd)
+        }
+    }
+}
+
+/// Whole-file reads for files the fetcher owns (data files, status, state).
+enum FeedFileReader {
+    static func read(path: String, limit: Int = YahooCSV.maximumFileSize) throws(FeedError) -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw .fileNotFound(path: path) }
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { _ = Glibc.close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            out += chunk[0..<n]
+            if out.count > limit { throw .fileTooLarge(path: path, bytes: Int64(out.count), limit: Int64(limit)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,191 @@
+// The `tickerboard-fetch` command line.
+
+import Feed
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum FetchCommand {
+    public static let help = """
+        tickerboard-fetch: keeps Tickerboard's price files fresh from market-data providers
+
+        usage: tickerboard-fetch [--config FILE]             run as a service (the default)
+               tickerboard-fetch --once [--config FILE]      fetch every instrument once, then exit
+               tickerboard-fetch --dry-run [--config FILE]   like --once, but write nothing
+               tickerboard-fetch --provider NAME --symbol SYMBOL --print [--intraday] [--base-url URL]
+                                                             show the CSV it would write, write nothing
+               tickerboard-fetch --check [--config FILE]     check the fetcher's part of the config
+
+        The config is tickerboard.conf (default /etc/tickerboard/tickerboard.conf):
+          [instrument AAPL]  symbol = AAPL, providers = yahoo stooq, daily = AAPL.csv, intraday = AAPL-1m.csv
+                             stooq-symbol = aapl.us, session = auto | 24/7 | Mon-Fri 09:00-17:30,
+                             extended-hours = no, intraday-sessions = 5
+          [provider NAME]    kind = yahoo|stooq|alphavantage|twelvedata|http-csv, base-url = URL,
+                             key-file = /etc/tickerboard/keys/NAME | credential:NAME, rate = 5/min 500/day
+          [fetch]            intraday-interval = 1min, daily-interval = 15min, after-close = 20min,
+                             timeout = 30s, max-body = 8M
+        Keys: $CREDENTIALS_DIRECTORY/NAME (systemd LoadCredential=NAME:FILE) or key-file (mode 600).
+
+        exit status: 0 all fetched (or unchanged), 1 some failed (their files were left as they were),
+                     2 usage or configuration error, 3 some deferred by the request budget or backoff
+        """
+
+    public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+        var configPath: String?
+        var once = false, dryRun = false, print = false, check = false, intraday = false
+        var providerName: String?, symbol: String?, baseURL: String?
+        var args = arguments[...]
+        func value(_ option: String) -> String? {
+            guard let v = args.popFirst(), !v.hasPrefix("--") else {
+                usage("\(option) needs a value")
+                return nil
+            }
+            return v
+        }
+        while let arg = args.popFirst() {
+            switch arg {
+            case "--help", "-h": printOut(help); return 0
+            case "--config": guard let v = value(arg) else { return 2 }; configPath = v
+            case "--once": once = true
+            case "--dry-run": dryRun = true
+            case "--print": print = true
+            case "--check": check = true
+            case "--intraday": intraday = true
+            case "--provider": guard let v = value(arg) else { return 2 }; providerName = v
+            case "--symbol": guard let v = value(arg) else { return 2 }; symbol = v
+            case "--base-url": guard let v = value(arg) else { return 2 }; baseURL = v
+            default: usage("unknown argument \"\(arg)\""); return 2
+            }
+        }
+        if print != (providerName != nil && symbol != nil) || (print && (once || dryRun)) {
+            usage(print ? "--print needs --provider NAME and --symbol SYMBOL, and no --once/--dry-run"
+                : "--provider and --symbol go with --print")
+            return 2
+        }
+        if let baseURL, !FetchSettings.isHTTPURL(baseURL) { usage("--base-url: expected an http:// or https:// URL"); return 2 }
+
+        // --print works without a config file: the built-in providers need none (a key still helps).
+        let path = configPath ?? FetchConfig.defaultPath
+        var (config, issues) = (print && configPath == nil && access(path, R_OK) != 0)
+            ? (FetchConfig(), []) : FetchConfig.load(path: path)
+        for issue in issues { printError("\(issue)") }
+        if issues.contains(where: \.isError) { return 2 }
+
+        if print {
+            return printOne(config: &config, provider: providerName!, symbol: symbol!, intraday: intraday,
+                            baseURL: baseURL, environment: environment)
+        }
+        if check {
+            let fetcher = Fetcher(config: config, transport: NoTransport(), mode: .dryRun, environment: environment)
+            for problem in fetcher.setupProblems { printError("\(path): \(problem)") }
+            for job in fetcher.jobs {
+                printOut("\(job.id.instrument) \(job.id.slot): \(job.providers.joined(separator: " then "))")
+            }
+            if fetcher.jobs.isEmpty { printOut("\(path): no instrument names a symbol or providers: nothing to fetch") }
+            return fetcher.setupProblems.isEmpty ? 0 : 2
+        }
+        let fetcher = Fetcher(config: config, mode: dryRun ? .dryRun : .write, environment: environment)
+        for problem in fetcher.setupProblems { printError(problem) }
+        if fetcher.jobs.isEmpty {
+            printError("\(path): no instrument names a symbol or providers (see tickerboard-fetch --help)")
+            return 2
+        }
+        if once || dryRun {
+            let report = fetcher.runOnce(clock: { Int64(time(nil)) })
+            printError("tickerboard-fetch: \(report.succeeded.count) fetched, \(report.failed.count) failed, \(report.deferred.count) deferred"
+                + (dryRun ? " (dry run: nothing written)" : ""))
+            return !report.failed.isEmpty ? 1 : !report.deferred.isEmpty ? 3 : 0
+        }
+        return runService(initial: fetcher, path: path, environment: environment)
+    }
+
+    /// The service: SIGHUP re-reads the config (a config with errors keeps the running one),
+    /// SIGTERM/SIGINT end it after the current request.
+    static func runService(initial: Fetcher, path: String, environment: [String: String]) -> Int32 {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, s) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        var fetcher = initial
+        _ = try? SystemdNotifyShim.send("READY=1\nSTATUS=fetching \(fetcher.jobs.count) files")
+        FetchLog.standardError.write(.info, "tickerboard-fetch: keeping \(fetcher.jobs.count) files fresh in \(fetcher.config.dataDirectory)")
+        while true {
+            var reload = false
+            fetcher.runForever(clock: { Int64(time(nil)) }, sleep: { seconds in
+                var timeout = timespec(tv_sec: Int(seconds), tv_nsec: 0)
+                let signal = sigtimedwait(&signals, nil, &timeout)
+                if signal == SIGHUP { reload = true; return false }
+                return signal != SIGTERM && signal != SIGINT
+            })
+            guard reload else { return 0 }
+            let (config, issues) = FetchConfig.load(path: path)
+            for issue in issues { FetchLog.standardError.write(issue.isError ? .error : .warning, "\(issue)") }
+            if issues.contains(where: \.isError) {
+                FetchLog.standardError.write(.error, "\(path): errors, keeping the running configuration")
+                continue
+            }
+            fetcher = Fetcher(config: config, mode: .write, environment: environment)
+            FetchLog.standardError.write(.info, "tickerboard-fetch: configuration reloaded, \(fetcher.jobs.count) files")
+        }
+    }
+
+    static func printOne(config: inout FetchConfig, provider name: String, symbol: String, intraday: Bool,
+                         baseURL: String?, environment: [String: String]) -> Int32 {
+        guard var settings = config.providers[name] ?? (FetchSettings.providerKinds.contains(name)
+            ? ProviderSettings(name: name, kind: name) : nil)
+        else {
+            usage("--provider: no provider \"\(name)\" (built in: \(FetchSettings.providerKinds.joined(separator: ", ")))")
+            return 2
+        }
+        if let baseURL { settings.baseURL = baseURL }
+        guard FetchSettings.isValidSymbol(symbol) else { usage("--symbol: \"\(symbol)\" is not a ticker symbol"); return 2 }
+        if settings.kind == "http-csv" && settings.baseURL.isEmpty { usage("--provider \(name): http-csv needs --base-url"); return 2 }
+        let slot: Slot = intraday ? .intraday : .daily
+        // Print into a scratch configuration: one instrument, nothing written.
+        var scratch = config
+        scratch.providers[name] = settings
+        let file = intraday ? "\(symbol)-1m.csv" : "\(symbol).csv"
+        let existing = config.instruments.first { $0.symbol(for: name) == symbol }
+        var inst = existing ?? FetchInstrument(id: symbol, symbol: symbol, providers: [name])
+        inst.providers = [name]
+        if existing == nil { inst.dailyFile = file; inst.intradayFile = file; scratch.dataDirectory = "/nonexistent-tickerboard-print" }
+        scratch.instruments = [inst]
+        let fetcher = Fetcher(config: scratch, mode: .dryRun, environment: environment)
+        for problem in fetcher.setupProblems { printError(problem) }
+        let result = fetcher.perform(JobID(instrument: inst.id, slot: slot), provider: name, now: Int64(time(nil)))
+        switch result.outcome {
+        case .success(let summary):
+            let text = String(decoding: summary.rendered, as: UTF8.self)
+            printOut(fetcher.redact(text), terminator: "")
+            printError("\(symbol) from \(name): \(summary.bars) \(slot) bars (printed, nothing written)")
+            return 0
+        case .failure(let problem):
+            printError(fetcher.redact("\(symbol) from \(name): \(problem)"))
+            return 1
+        }
+    }
+
+    static func usage(_ message: String) { printError("tickerboard-fetch: \(message) (see tickerboard-fetch --help)") }
+
+    static func printOut(_ text: String, terminator: String = "\n") {
+        let bytes = Array((text + terminator).utf8)
+        bytes.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+    }
+
+    static func printError(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        bytes.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// For `--check`: no request may leave.
+struct NoTransport: HTTPTransport {
+    func get(_ request: HTTPRequest) -> Result<HTTPResponse, TransportError> { .failure(.other("no network in --check")) }
+}
+
+import LinuxIO
+
+enum SystemdNotifyShim {
+    static func send(_ text: String) throws(Errno) { _ = try SystemdNotify.send(text) }
+}

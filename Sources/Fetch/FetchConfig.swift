@@ -1,0 +1,199 @@
+// The fetcher's view of tickerboard.conf: the data directory, the instruments that name a symbol
+// or providers, the [provider NAME] sections and [fetch]. Sections and keys that belong to the
+// display daemon are skipped without a word (the daemon's `check-config` reports on those); the
+// syntax of the fetcher's own keys is checked by `FetchSettings` in Feed, the same code the
+// daemon's check uses.
+
+import Feed
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One instrument the fetcher keeps fresh.
+public struct FetchInstrument: Sendable, Equatable {
+    public var id: String
+    /// The symbol for providers without their own `PROVIDER-symbol` (default: the instrument's name).
+    public var symbol: String
+    public var providers: [String]
+    public var providerSymbols: [String: String] = [:]
+    public var dailyFile: String?
+    public var intradayFile: String?
+    public var timeZone = "America/New_York"
+    public var session: SessionHours = .exchange
+    public var extendedHours = false
+    public var intradaySessions = 5
+    /// Where the section starts, for messages.
+    public var line = 0
+
+    public func symbol(for provider: String) -> String { providerSymbols[provider] ?? symbol }
+
+    public func file(for slot: Slot) -> String? { slot == .daily ? dailyFile : intradayFile }
+}
+
+public struct FetchConfig: Sendable, Equatable {
+    public var dataDirectory = "/var/lib/tickerboard"
+    public var instruments: [FetchInstrument] = []
+    /// Every provider the instruments may name: the built-in kinds plus `[provider NAME]` sections.
+    public var providers: [String: ProviderSettings] = [:]
+    /// `key-file` per provider name (read later, so `--print` and `--check` work without keys).
+    public var keyFiles: [String: String] = [:]
+    public var policy = SchedulePolicy()
+    public var limits = HTTPLimits()
+
+    public init() {
+        for kind in FetchSettings.providerKinds where kind != "http-csv" {
+            providers[kind] = ProviderSettings(name: kind, kind: kind)
+        }
+    }
+
+    public static let defaultPath = "/etc/tickerboard/tickerboard.conf"
+
+    /// `FILE:LINE: message` problems; errors stop the fetcher, warnings do not.
+    public struct Issue: Sendable, Equatable, CustomStringConvertible {
+        public var file: String
+        public var line: Int
+        public var message: String
+        public var isError: Bool
+        public var description: String { "\(file):\(line): \(isError ? "" : "warning: ")\(message)" }
+    }
+
+    public static func load(path: String) -> (FetchConfig, [Issue]) {
+        switch Result(catching: { () throws(FeedError) in try FeedFileReader.read(path: path, limit: 1 << 20) }) {
+        case .success(let bytes): return parse(String(decoding: bytes, as: UTF8.self), file: path)
+        case .failure(let error): return (FetchConfig(), [Issue(file: path, line: 0, message: "\(error)", isError: true)])
+        }
+    }
+
+    public static func parse(_ text: String, file: String) -> (FetchConfig, [Issue]) {
+        var config = FetchConfig()
+        var issues: [Issue] = []
+        func issue(_ line: Int, _ message: String, error: Bool = true) {
+            issues.append(Issue(file: file, line: line, message: message, isError: error))
+        }
+        var section = ""
+        var instruments: [String: FetchInstrument] = [:]
+        var order: [String] = []
+        var fetched: Set<String> = []
+        var providerLines: [String: Int] = [:]
+        var declared: [String: (kind: String?, baseURL: String?, rate: [RateLimit]?, userAgent: String?)] = [:]
+        var lineNumber = 0
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            lineNumber += 1
+            var line = raw.trimmingCharacters(in: " \t\r")
+            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()) }
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                let header = line.hasSuffix("]") ? String(line.dropFirst().dropLast()).trimmingCharacters(in: " \t") : "?"
+                let kind = header.prefix { $0 != " " && $0 != "\t" && $0 != "." }
+                section = kind.lowercased() + header.dropFirst(kind.count)
+                if section.hasPrefix("provider ") {
+                    if let name = FetchSettings.providerName(ofSection: section) {
+                        providerLines[name] = lineNumber
+                        if declared[name] == nil { declared[name] = (nil, nil, nil, nil) }
+                    } else {
+                        issue(lineNumber, "[\(header)]: a provider name is letters, digits, - and _")
+                    }
+                }
+                continue
+            }
+            guard let eq = line.firstIndex(of: "=") else { continue }  // the daemon's check reports it
+            let key = line[..<eq].trimmingCharacters(in: " \t").lowercased()
+            var value = line[line.index(after: eq)...].trimmingCharacters(in: " \t")
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+
+            if section == "data", key == "directory" {
+                config.dataDirectory = value
+            } else if section.hasPrefix("instrument ") || section.hasPrefix("instrument.") {
+                let id = String(section.dropFirst("instrument ".count)).trimmingCharacters(in: " \t")
+                guard !id.isEmpty else { continue }
+                if instruments[id] == nil {
+                    instruments[id] = FetchInstrument(id: id, symbol: id, providers: [], line: lineNumber)
+                    order.append(id)
+                }
+                var inst = instruments[id]!
+                switch key {
+                case "daily", "file": inst.dailyFile = value
+                case "intraday": inst.intradayFile = value
+                case "time-zone", "timezone": inst.timeZone = value
+                default:
+                    switch FetchSettings.checkInstrumentKey(key, value) {
+                    case .unknown: break  // the daemon's key
+                    case .invalid(let message): issue(lineNumber, "\(key): \(message)")
+                    case .ok:
+                        fetched.insert(id)
+                        switch key {
+                        case "symbol": inst.symbol = value
+                        case "providers": inst.providers = FetchSettings.providerList(value) ?? []
+                        case "session": inst.session = FetchSettings.parseSession(value) ?? .exchange
+                        case "extended-hours": inst.extendedHours = FetchSettings.parseBool(value) ?? false
+                        case "intraday-sessions": inst.intradaySessions = Int(value) ?? 5
+                        default: inst.providerSymbols[String(key.dropLast("-symbol".count))] = value
+                        }
+                    }
+                }
+                instruments[id] = inst
+            } else if let name = FetchSettings.providerName(ofSection: section) {
+                switch FetchSettings.checkProviderKey(name: name, key, value) {
+                case .unknown: issue(lineNumber, "\(key): unknown key in [provider \(name)] (known: \(FetchSettings.providerKeys.joined(separator: ", ")))", error: false)
+                case .invalid(let message): issue(lineNumber, "\(key): \(message)")
+                case .ok:
+                    switch key {
+                    case "kind": declared[name]!.kind = value.lowercased()
+                    case "base-url": declared[name]!.baseURL = value
+                    case "key-file": config.keyFiles[name] = value
+                    case "rate": declared[name]!.rate = FetchSettings.parseRate(value)
+                    default: declared[name]!.userAgent = value
+                    }
+                }
+            } else if section == "fetch" {
+                switch FetchSettings.checkFetchKey(key, value) {
+                case .unknown: issue(lineNumber, "\(key): unknown key in [fetch] (known: \(FetchSettings.fetchKeys.joined(separator: ", ")))", error: false)
+                case .invalid(let message): issue(lineNumber, "\(key): \(message)")
+                case .ok:
+                    let seconds = FetchSettings.parseDuration(value) ?? 0
+                    switch key {
+                    case "intraday-interval": config.policy.intradayInterval = Int64(seconds)
+                    case "daily-interval": config.policy.dailyInterval = Int64(seconds)
+                    case "after-close": config.policy.afterClose = Int64(seconds)
+                    case "timeout": config.limits.totalTimeout = seconds
+                    default: config.limits.maximumBody = FetchSettings.parseSize(value) ?? config.limits.maximumBody
+                    }
+                }
+            }
+        }
+
+        for (name, d) in declared {
+            let line = providerLines[name] ?? 0
+            guard let kind = d.kind ?? (FetchSettings.providerKinds.contains(name) ? name : nil) else {
+                issue(line, "[provider \(name)] needs kind = one of \(FetchSettings.providerKinds.joined(separator: ", "))")
+                continue
+            }
+            if kind == "http-csv" && d.baseURL == nil { issue(line, "[provider \(name)] (http-csv) needs base-url = the URL of the directory with the CSV files") }
+            config.providers[name] = ProviderSettings(name: name, kind: kind, baseURL: d.baseURL, rate: d.rate, userAgent: d.userAgent)
+        }
+
+        if !config.dataDirectory.hasPrefix("/") { issue(0, "[data] directory must be an absolute path") }
+        for id in order where fetched.contains(id) {
+            var inst = instruments[id]!
+            if inst.providers.isEmpty { inst.providers = ["yahoo"] }
+            for name in inst.providers where config.providers[name] == nil {
+                issue(inst.line, "[instrument \(id)] providers: no provider \"\(name)\" (built in: yahoo, stooq, alphavantage, twelvedata; others need a [provider \(name)] section)")
+            }
+            if inst.dailyFile == nil && inst.intradayFile == nil {
+                issue(inst.line, "[instrument \(id)] names a symbol but no file: add daily = \(id).csv and/or intraday = \(id)-1m.csv")
+            }
+            if (try? ExchangeTimeZone(identifier: inst.timeZone)) == nil && inst.timeZone != "UTC" {
+                issue(inst.line, "[instrument \(id)] time-zone \"\(inst.timeZone)\" is not in the tz database")
+            }
+            config.instruments.append(inst)
+        }
+        return (config, issues)
+    }
+
+    /// `file` resolved against the data directory.
+    public func path(of file: String) -> String {
+        if file.hasPrefix("/") { return file }
+        return dataDirectory.hasSuffix("/") ? dataDirectory + file : dataDirectory + "/" + file
+    }
+}
