@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "TestSupport"]),
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed"], exclude: ["replay_server.py"]),
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Chart", "Feed", "Display", "TestSupport"]),
     ]
 )

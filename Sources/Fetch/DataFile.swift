@@ -77,6 +77,10 @@ public enum DataFile {
 
     static func number(_ v: Double) -> String {
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        // Yahoo sends single-precision prices widened to double (34.54999923706055); such a value
+        // is exactly a Float, and the Float's shortest form (34.55) is the price it stands for.
+        let single = Float(v)
+        if Double(single) == v, single.isFinite { return "\(single)" }
         return "\(v)"
     }
 

@@ -151,7 +151,7 @@ public enum FetchCommand {
         inst.providers = [name]
         if existing == nil { inst.dailyFile = file; inst.intradayFile = file; scratch.dataDirectory = "/nonexistent-tickerboard-print" }
         scratch.instruments = [inst]
-        let fetcher = Fetcher(config: scratch, mode: .dryRun, environment: environment)
+        let fetcher = Fetcher(config: scratch, mode: .dryRun, environment: environment, log: FetchLog { _, _ in })
         for problem in fetcher.setupProblems { printError(problem) }
         let result = fetcher.perform(JobID(instrument: inst.id, slot: slot), provider: name, now: Int64(time(nil)))
         switch result.outcome {

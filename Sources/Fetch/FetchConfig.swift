@@ -76,6 +76,7 @@ public struct FetchConfig: Sendable, Equatable {
         var order: [String] = []
         var fetched: Set<String> = []
         var providerLines: [String: Int] = [:]
+        var sectionLine = 0
         var declared: [String: (kind: String?, baseURL: String?, rate: [RateLimit]?, userAgent: String?)] = [:]
         var lineNumber = 0
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -87,6 +88,7 @@ public struct FetchConfig: Sendable, Equatable {
                 let header = line.hasSuffix("]") ? String(line.dropFirst().dropLast()).trimmingCharacters(in: " \t") : "?"
                 let kind = header.prefix { $0 != " " && $0 != "\t" && $0 != "." }
                 section = kind.lowercased() + header.dropFirst(kind.count)
+                sectionLine = lineNumber
                 if section.hasPrefix("provider ") {
                     if let name = FetchSettings.providerName(ofSection: section) {
                         providerLines[name] = lineNumber
@@ -108,7 +110,7 @@ public struct FetchConfig: Sendable, Equatable {
                 let id = String(section.dropFirst("instrument ".count)).trimmingCharacters(in: " \t")
                 guard !id.isEmpty else { continue }
                 if instruments[id] == nil {
-                    instruments[id] = FetchInstrument(id: id, symbol: id, providers: [], line: lineNumber)
+                    instruments[id] = FetchInstrument(id: id, symbol: id, providers: [], line: sectionLine)
                     order.append(id)
                 }
                 var inst = instruments[id]!

@@ -295,9 +295,11 @@ public struct YahooProvider: Provider {
     static func marketState(_ periods: Chart.TradingPeriods?, now: Int64, aroundTheClock: Bool) -> String? {
         if aroundTheClock { return "REGULAR" }
         guard let periods, let regular = periods.regular else { return nil }
-        if (regular.start..<regular.end).contains(now) { return "REGULAR" }
-        if let pre = periods.pre, (pre.start..<pre.end).contains(now) { return "PRE" }
-        if let post = periods.post, (post.start..<post.end).contains(now) { return "POST" }
+        // Plain comparisons, not ranges: a damaged response may have start > end.
+        func within(_ p: Chart.Period?) -> Bool { p.map { $0.start <= now && now < $0.end } ?? false }
+        if within(regular) { return "REGULAR" }
+        if within(periods.pre) { return "PRE" }
+        if within(periods.post) { return "POST" }
         return "CLOSED"
     }
 }

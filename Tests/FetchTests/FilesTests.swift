@@ -1,0 +1,229 @@
+// Merging, the written layout (read back by the daemon's own parser), the status file, the config
+// and the keys.
+
+import Glibc
+import Testing
+
+@testable import Feed
+@testable import Fetch
+
+@Suite struct MergeTests {
+    let zone = try! ExchangeTimeZone(identifier: "America/New_York")
+
+    func day(_ y: Int, _ m: Int, _ d: Int, close: Double) -> PriceBar {
+        PriceBar(time: CivilDate(year: y, month: m, day: d)!.unixTimeAtMidnightUTC, open: close, high: close, low: close, close: close)
+    }
+
+    @Test func historyIsKeptAndTheNewBarWins() {
+        let old = [day(2020, 1, 2, close: 1), day(2020, 1, 3, close: 2), day(2024, 1, 2, close: 3)]
+        let new = [day(2024, 1, 2, close: 30), day(2024, 1, 3, close: 4)]
+        let merged = DataFile.merge(existing: old, new: new, slot: .daily, sessions: 5, zone: zone)
+        #expect(merged.map(\.close) == [1, 2, 30, 4])
+    }
+
+    @Test func intradayKeepsTheLastSessions() {
+        var bars: [PriceBar] = []
+        for d in 1...8 {
+            for minute in 0..<3 {
+                let t = Fixtures.newYork(2024, 10, d, 9, 30 + minute)
+                bars.append(PriceBar(time: t, open: 1, high: 1, low: 1, close: Double(d)))
+            }
+        }
+        let merged = DataFile.merge(existing: Array(bars.prefix(12)), new: Array(bars.dropFirst(12)), slot: .intraday,
+                                    sessions: 5, zone: zone)
+        #expect(Set(merged.map(\.close)) == [4, 5, 6, 7, 8])
+        #expect(merged.count == 15)
+    }
+
+    @Test func theDaemonReadsWhatIsWritten() throws {
+        let daily = [PriceBar(time: CivilDate(year: 2024, month: 3, day: 1)!.unixTimeAtMidnightUTC, open: 34.25,
+                              high: Double(Float(34.55)), low: 34.1, close: 34.45, adjustedClose: 34.4, volume: 1251)]
+        let (series, report) = try YahooCSV.parse(DataFile.render(daily, slot: .daily, zone: zone), source: "X.csv")
+        #expect(report.isClean)
+        #expect(series.interval == .daily)
+        #expect(series.bars[0].time == daily[0].time)
+        #expect(series.bars[0].high == 34.55, "a single-precision price is written as the price it stands for")
+        #expect(series.bars[0].adjustedClose == 34.4 && series.bars[0].volume == 1251)
+
+        // Intraday across the DST change: the offsets follow the zone.
+        let intraday = [Fixtures.newYork(2024, 11, 1, 15, 59), Fixtures.newYork(2024, 11, 4, 9, 30)].map {
+            PriceBar(time: $0, open: 1.5, high: 1.5, low: 1.5, close: 1.5)
+        }
+        let text = String(decoding: DataFile.render(intraday, slot: .intraday, zone: zone), as: UTF8.self)
+        #expect(text.contains("2024-11-01 15:59:00-04:00") && text.contains("2024-11-04 09:30:00-05:00"))
+        let (back, _) = try YahooCSV.parse(text: text, source: "X-1m.csv")
+        #expect(back.bars.map(\.time) == intraday.map(\.time))
+        #expect(back.bars.allSatisfy { $0.adjustedClose == 1.5 }, "Adj Close repeats the close when the source has none")
+    }
+
+    @Test func replacingIsAtomicAndLeavesNoTemporaryFile() throws {
+        let dir = Fixtures.scratchDirectory()
+        defer { Fixtures.cleanUp(dir) }
+        try DataFile.replaceAtomically(path: dir + "/A.csv", bytes: Array("one\n".utf8))
+        try DataFile.replaceAtomically(path: dir + "/A.csv", bytes: Array("two\n".utf8))
+        #expect(Fixtures.read(dir + "/A.csv") == Array("two\n".utf8))
+        var names: [String] = []
+        let d = opendir(dir)!
+        while let e = readdir(d) {
+            names.append(withUnsafePointer(to: e.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) })
+        }
+        closedir(d)
+        #expect(Set(names) == [".", "..", "A.csv"])
+    }
+
+    @Test func anExistingFileWeCannotReadIsNeverReplaced() {
+        let dir = Fixtures.scratchDirectory()
+        defer { Fixtures.cleanUp(dir) }
+        Fixtures.write(dir + "/A.csv", "Symbol,Price\nAAPL,1\n")
+        guard case .failure = DataFile.readExisting(path: dir + "/A.csv") else { Issue.record("a foreign file was accepted"); return }
+        Fixtures.write(dir + "/B.csv", "")
+        #expect(DataFile.readExisting(path: dir + "/B.csv") == .success(nil))
+        #expect(DataFile.readExisting(path: dir + "/none.csv") == .success(nil))
+    }
+}
+
+@Suite struct StatusFileTests {
+    @Test func roundTrip() {
+        var s = FetchStatus()
+        s.symbol = "AAPL"
+        s.provider = "yahoo"
+        s.fetchedAt = 1_727_985_700
+        s.lastBarTime = 1_727_985_600
+        s.lastPriceTime = 1_727_985_601
+        s.marketState = "CLOSED"
+        s.delaySeconds = 900
+        s.lastError = "intraday: yahoo: \"quoted\"\nand a new line"
+        s.currency = "GBp"
+        s.exchangeTimeZone = "Europe/London"
+        s.price = 225.67
+        s.previousClose = 226.78
+        #expect(FetchStatus.parse(text: s.json()) == s)
+    }
+
+    @Test func garbageNeverCrashesAndNeverInventsValues() {
+        for text in ["", "null", "[1,2]", "{", "{\"provider\": }", "{\"provider\": \"yahoo\"", "\u{FEFF}{}", "{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}"] {
+            let status = FetchStatus.parse(text: text)
+            #expect(status == nil || status == FetchStatus(), "\(text)")
+        }
+        let mixed = FetchStatus.parse(text: #"{"provider": 7, "fetched_at": "soon", "price": 1e999, "currency": "USD", "extra": {"x": [1, {"y": null}]}, "stale": true}"#)
+        #expect(mixed?.provider == nil && mixed?.fetchedAt == nil && mixed?.price == nil)
+        #expect(mixed?.currency == "USD")
+        var generator = SplitMix(seed: 42)
+        var s = FetchStatus()
+        s.provider = "yahoo"
+        s.lastError = "x"
+        let good = Array(s.json().utf8)
+        for _ in 0..<500 {
+            var bytes = good
+            for _ in 0..<3 { bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next()) }
+            _ = FetchStatus.parse(bytes)
+            _ = FetchStatus.parse(Array(bytes.prefix(Int(generator.next() % UInt64(bytes.count)))))
+        }
+    }
+
+    @Test func pathsStayInTheDirectory() {
+        #expect(FetchStatus.path(forInstrument: "AAPL", in: "/var/lib/tickerboard") == "/var/lib/tickerboard/AAPL.status")
+        #expect(FetchStatus.path(forInstrument: "../etc/x", in: "/d") == "/d/_.._etc_x.status")
+        #expect(FetchStatus.path(forInstrument: "S&P 500", in: "/d/") == "/d/S_P_500.status")
+    }
+}
+
+@Suite struct FetchConfigTests {
+    let text = """
+        [data]
+        directory = /srv/prices
+        [instrument AAPL]
+        name = Apple
+        daily = AAPL.csv
+        intraday = AAPL-1m.csv
+        providers = yahoo stooq
+        stooq-symbol = aapl.us
+        [instrument BTC]
+        symbol = BTC-USD
+        daily = BTC.csv
+        session = 24/7
+        [instrument SHOWN-ONLY]
+        daily = mine.csv
+        [provider fleet]
+        kind = http-csv
+        base-url = https://prices.example.com/data
+        rate = 120/min
+        [provider twelvedata]
+        key-file = /etc/tickerboard/keys/twelvedata
+        rate = 8/min 800/day
+        [fetch]
+        intraday-interval = 2min
+        [chart]
+        palette = standard
+        """
+
+    @Test func readsTheFetcherKeysAndSkipsTheDaemons() {
+        let (config, issues) = FetchConfig.parse(text, file: "t.conf")
+        #expect(issues.isEmpty, "\(issues)")
+        #expect(config.dataDirectory == "/srv/prices")
+        #expect(config.instruments.map(\.id) == ["AAPL", "BTC"], "an instrument without symbol or providers is not fetched")
+        #expect(config.instruments[0].providers == ["yahoo", "stooq"])
+        #expect(config.instruments[0].symbol(for: "stooq") == "aapl.us")
+        #expect(config.instruments[0].symbol(for: "yahoo") == "AAPL")
+        #expect(config.instruments[1].providers == ["yahoo"])
+        #expect(config.instruments[1].session == .always)
+        #expect(config.providers["fleet"]?.baseURL == "https://prices.example.com/data")
+        #expect(config.providers["twelvedata"]?.rate == [RateLimit(count: 8, seconds: 60), RateLimit(count: 800, seconds: 86_400)])
+        #expect(config.keyFiles["twelvedata"] == "/etc/tickerboard/keys/twelvedata")
+        #expect(config.policy.intradayInterval == 120)
+    }
+
+    @Test func mistakesNameTheLine() {
+        let bad = """
+            [instrument X]
+            providers = yahoo nosuch
+            daily = X.csv
+            [provider odd]
+            base-url = ftp://x
+            [instrument Y]
+            symbol = Y
+            rate = 5/min
+            """
+        let (_, issues) = FetchConfig.parse(bad, file: "b.conf")
+        let text = issues.map(\.description)
+        #expect(text.contains { $0.hasPrefix("b.conf:1:") && $0.contains("no provider \"nosuch\"") })
+        #expect(text.contains { $0.hasPrefix("b.conf:5:") && $0.contains("base-url") })
+        #expect(text.contains { $0.hasPrefix("b.conf:4:") && $0.contains("needs kind") })
+        #expect(text.contains { $0.hasPrefix("b.conf:6:") && $0.contains("no file") })
+    }
+
+    @Test func keySyntaxIsSharedWithTheDaemonsCheck() {
+        #expect(FetchSettings.checkInstrumentKey("providers", "yahoo, stooq") == .ok)
+        #expect(FetchSettings.checkInstrumentKey("yahoo-symbol", "^GSPC") == .ok)
+        #expect(FetchSettings.checkInstrumentKey("colour", "red") == .unknown)
+        #expect(FetchSettings.checkProviderKey(name: "x", "rate", "five") != .ok)
+        #expect(FetchSettings.parseRate("5/10s") == [RateLimit(count: 5, seconds: 10)])
+        #expect(FetchSettings.checkFetchKey("max-body", "8M") == .ok)
+    }
+}
+
+@Suite struct SecretTests {
+    @Test func keysComeFromCredentialsOrAPrivateFile() throws {
+        let dir = Fixtures.scratchDirectory()
+        defer { Fixtures.cleanUp(dir) }
+        Fixtures.write(dir + "/twelvedata", "CREDKEY123\n")
+        let fromCredentials = Secrets.load(provider: "twelvedata", keyFile: nil, environment: ["CREDENTIALS_DIRECTORY": dir])
+        #expect(try fromCredentials.get()?.value == "CREDKEY123")
+        Fixtures.write(dir + "/key", "  FILEKEY456  \n")
+        chmod(dir + "/key", 0o644)
+        guard case .failure(let e) = Secrets.load(provider: "stooq", keyFile: dir + "/key", environment: [:]) else {
+            Issue.record("a world-readable key file was accepted"); return
+        }
+        #expect(e.description.contains("chmod 600") && !e.description.contains("FILEKEY"))
+        chmod(dir + "/key", 0o600)
+        #expect(try Secrets.load(provider: "stooq", keyFile: dir + "/key", environment: [:]).get()?.value == "FILEKEY456")
+        #expect("\(Secret("FILEKEY456"))" == "<key>")
+    }
+
+    @Test func redactionCoversEncodedForms() {
+        let key = Secret("a+b/c=d")
+        let text = "GET https://x/q?apikey=\(urlEncode(key.value)) failed; key a+b/c=d"
+        let redacted = Secrets.redact(text, [key])
+        #expect(!redacted.contains("a+b") && !redacted.contains("a%2Bb"))
+    }
+}
