@@ -116,6 +116,41 @@ struct ConfigTests {
         #expect(config.cycleSeconds == 8)
     }
 
+    @Test("the fetcher's keys and sections are accepted and checked, not reported as unknown")
+    func fetcherKeys() {
+        let good = """
+            [instrument AAPL]
+            symbol = AAPL
+            providers = yahoo stooq
+            stooq-symbol = aapl.us
+            daily = AAPL.csv
+            [provider stooq]
+            key-file = /etc/tickerboard/keys/stooq
+            rate = 10/min 500/day
+            [provider fleet]
+            kind = http-csv
+            base-url = https://prices.example.com/data
+            [fetch]
+            intraday-interval = 1min
+            """
+        let (config, issues) = Config.parse(good, file: "f.conf")
+        #expect(issues.isEmpty, "\(issues)")
+        #expect(config.instruments.first?.dailyFile == "AAPL.csv")
+        let bad = """
+            [instrument AAPL]
+            providers = yahoo!
+            [provider stooq]
+            rate = lots
+            kee-file = /x
+            [fetch]
+            daily-interval = soon
+            """
+        let (_, problems) = Config.parse(bad, file: "f.conf")
+        #expect(problems.map(\.line) == [2, 4, 5, 7])
+        #expect(problems.map(\.severity) == [.error, .error, .warning, .error])
+        #expect(problems[2].message.contains("did you mean \"key-file\""))
+    }
+
     @Test("did-you-mean ties are broken alphabetically, so the hint is stable")
     func didYouMeanIsDeterministic() {
         for _ in 0..<20 {

@@ -109,18 +109,29 @@ public struct Config: Equatable, Sendable {
                     default: fail("expected close or adjusted, found \"\(entry.value)\"")
                     }
                 default:
-                    warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "currency", "price"]))
+                    // tickerboard-fetch's keys (symbol, providers, ...): checked here, used by the fetcher.
+                    switch FetchSettings.checkInstrumentKey(entry.key, entry.value) {
+                    case .ok: break
+                    case .invalid(let message): fail(message)
+                    case .unknown:
+                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "currency", "price"]
+                                               + FetchSettings.instrumentKeys))
+                    }
                 }
                 if let i = config.instruments.firstIndex(where: { $0.id == id }) { config.instruments[i] = inst } else {
                     config.instruments.append(inst)
                 }
                 continue
             }
+            if FetchSettings.isFetchSection(entry.section) {
+                checkFetchEntry(entry.section, entry.key, entry.value, fail: fail, warn: warn)
+                continue
+            }
             guard let keys = schema[entry.section] else {
                 // Once per section, not once per key in it.
                 if reportedSections.insert(entry.section).inserted {
                     warn("unknown section [\(entry.section)], its keys are ignored"
-                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME"]))
+                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME", "provider NAME", "fetch"]))
                 }
                 continue
             }
@@ -139,6 +150,28 @@ public struct Config: Equatable, Sendable {
         case .success(let text): return parse(text, file: path)
         case .failure(let reason):
             return (Config(), [ConfigIssue(file: path, line: 0, key: "", message: reason.message, severity: .error)])
+        }
+    }
+
+    /// `[provider NAME]` and `[fetch]` belong to tickerboard-fetch; the syntax check is shared (Feed).
+    static func checkFetchEntry(_ section: String, _ key: String, _ value: String,
+                                fail: (String) -> Void, warn: (String) -> Void) {
+        let check: FetchKeyCheck
+        let known: [String]
+        if section == "fetch" {
+            check = FetchSettings.checkFetchKey(key, value)
+            known = FetchSettings.fetchKeys
+        } else if let name = FetchSettings.providerName(ofSection: section) {
+            check = FetchSettings.checkProviderKey(name: name, key, value)
+            known = FetchSettings.providerKeys
+        } else {
+            fail("[\(section)]: a provider name is letters, digits, - and _")
+            return
+        }
+        switch check {
+        case .ok: break
+        case .invalid(let message): fail(message)
+        case .unknown: warn(unknownKeyMessage(key, known: known))
         }
     }
 
