@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev fonts-dejavu-core systemd)
+packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev libcurl4-openssl-dev python3 fonts-dejavu-core systemd)
 if [ -f Tests/E2E/apt-packages.txt ]; then
     while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && packages+=("$p"); done < Tests/E2E/apt-packages.txt
 fi
@@ -23,8 +23,13 @@ if [ -x Tests/E2E/run-e2e.sh ] && [ "${TICKERBOARD_SKIP_E2E:-0}" != 1 ]; then
     Tests/E2E/run-e2e.sh
 fi
 
-# The appliance build, then the unit: systemd-analyze verify, the security exposure, install/uninstall.
+# The appliance build (daemon and fetcher), then the units: systemd-analyze verify, the security
+# exposures, install/uninstall. The daemon must not link libcurl (the fetcher is the network side).
 swift build -c release --static-swift-stdlib
+if ldd .build/release/tickerboard | grep -q libcurl; then
+    echo "run-all: the display daemon links libcurl; only tickerboard-fetch may" >&2
+    exit 1
+fi
 bash systemd/verify.sh .build/release/tickerboard
 # The real daemon loop on the headless display: placeholder, data arriving, reload, cycling, status file.
 python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv

@@ -67,6 +67,20 @@ chmod 0644 "$unitdir/tickerboard.service.tmp"
 mv -f "$unitdir/tickerboard.service.tmp" "$unitdir/tickerboard.service"
 say "$prefix/lib/systemd/system/tickerboard.service"
 
+# The fetcher, when it was built beside the daemon (swift build -c release builds both): installed,
+# not enabled (it needs instruments with providers in the config first).
+fetcher="$(dirname "$binary")/tickerboard-fetch"
+if [ -x "$fetcher" ]; then
+    install -m 0755 "$fetcher" "$bindir/tickerboard-fetch"
+    say "$prefix/bin/tickerboard-fetch"
+    sed -e "s|/usr/bin/tickerboard-fetch|$prefix/bin/tickerboard-fetch|g" \
+        -e "s|/usr/share/doc/tickerboard|$prefix/share/doc/tickerboard|g" \
+        "$root/systemd/tickerboard-fetch.service" > "$unitdir/tickerboard-fetch.service.tmp"
+    chmod 0644 "$unitdir/tickerboard-fetch.service.tmp"
+    mv -f "$unitdir/tickerboard-fetch.service.tmp" "$unitdir/tickerboard-fetch.service"
+    say "$prefix/lib/systemd/system/tickerboard-fetch.service"
+fi
+
 # Never overwrite a user's config.
 if [ -e "$confdir/tickerboard.conf" ]; then
     install -m 0644 "$root/assets/tickerboard.conf" "$confdir/tickerboard.conf.dist"

@@ -28,8 +28,10 @@ if [ -z "$destdir" ] && [ -d /run/systemd/system ] && [ "$(id -u)" = 0 ]; then l
 if [ "$live" = 1 ]; then
     systemctl disable --now tickerboard.service 2>/dev/null || true
     systemctl disable --now tickerboard-fetch.timer 2>/dev/null || true
+    systemctl disable --now tickerboard-fetch.service 2>/dev/null || true
 fi
 rm -f "$destdir$prefix/bin/tickerboard" "$destdir$prefix/lib/systemd/system/tickerboard.service" \
+      "$destdir$prefix/bin/tickerboard-fetch" "$destdir$prefix/lib/systemd/system/tickerboard-fetch.service" \
       "$destdir/etc/tickerboard/tickerboard.conf.dist"
 rm -rf "$destdir$prefix/share/tickerboard" "$destdir$prefix/share/doc/tickerboard"
 if [ "$purge" = 1 ]; then

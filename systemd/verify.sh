@@ -4,7 +4,8 @@
 #      temporary copies whose ExecStart points at a binary that exists (verify insists on that): the
 #      built tickerboard if given ($TICKERBOARD_BIN or the first argument), else /bin/true.
 #   2. `systemd-analyze security --offline=true` exposure of tickerboard.service: must be <= 2.5,
-#      the goal is <= 1.5; the number is printed.
+#      the goal is <= 1.5; of tickerboard-fetch.service (the fetcher, which needs the network): must
+#      be <= 2.0. The numbers are printed.
 #   3. install.sh and uninstall.sh into a temporary DESTDIR (with --no-build, so nothing is compiled):
 #      what is installed, that a user's config is never overwritten, that uninstall keeps it unless
 #      --purge. Skipped when there is no binary to install.
@@ -33,13 +34,20 @@ failures=0
 
 # 1. verify
 exec_target=${bin:-/bin/true}
-for unit in "$here/tickerboard.service" "$root/assets/fetch-example/tickerboard-fetch.service" \
-            "$root/assets/fetch-example/tickerboard-fetch.timer"; do
-    sed -e "s|/usr/bin/tickerboard|$exec_target|g" \
-        -e "s|/usr/share/tickerboard/fetch-example/fetch-prices.sh|/bin/true|g" "$unit" > "$tmp/$(basename "$unit")"
+fetch_target=/bin/true
+[ -n "$bin" ] && [ -x "$(dirname "$bin")/tickerboard-fetch" ] && fetch_target="$(dirname "$bin")/tickerboard-fetch"
+mkdir -p "$tmp/example"
+for unit in "$here/tickerboard.service" "$here/tickerboard-fetch.service" \
+            "$root/assets/fetch-example/tickerboard-fetch.service" "$root/assets/fetch-example/tickerboard-fetch.timer"; do
+    out_dir=$tmp
+    case "$unit" in */fetch-example/*) out_dir=$tmp/example ;; esac
+    sed -e "s|/usr/bin/tickerboard-fetch|$fetch_target|g" -e "s|/usr/bin/tickerboard|$exec_target|g" \
+        -e "s|/usr/share/tickerboard/fetch-example/fetch-prices.sh|/bin/true|g" "$unit" > "$out_dir/$(basename "$unit")"
 done
 cd "$tmp"
-if out=$(systemd-analyze verify --man=no ./tickerboard.service ./tickerboard-fetch.service ./tickerboard-fetch.timer 2>&1) \
+# The sample fetcher's unit has the same name as the real one: verified in its own directory.
+if out=$(systemd-analyze verify --man=no ./tickerboard.service ./tickerboard-fetch.service 2>&1; \
+         cd example && systemd-analyze verify --man=no ./tickerboard-fetch.service ./tickerboard-fetch.timer 2>&1) \
    && [ -z "$out" ]; then
     echo "verify: systemd-analyze verify: clean (ExecStart -> $exec_target)"
 else
@@ -61,6 +69,19 @@ else
     echo "$report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
     awk -v e="$exposure" 'BEGIN { exit !(e <= 2.5) }' || failures=$((failures + 1))
 fi
+
+fetch_report=$(systemd-analyze security --offline=true ./tickerboard-fetch.service 2>&1 || true)
+fetch_exposure=$(echo "$fetch_report" | sed -n 's/.*Overall exposure level for tickerboard-fetch.service: \([0-9.]*\).*/\1/p')
+if [ -z "$fetch_exposure" ]; then
+    echo "verify: could not read the fetcher's exposure from systemd-analyze security:"
+    echo "$fetch_report" | tail -5 | sed 's/^/    /'
+    failures=$((failures + 1))
+else
+    verdict=$(awk -v e="$fetch_exposure" 'BEGIN { if (e <= 2.0) print "goal met (<= 2.0)"; else print "TOO HIGH (must be <= 2.0)" }')
+    echo "verify: tickerboard-fetch.service security exposure $fetch_exposure: $verdict"
+    echo "$fetch_report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
+    awk -v e="$fetch_exposure" 'BEGIN { exit !(e <= 2.0) }' || failures=$((failures + 1))
+fi
 cd "$root"
 
 # 3. install / uninstall into a temporary root
@@ -78,6 +99,11 @@ if [ -n "$bin" ] && [ -x "$bin" ]; then
             [ -e "$dest/$f" ] || missing="$missing $f"
         done
         [ -x "$dest/usr/bin/tickerboard" ] || missing="$missing (usr/bin/tickerboard not executable)"
+        if [ -x "$(dirname "$bin")/tickerboard-fetch" ]; then
+            for f in usr/bin/tickerboard-fetch usr/lib/systemd/system/tickerboard-fetch.service; do
+                [ -e "$dest/$f" ] || missing="$missing $f"
+            done
+        fi
         # A second install must keep a changed config and put the new default beside it.
         echo "# mine" >> "$dest/etc/tickerboard/tickerboard.conf"
         "$here/install.sh" --destdir "$dest" --no-build --binary "$bin" >"$tmp/install2.log" 2>&1 || missing="$missing (second install failed)"
@@ -85,6 +111,7 @@ if [ -n "$bin" ] && [ -x "$bin" ]; then
         [ -e "$dest/etc/tickerboard/tickerboard.conf.dist" ] || missing="$missing etc/tickerboard/tickerboard.conf.dist"
         "$here/uninstall.sh" --destdir "$dest" >"$tmp/uninstall.log" 2>&1 || missing="$missing (uninstall failed)"
         [ ! -e "$dest/usr/bin/tickerboard" ] || missing="$missing (binary left after uninstall)"
+        [ ! -e "$dest/usr/bin/tickerboard-fetch" ] || missing="$missing (fetcher left after uninstall)"
         [ ! -e "$dest/usr/lib/systemd/system/tickerboard.service" ] || missing="$missing (unit left after uninstall)"
         grep -q '^# mine$' "$dest/etc/tickerboard/tickerboard.conf" 2>/dev/null || missing="$missing (uninstall removed the user config)"
         "$here/uninstall.sh" --destdir "$dest" --purge >>"$tmp/uninstall.log" 2>&1 || missing="$missing (uninstall --purge failed)"
