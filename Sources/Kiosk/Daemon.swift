@@ -338,6 +338,7 @@ final class Daemon {
                                                         file: options.configPath ?? "").description)
             }
             if let previous { live.inherit(from: previous) }
+            live.onStatus = { [unowned self] id, status in send(.fetchStatus(instrumentID: id, status)) }
             liveRegistration = try loop.watch(live.pollDescriptor) { [unowned self, unowned live] _ in
                 live.handleReadable()
                 send(.dataProblems(live.problems))

@@ -120,6 +120,20 @@ try:
     result("headless-data-arrives", ok, "price=%s expected=%s after %.2f s, coloured=%s"
            % ((s or {}).get("price"), last_close, elapsed, coloured_pixels(preview)))
 
+    # 2b. The fetcher's status beside the data: "as of" in exchange time and the provider's delay.
+    last_date = open(CSV).read().strip().splitlines()[-1].split(",")[0]
+    y, m, dd = (int(v) for v in last_date.split("-"))
+    import calendar
+    as_of = calendar.timegm((y, m, dd, 21, 0, 0)) # 16:00 in New York (EST) or 17:00 (EDT)
+    tmp = os.path.join(data, ".AAPL.status.tmp")
+    with open(tmp, "w") as f:
+        json.dump({"provider": "yahoo", "last_price_time": as_of, "delay_seconds": 900}, f)
+    os.rename(tmp, os.path.join(data, "AAPL.status"))
+    s = wait_for("as of", lambda: (lambda st: st if st and "as of" in (st.get("note") or "") else None)(status(state)), 10)
+    note = (s or {}).get("note") or ""
+    result("headless-fetch-status-note", "delayed 15 min" in note and ("16:00 EST" in note or "17:00 EDT" in note)
+           and "stale" in note, "note=%r" % note)
+
     # 3. A reload with a mistyped data path keeps the last good data and names FILE:LINE.
     price = (status(state) or {}).get("price")
     text = open(conf).read().replace("daily = AAPL.csv", "daily = AAPLL.csv")

@@ -379,4 +379,30 @@ struct KioskCoreTests {
         d.send(.gesture(.scrubEnded, inputMicros: nil))
         #expect(model.scrubIndex == nil)
     }
+
+    @Test("the fetcher's status: 'as of' in exchange time, its delay, and a stale mark when old")
+    func freshnessFromTheFetcher() throws {
+        // The sample's newest bar is Fri 27 Nov 2026; the wall clock starts Sat 28 Nov 2026 15:00 UTC.
+        let d = CoreDriver(config: Config.watchlist(["A"]), start: KioskTime(mono: 1000, wall: 1_795_878_000))
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.send(.series(instrumentID: "A", slot: .intraday, series: Self.intraday))
+        var status = FetchStatus()
+        status.lastPriceTime = try #require(Self.intraday.last?.time)
+        status.delaySeconds = 900
+        d.send(.fetchStatus(instrumentID: "A", status))
+        d.run(for: 1)
+        let note = try #require(d.core.status().note)
+        #expect(note.hasPrefix("as of 27 Nov 1"), "\(note)")
+        #expect(note.contains("EST"))
+        #expect(note.contains("delayed 15 min"))
+        #expect(!note.contains("stale"))
+        #expect(!d.core.isStale)
+        // A week later with nothing new: the same time, now marked stale.
+        d.run(for: 7 * 86_400)
+        let later = try #require(d.core.status().note)
+        #expect(later.hasPrefix("as of 27 Nov"))
+        #expect(later.hasSuffix("stale"))
+        #expect(d.core.status().stale)
+    }
 }

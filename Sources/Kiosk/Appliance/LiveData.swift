@@ -145,6 +145,11 @@ public final class LiveData {
     /// words it with the config line that names the file.
     public var onProblem: ((String, String) -> Void)?
 
+    /// The fetcher's status file of each instrument (`ID.status` beside the data): path -> id.
+    public private(set) var statusFiles: [String: String] = [:]
+    /// Called with an instrument's fetch status whenever its file changes (nil: gone or garbage).
+    public var onStatus: ((String, FetchStatus?) -> Void)?
+
     /// The descriptor to watch for readability; then call ``handleReadable()``.
     public var pollDescriptor: CInt { epoll.descriptor.rawValue }
 
@@ -169,6 +174,10 @@ public final class LiveData {
         for source in sources {
             let (directory, name) = LiveData.split(source.path)
             pathsByDirectory[directory, default: []].insert(name)
+            // The fetcher's status for the instrument lives beside its data files.
+            let status = FetchStatus.path(forInstrument: source.instrumentID, in: directory)
+            statusFiles[status] = source.instrumentID
+            pathsByDirectory[directory, default: []].insert(LiveData.split(status).name)
         }
         for directory in pathsByDirectory.keys.sorted() where !addWatch(directory) {
             log("cannot watch \(directory) yet; looking again every \(watchRetry.components.seconds) s")
@@ -219,6 +228,7 @@ public final class LiveData {
     /// Parses every source now (start-up), keeping the good ones as baselines. Problems are logged
     /// once each; the returned updates are the series that loaded.
     public func loadAll() -> [Update] {
+        for (path, id) in statusFiles.sorted(by: { $0.key < $1.key }) { onStatus?(id, FetchStatus.load(path: path)) }
         var out: [Update] = []
         for source in sources {
             if let update = check(source) { out.append(update) }
@@ -272,6 +282,7 @@ public final class LiveData {
         let due = pending.filter { $0.value.due <= now }.map(\.key).sorted()
         for path in due {
             pending[path] = nil
+            if let id = statusFiles[path] { onStatus?(id, FetchStatus.load(path: path)) }
             for source in sources where source.path == path {
                 if let update = check(source) { onUpdate(update) }
             }

@@ -117,6 +117,8 @@ public enum KioskEvent: Sendable {
     case key(KeyCommand)
     /// A data file yielded a good series (at start, on change, on reload).
     case series(instrumentID: String, slot: LiveData.Slot, series: PriceSeries)
+    /// The fetcher's status file of an instrument changed (nil: none, or not readable).
+    case fetchStatus(instrumentID: String, FetchStatus?)
     /// The complete current set of data problems (path -> message), after each look at the files.
     case dataProblems([String: String])
     /// A configuration to run with (at start, or a reload that parsed without errors).
@@ -190,6 +192,7 @@ public final class KioskCore {
         var zone: ExchangeTimeZone?
         var daily: PriceSeries?
         var intraday: PriceSeries?
+        var fetch: FetchStatus?
         var hasData: Bool { daily != nil || intraday != nil }
     }
 
@@ -327,6 +330,11 @@ public final class KioskCore {
         case .gesture(let gesture, let micros): handle(gesture, inputMicros: micros)
         case .key(let command): handle(command)
         case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
+        case .fetchStatus(let id, let status):
+            if let i = entries.firstIndex(where: { $0.spec.id == id }), entries[i].fetch != status {
+                entries[i].fetch = status
+                if i == instrumentIndex % max(1, entries.count) { refreshStatusNote() }
+            }
         case .dataProblems(let problems):
             if problems != dataProblems {
                 dataProblems = problems
@@ -382,6 +390,7 @@ public final class KioskCore {
             // is wrong must not replace real data with nothing.
             let previous = entries.first { $0.spec.id == spec.id }
             var entry = Entry(spec: spec, zone: setup.zones[spec.id] ?? previous?.zone)
+            entry.fetch = previous?.fetch
             if let previous, previous.spec.adjusted == spec.adjusted {
                 entry.daily = spec.dailyFile == nil ? nil : previous.daily
                 entry.intraday = spec.intradayFile == nil ? nil : previous.intraday
@@ -537,7 +546,10 @@ public final class KioskCore {
         emit(.layoutChanged)
     }
 
-    /// "delayed · updated …" when the shown instrument's newest bar is older than configured.
+    /// The small print about freshness. With the fetcher's status: "as of 16:00 EST" (the newest
+    /// price's own time, in the exchange's zone — never today's date on yesterday's price), its
+    /// delay when the provider has one, and "stale" when the data is older than `stale-after`.
+    /// Without it: "delayed · updated …" only when the newest bar is that old.
     private func refreshStatusNote() {
         guard let model, !showingSample, model.placeholder == nil else { return }
         let market = model.instrument.market
@@ -545,14 +557,38 @@ public final class KioskCore {
         guard let newest, let staleness = Staleness(series: newest, now: Int64(now.wall.clampedToInt64),
                                                    staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone)
         else { return }
-        let note = staleness.isStale ? "delayed · " + staleness.text : nil
+        stale = staleness.isStale
+        var note: String?
+        if let fetch = entries[instrumentIndex % entries.count].fetch {
+            var parts: [String] = []
+            if let asOf = fetch.lastPriceTime ?? (newest.interval.isIntraday ? newest.last?.time : nil) {
+                parts.append("as of " + Self.describe(asOf, in: market.timeZone, now: now.wall))
+            } else {
+                parts.append(staleness.text)
+            }
+            if let delay = fetch.delaySeconds, delay > 0 { parts.append("delayed \(max(1, delay / 60)) min") }
+            if staleness.isStale { parts.append("stale") }
+            note = parts.joined(separator: " · ")
+        } else if staleness.isStale {
+            note = "delayed · " + staleness.text
+        }
         if note != model.statusNote {
             model.statusNote = note
             frameWanted = true
         }
     }
 
-    public var isStale: Bool { model?.statusNote?.hasPrefix("delayed") ?? false }
+    private var stale = false
+    public var isStale: Bool { stale && model?.placeholder == nil && !showingSample }
+
+    /// `16:00 EST` on the day of `now` (exchange time), else `27 Nov 16:00 EST`.
+    static func describe(_ time: Int64, in zone: ExchangeTimeZone, now: Double) -> String {
+        let t = zone.localDateTime(atUnixTime: time)
+        let today = zone.localDateTime(atUnixTime: now.clampedToInt64).date
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let clock = "\(two(t.hour)):\(two(t.minute)) " + zone.abbreviation(atUnixTime: time)
+        return t.date == today ? clock : "\(t.date.day) \(Instrument.monthAbbreviations[t.date.month - 1]) " + clock
+    }
 
     // MARK: Display lifecycle
 

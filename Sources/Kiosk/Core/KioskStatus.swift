@@ -17,6 +17,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var stale = false
     /// The placeholder text while the instrument waits for its data file.
     public var waitingFor: String?
+    /// The small print under the price: "as of 16:00 EST · delayed 15 min", a scrubbed point's date.
+    public var note: String?
     public var display: String?
     public var frames = 0
     public var missedVblanks = 0
@@ -43,11 +45,12 @@ public struct KioskStatus: Sendable, Equatable {
         baseline = v.baseline
         lastDataTime = v.lastDataTime
         waitingFor = v.waitingFor
+        note = v.note.isEmpty ? nil : v.note
     }
 
     /// The keys `render --values` prints: what the picture says.
     public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
-                                                  "baseline", "last_data_time", "waiting_for"]
+                                                  "baseline", "last_data_time", "waiting_for", "note"]
 
     private enum Value {
         case text(String?), number(Double?), raw(String)
@@ -75,7 +78,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("range", .text(range)), ("scene", .text(scene)),
          ("price", .number(price)), ("change", .number(change)), ("change_percent", .number(changePercent)),
          ("baseline", .number(baseline)), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
-         ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("display", .text(display)),
+         ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("note", .text(note)), ("display", .text(display)),
          ("frames", .raw(String(frames))), ("missed_vblanks", .raw(String(missedVblanks))),
          ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),
          ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
