@@ -11,6 +11,17 @@ shot() {   # shot NAME: QMP screendump into $OUT/NAME (≤ 10 s)
   : > "$OUT/$1.shot-request"; i=0
   while [ ! -e "$OUT/$1.done" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 }
+# still_shot NAME PID LOG: a capture across which the daemon presented no frame (its statistics
+# count the same frames before and after), so it shows a settled picture, not a morph in flight.
+still_shot() {
+  for try in 1 2 3 4 5 6 7 8 9 10; do
+    stats "$2" "$3"; before=$(grep 'stats:' "$3" | tail -1 | grep -o 'frames [0-9]*')
+    shot "$1.try$try"
+    stats "$2" "$3"; after=$(grep 'stats:' "$3" | tail -1 | grep -o 'frames [0-9]*')
+    if [ "$before" = "$after" ] && [ -s "$OUT/$1.try$try" ]; then cp "$OUT/$1.try$try" "$OUT/$1"; echo "still_shot $1: try $try" >> "$3"; return 0; fi
+  done
+  cp "$OUT/$1.try10" "$OUT/$1" 2>/dev/null; echo "still_shot $1: no still capture in 10 tries" >> "$3"
+}
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt "${2:-300}" ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
 wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge "${3:-300}" ]; do sleep 0.05; i=$((i + 1)); done; }
 stats() {  # stats PID LOG: SIGUSR1, then wait for the new `stats:` line
@@ -216,9 +227,18 @@ stats $P "$OUT/d-vt.log"; echo "away_a: $(tail -1 "$OUT/d-vt.log")" >> "$OUT/d-v
 sleep 3.5   # longer than a cycle step (3 s): a frame would come if the daemon still presented
 stats $P "$OUT/d-vt.log"; echo "away_b: $(tail -1 "$OUT/d-vt.log")" >> "$OUT/d-vt.log"
 echo "plane_away: $(plane)" >> "$OUT/d-vt.log"
-busybox chvt 1; sleep 4
-stats $P "$OUT/d-vt.log"; echo "back: $(tail -1 "$OUT/d-vt.log")" >> "$OUT/d-vt.log"
-shot d-vt-back.ppm
+AWAY_FLIPS=$(grep 'stats:' "$OUT/d-vt.log" | tail -1 | grep -o 'flips [0-9]*' | cut -d' ' -f2)
+busybox chvt 1
+wait_text "$OUT/d-vt.log" 'vt: back' 200
+# Frames resume: wait (bounded) for the statistics to count a flip after the return.
+i=0
+while [ $i -lt 100 ]; do
+  stats $P "$OUT/d-vt.log"
+  [ "$(grep 'stats:' "$OUT/d-vt.log" | tail -1 | grep -o 'flips [0-9]*' | cut -d' ' -f2)" -gt "${AWAY_FLIPS:-0}" ] && break
+  sleep 0.05; i=$((i + 1))
+done
+echo "back: $(grep 'stats:' "$OUT/d-vt.log" | tail -1)" >> "$OUT/d-vt.log"
+still_shot d-vt-back.ppm $P "$OUT/d-vt.log"
 stop $P "$OUT/d-vt.log"
 
 power_phases

@@ -390,10 +390,11 @@ struct KioskCoreTests {
         var status = FetchStatus()
         status.lastPriceTime = try #require(Self.intraday.last?.time)
         status.delaySeconds = 900
+        status.marketState = "CLOSED"
         d.send(.fetchStatus(instrumentID: "A", status))
         d.run(for: 1)
         let note = try #require(d.core.status().note)
-        #expect(note.hasPrefix("as of 27 Nov 1"), "\(note)")
+        #expect(note.hasPrefix("closed · as of 27 Nov 1"), "\(note)")
         #expect(note.contains("EST"))
         #expect(note.contains("delayed 15 min"))
         #expect(!note.contains("stale"))
@@ -401,7 +402,7 @@ struct KioskCoreTests {
         // A week later with nothing new: the same time, now marked stale.
         d.run(for: 7 * 86_400)
         let later = try #require(d.core.status().note)
-        #expect(later.hasPrefix("as of 27 Nov"))
+        #expect(later.hasPrefix("closed · as of 27 Nov"))
         #expect(later.hasSuffix("stale"))
         #expect(d.core.status().stale)
     }

@@ -561,6 +561,14 @@ public final class KioskCore {
         var note: String?
         if let fetch = entries[instrumentIndex % entries.count].fetch {
             var parts: [String] = []
+            // The session as the provider reports it, in the words a finance app uses.
+            switch fetch.marketState?.uppercased() {
+            case "REGULAR"?: parts.append("open")
+            case "PRE"?, "PREPRE"?: parts.append("pre-market")
+            case "POST"?, "POSTPOST"?: parts.append("after hours")
+            case "CLOSED"?: parts.append("closed")
+            default: break
+            }
             if let asOf = fetch.lastPriceTime ?? (newest.interval.isIntraday ? newest.last?.time : nil) {
                 parts.append("as of " + Self.describe(asOf, in: market.timeZone, now: now.wall))
             } else {
