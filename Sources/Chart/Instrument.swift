@@ -60,14 +60,21 @@ extension Instrument {
         let shown = focus?.value ?? summary.last
         let delta = shown - summary.first
         let percent = summary.first != 0 ? delta / abs(summary.first) * 100 : 0
-        let change = priceFormat.change(delta) + "  (" + priceFormat.percent(percent) + ")"
+        // One number of decimals for the whole range (a sub-unit price gets more), so digits do
+        // not come and go while scrubbing.
+        let format = priceFormat.adapted(toMagnitude: max(abs(summary.first), abs(summary.last)))
+        let changeText = format.change(delta)
+        // The trend without colour; none when the change rounds to zero (it has no sign then).
+        let arrow = changeText.hasPrefix(format.plusSign) ? TrendArrow.up + " "
+            : changeText.hasPrefix(format.minusSign) ? TrendArrow.down + " " : ""
+        let change = arrow + changeText + "  (" + format.percent(percent) + ")"
         var note = ""
         if let focus {
             note = describeTime(focus.time, intraday: selection.points.count > 1 && isIntradaySelection(selection))
         } else if selection.usesDailyFallback {
             note = "daily prices (no intraday data)"
         }
-        return TickerLabels(instrument: name, price: priceFormat.price(shown), change: change, note: note,
+        return TickerLabels(instrument: name, price: format.price(shown), change: change, note: note,
                             selectedRange: selection.range, changeColor: delta >= 0 ? palette.up : palette.down)
     }
 

@@ -1,5 +1,6 @@
 /// Formats prices, signed changes and percentages the way a configured market shows them, e.g.
-/// `$12,345.67` or `12.345,67 €`, without Foundation (no locale database on the kiosk).
+/// `$12,345.67` or `12.345,67 €`, without Foundation (no locale database on the kiosk: `NumberLocale`
+/// and `Currency` carry the few CLDR and ISO 4217 facts needed).
 ///
 /// Rounding is half away from zero on the shortest decimal form of the `Double` (the digits Swift
 /// prints), so 1.005 shows as 1.01, as a person reading the data file expects, rather than 1.00 as
@@ -16,6 +17,12 @@ public struct PriceFormat: Sendable, Equatable, Hashable {
     public var groupingSeparator: String
     /// Digits per group (3 nearly everywhere); 0 for no grouping.
     public var groupingSize: Int
+    /// Digits per group before the first one (2 in en-IN: 12,34,567); 0 means `groupingSize`.
+    public var secondaryGroupingSize = 0
+    /// When set, prices under 1 get more decimals than `decimals` so that this many significant
+    /// digits show (0.0034 is "0.003400", not "0.00"). Nil when the decimals are fixed (the config's
+    /// `decimals` override).
+    public var significantDigits: Int?
     public var decimalSeparator: String
     /// e.g. "$" or "€"; empty for none.
     public var currencySymbol: String
@@ -64,9 +71,31 @@ public struct PriceFormat: Sendable, Equatable, Hashable {
         return copy
     }
 
+    /// The decimals a price of `magnitude` shows: `decimals`, or more for a sub-unit price when
+    /// `significantDigits` is set (4 digits: 0.5 → 0.5000, 0.0034 → 0.003400; at most 12).
+    public func decimals(forMagnitude magnitude: Double) -> Int {
+        guard let significantDigits, magnitude.isFinite, magnitude > 0, magnitude.magnitude < 1 else { return decimals }
+        var leadingZeros = 0  // after the decimal point, before the first significant digit
+        var m = magnitude.magnitude
+        while m < 0.1, leadingZeros < 12 { m *= 10; leadingZeros += 1 }
+        return min(12, max(decimals, leadingZeros + significantDigits))
+    }
+
+    /// This format with the decimals fixed for prices of `magnitude`: one instrument's price,
+    /// change and scrubbed values then share a number of decimals, so digits do not come and go
+    /// as the price moves.
+    public func adapted(toMagnitude magnitude: Double) -> PriceFormat {
+        var copy = self
+        copy.decimals = decimals(forMagnitude: magnitude)
+        copy.significantDigits = nil
+        return copy
+    }
+
     /// A price with the currency symbol: `$12,345.67`, `12.345,67 €`, `−$3.10` (no "+" for positives).
     public func price(_ value: Double) -> String {
-        guard let (digits, negative) = number(value, decimals: decimals) else { return Self.placeholder }
+        guard let (digits, negative) = number(value, decimals: decimals(forMagnitude: value.magnitude)) else {
+            return Self.placeholder
+        }
         return (negative ? minusSign : "") + withSymbol(digits)
     }
 
@@ -112,8 +141,14 @@ public struct PriceFormat: Sendable, Equatable, Hashable {
         Self.round(&digits, point: &point, places: places)
         var out = ""
         out.reserveCapacity(digits.count + digits.count / 3 + 4)
+        let secondary = secondaryGroupingSize > 0 ? secondaryGroupingSize : groupingSize
         for i in 0..<point {
-            if i > 0, groupingSize > 0, (point - i) % groupingSize == 0 { out += groupingSeparator }
+            // Digits left of position i: a separator where the first group (next to the decimal
+            // point) ends, then after every `secondary` digits.
+            let left = point - i
+            if i > 0, groupingSize > 0, left == groupingSize || (left > groupingSize && (left - groupingSize) % secondary == 0) {
+                out += groupingSeparator
+            }
             out.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "0") + digits[i]))
         }
         if places > 0 {

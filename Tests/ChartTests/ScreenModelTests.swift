@@ -39,7 +39,9 @@ struct ScreenModelTests {
             for t in stride(from: 1.0, through: 2.4, by: 0.1) {
                 model.render(at: t)
                 guard let labels = model.labelsOnScreen else { Issue.record("no labels drawn"); return }
-                let falling = labels.change.hasPrefix("\u{2212}") || labels.change.hasPrefix("-")
+                // The ▼ cue and the sign after it say the same as the colour.
+                let falling = labels.change.hasPrefix(TrendArrow.down + " \u{2212}")
+                #expect(falling || !labels.change.contains("\u{2212}"), "\(labels.change): sign and arrow disagree")
                 #expect(labels.changeColor == (falling ? palette.down : palette.up),
                         "\(from)→\(to) at \(t): \(labels.change) in the wrong colour")
             }

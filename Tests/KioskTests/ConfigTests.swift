@@ -53,7 +53,7 @@ struct ConfigTests {
         .init(text: "[chart]\nmorph-curve = cubic-bezier(2, 0, 0, 1)",
               expected: "t.conf:2: morph-curve: expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1, found \"cubic-bezier(2, 0, 0, 1)\""),
         .init(text: "[chart]\npalette = neon", expected: "t.conf:2: palette: expected standard or color-blind, found \"neon\""),
-        .init(text: "[chart]\ndecimals = 7", expected: "t.conf:2: decimals: expected a whole number from 0 to 6, found \"7\""),
+        .init(text: "[chart]\ndecimals = 7", expected: "t.conf:2: decimals: expected auto or a whole number from 0 to 6, found \"7\""),
         .init(text: "[chart]\ndecimal-separator = ;", expected: "t.conf:2: decimal-separator: expected . or , found \";\""),
         .init(text: "[chart]\ncurrency-position = left", expected: "t.conf:2: currency-position: expected before or after, found \"left\""),
         // [power]

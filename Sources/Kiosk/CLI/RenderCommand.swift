@@ -13,6 +13,7 @@ enum RenderCommand {
     static let help = """
         usage: tickerboard render [--data FILE.csv] [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
                                   [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw]
+                                  [--currency CODE] [--locale LOCALE] [--colors green-up|red-up]
                                   [--at SECONDS] [--scrub X] [--values] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
 
@@ -21,6 +22,9 @@ enum RenderCommand {
           --data FILE.csv     Yahoo-layout daily or intraday prices (Date or Datetime, Open, High, Low, Close, ...)
           --time-zone ZONE    the exchange's IANA time zone for calendar ranges (default America/New_York)
           --adjusted          use Adj Close instead of Close
+          --currency CODE     the prices' ISO 4217 currency (default USD; GBp, ZAc, ILA: quoted in pence or cents)
+          --locale LOCALE     separators, grouping and symbol position, as [chart] locale (default en-US)
+          --colors TREND      green-up or red-up (default: the locale's, as [chart] colors)
           --scene SCENE       line (default), bars (monthly change, staggered growth), draw (line drawing itself in)
           --at SECONDS        time into the scene's animation (default: the end, when everything has settled)
           --scrub X           a finger at pixel x: the indicator snaps to the nearest point
@@ -48,7 +52,28 @@ enum RenderCommand {
         let scrubX = try args.number("--scrub", in: -100_000...100_000)
         let axisName = try args.option("--time-axis") ?? "trading"
         let printValues = args.flag("--values")
+        let currencyCode = try args.option("--currency") ?? "USD"
+        let localeName = try args.option("--locale")
+        let colorsName = try args.option("--colors")
         try args.finish()
+
+        // The same rules as the daemon's: a config with just these keys set.
+        var numbers = Config()
+        guard Currency(code: currencyCode) != nil else {
+            throw UsageError("render: --currency \"\(currencyCode)\" is not an ISO 4217 code like USD, or GBp, ZAc, ILA")
+        }
+        if let localeName {
+            guard let locale = NumberLocale(identifier: localeName) else {
+                throw UsageError("render: --locale \"\(localeName)\" is not one of \(NumberLocale.knownIdentifiers.joined(separator: ", "))")
+            }
+            numbers.locale = locale
+        }
+        if let colorsName {
+            guard let trend = NumberLocale.Trend(rawValue: colorsName.lowercased()) else {
+                throw UsageError("render: --colors \"\(colorsName)\" is not green-up or red-up")
+            }
+            numbers.trend = trend
+        }
 
         guard let range = ChartRange(label: rangeText) else {
             throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
@@ -59,9 +84,11 @@ enum RenderCommand {
         guard let axis = TimeAxis(rawValue: axisName) else {
             throw UsageError("render: --time-axis \"\(axisName)\" is not trading or calendar")
         }
-        guard let palette = ScreenModel.palette(named: paletteName) else {
+        guard ScreenModel.palette(named: paletteName) != nil else {
             throw UsageError("render: --palette \"\(paletteName)\" is not standard or color-blind")
         }
+        numbers.paletteName = paletteName
+        let palette = numbers.palette
         var transitionRanges: (ChartRange, ChartRange)?
         if let transition {
             let parts = transition.split(separator: ":").map(String.init)
@@ -81,7 +108,7 @@ enum RenderCommand {
             _ = output
         }
 
-        let instrument: Instrument
+        var instrument: Instrument
         do {
             let zone = try ExchangeTimeZone(identifier: zoneName)
             if let dataPath {
@@ -93,6 +120,7 @@ enum RenderCommand {
         } catch {
             throw UsageError("render: \(error)")
         }
+        instrument.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
         let model = ScreenModel(instrument: instrument, width: size.width, height: size.height, fonts: fonts,

@@ -1,6 +1,7 @@
 import Chart
 import Display
 import Feed
+import Text
 
 #if canImport(Glibc)
 import Glibc
@@ -58,11 +59,16 @@ public struct Config: Equatable, Sendable {
     public var morph = MorphTiming.standard
     public var paletteName = "standard"
     public var timeAxis = TimeAxis.trading
-    public var decimals = 2
-    public var groupingSeparator = ","
-    public var decimalSeparator = "."
+    /// Separators, grouping, symbol position and the up colour come from the locale; the keys
+    /// below override one fact each (nil: the locale's, or for `decimals` the currency's minor
+    /// units, with more decimals for sub-unit prices).
+    public var locale = NumberLocale.enUS
+    public var decimals: Int?
+    public var groupingSeparator: String?
+    public var decimalSeparator: String?
     public var currencySymbol: String?
-    public var currencyAfter = false
+    public var currencyAfter: Bool?
+    public var trend: NumberLocale.Trend?
     // [power]
     public var schedule = PowerSchedule.always
     public var blankAfterIdleSeconds = 0.0
@@ -73,6 +79,31 @@ public struct Config: Equatable, Sendable {
     public init() {}
 
     public static let defaultPath = "/etc/tickerboard/tickerboard.conf"
+
+    /// How prices in `currencyCode` read: the currency's symbol and minor units, the locale's
+    /// separators and symbol position, then each override that is set.
+    public func priceFormat(currencyCode: String) -> PriceFormat {
+        let currency = Currency(code: currencyCode) ?? Currency(code: "USD")!
+        var f = PriceFormat(currency: currency, locale: locale)
+        if let decimals { f.decimals = decimals; f.significantDigits = nil }
+        if let groupingSeparator { f.groupingSeparator = groupingSeparator }
+        if let decimalSeparator { f.decimalSeparator = decimalSeparator }
+        if let currencySymbol { f.currencySymbol = currencySymbol }
+        if let currencyAfter {
+            f.symbolPosition = currencyAfter ? .after : .before
+            // A symbol moved to the other side is set apart from the number as the locale sets it apart.
+            if !currency.isSubunit, currencyAfter != (locale.symbolPosition == .after) { f.symbolSpacing = locale.symbolSpacing }
+        }
+        return f
+    }
+
+    /// Which colour is up: the `colors` key, else the locale's convention.
+    public var effectiveTrend: NumberLocale.Trend { trend ?? locale.trend }
+
+    /// The chart's colours: the palette with up and down as the trend convention has them.
+    public var palette: ChartPalette {
+        (ScreenModel.palette(named: paletteName) ?? .standard).trending(effectiveTrend)
+    }
 
     /// Parses `text` (from `file`, for messages). Errors leave the default in place for that key;
     /// the caller decides whether errors are fatal (startup, check-config) or keep the old config (reload).
@@ -101,7 +132,10 @@ public struct Config: Equatable, Sendable {
                     if ExchangeTimeZone.isValidIdentifier(entry.value) { inst.timeZone = entry.value } else {
                         fail("\"\(entry.value)\" is not an IANA time zone name like Europe/Berlin")
                     }
-                case "currency": inst.currency = entry.value
+                case "currency":
+                    if Currency(code: entry.value) != nil { inst.currency = entry.value } else {
+                        fail("expected an ISO 4217 code like USD or EUR, or GBp, ZAc, ILA for prices in pence or cents, found \"\(entry.value)\"")
+                    }
                 case "price":
                     switch entry.value.lowercased() {
                     case "close": inst.adjusted = false
@@ -293,23 +327,40 @@ public struct Config: Equatable, Sendable {
                 guard ScreenModel.palette(named: v) != nil else { return "expected standard or color-blind, found \"\(v)\"" }
                 c.paletteName = v.lowercased(); return nil
             },
+            "locale": { c, v in
+                guard let l = NumberLocale(identifier: v) else {
+                    return "expected one of \(NumberLocale.knownIdentifiers.joined(separator: " ")), found \"\(v)\""
+                }
+                c.locale = l; return nil
+            },
+            "colors": { c, v in
+                if v.lowercased() == "auto" { c.trend = nil; return nil }
+                guard let t = NumberLocale.Trend(rawValue: v.lowercased()) else {
+                    return "expected auto (from the locale), green-up or red-up, found \"\(v)\""
+                }
+                c.trend = t; return nil
+            },
             "decimals": { c, v in
-                guard let d = Int(v), (0...6).contains(d) else { return "expected a whole number from 0 to 6, found \"\(v)\"" }
+                if v.lowercased() == "auto" { c.decimals = nil; return nil }
+                guard let d = Int(v), (0...6).contains(d) else { return "expected auto or a whole number from 0 to 6, found \"\(v)\"" }
                 c.decimals = d; return nil
             },
             "grouping-separator": { c, v in
+                if v.lowercased() == "auto" { c.groupingSeparator = nil; return nil }
                 let s = v == "space" ? "\u{202F}" : v == "none" ? "" : v
-                guard s.count <= 1 else { return "expected one character, space or none, found \"\(v)\"" }
+                guard s.count <= 1 else { return "expected auto, one character, space or none, found \"\(v)\"" }
                 c.groupingSeparator = s; return nil
             },
             "decimal-separator": { c, v in
-                guard v == "." || v == "," else { return "expected . or , found \"\(v)\"" }
+                if v.lowercased() == "auto" { c.decimalSeparator = nil; return nil }
+                guard v == "." || v == "," else { return "expected auto, . or , found \"\(v)\"" }
                 c.decimalSeparator = v; return nil
             },
-            // `auto`: from each instrument's currency ($ for USD, € for EUR, else the ISO code).
+            // `auto`: each instrument's currency symbol from the ISO 4217 table ($, €, £, ¥, CHF, p).
             "currency-symbol": { c, v in c.currencySymbol = v.lowercased() == "auto" ? nil : v; return nil },
             "currency-position": { c, v in
-                guard ["before", "after"].contains(v.lowercased()) else { return "expected before or after, found \"\(v)\"" }
+                if v.lowercased() == "auto" { c.currencyAfter = nil; return nil }
+                guard ["before", "after"].contains(v.lowercased()) else { return "expected auto, before or after, found \"\(v)\"" }
                 c.currencyAfter = v.lowercased() == "after"; return nil
             },
         ],

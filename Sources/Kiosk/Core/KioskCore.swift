@@ -503,10 +503,7 @@ public final class KioskCore {
     }
 
     private func priceFormat(_ spec: InstrumentConfig) -> PriceFormat {
-        let symbol = config.currencySymbol ?? (spec.currency == "USD" ? "$" : spec.currency == "EUR" ? "€" : spec.currency)
-        return PriceFormat(decimals: config.decimals, groupingSeparator: config.groupingSeparator,
-                           decimalSeparator: config.decimalSeparator, currencySymbol: symbol,
-                           symbolPosition: config.currencyAfter ? .after : .before)
+        config.priceFormat(currencyCode: spec.currency)
     }
 
     // MARK: The model
@@ -524,7 +521,7 @@ public final class KioskCore {
         guard let info = displayInfo else { model = nil; return }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
-        let palette = ScreenModel.palette(named: config.paletteName) ?? .standard
+        let palette = config.palette
         let instrument: Instrument
         var placeholder: String?
         if showingSample {
