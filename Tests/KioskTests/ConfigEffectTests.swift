@@ -100,6 +100,12 @@ struct ConfigEffectTests {
         Row(section: "chart", line: "morph-curve = linear") { drive($0).core.model?.timing.curve == .linear },
         Row(section: "chart", line: "time-axis = calendar") { drive($0).core.model?.timeAxis == .calendar },
         Row(section: "chart", line: "palette = color-blind") { drive($0).core.model?.screen.palette == .colorBlindSafe },
+        Row(section: "chart", line: "locale = de-DE") { price($0).contains(",") && price($0).hasSuffix("\u{00A0}$") },
+        Row(section: "chart", line: "locale = ja-JP") { c in
+            // ja-JP's prices read as en-US's; its up is red.
+            drive(c).core.model?.screen.palette.up == ChartPalette.standard.down
+        },
+        Row(section: "chart", line: "colors = red-up") { drive($0).core.model?.screen.palette.up == ChartPalette.standard.down },
         Row(section: "chart", line: "decimals = 0") { !price($0).contains(".") },
         Row(section: "chart", line: "grouping-separator = none") { c in
             // The sample's price is under 1000: shown through the formatter the daemon built.
@@ -133,6 +139,8 @@ struct ConfigEffectTests {
             drive($0).core.model?.instrument.market.timeZone.identifier == "Asia/Tokyo"
         },
         Row(section: "instrument A", line: "currency = EUR") { price($0).hasPrefix("€") },
+        Row(section: "instrument A", line: "currency = JPY") { !price($0).contains(".") && price($0).hasPrefix("¥") },
+        Row(section: "instrument A", line: "currency = GBp") { price($0).hasSuffix("p") },
         Row(section: "instrument A", line: "price = adjusted") { drive($0).core.model?.instrument.market.priceField == .adjustedClose },
     ]
 
