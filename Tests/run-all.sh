@@ -23,6 +23,9 @@ if [ -x Tests/E2E/run-e2e.sh ] && [ "${TICKERBOARD_SKIP_E2E:-0}" != 1 ]; then
     Tests/E2E/run-e2e.sh
 fi
 
+# The locale and currency tables against CLDR (Babel from PyPI as the oracle, installed if missing).
+bash Tests/Locale/check-cldr.sh
+
 # The appliance build (daemon and fetcher), then the units: systemd-analyze verify, the security
 # exposures, install/uninstall. The daemon must not link libcurl (the fetcher is the network side).
 swift build -c release --static-swift-stdlib
