@@ -10,7 +10,8 @@
 // Files: TextError (typed errors), FontFace (FT_Library/FT_Face owner, layout data in font units),
 // FontLocator (finding font files, FontSet), Font (a face at a pixel size), Layout (the one glyph
 // loop behind measure/layout/draw), GlyphCache (the LRU of masks), TextRenderer (drawing, ink bounds),
-// Compositing (the SIMD mask blend), PriceFormat (numbers), SceneText (SCENE.md §5 text).
+// Compositing (the SIMD mask blend), PriceFormat (numbers), Currency (ISO 4217 symbols and minor
+// units), NumberLocale (the CLDR-checked locale table), SceneText (SCENE.md §5 text).
 
 import Raster
 

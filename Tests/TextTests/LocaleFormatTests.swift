@@ -105,3 +105,21 @@ struct LocaleFormatTests {
         #expect(fixed.price(0.0034) == "$0.00")
     }
 }
+
+@Suite("Glyphs for every number the tables can write")
+struct LocaleGlyphTests {
+    @Test("DejaVu Sans (regular and bold) has every symbol, separator and the ▲/▼ cue")
+    func glyphs() throws {
+        var text = "\u{25B2}\u{25BC}\u{2212}+%"
+        for code in Currency.knownCodes + ["GBp", "ZAc", "ILA"] { text += Currency(code: code)?.symbol ?? "" }
+        for id in NumberLocale.knownIdentifiers {
+            let l = try #require(NumberLocale(identifier: id))
+            text += l.decimalSeparator + l.groupingSeparator + l.symbolSpacing + l.percentSpacing
+        }
+        for path in [TestFonts.regularPath, TestFonts.boldPath] {
+            let face = try FontFace(path: path)
+            let missing = text.unicodeScalars.filter { !face.hasGlyph(for: $0) }
+            #expect(missing.isEmpty, "\(path) lacks \(missing.map { "U+" + String($0.value, radix: 16, uppercase: true) })")
+        }
+    }
+}
