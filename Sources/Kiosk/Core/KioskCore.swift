@@ -949,7 +949,7 @@ public final class KioskCore {
     public func status() -> KioskStatus {
         var s = model.map { KioskStatus(values: $0.values()) } ?? KioskStatus()
         s.instrumentID = currentID
-        s.instrumentName = model?.instrument.name ?? (showingSample ? Instrument.sample().name
+        s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
         s.animating = model?.isAnimating(at: now.mono) ?? false
         s.stale = isStale
