@@ -5,10 +5,49 @@ import Text
 public struct Bar: Equatable, Sendable {
     public var label: String
     public var value: Double
+    /// A period still in progress (the current month, month to date): drawn apart from the
+    /// finished ones, so nobody reads half a month as a whole one.
+    public var isPartial: Bool
 
-    public init(label: String, value: Double) {
+    public init(label: String, value: Double, isPartial: Bool = false) {
         self.label = label
         self.value = value
+        self.isPartial = isPartial
+    }
+}
+
+/// The value lines of a chart that must show zero: a 1, 2 or 5 × 10^n step, the fewest lines
+/// (at most `maxLines`) that cover the values, the outermost lines being the plot's edges.
+public struct NiceScale: Equatable, Sendable {
+    public let step: Double
+    /// The lines, lowest first; always includes 0.
+    public let lines: [Double]
+    public var lo: Double { lines.first ?? 0 }
+    public var hi: Double { lines.last ?? 1 }
+
+    public init(covering low: Double, _ high: Double, maxLines: Int = 6) {
+        // Bounded, so the headroom and the step search below stay finite.
+        var lo = min(0, max(-1e300, low.isFinite ? low : 0)), hi = max(0, min(1e300, high.isFinite ? high : 0))
+        if hi - lo < 1e-9 { hi = lo + 1 }
+        // Headroom, so the tallest bar does not end exactly on the top line.
+        lo *= 1.04; hi *= 1.04
+        let gaps = Double(max(2, maxLines) - 1)
+        // Powers of ten by multiplication, not log10/pow: the same bits on every machine.
+        var magnitude = 1.0
+        let raw = (hi - lo) / gaps
+        while magnitude * 10 <= raw { magnitude *= 10 }
+        while magnitude > raw { magnitude /= 10 }
+        var step = magnitude
+        search: while true {
+            for m in [1.0, 2.0, 5.0] {
+                step = m * magnitude
+                if (hi / step).rounded(.up) - (lo / step).rounded(.down) <= gaps { break search }
+            }
+            magnitude *= 10
+        }
+        self.step = step
+        let first = Int((lo / step).rounded(.down)), last = Int((hi / step).rounded(.up))
+        lines = (first...last).map { Double($0) * step }
     }
 }
 
@@ -29,7 +68,8 @@ public func niceTicks(lo: Double, hi: Double, count: Int = 5) -> [Double] {
     return ticks
 }
 
-/// The bar chart scene: value lines with nice labels, x labels, bars with a vertical gradient,
+/// The bar chart scene: value lines at nice steps with their labels, x labels under the lowest
+/// line, a month in progress marked as month to date, bars with a vertical gradient,
 /// each growing from the zero line on the shared timing engine, 0.1 s after its left neighbour.
 public struct BarChartScene {
     public var bars: [Bar]
@@ -39,9 +79,17 @@ public struct BarChartScene {
     public var stagger: Double
     public var valueSuffix: String
 
+    /// Values beyond this are drawn at it: one absurd month (a bad tick, a reverse split the data
+    /// did not adjust) must not flatten the other eleven or overflow the labels.
+    public static let valueLimit = 1000.0
+
     public init(bars: [Bar], plot: PlotRect, palette: ChartPalette, timing: MorphTiming = MorphTiming(duration: 0.8, curve: .tickerboard),
                 stagger: Double = 0.1, valueSuffix: String = "%") {
-        self.bars = bars.map { Bar(label: $0.label, value: $0.value.isFinite ? $0.value : 0) }
+        // NaN has no bar (its label stays, so the months keep their places).
+        self.bars = bars.map {
+            Bar(label: $0.label, value: $0.value.isNaN ? 0 : min(Self.valueLimit, max(-Self.valueLimit, $0.value)),
+                isPartial: $0.isPartial)
+        }
         self.plot = plot
         self.palette = palette
         self.timing = timing
@@ -57,14 +105,15 @@ public struct BarChartScene {
         timing.progress(elapsed: time - stagger * Double(index))
     }
 
-    /// The value range shown: always includes zero, padded so bars never touch the edges.
+    /// The value lines; the lowest and highest are the plot's bottom and top.
+    public var scale: NiceScale {
+        NiceScale(covering: bars.map(\.value).min() ?? 0, bars.map(\.value).max() ?? 0)
+    }
+
+    /// The value range shown: from the lowest value line to the highest, so it always includes zero.
     public var valueRange: (lo: Double, hi: Double) {
-        var lo = min(0, bars.map(\.value).min() ?? 0), hi = max(0, bars.map(\.value).max() ?? 0)
-        if hi - lo < 1e-9 { hi = lo + 1 }
-        let pad = (hi - lo) * 0.1
-        lo = lo < 0 ? lo - pad : lo
-        hi = hi > 0 ? hi + pad : hi
-        return (lo, hi)
+        let s = scale
+        return (s.lo, s.hi)
     }
 
     func y(_ v: Double) -> Double {
@@ -82,18 +131,15 @@ public struct BarChartScene {
 
     public func draw(on canvas: Canvas, at time: Double, text: TextRenderer?, font: Font?) {
         canvas.clear(palette.background)
-        let r = valueRange
-        let ticks = niceTicks(lo: r.lo, hi: r.hi, count: 4)
         let hair = max(1, (plot.height / 800).rounded())
-        for t in ticks {
+        for t in scale.lines {
             let y = (self.y(t)).rounded(.down) + 0.5
             var line = Path()
             line.move(to: Point(plot.left, y)); line.line(to: Point(plot.right, y))
             canvas.stroke(line, style: StrokeStyle(width: hair, dashes: t == 0 ? [] : [2 * hair, 4 * hair]),
                           paint: .solid(t == 0 ? palette.baseline : palette.baseline.withOpacity(0.45)))
             if let text, let font {
-                let label = formatTick(t)
-                text.draw(label, font: font, color: palette.secondaryText, x: plot.right, y: y - 6 * hair,
+                text.draw(formatTick(t), font: font, color: palette.secondaryText, x: plot.right, y: y - 6 * hair,
                           alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
             }
         }
@@ -104,21 +150,42 @@ public struct BarChartScene {
             let color = bar.value >= 0 ? palette.up : palette.down
             let top = min(rect.zeroY, end), bottom = max(rect.zeroY, end)
             if bottom - top > 0.01 {
-                // Brightest at the bar's end, fading towards the zero line.
+                // Brightest at the bar's end, fading towards the zero line; a month in progress
+                // is paler and outlined with a dash, unfinished.
+                let strength = bar.isPartial ? 0.45 : 1.0
                 let gradient = LinearGradient(start: Point(0, end), end: Point(0, rect.zeroY),
-                                              stops: [(0, color), (1, color.withOpacity(0.35))])
+                                              stops: [(0, color.withOpacity(strength)), (1, color.withOpacity(0.35 * strength))])
                 canvas.fillRect(x: rect.x0, y: top, width: rect.x1 - rect.x0, height: bottom - top,
                                 paint: .linearGradient(gradient))
+                if bar.isPartial {
+                    var outline = Path()
+                    let inset = hair / 2
+                    outline.move(to: Point(rect.x0 + inset, rect.zeroY))
+                    outline.line(to: Point(rect.x0 + inset, end))
+                    outline.line(to: Point(rect.x1 - inset, end))
+                    outline.line(to: Point(rect.x1 - inset, rect.zeroY))
+                    canvas.stroke(outline, style: StrokeStyle(width: hair, dashes: [3 * hair, 3 * hair]), paint: .solid(color))
+                }
             }
             if let text, let font {
-                text.draw(bar.label, font: font, color: palette.secondaryText, x: (rect.x0 + rect.x1) / 2,
-                          y: plot.bottom + font.pixelSize * 1.4, alignment: .baselineCenter,
-                          into: &canvas.buffer, clip: canvas.clip)
+                let x = (rect.x0 + rect.x1) / 2
+                let baseline = plot.bottom + font.pixelSize * 1.4
+                text.draw(bar.label, font: font, color: palette.secondaryText, x: x, y: baseline,
+                          alignment: .baselineCenter, into: &canvas.buffer, clip: canvas.clip)
+                if bar.isPartial {
+                    text.draw(Self.partialMark, font: font, color: palette.secondaryText, x: x,
+                              y: baseline + font.pixelSize * 1.2, alignment: .baselineCenter,
+                              into: &canvas.buffer, clip: canvas.clip)
+                }
             }
         }
     }
 
+    /// The second label line under a period still in progress.
+    public static let partialMark = "MTD"
+
     func formatTick(_ v: Double) -> String {
+        guard v.isFinite, abs(v) < 1e15 else { return "" }
         let rounded = (v * 100).rounded() / 100
         var s = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
         if rounded > 0 { s = "+" + s }

@@ -200,7 +200,7 @@ public final class ScreenModel {
     private var cachedBarScene: BarChartScene?
 
     /// Monthly change of the last twelve months, the bar chart's subject (computed once per data).
-    func barScene() -> BarChartScene {
+    public func barScene() -> BarChartScene {
         if let cachedBarScene { return cachedBarScene }
         let scene = makeBarScene()
         cachedBarScene = scene
@@ -223,9 +223,12 @@ public final class ScreenModel {
             }
             let names = Instrument.monthAbbreviations
             let tail = Array(monthEnds.suffix(13))
+            let partial = daily.last.map { Self.isMonthInProgress(CivilDate(unixTime: $0.time)) } ?? false
             for i in 1..<max(1, tail.count) {
                 let before = tail[i - 1].value, now = tail[i].value
-                bars.append(Bar(label: names[tail[i].month - 1], value: before != 0 ? (now - before) / before * 100 : 0))
+                // abs: a negative price (it happens to futures) must not flip the change's sign.
+                bars.append(Bar(label: names[tail[i].month - 1], value: before != 0 ? (now - before) / abs(before) * 100 : 0,
+                                isPartial: partial && i == tail.count - 1))
             }
         }
         // Room under the bars for their month labels, above the range selector.
@@ -233,6 +236,19 @@ public final class ScreenModel {
         plot.bottom -= 56 * screen.layout.scale
         return BarChartScene(bars: bars, plot: plot, palette: screen.palette,
                              timing: MorphTiming(duration: 0.8, curve: timing.curve))
+    }
+
+    /// True when weekdays of `date`'s month are still to come after it: the data ends mid-month,
+    /// so its last bar is month to date. Weekdays rather than an exchange calendar: a holiday on
+    /// a month's last weekday then shows a finished month as MTD until the next month's first
+    /// bar, which is the harmless side to err on.
+    public static func isMonthInProgress(_ date: CivilDate) -> Bool {
+        var day = date.day + 1
+        while let next = CivilDate(year: date.year, month: date.month, day: day) {
+            if !next.weekday.isWeekend { return true }
+            day += 1
+        }
+        return false
     }
 
     /// The header's words for the selected range (the scrubbed point's when a finger is down).
@@ -327,7 +343,8 @@ public final class ScreenModel {
             labels.change = "monthly change, last 12 months"
             labels.changeColor = screen.palette.secondaryText
             screen.draw(chart: LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color), labels: labels, on: canvas)
-            let plotArea = IntRect(x0: Int(screen.layout.plot.left) - 2, y0: Int(screen.layout.plot.top) - 2,
+            // From above the top value line's label down to the month labels' second line.
+            let plotArea = IntRect(x0: Int(screen.layout.plot.left) - 2, y0: Int(screen.layout.plot.top - barFont.pixelSize * 1.2) - 2,
                                    x1: Int(screen.layout.plot.right.rounded(.up)) + 2, y1: Int(screen.layout.plot.bottom) + Int(48 * screen.layout.scale))
             canvas.clip = plotArea.intersection(canvas.buffer.bounds)
             bars.draw(on: canvas, at: time - sceneStart, text: textRenderer, font: barFont)

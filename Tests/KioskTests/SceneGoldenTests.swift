@@ -14,7 +14,8 @@ struct SceneGoldenTests {
     }
 
     @Test("key frames match their golden images", arguments: [
-        ("morph-1M-1Y-0.4s", 0.4), ("morph-1M-1Y-0.7s", 0.7), ("bars-0.5s", 0.5), ("draw-1.0s", 1.0), ("scrub-6M", 0),
+        ("morph-1M-1Y-0.4s", 0.4), ("morph-1M-1Y-0.7s", 0.7), ("bars-0.5s", 0.5), ("bars-settled", 3.0), ("draw-1.0s", 1.0),
+        ("scrub-6M", 0),
     ])
     func keyFrame(name: String, time: Double) throws {
         let m = try Self.model(range: name.hasPrefix("scrub") ? .sixMonths : .oneMonth)
