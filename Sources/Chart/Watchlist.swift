@@ -1,0 +1,251 @@
+import Feed
+import Raster
+import Text
+
+/// Where the watchlist's tiles sit: a grid chosen for the screen's shape, pure so it can be
+/// tested for every count and orientation without drawing.
+public struct WatchlistLayout: Equatable, Sendable {
+    /// The most instruments one screen shows; more would no longer read from across a room.
+    public static let maximumCount = 12
+    /// Tiles are wider than tall: their lines of text are horizontal.
+    static let preferredAspect = 1.6
+    /// Below this a tile's text would be smaller than `minimumTextSize` (pixels).
+    public static let minimumTileWidth = 150
+    public static let minimumTileHeight = 90
+    public static let minimumTextSize = 12.0
+
+    public let width: Int
+    public let height: Int
+    public let scale: Double
+    public let columns: Int
+    public let rows: Int
+    /// The title line's baseline, above the tiles.
+    public let titleBaseline: Double
+    /// One rectangle per instrument, row by row, left to right.
+    public let tiles: [IntRect]
+
+    public init(count requested: Int, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        let count = min(Self.maximumCount, max(1, requested))
+        let s = max(0.25, min(Double(max(width, height)) / 1920, Double(min(width, height)) / 1080))
+        scale = s
+        let margin = (24 * s).rounded(), gap = (16 * s).rounded()
+        titleBaseline = (margin + 34 * s).rounded()
+        let top = titleBaseline + (20 * s).rounded()
+        let areaW = Double(width) - 2 * margin, areaH = Double(height) - top - margin
+        // The grid whose tiles hold the largest tile of the preferred shape; on a tie the one
+        // with fewer empty cells.
+        var best = (columns: 1, rows: count, score: -Double.infinity, empty: Int.max)
+        for c in 1...count {
+            let r = (count + c - 1) / c
+            let w = (areaW - gap * Double(c - 1)) / Double(c), h = (areaH - gap * Double(r - 1)) / Double(r)
+            let score = min(w / Self.preferredAspect, h)
+            let empty = c * r - count
+            if score > best.score + 1e-9 || (abs(score - best.score) <= 1e-9 && empty < best.empty) {
+                best = (c, r, score, empty)
+            }
+        }
+        columns = best.columns
+        rows = best.rows
+        let w = (areaW - gap * Double(columns - 1)) / Double(columns)
+        let h = (areaH - gap * Double(rows - 1)) / Double(rows)
+        tiles = (0..<count).map { i in
+            let col = i % best.columns, row = i / best.columns
+            let x0 = margin + Double(col) * (w + gap), y0 = top + Double(row) * (h + gap)
+            // Whole pixels: neighbours then never share a column or row.
+            return IntRect(x0: Int(x0.rounded()), y0: Int(y0.rounded()),
+                           x1: Int((x0 + w).rounded(.down)), y1: Int((y0 + h).rounded(.down)))
+        }
+    }
+
+    /// The tile under a touch, if any (the gaps between tiles belong to none).
+    public func tile(atX x: Double, y: Double) -> Int? {
+        guard x.isFinite, y.isFinite else { return nil }
+        return tiles.firstIndex { $0.contains(x: Int(x.rounded(.down)), y: Int(y.rounded(.down))) }
+    }
+}
+
+/// One instrument on the watchlist and what the kiosk knows about its data.
+public struct WatchlistEntry: Sendable {
+    public var instrument: Instrument
+    /// The data is older than it should be (the fetcher's status says so): the tile says so too.
+    public var isStale: Bool
+    /// Shown instead of a price while the instrument has no data yet, e.g. `waiting for AAPL.csv`.
+    public var placeholder: String?
+
+    public init(instrument: Instrument, isStale: Bool = false, placeholder: String? = nil) {
+        self.instrument = instrument
+        self.isStale = isStale
+        self.placeholder = placeholder
+    }
+}
+
+/// What one tile says, before drawing: the same words and numbers as the instrument's own header
+/// for the range, so the overview and the chart never disagree.
+public struct WatchlistTileContent: Equatable, Sendable {
+    public var name: String
+    public var price: String
+    public var change: String
+    public var changeColor: Color
+    /// The small print in the tile's corner: `stale`, or the placeholder; empty otherwise.
+    public var note: String
+    public var isStale: Bool
+    public var points: [ChartPoint]
+
+    public init(entry: WatchlistEntry, range: ChartRange, palette: ChartPalette) {
+        let instrument = entry.instrument
+        name = instrument.name
+        isStale = entry.isStale
+        if let placeholder = entry.placeholder {
+            price = PriceFormat.placeholder
+            change = ""
+            changeColor = palette.secondaryText
+            note = placeholder
+            points = []
+            return
+        }
+        let selection = instrument.market.points(for: range)
+        let labels = instrument.labels(for: selection, palette: palette)
+        price = labels.price
+        change = labels.change
+        changeColor = labels.changeColor
+        points = selection.points
+        note = entry.isStale ? "stale" : (points.isEmpty ? labels.note : "")
+    }
+}
+
+/// The watchlist overview: one tile per instrument with name, price, change against the range's
+/// baseline and a small line of the range.
+public final class WatchlistScene {
+    public let layout: WatchlistLayout
+    public let canvas: Canvas
+    public var palette: ChartPalette
+    public private(set) var range: ChartRange
+    public private(set) var entries: [WatchlistEntry]
+    private var contents: [WatchlistTileContent]
+    private let renderer = TextRenderer()
+    private let fonts: FontSet
+
+    public init(entries: [WatchlistEntry], width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
+                range: ChartRange = .oneMonth) {
+        let shown = Array(entries.prefix(WatchlistLayout.maximumCount))
+        self.entries = shown
+        layout = WatchlistLayout(count: shown.count, width: width, height: height)
+        canvas = Canvas(width: width, height: height)
+        self.palette = palette
+        self.range = range
+        self.fonts = fonts
+        contents = shown.map { WatchlistTileContent(entry: $0, range: range, palette: palette) }
+    }
+
+    /// What each tile says (tests, `render --values`).
+    public var tileContents: [WatchlistTileContent] { contents }
+
+    public func select(_ newRange: ChartRange) {
+        range = newRange
+        contents = entries.map { WatchlistTileContent(entry: $0, range: newRange, palette: palette) }
+    }
+
+    /// New data or a new staleness for the instrument at `index`: only its tile's words change.
+    public func update(_ entry: WatchlistEntry, at index: Int) {
+        guard entries.indices.contains(index) else { return }
+        entries[index] = entry
+        contents[index] = WatchlistTileContent(entry: entry, range: range, palette: palette)
+    }
+
+    /// A slightly lighter card on the background, so tiles read as separate without borders.
+    var tileBackground: Color {
+        let b = palette.background
+        func lift(_ c: UInt8) -> UInt8 { UInt8(min(255, Int(c) + 12)) }
+        return Color(red: lift(b.red), green: lift(b.green), blue: lift(b.blue))
+    }
+
+    @discardableResult
+    public func render() -> Canvas {
+        canvas.clip = canvas.buffer.bounds
+        canvas.clear(palette.background)
+        let s = layout.scale
+        let title = Font(face: fonts.regular, clampingPixelSize: max(WatchlistLayout.minimumTextSize, 26 * s))
+        renderer.draw("Watchlist · \(range)", font: title, color: palette.secondaryText, x: (24 * s).rounded(),
+                      y: layout.titleBaseline, into: &canvas.buffer, clip: canvas.clip)
+        for (i, rect) in layout.tiles.enumerated() {
+            canvas.clip = rect.intersection(canvas.buffer.bounds)
+            drawTile(contents[i], in: rect)
+        }
+        canvas.clip = canvas.buffer.bounds
+        return canvas
+    }
+
+    private func drawTile(_ tile: WatchlistTileContent, in rect: IntRect) {
+        let card = tileBackground
+        canvas.clear(card)
+        let w = Double(rect.width), h = Double(rect.height)
+        // Text grows with the tile, bounded below (readable) and above (a single tile on a large
+        // screen is not a poster).
+        let unit = min(h / 10, w / 16)
+        let pad = max(6, unit * 0.9)
+        let minText = WatchlistLayout.minimumTextSize
+        let x0 = Double(rect.x0) + pad, x1 = Double(rect.x1) - pad
+        let textWidth = x1 - x0
+        var y = Double(rect.y0) + pad
+        let nameFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1)), tile.name, width: textWidth * 0.7)
+        y += nameFont.ascent
+        renderer.draw(truncated(tile.name, font: nameFont, width: textWidth * (tile.note.isEmpty ? 1 : 0.6)),
+                      font: nameFont, color: palette.secondaryText, x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
+        if !tile.note.isEmpty {
+            let noteFont = Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 0.95))
+            let color = tile.isStale ? Color(rgb: 0xE3B341) : palette.secondaryText
+            renderer.draw(truncated(tile.note, font: noteFont, width: textWidth * 0.4), font: noteFont, color: color,
+                          x: x1, y: y, alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
+        }
+        let priceFont = fitted(Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 2.2), tabularDigits: true),
+                               tile.price, width: textWidth)
+        y += priceFont.ascent + unit * 0.5
+        // A stale price is dimmed: still there to read, but not to trust at a glance.
+        renderer.draw(tile.price, font: priceFont, color: palette.text.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y,
+                      into: &canvas.buffer, clip: canvas.clip)
+        if !tile.change.isEmpty {
+            let changeFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1), tabularDigits: true),
+                                    tile.change, width: textWidth)
+            y += changeFont.ascent + unit * 0.5
+            renderer.draw(tile.change, font: changeFont, color: tile.changeColor.withOpacity(tile.isStale ? 0.55 : 1),
+                          x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
+        }
+        // The small line fills what is left below the text.
+        let plot = PlotRect(left: x0, top: y + unit * 1.0, right: x1, bottom: Double(rect.y1) - pad)
+        guard tile.points.count >= 2, plot.height >= 8 else { return }
+        var tilePalette = palette
+        tilePalette.background = card
+        let metrics = LineChartMetrics(scale: max(0.4, unit / 12))
+        let scale = LineChartScale(fitting: tile.points, in: plot)
+        let first = tile.points[0].value, last = tile.points[tile.points.count - 1].value
+        let frame = LineChartFrame(vertices: decimated(scale.positions(of: tile.points, axis: .trading)),
+                                   baselineY: scale.y(first), lineColor: last >= first ? palette.up : palette.down)
+        let saved = canvas.clip
+        canvas.clip = IntRect(x0: Int(plot.left) - 4, y0: Int(plot.top) - 4, x1: Int(plot.right.rounded(.up)) + 4,
+                              y1: Int(plot.bottom.rounded(.up)) + 4).intersection(saved)
+        LineChartPainter(palette: tilePalette, metrics: metrics, plot: plot).draw(frame, on: canvas)
+        canvas.clip = saved
+    }
+
+    /// `font` made smaller (never below the minimum) until `text` fits `width`.
+    private func fitted(_ font: Font, _ text: String, width: Double) -> Font {
+        let measured = font.measure(text).width
+        guard measured > width, measured > 0 else { return font }
+        return font.withPixelSize(max(WatchlistLayout.minimumTextSize, font.pixelSize * width / measured))
+    }
+
+    /// `text` cut with an ellipsis to fit `width` (a long company name on a narrow tile).
+    private func truncated(_ text: String, font: Font, width: Double) -> String {
+        guard font.measure(text).width > width else { return text }
+        var scalars = Array(text.unicodeScalars)
+        while !scalars.isEmpty {
+            scalars.removeLast()
+            var s = String(String.UnicodeScalarView(scalars))
+            while s.hasSuffix(" ") { s.removeLast() }
+            if font.measure(s + "…").width <= width { return s + "…" }
+        }
+        return ""
+    }
+}
