@@ -183,7 +183,7 @@ public final class WatchlistScene {
         let w = Double(rect.width), h = Double(rect.height)
         // Text grows with the tile, bounded below (readable) and above (a single tile on a large
         // screen is not a poster).
-        let unit = min(h / 10, w / 16)
+        let unit = min(h / 10, w / 16, 32 * layout.scale)
         let pad = max(6, unit * 0.9)
         let minText = WatchlistLayout.minimumTextSize
         let x0 = Double(rect.x0) + pad, x1 = Double(rect.x1) - pad

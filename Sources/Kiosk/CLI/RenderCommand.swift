@@ -11,21 +11,23 @@ import Glibc
 /// `tickerboard render`: frames of the line chart as PNG, for previews, docs and tests.
 enum RenderCommand {
     static let help = """
-        usage: tickerboard render [--data FILE.csv] [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
-                                  [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw]
+        usage: tickerboard render [--data FILE.csv]... [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
+                                  [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw|watchlist]
                                   [--currency CODE] [--locale LOCALE] [--colors green-up|red-up]
                                   [--at SECONDS] [--scrub X] [--values] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
         or with --transition every frame of the morph from one range to another as DIR/frame-0000.png, ...
-          --data FILE.csv     Yahoo-layout daily or intraday prices (Date or Datetime, Open, High, Low, Close, ...)
+          --data FILE.csv     Yahoo-layout daily or intraday prices (Date or Datetime, Open, High, Low, Close, ...);
+                              repeat it for --scene watchlist, one tile per file (up to 12)
           --time-zone ZONE    the exchange's IANA time zone for calendar ranges (default America/New_York)
           --adjusted          use Adj Close instead of Close
           --currency CODE     the prices' ISO 4217 currency (default USD; GBp, ZAc, ILA: quoted in pence or cents)
           --locale LOCALE     separators, grouping and symbol position, as [chart] locale (default en-US)
           --colors TREND      green-up or red-up (default: the locale's, as [chart] colors)
-          --scene SCENE       line (default), bars (monthly change, staggered growth), draw (line drawing itself in)
+          --scene SCENE       line (default), bars (monthly change, staggered growth), draw (line drawing itself in),
+                              watchlist (a tile per --data file: price, change and a small line of --range)
           --at SECONDS        time into the scene's animation (default: the end, when everything has settled)
           --scrub X           a finger at pixel x: the indicator snaps to the nearest point
           --time-axis AXIS    trading (default: nights and weekends collapsed) or calendar
@@ -36,7 +38,7 @@ enum RenderCommand {
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
         var args = Arguments(command: "render", raw)
         if args.wantsHelp() { printLine(help); return 0 }
-        let dataPath = try args.option("--data")
+        let dataPaths = try args.repeatable("--data")
         let zoneName = try args.option("--time-zone") ?? SampleMarket.timeZoneIdentifier
         let rangeText = try args.option("--range") ?? "1M"
         let size = try args.size() ?? (1920, 1080)
@@ -78,9 +80,18 @@ enum RenderCommand {
         guard let range = ChartRange(label: rangeText) else {
             throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
         }
-        guard let scene = ScreenModel.Scene(rawValue: sceneName) else {
-            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars or draw")
+        let watchlist = sceneName == "watchlist"
+        guard watchlist || ScreenModel.Scene(rawValue: sceneName) != nil else {
+            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw or watchlist")
         }
+        let scene = ScreenModel.Scene(rawValue: sceneName) ?? .line
+        guard watchlist || dataPaths.count <= 1 else {
+            throw UsageError("render: --data is given \(dataPaths.count) times; only --scene watchlist takes several")
+        }
+        guard dataPaths.count <= WatchlistLayout.maximumCount else {
+            throw UsageError("render: --data is given \(dataPaths.count) times; the watchlist shows at most \(WatchlistLayout.maximumCount)")
+        }
+        let dataPath = dataPaths.first
         guard let axis = TimeAxis(rawValue: axisName) else {
             throw UsageError("render: --time-axis \"\(axisName)\" is not trading or calendar")
         }
@@ -106,6 +117,37 @@ enum RenderCommand {
             guard output != nil || printValues else { throw UsageError("render: --output FILE.png is required") }
             guard outputDir == nil else { throw UsageError("render: --output-dir goes with --transition") }
             _ = output
+        }
+
+        if watchlist {
+            guard transition == nil, scrubX == nil, !printValues else {
+                throw UsageError("render: --scene watchlist takes no --transition, --scrub or --values")
+            }
+            guard let output else { throw UsageError("render: --scene watchlist needs --output FILE.png") }
+            var entries: [WatchlistEntry] = []
+            do {
+                let zone = try ExchangeTimeZone(identifier: zoneName)
+                for path in dataPaths {
+                    var one = try Instrument.load(csv: path, timeZone: zone, priceField: adjusted ? .adjustedClose : .close,
+                                                  warn: { Log.warning($0) })
+                    one.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
+                    entries.append(WatchlistEntry(instrument: one))
+                }
+            } catch {
+                throw UsageError("render: \(error)")
+            }
+            if entries.isEmpty {
+                var sample = Instrument.sample()
+                sample.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
+                entries = [WatchlistEntry(instrument: sample)]
+            }
+            let fonts: FontSet
+            do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+            let board = WatchlistScene(entries: entries, width: size.width, height: size.height, fonts: fonts,
+                                       palette: palette, range: range)
+            do { try PNG.write(board.render().buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
+            printLine("wrote \(output) (\(size.width)x\(size.height), watchlist of \(entries.count), \(range))")
+            return 0
         }
 
         var instrument: Instrument
