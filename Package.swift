@@ -36,7 +36,10 @@ let package = Package(
         .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "LinuxIO", "Raster"]),
         .target(name: "Input", dependencies: ["CLibinput", "CLinux", "LinuxIO"]),
         .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "LinuxIO", "CLinux"]),
-        .executableTarget(name: "tickerboard", dependencies: ["Kiosk"]),
+        // Full RELRO (with the default -z relro): the dynamic symbols are bound at start and the
+        // GOT is read-only afterwards; the shipped daemon is hardened like Debian's own binaries.
+        .executableTarget(name: "tickerboard", dependencies: ["Kiosk"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         // The network side: provider adapters, request budget, merge-and-replace of the data files.
         .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"]),
         .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch"]),

@@ -8,7 +8,7 @@
 #            PREFIX/lib/systemd/system/tickerboard.service   the hardened unit (ExecStart -> PREFIX/bin)
 #            /etc/tickerboard/tickerboard.conf               the commented default config, ONLY if absent;
 #                                                            otherwise beside it as tickerboard.conf.dist
-#            PREFIX/share/tickerboard/                       the default config and the sample fetcher
+#            PREFIX/share/tickerboard/                       the default config, no-vt.conf, the sample fetcher
 #            PREFIX/share/doc/tickerboard/                   README.md, APPLIANCE.md, the screenshot
 #   then     systemctl daemon-reload (real root only), and with --enable: systemctl enable --now
 #
@@ -91,13 +91,14 @@ else
 fi
 
 install -m 0644 "$root/assets/tickerboard.conf" "$sharedir/tickerboard.conf"
+install -m 0644 "$root/systemd/no-vt.conf" "$sharedir/no-vt.conf"
 install -m 0755 "$root/assets/fetch-example/fetch-prices.sh" "$sharedir/fetch-example/fetch-prices.sh"
 for f in tickerboard-fetch.service tickerboard-fetch.timer README.md; do
     sed -e "s|/usr/share/tickerboard|$prefix/share/tickerboard|g" "$root/assets/fetch-example/$f" \
         > "$sharedir/fetch-example/$f"
     chmod 0644 "$sharedir/fetch-example/$f"
 done
-say "$prefix/share/tickerboard/ (default config, sample fetcher)"
+say "$prefix/share/tickerboard/ (default config, no-vt.conf drop-in, sample fetcher)"
 
 install -m 0644 "$root/README.md" "$docdir/README.md"
 install -m 0644 "$root/systemd/README.md" "$docdir/APPLIANCE.md"

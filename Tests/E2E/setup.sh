@@ -6,6 +6,9 @@
 #      can PVH-boot it without the slow in-guest XZ decompression under TCG
 #   3. vkms.ko built out of tree (Debian's kernel lacks CONFIG_DRM_VKMS); TB_VM_VKMS=0 skips it
 #   4. a busybox initramfs with the handful of modules the tests need (guest-init.sh as /init)
+#   5. the guest's module tree (hard links into the unpacked kernel, plus vkms.ko, depmod'ed): a
+#      systemd guest (run-vm.sh --systemd) sees it as /lib/modules/KVER, so `modprobe vkms` and udev's
+#      module autoloading work there as on an installed system
 # Cache: $TB_VM_CACHE (default /var/cache/tickerboard-vm). It must not live under /tmp, /run or
 # /var/tmp: the guest mounts fresh tmpfs there.
 set -euo pipefail
@@ -84,7 +87,8 @@ if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/d
   for a in $(/bin/busybox --list); do [ "$a" = busybox ] || ln -sf busybox "$STAGE/bin/$a"; done
   install -m 755 "$HERE/guest-init.sh" "$STAGE/init"
   want=""
-  for m in 9p 9pnet_virtio virtio_pci bochs virtio-gpu; do
+  # overlay: a systemd guest's root is an overlay over the read-only 9p root (run-vm.sh --systemd)
+  for m in 9p 9pnet_virtio virtio_pci bochs virtio-gpu overlay; do
     n="$(echo "$m" | tr '_' '-')"
     line="$(awk -v n="$n" -F: '{b=$1; sub(/.*\//,"",b); sub(/\.ko(\.[a-z]+)?$/,"",b); gsub("_","-",b); if (b==n) {print; exit}}' "$KDIR/modules.dep")"
     [ -n "$line" ] || { log "module $m not in modules.dep"; continue; }
@@ -102,5 +106,17 @@ if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/d
   rm -rf "$STAGE"
   mv "$CACHE/initramfs.cpio.gz.new" "$CACHE/initramfs.cpio.gz"
   echo "$STAMP" > "$CACHE/initramfs.stamp"
+fi
+# --- the guest's /lib/modules/KVER (systemd guests): hard links, so it costs no space
+MODTREE="$CACHE/modtree/lib/modules/$KVER"
+MSTAMP="$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && md5sum < "$CACHE/vkms/vkms.ko" | cut -c1-16)"
+if [ "$(cat "$CACHE/modtree.stamp" 2>/dev/null)" != "$MSTAMP" ]; then
+  rm -rf "$CACHE/modtree"; mkdir -p "$(dirname "$MODTREE")"
+  cp -al "$CACHE/kernel/lib/modules/$KVER" "$MODTREE"
+  # depmod's outputs are links into the kernel tree too: unlink them before it writes its own
+  for f in dep dep.bin alias alias.bin softdep symbols symbols.bin builtin.bin builtin.alias.bin devname; do rm -f "$MODTREE/modules.$f"; done
+  if [ -f "$CACHE/vkms/vkms.ko" ]; then mkdir -p "$MODTREE/extra"; cp "$CACHE/vkms/vkms.ko" "$MODTREE/extra/"; fi
+  depmod -b "$CACHE/modtree" "$KVER"
+  echo "$MSTAMP" > "$CACHE/modtree.stamp"
 fi
 log "ok: kernel $KVER, vkms $([ -f "$CACHE/vkms/vkms.ko" ] && echo yes || echo no), cache $CACHE"

@@ -19,6 +19,7 @@ public enum Tickerboard {
           touch-test     check touch rotation and calibration; four corner taps give the `calibration` line
           input-check    print every input event in display coordinates (for installers)
           help           show this text
+          version        print the version (also --version)
 
         `tickerboard COMMAND --help` explains a command.
         """
@@ -26,6 +27,10 @@ public enum Tickerboard {
     /// Runs the command line `arguments` (without the program name) and returns the exit status:
     /// 0 done, 1 failed at run time, 2 a usage mistake (one line on stderr).
     public static func main(_ arguments: [String]) -> Int32 {
+        if arguments.first == "--version" || arguments.first == "version" {
+            printLine("tickerboard \(TickerboardVersion.string)")
+            return 0
+        }
         var args = arguments
         let command = args.first.map { $0.hasPrefix("-") ? "run" : $0 } ?? "run"
         if let first = args.first, !first.hasPrefix("-") { args.removeFirst() }

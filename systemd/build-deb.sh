@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Builds the Debian package of Tickerboard, tickerboard_VERSION_ARCH.deb: a staged tree packed with
+# `dpkg-deb --build --root-owner-group` (no debhelper, no source package).
+#
+# usage: systemd/build-deb.sh [--binary FILE] [--out DIR] [--lintian]
+#
+#   --binary FILE  package FILE, a `swift build -c release --static-swift-stdlib` tickerboard; without
+#                  it that build runs here, under flock $TB_BUILD_LOCK (default
+#                  /tmp/tickerboard-build.lock; set TB_BUILD_LOCK= when the caller holds it already)
+#   --out DIR      where the .deb goes (default .build/deb)
+#   --lintian      run lintian on the result (apt-get install lintian); exit 1 on an error or
+#                  warning that systemd/debian/lintian-overrides does not explain
+#
+# The version is TickerboardVersion.string in Sources/Kiosk/CLI/Version.swift, the one place it is
+# written; the binary's `--version` must agree. The package holds (see systemd/README.md):
+#   /usr/bin/tickerboard                            the daemon, stripped
+#   /lib/systemd/system/tickerboard.service         the hardened unit, enabled on installation
+#   /etc/tickerboard/tickerboard.conf               the commented default config (a conffile)
+#   /usr/share/tickerboard/                         the default config, no-vt.conf, the sample fetcher
+#   /usr/share/doc/tickerboard/                     README.md, APPLIANCE.md, screenshot, copyright, changelog.gz
+#   /usr/share/man/man1/tickerboard.1.gz            the manual page
+# Maintainer scripts (systemd/debian/): postinst enables the unit and starts it only on a running
+# systemd, prerm stops it on removal, postrm purge removes /var/lib/tickerboard and /etc/tickerboard.
+# TB_DEB_MAINTAINER overrides the Maintainer field. The last line printed is the .deb's path.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+binary="" out="$root/.build/deb" lintian=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --binary) binary=${2:?--binary needs a file}; shift 2 ;;
+        --binary=*) binary=${1#*=}; shift ;;
+        --out) out=${2:?--out needs a directory}; shift 2 ;;
+        --out=*) out=${1#*=}; shift ;;
+        --lintian) lintian=1; shift ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "build-deb.sh: unknown option \"$1\" (see --help)" >&2; exit 2 ;;
+    esac
+done
+say() { echo "build-deb: $*" >&2; }
+die() { echo "build-deb: $*" >&2; exit 1; }
+for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
+    command -v "$tool" >/dev/null || die "$tool not found (apt-get install dpkg-dev binutils)"
+done
+
+version=$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Kiosk/CLI/Version.swift")
+case "$version" in
+    [0-9]*) ;;
+    *) die "Sources/Kiosk/CLI/Version.swift: expected 'static let string = \"X.Y.Z\"', found \"$version\"" ;;
+esac
+arch=$(dpkg --print-architecture)
+
+if [ -z "$binary" ]; then
+    lock=${TB_BUILD_LOCK-/tmp/tickerboard-build.lock}
+    build=(swift build -c release --static-swift-stdlib --product tickerboard)
+    say "building: ${build[*]}${lock:+ (under flock $lock)}"
+    if [ -n "$lock" ]; then (cd "$root" && flock "$lock" "${build[@]}" >&2); else (cd "$root" && "${build[@]}" >&2); fi
+    binary="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/tickerboard"
+fi
+[ -x "$binary" ] || die "$binary is not an executable"
+reported=$("$binary" --version 2>&1 || true)
+[ "$reported" = "tickerboard $version" ] || die "$binary --version says \"$reported\", Version.swift says $version: rebuild it"
+
+maintainer=${TB_DEB_MAINTAINER:-Tickerboard maintainers <maintainers@tickerboard.example.org>}
+# Reproducible: every file dated at the commit being packaged.
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)}
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+work=$(mktemp -d /tmp/tickerboard-deb.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+stage="$work/tickerboard"
+umask 022
+d() { install -d -m 0755 "$stage/$1"; }
+f() { install -D -m "$1" "$2" "$stage/$3"; }   # f MODE SOURCE DEST
+
+f 0755 "$binary" usr/bin/tickerboard
+# Debian policy: no symbol tables or notes in shipped binaries (no debug package is built).
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard"
+stripped=$("$stage/usr/bin/tickerboard" --version 2>&1 || true)
+[ "$stripped" = "tickerboard $version" ] || die "the stripped binary does not run: $stripped"
+
+f 0644 "$here/tickerboard.service" lib/systemd/system/tickerboard.service
+f 0644 "$root/assets/tickerboard.conf" etc/tickerboard/tickerboard.conf
+f 0644 "$root/assets/tickerboard.conf" usr/share/tickerboard/tickerboard.conf
+f 0644 "$here/no-vt.conf" usr/share/tickerboard/no-vt.conf
+f 0755 "$root/assets/fetch-example/fetch-prices.sh" usr/share/tickerboard/fetch-example/fetch-prices.sh
+for x in tickerboard-fetch.service tickerboard-fetch.timer README.md; do
+    f 0644 "$root/assets/fetch-example/$x" "usr/share/tickerboard/fetch-example/$x"
+done
+doc=usr/share/doc/tickerboard
+f 0644 "$root/README.md" "$doc/README.md"
+f 0644 "$here/README.md" "$doc/APPLIANCE.md"
+f 0644 "$root/assets/tickerboard-1M.png" "$doc/tickerboard-1M.png"
+f 0644 "$here/debian/copyright" "$doc/copyright"
+f 0644 "$here/debian/lintian-overrides" usr/share/lintian/overrides/tickerboard
+# A native package's changelog: one entry per version, generated so the version lives in one place.
+{
+    echo "tickerboard ($version) stable; urgency=medium"
+    echo
+    echo "  * Tickerboard $version, built from commit $commit."
+    echo "    The project's history is its git log; systemd/README.md has the notes"
+    echo "    for appliance builders."
+    echo
+    echo " -- $maintainer  $(LC_ALL=C date -u -R -d "@$SOURCE_DATE_EPOCH")"
+} | gzip -9n > "$work/changelog.gz"
+f 0644 "$work/changelog.gz" "$doc/changelog.gz"
+gzip -9n < "$here/debian/tickerboard.1" > "$work/tickerboard.1.gz"
+f 0644 "$work/tickerboard.1.gz" usr/share/man/man1/tickerboard.1.gz
+
+# Depends: the shared libraries the binary links (dpkg-shlibdeps reads their packages' shlibs),
+# plus what it opens at run time: the DejaVu font and the tz database.
+mkdir -p "$work/shlibs/debian"
+printf 'Source: tickerboard\n\nPackage: tickerboard\nArchitecture: any\n' > "$work/shlibs/debian/control"
+shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e"$stage/usr/bin/tickerboard" 2>"$work/shlibdeps.log") \
+    || { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
+depends="${shlibs#shlibs:Depends=}, fonts-dejavu-core, tzdata"
+
+d DEBIAN
+size=$(du -s -k --apparent-size --exclude=DEBIAN "$stage" | cut -f1)
+sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
+    -e "s|@SIZE@|$size|" -e "s|@DEPENDS@|$depends|" "$here/debian/control.in" > "$stage/DEBIAN/control"
+echo /etc/tickerboard/tickerboard.conf > "$stage/DEBIAN/conffiles"
+for s in postinst prerm postrm; do install -m 0755 "$here/debian/$s" "$stage/DEBIAN/$s"; done
+(cd "$stage" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
+chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/conffiles" "$stage/DEBIAN/md5sums"
+find "$stage" -exec touch --no-dereference -d "@$SOURCE_DATE_EPOCH" {} +
+
+mkdir -p "$out"
+deb="$(cd "$out" && pwd)/tickerboard_${version}_${arch}.deb"
+dpkg-deb --build --root-owner-group -Zxz "$stage" "$deb" >&2
+say "$(dpkg-deb -f "$deb" Package Version Architecture Installed-Size | tr '\n' ' ')"
+say "Depends: $(dpkg-deb -f "$deb" Depends)"
+
+if [ "$lintian" = 1 ]; then
+    command -v lintian >/dev/null || die "lintian not found (apt-get install lintian)"
+    # Every tag, informational ones too; the overridden ones (debian/lintian-overrides, each with its
+    # reason) are counted, not shown. An error or warning that is not overridden fails the build.
+    report=$(lintian --display-info --show-overrides "$deb" 2>&1 | grep -v 'running with root privileges' || true)
+    say "lintian $(lintian --version | cut -d' ' -f2): $(echo "$report" | grep -c '^O: ') overridden (see debian/lintian-overrides)"
+    echo "$report" | grep -v '^O: ' | grep -v '^N:' | sed '/^$/d; s/^/    /' >&2 || true
+    if echo "$report" | grep -Eq '^[EW]: '; then die "lintian: errors or warnings that are not explained"; fi
+fi
+echo "$deb"
