@@ -5,8 +5,8 @@
 # usage: systemd/build-deb.sh [--binary FILE] [--out DIR] [--lintian]
 #
 #   --binary FILE  package FILE, a `swift build -c release --static-swift-stdlib` tickerboard; without
-#                  it that build runs here, under flock $TB_BUILD_LOCK (default
-#                  /tmp/tickerboard-build.lock; set TB_BUILD_LOCK= when the caller holds it already)
+#                  it that build runs here (under `flock $TB_BUILD_LOCK` when that is set: on a shared
+#                  build machine; not when the caller already holds that lock, which would deadlock)
 #   --out DIR      where the .deb goes (default .build/deb)
 #   --lintian      run lintian on the result (apt-get install lintian); exit 1 on an error or
 #                  warning that systemd/debian/lintian-overrides does not explain
@@ -51,7 +51,7 @@ esac
 arch=$(dpkg --print-architecture)
 
 if [ -z "$binary" ]; then
-    lock=${TB_BUILD_LOCK-/tmp/tickerboard-build.lock}
+    lock=${TB_BUILD_LOCK:-}
     build=(swift build -c release --static-swift-stdlib --product tickerboard)
     say "building: ${build[*]}${lock:+ (under flock $lock)}"
     if [ -n "$lock" ]; then (cd "$root" && flock "$lock" "${build[@]}" >&2); else (cd "$root" && "${build[@]}" >&2); fi

@@ -1,0 +1,123 @@
+#!/bin/bash
+# systemd-e2e.sh — Tickerboard as shipped: builds the Debian package (systemd/build-deb.sh) and boots
+# two guests with systemd as PID 1 (run-vm.sh --systemd: the host root read-only under a tmpfs
+# overlay) that install it with `dpkg -i` and drive the INSTALLED tickerboard.service through the
+# states a wall display lives in (systemd-guest.sh):
+#   nodisplay (no GPU): systemd-no-display-survives, systemd-hotplug-vkms (modprobe vkms),
+#             systemd-reload-broken-config, systemd-journal-priorities,
+#             systemd-watchdog-restarts-stopped (kill -STOP), systemd-start-limit
+#   bochs:    systemd-output-unplugged-survives, systemd-first-boot-before-data,
+#             systemd-bochs-chart-stop, systemd-touch-scrub (uinput), systemd-vt-switch
+# The guest judges service states and the journal; this script judges the screen captures
+# (daemon-check.py, references from `tickerboard render`) and prints one `RESULT name PASS|FAIL detail`
+# per scenario, then `E2E: N passed, M failed`. The one test-only change to the unit is a drop-in with
+# WatchdogSec=$TB_E2E_WATCHDOG (default 6 s; shipped: 30 s), so that 3 x WatchdogSec stays short.
+# usage: bash Tests/E2E/systemd-e2e.sh            (as root: apt, qemu)
+# Env: TB_E2E_BIN=path (package this release binary; default: build-deb.sh builds it), TB_E2E_OUT=dir
+#      (artefacts; default a fresh dir under /var/tmp), TB_VM_CACHE, TB_E2E_PHASES="nodisplay bochs"
+#      (one of them only, when iterating), TB_E2E_WATCHDOG (seconds).
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+FIX="$HERE/fixtures"
+T0=$(date +%s)
+PASSED=0 FAILED=0
+result() {   # result NAME PASS|FAIL DETAIL
+  echo "RESULT $1 $2 ${3:-}"
+  if [ "$2" = PASS ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
+}
+finish() { echo "E2E: $PASSED passed, $FAILED failed ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
+PY=/usr/bin/python3
+CHECK="$PY $HERE/daemon-check.py"
+WD=${TB_E2E_WATCHDOG:-6}
+
+if ! TB_VM_VKMS=1 bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
+command -v dpkg-shlibdeps >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null
+
+OUT="${TB_E2E_OUT:-$(mktemp -d /var/tmp/tb-systemd-e2e.XXXXXX)}"
+mkdir -p "$OUT"
+BIN="${TB_E2E_BIN:-}"
+if DEB=$(bash "$ROOT/systemd/build-deb.sh" ${BIN:+--binary "$BIN"} --out "$OUT" 2> "$OUT/build-deb.log" | tail -1) && [ -f "$DEB" ]; then
+  result systemd-deb-build PASS "$(basename "$DEB"), $(du -k "$DEB" | cut -f1) KiB; $(grep -m1 'Depends:' "$OUT/build-deb.log" | cut -c1-160)"
+else
+  tail -20 "$OUT/build-deb.log"; result systemd-deb-build FAIL "systemd/build-deb.sh failed"; finish
+fi
+BIN=${BIN:-$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/tickerboard}
+
+# The unit as installed: its exposure (the VT needs a controlling terminal, no capability).
+EXPOSURE=$(systemd-analyze security --offline=true "$ROOT/systemd/tickerboard.service" 2>&1 | sed -n 's/.*Overall exposure level for tickerboard.service: \([0-9.]*\).*/\1/p')
+if [ -n "$EXPOSURE" ] && awk -v e="$EXPOSURE" 'BEGIN { exit !(e <= 1.5) }'; then
+  result systemd-unit-exposure PASS "systemd-analyze security --offline=true: $EXPOSURE (must be <= 1.5, goal 1.0)"
+else
+  result systemd-unit-exposure FAIL "exposure ${EXPOSURE:-unreadable} (must be <= 1.5)"
+fi
+
+# --- what the captures are judged against (bochs' preferred mode: 1280x800) ---------------------
+W=1280 H=800
+DATA="$FIX/daemon/TBE2E.csv"
+read -r S_X S_DATE S_PRICE N1M <<< "$($CHECK xs "$DATA" 1M $W $H 10)"      # scrub target: point 10 of 1M
+read -r S_FROM _ <<< "$($CHECK xs "$DATA" 1M $W $H 3)"
+SCRUB_TO=$(awk "BEGIN{print int($S_X + 0.5) + 1}")   # one pixel right of the point: it must snap back
+read -r PL PT PR PB PRICE_T PRICE_B <<< "$($PY -c "
+import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
+L = c.layout($W, $H); s = L['s']
+print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - 80 * s), int(L['price_baseline'] + 16 * s))")"
+REF() { "$BIN" render --data "$DATA" --time-zone America/New_York "$@" > /dev/null; }
+REF --range 1M --size ${W}x$H --output "$OUT/ref-1m.png"
+REF --range 1M --size ${W}x$H --scrub "$SCRUB_TO" --output "$OUT/ref-scrub.png"
+
+HOSTLOAD=$(cut -d' ' -f1-3 /proc/loadavg)
+for PHASE in ${TB_E2E_PHASES:-nodisplay bochs}; do
+  P="$OUT/$PHASE"; mkdir -p "$P"
+  rm -f "$P"/*.ppm "$P"/*.done "$P"/*.shot-request "$P"/journal-*.txt
+  cp "$DEB" "$P/tickerboard.deb"
+  cp "$HERE/systemd-guest.sh" "$HERE/touch-inject.py" "$FIX"/systemd/*.conf "$DATA" "$P/"
+  cat > "$P/params.sh" <<EOF
+WD=$WD PANEL_W=$W PANEL_H=$H SCRUB_Y=400
+SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
+EOF
+  GPU=none; [ "$PHASE" = bochs ] && GPU=bochs
+  bash "$HERE/run-vm.sh" --systemd --gpu $GPU --mem 1024 --timeout 420 --out "$P" -- sh /run/e2e/systemd-guest.sh "$PHASE" > "$P/vm.log" 2>&1
+  VMRC=$?
+  grep -v -E '^(RESULT|FACT) ' "$P/vm.log" | sed 's/^/  vm: /'
+  while read -r _ name verdict detail; do result "$name" "$verdict" "$detail"; done < <(grep '^RESULT ' "$P/vm.log")
+  [ "$VMRC" = 0 ] && result "systemd-vm-$PHASE" PASS "$(tail -1 "$P/vm.log") (host load before: $HOSTLOAD)" \
+                  || result "systemd-vm-$PHASE" FAIL "run-vm.sh exit $VMRC; console: $(tail -5 "$P/console.log" | tr '\n' '|')"
+done
+
+fact() { grep -h "^FACT $1 " "$OUT"/*/vm.log 2>/dev/null | tail -1 | cut -d' ' -f3-; }   # fact NAME: "ok|fail detail"
+if [[ " ${TB_E2E_PHASES:-nodisplay bochs} " == *" bochs "* ]]; then
+  B="$OUT/bochs"
+  # first boot before data: while waiting, a screen that is no chart (the placeholder); after the
+  # fetch, the instrument's 1M chart as `tickerboard render` draws it
+  F=$(fact firstboot)
+  WAITING=$($CHECK chart "$B/firstboot-waiting.ppm" 2>&1); WAITING_IS_CHART=$?
+  WAITING_DARK=$($CHECK dark "$B/firstboot-waiting.ppm" 2>&1); WAITING_IS_DARK=$?
+  CHART=$($CHECK chart "$B/firstboot-chart.ppm" 2>&1); CHART_OK=$?
+  SAME=$($CHECK same "$B/firstboot-chart.ppm" "$OUT/ref-1m.png" $PL $PT $PR $PB 0.003 2>&1); SAME_OK=$?
+  DETAIL="${F#* }; waiting screen: $([ $WAITING_IS_CHART = 0 ] && echo "a chart (the placeholder should show): $WAITING" || echo "no chart, $([ $WAITING_IS_DARK = 0 ] && echo dark || echo "not dark")"); after: $CHART; plot vs render of TBE2E.csv: $SAME"
+  if [ "${F%% *}" = ok ] && [ $WAITING_IS_CHART != 0 ] && [ $WAITING_IS_DARK != 0 ] && [ $CHART_OK = 0 ] && [ $SAME_OK = 0 ]; then
+    result systemd-first-boot-before-data PASS "$DETAIL"
+  else
+    result systemd-first-boot-before-data FAIL "$DETAIL"
+  fi
+  # the chart on bochs, and `systemctl stop` gives the console back
+  F=$(fact stop)
+  STOPPED=$($CHECK chart "$B/stopped.ppm" 2>&1); STOPPED_IS_CHART=$?
+  if [ "${F%% *}" = ok ] && [ $CHART_OK = 0 ] && [ $STOPPED_IS_CHART != 0 ]; then
+    result systemd-bochs-chart-stop PASS "running: $CHART; ${F#* }; after stop: no chart ($STOPPED)"
+  else
+    result systemd-bochs-chart-stop FAIL "running: $CHART; ${F#* }; after stop: $STOPPED"
+  fi
+  # touch: the finger held one pixel off point 10 of 1M; the indicator snaps to it, the header shows its price
+  F=$(fact touch)
+  I=$($CHECK indicator "$B/touch-scrub.ppm" "$S_X" 2>&1); I_OK=$?
+  S=$($CHECK same "$B/touch-scrub.ppm" "$OUT/ref-scrub.png" 0 $PRICE_T $((W / 2)) $PRICE_B 0.002 2>&1); S_OK=$?
+  if [ "${F%% *}" = ok ] && [ $I_OK = 0 ] && [ $S_OK = 0 ]; then
+    result systemd-touch-scrub PASS "finger held at x=$SCRUB_TO: $I (point 10 of $N1M, $S_DATE); label \$$S_PRICE: $S; ${F#* }"
+  else
+    result systemd-touch-scrub FAIL "finger at x=$SCRUB_TO, expected the indicator at x=$S_X (\$$S_PRICE): $I; label: $S; ${F#* }"
+  fi
+fi
+echo "artefacts: $OUT"
+finish
