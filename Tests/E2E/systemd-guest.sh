@@ -86,11 +86,12 @@ status_key() {   # status_key KEY: its value in the status file (strings without
   [ -f "$STATUS" ] || { echo -; return; }
   sed -n "s/.*\"$1\" *: *\"\{0,1\}\([^\",}]*\)\"\{0,1\}.*/\1/p" "$STATUS" | head -1
 }
-# settled: nothing animates (status file: animating false; else two frame counts 0.5 s apart agree)
+# settled: nothing animates: the status file (when there is one) says animating false, and two
+# frame counts (SIGUSR1, answered at once) half a second apart agree
 settled() {
   d=$(( $(cs) + 1500 ))
   while [ "$(cs)" -lt "$d" ]; do
-    if [ -f "$STATUS" ]; then [ "$(status_key animating)" = false ] && return 0; sleep 0.2; continue; fi
+    if [ -f "$STATUS" ] && [ "$(status_key animating)" != false ]; then sleep 0.2; continue; fi
     frames; a=$FRAMES; sleep 0.5; frames
     [ -n "$a" ] && [ "$a" = "$FRAMES" ] && return 0
   done
@@ -292,7 +293,7 @@ if [ "$PHASE" = bochs ]; then
   PIDF=$(prop MainPID) NF=$(prop NRestarts)
   WAITED=""
   if jwait '[Ww]ait[^|]*TBE2E\.csv' 15; then WAITED="journal: \"$JLINE\""; fi
-  d=$(( $(cs) + 1000 )); while [ "$(status_key waiting_for)" = - ] && [ -f "$STATUS" ] && [ "$(cs)" -lt "$d" ]; do sleep 0.2; done
+  d=$(( $(cs) + 1000 )); while [ -f "$STATUS" ] && ! status_key waiting_for | grep -q 'TBE2E\.csv' && [ "$(cs)" -lt "$d" ]; do sleep 0.2; done
   WF=$(status_key waiting_for)
   settled; shot firstboot-waiting.ppm
   # The sample fetcher, as shipped, pointed at a local file (file:// needs no network).
@@ -311,7 +312,7 @@ if [ "$PHASE" = bochs ]; then
   WF2=$(status_key waiting_for)
   DET="status waiting_for=$WF -> $WF2; ${WAITED:-no journal line naming TBE2E.csv}; tickerboard-fetch.service exit $FRC wrote TBE2E.csv ($FETCHED); then \"$DATALINE\", frames $FB -> $FF within $FT s; MainPID $PIDF -> $(prop MainPID), restarts +$(restarts_since "$NF")"
   if [ "$FRC" = 0 ] && [ "$(prop MainPID)" = "$PIDF" ] && [ "$(restarts_since "$NF")" = 0 ] && [ -n "$FF" ] && [ "$FF" -gt "$FB" ] \
-     && { [ "$WF" = TBE2E.csv ] || { [ "$WF" = - ] && [ -n "$WAITED" ]; }; }; then
+     && { case "$WF" in *TBE2E.csv*) true;; -) [ -n "$WAITED" ];; *) false;; esac; }; then
     fact firstboot ok "$DET"
   else
     fact firstboot fail "$DET"
@@ -352,7 +353,10 @@ if [ "$PHASE" = bochs ]; then
   else OK=0; DET="$DET, frames ${FRAMES:-?} 5 s after"; fi
   [ "$(prop MainPID)" = "$PIDV" ] && [ "$(restarts_since "$NV")" = 0 ] || { OK=0; DET="$DET; MainPID $PIDV -> $(prop MainPID), restarts +$(restarts_since "$NV")"; }
   [ "$OK" = 1 ] && result systemd-vt-switch PASS "$DET" || result systemd-vt-switch FAIL "$DET"
-  # --- systemd-touch-scrub: a uinput touchscreen drives the scrub, through the unit's DeviceAllow=
+  # --- systemd-touch-scrub: a uinput touchscreen drives the scrub, through the unit's DeviceAllow=.
+  # A fresh start with the first-boot config (no cycling, 1M), so the expected picture is known.
+  cp "$OUT/firstboot.conf" "$CONF"; systemctl reset-failed $U; systemctl restart $U; wait_prop ActiveState active 60
+  PIDT=$(prop MainPID) NT=$(prop NRestarts)
   modprobe uinput
   : > /tmp/shot-done
   FOUNDS0=$(grep -c "$FOUND" /tmp/tb-journal.log)
@@ -368,6 +372,10 @@ if [ "$PHASE" = bochs ]; then
   echo done > /tmp/shot-done
   wait "$IP"; IRC=$?
   DET="inject exit $IRC ($(grep -m1 waitfor /tmp/inject.log)); frames $FT0 -> ${FRAMES:-?}; $(grep -m1 "$FOUND" /tmp/tb-journal.log || echo 'device never found')"
+  if [ "$(prop MainPID)" != "$PIDT" ] || [ "$(restarts_since "$NT")" != 0 ]; then
+    DET="$DET; the daemon did not survive the touch: MainPID $PIDT -> $(prop MainPID), restarts +$(restarts_since "$NT"): $(journalctl -u $U -o cat | grep -E -m3 'Fatal|Main process exited|Failed with result' | tr '\n' '|')"
+    IRC=died
+  fi
   if [ "$IRC" = 0 ] && grep -q 'MARK scrub-held' /tmp/inject.log; then fact touch ok "$DET"; else fact touch fail "$DET; $(tail -3 /tmp/inject.log | tr '\n' '|')"; fi
 
   kill "$JF" 2>/dev/null
