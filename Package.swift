@@ -42,7 +42,8 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         // The network side: provider adapters, request budget, merge-and-replace of the data files.
         .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"]),
-        .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch"]),
+        .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
 
         // MARK: Tests (Swift Testing only: run with --disable-xctest)
         .target(name: "TestSupport", dependencies: ["Raster", "Display"], path: "Tests/TestSupport"),

@@ -15,6 +15,7 @@
 # written; the binary's `--version` must agree. The package holds (see systemd/README.md):
 #   /usr/bin/tickerboard                            the daemon, stripped
 #   /lib/systemd/system/tickerboard.service         the hardened unit, enabled on installation
+#   /usr/bin/tickerboard-fetch, its unit            the fetcher, when built beside the daemon (not enabled)
 #   /etc/tickerboard/tickerboard.conf               the commented default config (a conffile)
 #   /usr/share/tickerboard/                         the default config, no-vt.conf, the sample fetcher
 #   /usr/share/doc/tickerboard/                     README.md, APPLIANCE.md, screenshot, copyright, changelog.gz
@@ -80,6 +81,19 @@ stripped=$("$stage/usr/bin/tickerboard" --version 2>&1 || true)
 [ "$stripped" = "tickerboard $version" ] || die "the stripped binary does not run: $stripped"
 
 f 0644 "$here/tickerboard.service" lib/systemd/system/tickerboard.service
+# The fetcher, when it was built beside the daemon (swift build -c release builds both): shipped,
+# not enabled (it needs instruments with providers in the config first).
+fetcher="$(dirname "$binary")/tickerboard-fetch"
+elves=("$stage/usr/bin/tickerboard")
+if [ -x "$fetcher" ] && [ -f "$here/tickerboard-fetch.service" ]; then
+    f 0755 "$fetcher" usr/bin/tickerboard-fetch
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"
+    f 0644 "$here/tickerboard-fetch.service" lib/systemd/system/tickerboard-fetch.service
+    elves+=("$stage/usr/bin/tickerboard-fetch")
+    gzip -9n < "$here/debian/tickerboard-fetch.1" > "$work/tickerboard-fetch.1.gz"
+    f 0644 "$work/tickerboard-fetch.1.gz" usr/share/man/man1/tickerboard-fetch.1.gz
+    say "with the fetcher: $fetcher"
+fi
 f 0644 "$root/assets/tickerboard.conf" etc/tickerboard/tickerboard.conf
 f 0644 "$root/assets/tickerboard.conf" usr/share/tickerboard/tickerboard.conf
 f 0644 "$here/no-vt.conf" usr/share/tickerboard/no-vt.conf
@@ -111,7 +125,7 @@ f 0644 "$work/tickerboard.1.gz" usr/share/man/man1/tickerboard.1.gz
 # plus what it opens at run time: the DejaVu font and the tz database.
 mkdir -p "$work/shlibs/debian"
 printf 'Source: tickerboard\n\nPackage: tickerboard\nArchitecture: any\n' > "$work/shlibs/debian/control"
-shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O -e"$stage/usr/bin/tickerboard" 2>"$work/shlibdeps.log") \
+shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "${elves[@]/#/-e}" 2>"$work/shlibdeps.log") \
     || { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
 depends="${shlibs#shlibs:Depends=}, fonts-dejavu-core, tzdata"
 
