@@ -391,8 +391,11 @@ struct KioskCoreTests {
         status.lastPriceTime = try #require(Self.intraday.last?.time)
         status.delaySeconds = 900
         status.marketState = "CLOSED"
+        status.currency = "GBp"
         d.send(.fetchStatus(instrumentID: "A", status))
         d.run(for: 1)
+        // No currency in the config: the fetcher's word for it (pence) is how the price reads.
+        #expect(d.core.model?.currentLabels().price.hasSuffix("p") == true, "\(d.core.model?.currentLabels().price ?? "")")
         let note = try #require(d.core.status().note)
         #expect(note.hasPrefix("closed · as of 27 Nov 1"), "\(note)")
         #expect(note.contains("EST"))

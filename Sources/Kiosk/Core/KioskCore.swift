@@ -332,8 +332,12 @@ public final class KioskCore {
         case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
         case .fetchStatus(let id, let status):
             if let i = entries.firstIndex(where: { $0.spec.id == id }), entries[i].fetch != status {
+                let before = currencyCode(of: entries[i])
                 entries[i].fetch = status
-                if i == instrumentIndex % max(1, entries.count) { refreshStatusNote() }
+                if i == instrumentIndex % max(1, entries.count) {
+                    // A currency learned from the fetcher changes how every price reads.
+                    if currencyCode(of: entries[i]) != before { rebuildModel() } else { refreshStatusNote() }
+                }
             }
         case .dataProblems(let problems):
             if problems != dataProblems {
@@ -460,7 +464,7 @@ public final class KioskCore {
         let name = entry.spec.name ?? entry.spec.id
         let market = self.market(of: entry)
             ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone)
-        return Instrument(name: name, market: market, priceFormat: priceFormat(entry.spec))
+        return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)))
     }
 
     /// `waiting for data: AAPL.csv` while an instrument has no good file (or no time zone).
@@ -502,8 +506,17 @@ public final class KioskCore {
         return KioskProblem(file: path, line: 0, key: "", message: message)
     }
 
-    private func priceFormat(_ spec: InstrumentConfig) -> PriceFormat {
-        config.priceFormat(currencyCode: spec.currency)
+    /// The configured currency when the config names one, else what the fetcher reports
+    /// (a London listing quoted in GBp), else USD.
+    private func currencyCode(of entry: Entry) -> String {
+        if entry.spec.lines["currency"] == nil, let reported = entry.fetch?.currency, Currency(code: reported) != nil {
+            return reported
+        }
+        return entry.spec.currency
+    }
+
+    private func priceFormat(currencyCode: String) -> PriceFormat {
+        config.priceFormat(currencyCode: currencyCode)
     }
 
     // MARK: The model
