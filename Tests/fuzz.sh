@@ -5,6 +5,7 @@
 # as committed); a crash leaves its input in .build/fuzz-artifacts/NAME and fails the script.
 #   Tests/fuzz.sh [SECONDS] [NAME...]       e.g. Tests/fuzz.sh 600 fuzz-csv
 #   FUZZ_RUNS=1000000 Tests/fuzz.sh 0 NAME  a fixed number of executions instead of a time
+#                                          (FUZZ_MAX_TIME=S caps each harness at S seconds too)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,7 +35,7 @@ for name in "${names[@]}"; do
     mkdir -p "$corpus" "$artifacts"
     args=(-malloc_limit_mb=256 -rss_limit_mb=512 -timeout=5 -max_len=8192 -print_final_stats=1 "-artifact_prefix=$artifacts/")
     [ -f "Tests/Fuzz/dict/$name.dict" ] && args+=("-dict=Tests/Fuzz/dict/$name.dict")
-    if [ -n "${FUZZ_RUNS:-}" ]; then args+=("-runs=$FUZZ_RUNS"); else args+=("-max_total_time=$per"); fi
+    if [ -n "${FUZZ_RUNS:-}" ]; then args+=("-runs=$FUZZ_RUNS" "-max_total_time=${FUZZ_MAX_TIME:-0}"); else args+=("-max_total_time=$per"); fi
     echo "fuzz: $name (${FUZZ_RUNS:-$per s})"
     # The Swift runtime's backtracer would outlive a crash and hold the pipe; libFuzzer reports it.
     if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=64 nice -n 10 ".build/fuzz/release/$name" "${args[@]}" \

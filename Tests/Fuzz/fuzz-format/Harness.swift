@@ -21,11 +21,15 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     while !input.isAtEnd {
         let v = input.double(), w = input.double()
         for text in [format.price(v), format.number(v), format.change(v), format.change(v, currency: true),
-                     format.percent(v), format.percent(v, decimals: input.int(below: 20) - 4), scene.formatTick(v)] {
+                     format.percent(v), format.percent(v, decimals: input.int(below: 20) - 4)] {
             // 309 digits of 1e308, a 3-byte separator after each (grouping size 1), 12 decimals: the longest.
             fuzzCheck(!text.isEmpty && text.utf8.count < 2048, "formatted text is bounded: \(text.utf8.count)")
             if !v.isFinite { continue }
         }
+        fuzzCheck(scene.formatTick(v).utf8.count < 64, "tick label short")
+        let scale = NiceScale(covering: v, w, maxLines: input.int(below: 12))
+        fuzzCheck(scale.lines.count <= 12 && scale.lines.allSatisfy(\.isFinite) && scale.lines.contains(0),
+                  "nice scale: at most 12 finite lines through zero: \(scale.lines)")
         let count = input.int(below: 12)
         let ticks = niceTicks(lo: min(v, w), hi: max(v, w), count: count)
         fuzzCheck(ticks.count <= 101, "at most 101 ticks")
