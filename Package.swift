@@ -5,8 +5,19 @@
 // links libcurl; the display daemon links no network code.
 import PackageDescription
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// `TICKERBOARD_FUZZ=1 swift build --build-path .build/fuzz -c release` (see Tests/fuzz.sh) adds one
+// libFuzzer executable per input entry point and builds every Swift module with coverage and
+// AddressSanitizer, and with testing enabled so a harness can reach internal parsers. Without the
+// variable the package is exactly the appliance build.
+let fuzzing = Context.environment["TICKERBOARD_FUZZ"] == "1"
+let fuzzFlags: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-enable-testing"])] : []
+
 // Pixel loops are 100-500x slower unoptimised; tests would crawl in debug builds otherwise.
-let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))] + fuzzFlags
 
 let package = Package(
     name: "Tickerboard",
@@ -30,18 +41,18 @@ let package = Package(
         .target(name: "Raster", swiftSettings: optimisedInDebug, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Text", dependencies: ["CFreeType", "Raster"], swiftSettings: optimisedInDebug),
         // Thin typed wrappers over the Linux syscalls the daemon uses (errno -> Errno, fd ownership).
-        .target(name: "LinuxIO", dependencies: ["CLinux"]),
-        .target(name: "Feed", dependencies: ["LinuxIO"]),
+        .target(name: "LinuxIO", dependencies: ["CLinux"], swiftSettings: fuzzFlags),
+        .target(name: "Feed", dependencies: ["LinuxIO"], swiftSettings: fuzzFlags),
         .target(name: "Chart", dependencies: ["Raster", "Text", "Feed"], swiftSettings: optimisedInDebug),
-        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "LinuxIO", "Raster"]),
-        .target(name: "Input", dependencies: ["CLibinput", "CLinux", "LinuxIO"]),
-        .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "LinuxIO", "CLinux"]),
+        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
+        .target(name: "Input", dependencies: ["CLibinput", "CLinux", "LinuxIO"], swiftSettings: fuzzFlags),
+        .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
         // Full RELRO (with the default -z relro): the dynamic symbols are bound at start and the
         // GOT is read-only afterwards; the shipped daemon is hardened like Debian's own binaries.
         .executableTarget(name: "tickerboard", dependencies: ["Kiosk"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         // The network side: provider adapters, request budget, merge-and-replace of the data files.
-        .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"]),
+        .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
         .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
 
@@ -58,3 +69,23 @@ let package = Package(
         .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Chart", "Feed", "Display", "TestSupport"]),
     ]
 )
+
+// MARK: Fuzz harnesses (only with TICKERBOARD_FUZZ=1): Tests/Fuzz/<name>/main.swift
+if fuzzing {
+    let harnesses: [(String, [Target.Dependency])] = [
+        ("fuzz-csv", ["Feed"]),
+        ("fuzz-scenes", ["Feed", "Chart", "Text", "Raster"]),
+        ("fuzz-config", ["Kiosk", "Chart", "Feed", "Input", "Display", "Text"]),
+        ("fuzz-timezone", ["Feed"]),
+        ("fuzz-records", ["LinuxIO"]),
+        ("fuzz-format", ["Text", "Chart"]),
+        ("fuzz-gestures", ["Input"]),
+    ]
+    for (name, dependencies) in harnesses {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: dependencies + ["FuzzSupport"], path: "Tests/Fuzz/\(name)",
+            swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]))
+    }
+    package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzFlags))
+}

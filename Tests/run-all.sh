@@ -36,5 +36,11 @@ fi
 bash systemd/verify.sh .build/release/tickerboard
 # The real daemon loop on the headless display: placeholder, data arriving, reload, cycling, status file.
 python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
+# Every config check-config accepts (or refuses) starts the daemon and survives a reload.
+python3 Tests/Headless/config-extremes.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
+# Long life, short: two simulated days of the real daemon with memory and descriptors flat.
+python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000
+# Hostile input, short: a minute of libFuzzer over every harness (the toolchain ships libFuzzer).
+FUZZ_NO_LOCK=1 Tests/fuzz.sh 60
 
 swift test --disable-xctest

@@ -12,4 +12,5 @@
 #include <linux/vt.h>
 #include <linux/input.h>
 #include <unistd.h>
+#include <malloc.h>
 #endif

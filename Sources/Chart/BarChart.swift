@@ -55,13 +55,18 @@ public struct NiceScale: Equatable, Sendable {
 public func niceTicks(lo: Double, hi: Double, count: Int = 5) -> [Double] {
     guard lo.isFinite, hi.isFinite, hi > lo, count > 0 else { return [0] }
     let raw = (hi - lo) / Double(count)
+    // A span wider than the largest Double (lo = -1e308, hi = 1e308) or too narrow for any step to
+    // move a value (subnormals) has no nice ticks: the magnitude search below would never end.
+    guard raw.isFinite, raw >= Double.leastNormalMagnitude * 16 else { return [0] }
     var magnitude = 1.0
     while magnitude * 10 <= raw { magnitude *= 10 }
     while magnitude > raw { magnitude /= 10 }
     let step = [1.0, 2.0, 5.0, 10.0].map { $0 * magnitude }.first { $0 >= raw } ?? magnitude * 10
     var ticks: [Double] = []
     var v = (lo / step).rounded(.up) * step
-    while v <= hi + step * 1e-9 && ticks.count < 100 {
+    // Near the largest Double the tolerance itself overflows to infinity (found by fuzz-format).
+    let end = (hi + step * 1e-9).isFinite ? hi + step * 1e-9 : hi
+    while v <= end && v.isFinite && ticks.count < 100 {
         ticks.append(abs(v) < step * 1e-9 ? 0 : v)
         v += step
     }
@@ -187,7 +192,7 @@ public struct BarChartScene {
     func formatTick(_ v: Double) -> String {
         guard v.isFinite, abs(v) < 1e15 else { return "" }
         let rounded = (v * 100).rounded() / 100
-        var s = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        var s = rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
         if rounded > 0 { s = "+" + s }
         // A real minus sign lines up with the plus sign's width in the font.
         return s.replacingMinus() + valueSuffix

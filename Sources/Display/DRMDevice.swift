@@ -62,9 +62,8 @@ final class DRMCard {
     let driverName: String
 
     init(path: String) throws(DisplayError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = Errno.current
+        let fd: CInt
+        do { fd = try FileDescriptor.open(path, .readWrite).rawValue } catch let e {
             let kind: DisplayError.Kind = e == .permissionDenied || e == .notPermitted ? .accessDenied : .noDisplay
             throw DisplayError(kind, device: path, operation: "open", errno: e)
         }

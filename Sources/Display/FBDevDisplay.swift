@@ -42,9 +42,8 @@ public final class FBDevDisplay: Display {
 
     public init(path: String = "/dev/fb0") throws(DisplayError) {
         devicePath = path
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = Errno.current
+        let fd: CInt
+        do { fd = try FileDescriptor.open(path, .readWrite).rawValue } catch let e {
             throw DisplayError(e == .permissionDenied ? .accessDenied : .noDisplay, device: path, operation: "open", errno: e)
         }
         var ok = false
@@ -191,8 +190,7 @@ public final class FBDevDisplay: Display {
     /// Without a console (a serial-only board, a container) there is nothing to do.
     private func enterGraphicsMode() {
         for path in ["/dev/tty0", "/dev/tty"] {
-            let tty = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-            guard tty >= 0 else { continue }
+            guard let tty = try? FileDescriptor.open(path, .readWrite, options: .noControllingTerminal).rawValue else { continue }
             var mode: CInt = 0
             if ioctl(tty, UInt(KDGETMODE), &mode) == 0, ioctl(tty, UInt(KDSETMODE), CInt(KD_GRAPHICS)) == 0 {
                 console = (tty, mode)

@@ -71,8 +71,8 @@ public enum OutputsReport {
     }
 
     static func describeFramebuffer(_ path: String) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "\(path): cannot open: \(Errno.current)" }
+        let fd: CInt
+        do { fd = try FileDescriptor.open(path, .readOnly).rawValue } catch { return "\(path): cannot open: \(error)" }
         defer { close(fd) }
         var fix = fb_fix_screeninfo()
         var v = fb_var_screeninfo()

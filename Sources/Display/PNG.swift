@@ -1,4 +1,5 @@
 import CPNG
+import LinuxIO
 import Raster
 
 #if canImport(Glibc)
@@ -58,9 +59,20 @@ public enum PNG {
 
     /// Reads any PNG libpng understands into an opaque-or-premultiplied pixel buffer.
     public static func read(_ path: String) throws(PNGError) -> PixelBuffer {
+        // Through LinuxIO's reader (regular files only, bounded), then decoded from memory.
+        let file: [UInt8]
+        do { file = try RegularFile.read(path, limit: 256 << 20) } catch {
+            throw PNGError(path: path, reason: "cannot read PNG: \(error)")
+        }
+        return try file.withUnsafeBytes { raw in
+            Result { () throws(PNGError) in try decode(raw, path: path) }
+        }.get()
+    }
+
+    private static func decode(_ file: UnsafeRawBufferPointer, path: String) throws(PNGError) -> PixelBuffer {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
+        guard png_image_begin_read_from_memory(&image, file.baseAddress, file.count) != 0 else {
             let message = messageOf(&image)
             png_image_free(&image)
             throw PNGError(path: path, reason: "cannot read PNG: \(message)")

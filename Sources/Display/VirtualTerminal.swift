@@ -24,9 +24,8 @@ public final class VirtualTerminal {
         guard let active = Self.activeName() else { return nil }
         path = "/dev/" + active
         self.signal = signal
-        fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            log("vt: cannot open \(path) (\(Errno.current)); VT switches are not coordinated")
+        do { fd = try FileDescriptor.open(path, .readWrite, options: .noControllingTerminal).rawValue } catch {
+            log("vt: cannot open \(path) (\(error)); VT switches are not coordinated")
             return nil
         }
         guard ioctl(fd, UInt(VT_GETMODE), &savedMode) == 0 else {
@@ -78,13 +77,8 @@ public final class VirtualTerminal {
     nonisolated(unsafe) private static var cleanupList: [CInt] = []
 
     static func activeName() -> String? {
-        let fd = open("/sys/class/tty/tty0/active", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
-        let name = String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: "\n ")
+        guard let bytes = try? RegularFile.read("/sys/class/tty/tty0/active", limit: 4096), !bytes.isEmpty else { return nil }
+        let name = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: "\n ")
         guard name.hasPrefix("tty"), name.dropFirst(3).allSatisfy(\.isNumber), name.count > 3 else { return nil }
         return name
     }

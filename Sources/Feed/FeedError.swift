@@ -11,6 +11,8 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case notCSV(path: String, header: String)
     /// The header is fine but a column the caller asked for is absent (e.g. `Adj Close`).
     case missingColumn(path: String, column: String)
+    /// Past one of the documented bounds (`YahooCSV.maximumRows` …); `limit` says which, in words.
+    case limitExceeded(path: String, limit: String)
     /// The file parsed but no row survived validation; the report says why.
     case noUsableRows(path: String, report: ParseReport)
     /// A time zone name that could escape the zoneinfo directory or is not an IANA-style name.
@@ -34,8 +36,11 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             if header.isEmpty {
                 return "\(path): empty file, expected a CSV with the columns \(FeedError.expectedColumns)"
             }
-            return "\(path): not a price CSV: the header \"\(header)\" lacks a Date/Datetime or Close column "
+            let shown = header.hasPrefix("(") ? "the first line \(header)" : "the header \"\(header)\""
+            return "\(path): not a price CSV: \(shown) lacks a Date/Datetime or Close column "
                 + "(expected \(FeedError.expectedColumns); Open, High, Low, Adj Close and Volume are optional)"
+        case .limitExceeded(let path, let limit):
+            return "\(path): refused: \(limit) (see the limits in the README)"
         case .missingColumn(let path, let column):
             return "\(path): no \"\(column)\" column"
         case .noUsableRows(let path, let report):

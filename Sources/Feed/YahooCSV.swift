@@ -20,6 +20,8 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     case notFinite(column: String, text: String)
     /// A price at or below zero, or a negative volume.
     case outOfRange(column: String, text: String)
+    /// Longer than `YahooCSV.maximumLineLength` bytes: no price row is.
+    case lineTooLong(limit: Int)
 
     public var description: String {
         switch self {
@@ -33,6 +35,8 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
             return "\(column) is \"\(text)\", expected a number"
         case .notFinite(let column, let text):
             return "\(column) is \"\(text)\", expected a finite number"
+        case .lineTooLong(let limit):
+            return "is longer than \(limit) bytes"
         case .outOfRange(let column, let text):
             return column == "Volume"
                 ? "Volume is \"\(text)\", expected zero or more"
@@ -94,9 +98,18 @@ public struct ParseReport: Sendable, Equatable {
 }
 
 public enum YahooCSV {
+    // The limits (README, "Limits"). Within them the worst file costs the parser about 150 MB and
+    // well under a second; beyond them it is refused with a message that names the limit.
+
     /// Files above this are refused before reading: a price history is a few MB even at one-minute
     /// bars over years, so anything bigger is a mistake, and the daemon must not balloon to read it.
-    public static let maximumFileSize = 512 << 20
+    public static let maximumFileSize = 64 << 20
+    /// Data rows (non-blank lines after the header): five years of one-minute bars fit.
+    public static let maximumRows = 500_000
+    /// Bytes in one line; a longer data row is skipped, a longer header refuses the file.
+    public static let maximumLineLength = 4096
+    /// Columns in the header.
+    public static let maximumColumns = 64
 
     /// Reads and parses the CSV file at `path`. Errors name the file.
     public static func load(
@@ -309,6 +322,18 @@ private struct Parser {
             }
         }
         guard let header = headerLine else { throw .notCSV(path: source, header: "") }
+        if header.end - header.start > YahooCSV.maximumLineLength {
+            throw .limitExceeded(path: source, limit: "a header longer than \(YahooCSV.maximumLineLength) bytes")
+        }
+        // Counted before any name is made: a header of a million commas must cost nothing.
+        var columns = 1, comma = header.start
+        while let next = findByte(ASCII.comma, in: base, from: comma, to: header.end) {
+            columns += 1
+            comma = next + 1
+            if columns > YahooCSV.maximumColumns {
+                throw .limitExceeded(path: source, limit: "more than \(YahooCSV.maximumColumns) columns in the header")
+            }
+        }
 
         var names: [String] = []
         forEachField(in: header, through: Int.max) { _, field in names.append(headerName(field)) }
@@ -333,13 +358,27 @@ private struct Parser {
         }
 
         guard present[Column.date.rawValue], present[Column.close.rawValue] else {
-            throw .notCSV(path: source, header: text(header, limit: 80))
+            throw .notCSV(path: source, header: headerExcerpt(names))
         }
         if priceField == .adjustedClose && !present[Column.adjustedClose.rawValue] {
             throw .missingColumn(path: source, column: Column.adjustedClose.displayName)
         }
         lastNeededColumn = roleOfColumn.lastIndex { $0 >= 0 } ?? 0
         return multiLineHeader
+    }
+
+    /// The header's column names for a message, only when they look like column names (letters,
+    /// digits, spaces and `_*()./-;`, at most 24 characters each, at most 8 of them): a path that
+    /// points at some other file (a key, a password file) must not have its first line printed.
+    func headerExcerpt(_ names: [String]) -> String {
+        let shown = names.prefix(8)
+        let plain = shown.allSatisfy { name in
+            name.utf8.count <= 24 && name.utf8.allSatisfy { b in
+                ASCII.isDigit(b) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == ASCII.space || "_*()./-;".utf8.contains(b)
+            }
+        }
+        guard plain else { return "(\(names.count) column\(names.count == 1 ? "" : "s"), not shown: not column names)" }
+        return shown.joined(separator: ",") + (names.count > shown.count ? ",…" : "")
     }
 
     func headerName(_ field: ByteRange) -> String {
@@ -359,10 +398,10 @@ private struct Parser {
         var fields = [ByteRange](repeating: ByteRange(start: 0, end: 0), count: columnCount)
         var seen = [Bool](repeating: false, count: columnCount)
 
+        // Memory follows the rows kept, not the bytes or the lines: no reservation up front (a file
+        // of rejected lines costs nothing), and the kept bars are trimmed to size at the end.
         var bars: [PriceBar] = []
-        bars.reserveCapacity(count / 48)
         var days: [Int32] = []
-        days.reserveCapacity(count / 48)
         var everyTimeIsMidnight = true
         var anyTimeOfDay = false
 
@@ -390,6 +429,13 @@ private struct Parser {
                 multiLineHeader = false
             }
             report.dataRows += 1
+            if report.dataRows > YahooCSV.maximumRows {
+                throw .limitExceeded(path: source, limit: "more than \(YahooCSV.maximumRows) data rows")
+            }
+            if line.end - line.start > YahooCSV.maximumLineLength {
+                report.recordSkip(line: lineNumber, reason: .lineTooLong(limit: YahooCSV.maximumLineLength))
+                continue
+            }
 
             guard seen[Column.date.rawValue], seen[Column.close.rawValue] else {
                 let needed =
@@ -474,6 +520,14 @@ private struct Parser {
             for index in bars.indices { bars[index].time = Int64(days[index]) * 86_400 }
         }
 
+        days = []
+        // The series outlives the parse (for months, in the daemon): no growth slack in it.
+        if bars.capacity > bars.count + bars.count / 8 + 16 {
+            var exact: [PriceBar] = []
+            exact.reserveCapacity(bars.count)
+            exact.append(contentsOf: bars)
+            bars = exact
+        }
         let sorted = PriceSeries.sortedUnique(bars)
         report.duplicateRows = bars.count - sorted.count
         report.usedRows = sorted.count

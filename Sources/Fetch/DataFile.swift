@@ -120,25 +120,15 @@ public enum DataFile {
 
 /// Whole-file reads for files the fetcher owns (data files, status, state).
 enum FeedFileReader {
+    /// Through LinuxIO's one bounded reader: regular files only, never blocking on a FIFO.
     static func read(path: String, limit: Int = YahooCSV.maximumFileSize) throws(FeedError) -> [UInt8] {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            if errno == ENOENT { throw .fileNotFound(path: path) }
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { _ = Glibc.close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        do { return try RegularFile.read(path, limit: limit) } catch {
+            switch error {
+            case .notFound: throw .fileNotFound(path: path)
+            case .tooLarge(let bytes, let limit): throw .fileTooLarge(path: path, bytes: bytes, limit: limit)
+            case .system(let e): throw .unreadable(path: path, reason: e.description)
+            case .isDirectory, .notRegularFile: throw .unreadable(path: path, reason: error.description)
             }
-            if n == 0 { break }
-            out += chunk[0..<n]
-            if out.count > limit { throw .fileTooLarge(path: path, bytes: Int64(out.count), limit: Int64(limit)) }
         }
-        return out
     }
 }

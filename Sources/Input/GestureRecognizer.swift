@@ -97,6 +97,12 @@ public struct GestureRecognizer {
     public mutating func resize(width: Double, height: Double) {
         configuration.width = width
         configuration.height = height
+        // What was recorded in the old size is clamped to the new one, so a tap at the down position
+        // after a shrink still lands inside the picture.
+        guard width.isFinite, height.isFinite, width >= 1, height >= 1 else { return }
+        func fit(_ v: inout Double, _ side: Double) { v = min(max(v, 0), side - 1) }
+        fit(&state.downX, width); fit(&state.x, width); fit(&state.pointerX, width)
+        fit(&state.downY, height); fit(&state.y, height); fit(&state.pointerY, height)
     }
 
     /// Feeds one event; `emit` is called with 0, 1 or 2 gestures, synchronously.

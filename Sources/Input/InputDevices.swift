@@ -20,13 +20,13 @@ private typealias CloseRestricted = @convention(c) (CInt, UnsafeMutableRawPointe
 
 private let openRestricted: OpenRestricted = { path, flags, userData in
     guard let path else { return -EINVAL }
-    let fd = open(path, flags | O_CLOEXEC)
-    if fd >= 0 { return fd }
-    let error = errno
-    if let userData {
-        Unmanaged<OpenFailures>.fromOpaque(userData).takeUnretainedValue().record(path: String(cString: path), errno: error)
+    let name = String(cString: path)
+    do throws(Errno) { return try FileDescriptor.open(name, flags: flags).rawValue } catch {
+        if let userData {
+            Unmanaged<OpenFailures>.fromOpaque(userData).takeUnretainedValue().record(path: name, errno: error.rawValue)
+        }
+        return -error.rawValue
     }
-    return -error
 }
 
 private let closeRestricted: CloseRestricted = { fd, _ in

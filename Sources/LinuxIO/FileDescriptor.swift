@@ -40,6 +40,11 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Opens `path` with flags a C library chose (libinput's `open_restricted`), close-on-exec added.
+    public static func open(_ path: String, flags: CInt) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC) })
+    }
+
     /// Closes the descriptor. `EINTR` is not retried: on Linux the fd is gone either way.
     public func close() throws(Errno) {
         if Glibc.close(rawValue) == -1 {

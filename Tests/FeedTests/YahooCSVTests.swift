@@ -377,7 +377,7 @@ import Testing
         let notCSV = parseError("<html><body>rate limited</body></html>", source: "prices.csv")
         #expect(
             notCSV?.description == """
-                prices.csv: not a price CSV: the header "<html><body>rate limited</body></html>" lacks a Date/Datetime \
+                prices.csv: not a price CSV: the first line (1 column, not shown: not column names) lacks a Date/Datetime \
                 or Close column (expected Date (or Datetime),Open,High,Low,Close,Adj Close,Volume; Open, High, Low, \
                 Adj Close and Volume are optional)
                 """

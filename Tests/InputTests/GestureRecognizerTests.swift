@@ -11,6 +11,16 @@ private let touchscreen = InputDeviceInfo(id: 1, name: "ts", sysname: "event3", 
 private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", capabilities: .pointer)
 
 @Suite struct GestureRecognizerTests {
+    /// Found by fuzz-gestures: a tap after the picture shrank came at the old down position,
+    /// outside the new picture.
+    @Test func tapAfterAShrinkLandsInsideThePicture() {
+        var r = GestureRecognizer(width: 1920, height: 1080)
+        _ = r.process([down(1800, 1000, t: 0), frame(0)])
+        r.resize(width: 800, height: 480)
+        let g = r.process([up(t: 50_000), frame(50_000)])
+        #expect(g == [.scrubEnded, .tap(x: 799, y: 479)])
+    }
+
     @Test func scrubBeginsAtOnceMovesPerFrameAndEnds() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(100, 200, t: 0)]) == [.scrubBegan(x: 100, y: 200)])

@@ -29,7 +29,7 @@ struct ConfigTests {
         .init(text: "[display]\nbackend = x11", expected: "t.conf:2: backend: expected auto, kms or fbdev, found \"x11\""),
         .init(text: "[display]\ndevice = card0",
               expected: "t.conf:2: device: expected auto or a device path like /dev/dri/card0, found \"card0\""),
-        .init(text: "[display]\nmode = big", expected: "t.conf:2: mode: expected WxH or WxH@Hz like 1920x1080@60, found \"big\""),
+        .init(text: "[display]\nmode = big", expected: "t.conf:2: mode: expected WxH or WxH@Hz like 1920x1080@60 (at most 8192x8192, 1 to 1000 Hz), found \"big\""),
         .init(text: "# a comment\n[display]\nrotation = 45", expected: "t.conf:3: rotation: expected auto, 0, 90, 180 or 270, found \"45\""),
         .init(text: "[display]\nscale = 5", expected: "t.conf:2: scale: expected auto or a number from 0.25 to 4, found \"5\""),
         // [input]
@@ -40,18 +40,18 @@ struct ConfigTests {
         // [data]
         .init(text: "[data]\ndirectory = data", expected: "t.conf:2: directory: expected an absolute path, found \"data\""),
         .init(text: "[data]\nstale-after = soon",
-              expected: "t.conf:2: stale-after: expected a duration like 3d, 12h or 90min, found \"soon\""),
+              expected: "t.conf:2: stale-after: expected a duration like 3d, 12h or 90min (1s to 36500d), found \"soon\""),
         // [chart]
         .init(text: "[chart]\nranges = 1D 2W", expected: "t.conf:2: ranges: \"2W\" is not one of 1D 5D 1M 6M 1Y 5Y"),
         .init(text: "[chart]\nstart-range = 3M", expected: "t.conf:2: start-range: expected one of 1D 5D 1M 6M 1Y 5Y, found \"3M\""),
         .init(text: "[chart]\ncycle-interval = 1s",
               expected: "t.conf:2: cycle-interval: expected 0 (no cycling) or a duration from 2s to 24h, found \"1s\""),
         .init(text: "[chart]\ninstrument-interval = 3s",
-              expected: "t.conf:2: instrument-interval: expected 0 or a duration of at least 5s, found \"3s\""),
+              expected: "t.conf:2: instrument-interval: expected 0 or a duration from 5s to 7d, found \"3s\""),
         .init(text: "[chart]\nmorph-duration = 11s",
               expected: "t.conf:2: morph-duration: expected a duration from 0 to 10s, found \"11s\""),
         .init(text: "[chart]\nmorph-curve = cubic-bezier(2, 0, 0, 1)",
-              expected: "t.conf:2: morph-curve: expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1, found \"cubic-bezier(2, 0, 0, 1)\""),
+              expected: "t.conf:2: morph-curve: expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1 and y1 and y2 from -5 to 5, found \"cubic-bezier(2, 0, 0, 1)\""),
         .init(text: "[chart]\npalette = neon", expected: "t.conf:2: palette: expected standard or color-blind, found \"neon\""),
         .init(text: "[chart]\ndecimals = 7", expected: "t.conf:2: decimals: expected auto or a whole number from 0 to 6, found \"7\""),
         .init(text: "[chart]\ndecimal-separator = ;", expected: "t.conf:2: decimal-separator: expected auto, . or , found \";\""),
@@ -71,10 +71,10 @@ struct ConfigTests {
         .init(text: "[power]\nschedule = Mon 07:00-07:00",
               expected: "t.conf:2: schedule: \"07:00-07:00\" is not a time range like 07:00-22:00"),
         .init(text: "[power]\nblank-after-idle = -5",
-              expected: "t.conf:2: blank-after-idle: expected 0 (never) or a duration like 10min, found \"-5\""),
+              expected: "t.conf:2: blank-after-idle: expected 0 (never) or a duration like 10min (at most 7d), found \"-5\""),
         // [burn-in]
         .init(text: "[burn-in]\nshift = 20", expected: "t.conf:2: shift: expected pixels from 0 to 16, found \"20\""),
-        .init(text: "[burn-in]\nperiod = 5s", expected: "t.conf:2: period: expected a duration of at least 10s, found \"5s\""),
+        .init(text: "[burn-in]\nperiod = 5s", expected: "t.conf:2: period: expected a duration from 10s to 7d, found \"5s\""),
         // [instrument NAME]
         .init(text: "[instrument AAPL]\ntime-zone = ../etc/passwd",
               expected: "t.conf:2: time-zone: \"../etc/passwd\" is not an IANA time zone name like Europe/Berlin"),

@@ -265,6 +265,26 @@ struct KioskCoreTests {
         #expect(d.core.displayState == .presenting)
     }
 
+    /// The timer-descriptor leak per uevent (issue 13) was the old shell arming a timer per hotplug.
+    /// Now a hotplug only moves the core's one open-retry deadline: a storm of uevents while no
+    /// display opens costs one open attempt per half second and nothing that accumulates.
+    @Test("a storm of hotplug uevents with no display: one retry at a time")
+    func hotplugStorm() {
+        let d = CoreDriver(config: Config.watchlist(["A"]))
+        d.displayPresent = false
+        d.send(.start)
+        let opensBefore = d.effects.filter { $0.value == .openDisplay }.count
+        for i in 0..<1000 {
+            d.send(.hotplug)
+            if i % 100 == 99 { d.run(for: 0.2) }
+        }
+        d.run(for: 1)
+        let opens = d.effects.filter { $0.value == .openDisplay }.count - opensBefore
+        // 1000 uevents over about 3 s of core time: a retry per half second at most, not per event.
+        #expect(opens >= 1 && opens <= 8, "\(opens) open attempts")
+        #expect(d.core.nextDeadline != nil)
+    }
+
     @Test("output unplugged and back: no frames while away, pings throughout, a full frame on return")
     func outputUnplugged() {
         let d = Self.started(Config.watchlist(["A"]))

@@ -1,4 +1,5 @@
 import Feed
+import LinuxIO
 
 #if canImport(Glibc)
 import Glibc
@@ -67,7 +68,9 @@ public struct ScreenPower: Sendable {
     /// The state at `now` given the last touch (or the daemon's start time, so the idle timeout runs
     /// from start-up), and when it next changes.
     public func decide(at now: Double, lastActivity: Double) -> Decision {
-        let t = Int64(now.rounded(.down))
+        // Any instant far outside the tz database's range acts as its edge: no trap on a stepped or
+        // absurd clock, and the horizon arithmetic below cannot overflow.
+        let t = ScreenPower.seconds(now)
         let changes = scheduleChanges(from: t - ScreenPower.horizon, through: t + ScreenPower.horizon)
         let (isOn, reason) = state(at: now, lastActivity: lastActivity, changes: changes)
         // Candidates: every instant the state may change without a touch.
@@ -85,7 +88,7 @@ public struct ScreenPower: Sendable {
     }
 
     private func state(at time: Double, lastActivity: Double, changes: [Int64]) -> (isOn: Bool, reason: Reason) {
-        let t = Int64(time.rounded(.down))
+        let t = ScreenPower.seconds(time)
         if isScheduledOn(at: t) {
             guard blankAfterIdleSeconds > 0 else { return (true, .schedule) }
             // The start of this on-period: the last schedule change at or before t.
@@ -95,6 +98,12 @@ public struct ScreenPower: Sendable {
         }
         if time >= lastActivity && time < lastActivity + wakeSeconds { return (true, .touched) }
         return (false, .schedule)
+    }
+
+    /// Whole seconds of `time`, within ±2^52 (about 140 million years): NaN counts as 0.
+    static func seconds(_ time: Double) -> Int64 {
+        guard !time.isNaN else { return 0 }
+        return Int64(min(max(time, -4.5e15), 4.5e15).rounded(.down))
     }
 
     /// True when the weekly schedule says on at `unixTime` (local wall clock of `timeZone`).
@@ -177,17 +186,6 @@ public struct ScreenPower: Sendable {
     }
 
     private static func readSmallFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while bytes.count <= limit {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return n == 0 ? bytes : nil }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        return nil
+        try? RegularFile.read(path, limit: limit)
     }
 }

@@ -117,6 +117,7 @@ enum RunCommand {
         }.flatMap { $0.isEmpty ? nil : $0 }
         options.timeScale = o.timeScale
         if let size = o.size ?? (displayChoice == "headless" ? config.mode : nil) { options.headlessSize = size }
+        ProcessResources.returnLargeBlocksToTheKernel()
         let daemon: Daemon
         do {
             daemon = try Daemon(config: config, options: options, fonts: fonts)

@@ -1,6 +1,7 @@
 import Chart
 import Display
 import Feed
+import LinuxIO
 import Text
 
 #if canImport(Glibc)
@@ -122,10 +123,18 @@ public struct Config: Equatable, Sendable {
             if entry.section.hasPrefix("instrument ") || entry.section.hasPrefix("instrument.") {
                 let id = String(entry.section.dropFirst("instrument ".count)).trimmingWhitespace()
                 if id.isEmpty { fail("an [instrument NAME] section needs a name"); continue }
+                if id.count > Limits.nameLength { fail("an instrument name has at most \(Limits.nameLength) characters"); continue }
+                if !config.instruments.contains(where: { $0.id == id }), config.instruments.count >= Limits.instruments {
+                    fail("more than \(Limits.instruments) [instrument] sections"); continue
+                }
                 var inst = config.instruments.first { $0.id == id } ?? InstrumentConfig(id: id)
                 inst.lines[entry.key == "file" ? "daily" : entry.key == "timezone" ? "time-zone" : entry.key] = entry.line
                 switch entry.key {
-                case "name": inst.name = entry.value
+                case "name":
+                    guard entry.value.count <= Limits.nameLength else {
+                        fail("expected a name of at most \(Limits.nameLength) characters"); continue
+                    }
+                    inst.name = entry.value
                 case "daily", "file": inst.dailyFile = entry.value
                 case "intraday": inst.intradayFile = entry.value
                 case "time-zone", "timezone":
@@ -215,8 +224,12 @@ public struct Config: Equatable, Sendable {
 
     static func didYouMean(_ word: String, _ candidates: [String]) -> String {
         // Ties go to the alphabetically first name, so the hint does not depend on dictionary order.
-        let best = candidates.map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
-        guard let best, best.1 <= max(2, word.count / 3) else { return "" }
+        // A name whose length alone puts it out of reach is not measured: a file of long unknown
+        // keys must not cost length² per key.
+        let reach = max(2, word.count / 3)
+        let best = candidates.filter { abs($0.count - word.count) <= reach }
+            .map { ($0, editDistance(word, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard let best, best.1 <= reach else { return "" }
         return " (did you mean \"\(best.0)\"?)"
     }
 
@@ -236,7 +249,11 @@ public struct Config: Equatable, Sendable {
             "connector": { c, v in c.connector = v.lowercased() == "auto" ? nil : v; return nil },
             "mode": { c, v in
                 if v.lowercased() == "auto" || v.lowercased() == "preferred" { c.mode = nil; return nil }
-                guard let m = ModeRequest(v) else { return "expected WxH or WxH@Hz like 1920x1080@60, found \"\(v)\"" }
+                // Bounded: headless mode draws a picture of this size, and a KMS mode is never larger.
+                guard let m = ModeRequest(v), m.width <= Limits.modeSide, m.height <= Limits.modeSide,
+                      m.refreshHz.map({ $0.isFinite && $0 >= 1 && $0 <= 1000 }) ?? true else {
+                    return "expected WxH or WxH@Hz like 1920x1080@60 (at most \(Limits.modeSide)x\(Limits.modeSide), 1 to 1000 Hz), found \"\(v)\""
+                }
                 c.mode = m; return nil
             },
             "rotation": { c, v in
@@ -262,9 +279,14 @@ public struct Config: Equatable, Sendable {
                 c.seat = v; return nil
             },
             "calibration": { c, v in
-                let parts = v.split(whereSeparator: { $0 == " " || $0 == "," }).compactMap { Double($0) }
-                guard parts.count == 6, parts.allSatisfy(\.isFinite) else {
+                let words = v.split(whereSeparator: { $0 == " " || $0 == "," })
+                let parts = words.compactMap { Double($0) }
+                guard words.count == 6, parts.count == 6 else {
                     return "expected six numbers (a b c d e f of libinput's calibration matrix), found \"\(v)\""
+                }
+                // libinput takes floats; a real panel's matrix is within a few units of the identity.
+                guard parts.allSatisfy({ $0.isFinite && abs($0) <= 1000 }) else {
+                    return "expected six numbers from -1000 to 1000 (libinput's calibration matrix), found \"\(v)\""
                 }
                 c.calibration = parts; return nil
             },
@@ -275,7 +297,9 @@ public struct Config: Equatable, Sendable {
                 c.dataDirectory = v; return nil
             },
             "stale-after": { c, v in
-                guard let s = parseDuration(v), s > 0 else { return "expected a duration like 3d, 12h or 90min, found \"\(v)\"" }
+                guard let s = parseDuration(v), s >= 1, s <= Limits.longestDuration else {
+                    return "expected a duration like 3d, 12h or 90min (1s to 36500d), found \"\(v)\""
+                }
                 c.staleAfterSeconds = Int(s); return nil
             },
         ],
@@ -300,7 +324,9 @@ public struct Config: Equatable, Sendable {
                 c.cycleSeconds = s; return nil
             },
             "instrument-interval": { c, v in
-                guard let s = parseDuration(v), s == 0 || s >= 5 else { return "expected 0 or a duration of at least 5s, found \"\(v)\"" }
+                guard let s = parseDuration(v), s == 0 || (s >= 5 && s <= 7 * 86_400) else {
+                    return "expected 0 or a duration from 5s to 7d, found \"\(v)\""
+                }
                 c.instrumentCycleSeconds = s; return nil
             },
             "touch-pause": { c, v in
@@ -313,7 +339,7 @@ public struct Config: Equatable, Sendable {
             },
             "morph-curve": { c, v in
                 guard let curve = parseCurve(v) else {
-                    return "expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1, found \"\(v)\""
+                    return "expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1 and y1 and y2 from -5 to 5, found \"\(v)\""
                 }
                 c.morph.curve = curve; return nil
             },
@@ -348,7 +374,7 @@ public struct Config: Equatable, Sendable {
             "grouping-separator": { c, v in
                 if v.lowercased() == "auto" { c.groupingSeparator = nil; return nil }
                 let s = v == "space" ? "\u{202F}" : v == "none" ? "" : v
-                guard s.count <= 1 else { return "expected auto, one character, space or none, found \"\(v)\"" }
+                guard s.count <= 1, s.unicodeScalars.count <= 2 else { return "expected auto, one character, space or none, found \"\(v)\"" }
                 c.groupingSeparator = s; return nil
             },
             "decimal-separator": { c, v in
@@ -357,7 +383,10 @@ public struct Config: Equatable, Sendable {
                 c.decimalSeparator = v; return nil
             },
             // `auto`: each instrument's currency symbol from the ISO 4217 table ($, €, £, ¥, CHF, p).
-            "currency-symbol": { c, v in c.currencySymbol = v.lowercased() == "auto" ? nil : v; return nil },
+            "currency-symbol": { c, v in
+                guard v.count <= Limits.symbolLength else { return "expected at most \(Limits.symbolLength) characters, found \"\(v.prefix(16))…\"" }
+                c.currencySymbol = v.lowercased() == "auto" ? nil : v; return nil
+            },
             "currency-position": { c, v in
                 if v.lowercased() == "auto" { c.currencyAfter = nil; return nil }
                 guard ["before", "after"].contains(v.lowercased()) else { return "expected auto, before or after, found \"\(v)\"" }
@@ -372,7 +401,9 @@ public struct Config: Equatable, Sendable {
                 }
             },
             "blank-after-idle": { c, v in
-                guard let s = parseDuration(v), s >= 0 else { return "expected 0 (never) or a duration like 10min, found \"\(v)\"" }
+                guard let s = parseDuration(v), s >= 0, s <= 7 * 86_400 else {
+                    return "expected 0 (never) or a duration like 10min (at most 7d), found \"\(v)\""
+                }
                 c.blankAfterIdleSeconds = s; return nil
             },
         ],
@@ -382,7 +413,7 @@ public struct Config: Equatable, Sendable {
                 c.burnInShift = s; return nil
             },
             "period": { c, v in
-                guard let s = parseDuration(v), s >= 10 else { return "expected a duration of at least 10s, found \"\(v)\"" }
+                guard let s = parseDuration(v), s >= 10, s <= 7 * 86_400 else { return "expected a duration from 10s to 7d, found \"\(v)\"" }
                 c.burnInPeriodSeconds = s; return nil
             },
         ],
@@ -390,6 +421,17 @@ public struct Config: Equatable, Sendable {
 }
 
 struct ConfigValueError: Error { let message: String }
+
+/// The documented bounds on config values (README, "Limits"): every value inside them runs.
+enum Limits {
+    static let modeSide = 8192
+    /// stale-after: a century (fixtures with old prices use 36500d to mean "never stale").
+    static let longestDuration = 36_500.0 * 86_400
+    static let nameLength = 64
+    static let symbolLength = 8
+    static let instruments = 100
+    static let scheduleClauses = 32
+}
 
 func parseBool(_ v: String) -> Bool? {
     switch v.lowercased() {
@@ -423,7 +465,8 @@ func parseCurve(_ text: String) -> CubicBezier? {
     var inner = Substring(t)
     if inner.hasPrefix("cubic-bezier(") && inner.hasSuffix(")") { inner = inner.dropFirst(13).dropLast() }
     let parts = inner.split(separator: ",").compactMap { Double($0) }
-    guard parts.count == 4, parts.allSatisfy(\.isFinite), (0...1).contains(parts[0]), (0...1).contains(parts[2]) else {
+    guard parts.count == 4, (0...1).contains(parts[0]), (0...1).contains(parts[2]),
+          (-5...5).contains(parts[1]), (-5...5).contains(parts[3]) else {
         return nil
     }
     return CubicBezier(parts[0], parts[1], parts[2], parts[3])
@@ -435,15 +478,21 @@ func parseSchedule(_ text: String) -> Result<PowerSchedule, ConfigValueError> {
     let days = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
     var schedule = PowerSchedule()
     schedule.onMinutes = Array(repeating: [], count: 7)
-    for clause in text.split(separator: ",") {
+    let clauses = text.split(separator: ",")
+    // Every screen-power decision scans the ranges: a bound keeps it constant time.
+    guard clauses.count <= Limits.scheduleClauses else {
+        return .failure(ConfigValueError(message: "expected at most \(Limits.scheduleClauses) clauses, found \(clauses.count)"))
+    }
+    for clause in clauses {
         let original = clause.split(separator: " ").map(String.init)
         let words = original.map { $0.lowercased() }
         guard words.count == 2 else {
             return .failure(ConfigValueError(message: "expected \"Mon-Fri 07:00-22:00\" clauses separated by commas, found \"\(clause.trimmingWhitespace())\""))
         }
         let dayParts = words[0].split(separator: "-").map(String.init)
-        guard let d0 = days.firstIndex(of: String(dayParts[0].prefix(3))),
-              let d1 = days.firstIndex(of: String((dayParts.last ?? dayParts[0]).prefix(3))), dayParts.count <= 2 else {
+        // "-" alone splits into nothing.
+        guard let firstDay = dayParts.first, let d0 = days.firstIndex(of: String(firstDay.prefix(3))),
+              let d1 = days.firstIndex(of: String((dayParts.last ?? firstDay).prefix(3))), dayParts.count <= 2 else {
             return .failure(ConfigValueError(message: "\"\(original[0])\" is not a day or day range like Mon-Fri"))
         }
         let timeParts = words[1].split(separator: "-").map(String.init)
@@ -476,22 +525,15 @@ extension String {
     func replacingSpaces() -> String { String(filter { $0 != " " && $0 != "\t" }) }
 }
 
-/// Reads a small text file; the failure is a human message naming the problem.
+/// Reads a small text file (a regular file only: a FIFO or device given as the config must not
+/// block start-up or a reload); the failure is a human message naming the problem.
 func readTextFile(_ path: String, limit: Int = 1 << 20) -> Result<String, ConfigValueError> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return .failure(ConfigValueError(message: "cannot open: \(String(cString: strerror(errno)))")) }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            return .failure(ConfigValueError(message: "cannot read: \(String(cString: strerror(errno)))"))
+    do { return .success(String(decoding: try RegularFile.read(path, limit: limit), as: UTF8.self)) } catch {
+        switch error {
+        case .notFound: return .failure(ConfigValueError(message: "cannot open: No such file or directory"))
+        case .tooLarge: return .failure(ConfigValueError(message: "larger than \(limit >> 20) MB; not a config file"))
+        case .system(let e): return .failure(ConfigValueError(message: "cannot open: \(e)"))
+        default: return .failure(ConfigValueError(message: "cannot open: \(error)"))
         }
-        if n == 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-        if bytes.count > limit { return .failure(ConfigValueError(message: "larger than \(limit >> 20) MB; not a config file")) }
     }
-    return .success(String(decoding: bytes, as: UTF8.self))
 }

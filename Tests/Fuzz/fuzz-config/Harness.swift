@@ -1,0 +1,131 @@
+// libFuzzer harness: the config parser plus every consumer of its values. A config with no errors
+// (what check-config accepts, data files aside) builds a KioskCore exactly as the daemon does and
+// is driven through start-up, a display, data, cycling, touch, keys, a reload and exit on a manual
+// clock; the shell's own consumers (touch mapping, calibration, gestures, the headless display
+// size) and a few frames are exercised too. Any trap is a crash libFuzzer keeps.
+import Chart
+import Display
+import Feed
+import FuzzSupport
+import Input
+@testable import Kiosk
+import Text
+
+nonisolated(unsafe) let fonts: FontSet = {
+    do { return try FontSet.load() } catch { fatalError("fuzz-config needs the fonts: \(error)") }
+}()
+nonisolated(unsafe) var zoneCache: [String: ExchangeTimeZone?] = [:]
+// A year of daily bars and a day of minutes: every range has points, and an execution stays cheap.
+let daily = PriceSeries(name: "S", interval: .daily, bars: Array(SampleMarket.daily().bars.suffix(260)))
+let intraday = PriceSeries(name: "S", interval: .intraday(seconds: 60), bars: Array(SampleMarket.intraday().bars.suffix(390)))
+let berlin = try! ExchangeTimeZone(identifier: "Europe/Berlin", posixRule: "CET-1CEST,M3.5.0,M10.5.0/3")
+
+@_cdecl("fuzz_config_main")
+public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { data, size in
+        guard let data else { return 0 }
+        return fuzz(data, size)
+    }
+}
+
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let (config, issues) = Config.parse(text, file: "fuzz.conf")
+    for issue in issues {
+        fuzzCheck(issue.description.hasPrefix("fuzz.conf:"), "issues are located: \(issue)")
+        fuzzCheck(!issue.description.contains("\n"), "issues are one line")
+    }
+    // A reload of the same text must agree with the parse on whether it is acceptable (checked on
+    // one input in eight: the parse is the same work again).
+    let errors = issues.contains { $0.severity == .error }
+    if size % 8 == 0 {
+        let outcome = ConfigReload.reload(current: Config(), text: text, file: "fuzz.conf")
+        fuzzCheck(outcome.applied == !errors, "reload applies exactly the configs without errors")
+    }
+    if errors { return 0 }
+
+    // What the daemon's shell does with the values.
+    var zones: [String: ExchangeTimeZone] = [:]
+    for inst in config.instruments {
+        if zoneCache[inst.timeZone] == nil { zoneCache[inst.timeZone] = .some(try? ExchangeTimeZone(identifier: inst.timeZone)) }
+        if let z = zoneCache[inst.timeZone] ?? nil { zones[inst.id] = z }
+    }
+    let setup = KioskSetup(config: config, zones: zones, localZone: size % 2 == 0 ? .utc : berlin, configFile: "fuzz.conf")
+    let headless = config.mode ?? ModeRequest(width: 64, height: 48)
+    fuzzCheck(headless.width <= 16_384 && headless.height <= 16_384, "a mode the config accepts is drawable")
+    if let hz = headless.refreshHz { fuzzCheck(hz.isFinite && hz > 0, "refresh rate finite") }
+    let calibration = config.calibration.flatMap { CalibrationMatrix($0.map(Float.init)) }
+    if let calibration { _ = calibration.apply(x: 0.5, y: 0.5) }
+    let turns = config.rotation.map { $0 / 90 } ?? 0
+    let mapping = TouchMapping(panelWidth: 64, panelHeight: 48, quarterTurns: turns)
+    _ = mapping.logicalPoint(x: 10, y: 10)
+
+    let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: 15, writesStatus: true, statusInterval: 1)
+    var now = KioskTime(mono: 1000, wall: 1_796_000_000)
+    var flipDue: Double?
+    var sequence: UInt64 = 0
+    var gestures = GestureRecognizer(width: 64, height: 48)
+    let display = DisplayInfo(width: 64, height: 48, refreshHz: 10)
+    func send(_ event: KioskEvent) {
+        var queue = [event]
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            for effect in core.handle(next, at: now) {
+                switch effect {
+                case .present(let plan):
+                    fuzzCheck(plan.time.isFinite, "frame time finite")
+                    sequence += 1
+                    flipDue = now.mono + 0.1
+                    core.recordFrame(renderNanos: 0, copyNanos: 0)
+                case .openDisplay, .reopenDisplay: queue.append(.displayOpened(display))
+                case .setPowered(let on): if !on { queue.append(.screenOffApplied(dpms: sequence % 2 == 0)) }
+                case .layoutChanged:
+                    if let m = core.model { gestures.resize(width: Double(m.canvas.width), height: Double(m.canvas.height)) }
+                case .writeStatus: _ = core.status().json
+                default: break
+                }
+            }
+        }
+    }
+    func run(for seconds: Double, steps: Int = 80) {
+        let end = now.mono + seconds
+        var count = 0
+        while count < steps {
+            count += 1
+            let next = [flipDue, core.nextDeadline].compactMap { $0 }.min()
+            guard let next, next <= end else { break }
+            fuzzCheck(next.isFinite, "deadlines finite")
+            now = now.advanced(by: max(0, next - now.mono))
+            if let f = flipDue, f <= next {
+                flipDue = nil
+                send(.flipCompleted(vblank: now.mono, sequence: sequence))
+            } else {
+                send(.timer)
+            }
+        }
+        now = now.advanced(by: max(0, end - now.mono))
+        send(.timer)
+    }
+
+    send(.start)
+    for inst in config.instruments {
+        if inst.dailyFile != nil { send(.series(instrumentID: inst.id, slot: .daily, series: daily)) }
+        if inst.intradayFile != nil { send(.series(instrumentID: inst.id, slot: .intraday, series: intraday)) }
+    }
+    send(.dataProblems([:]))
+    run(for: 30, steps: 40)
+    for event: InputEvent in [.touchDown(slot: 0, x: 30, y: 20, time: 1), .touchFrame(time: 1),
+                              .touchMotion(slot: 0, x: 5, y: 21, time: 50_000), .touchFrame(time: 50_000),
+                              .touchUp(slot: 0, time: 90_000), .touchFrame(time: 90_000)] {
+        gestures.process(event) { send(.gesture($0, inputMicros: nil)) }
+    }
+    send(.key(.nextRange))
+    send(.key(.selectRange(size % 7)))
+    run(for: 90, steps: 40)
+    if let m = core.model { _ = m.render(at: now.mono); _ = m.render(at: now.mono + 0.3) }
+    send(.configure(setup))
+    run(for: 3 * 86_400, steps: 30)
+    send(.statisticsRequested(""))
+    send(.terminate)
+    return 0
+}

@@ -1,0 +1,70 @@
+// libFuzzer harness: CSV bytes -> instrument -> every scene, drawn at a small size: the line in
+// every range (and morphs between them), the bar chart of monthly change, the draw-in, and
+// scrubbing at several x. The parser's output is only the start: this checks its consumers.
+import Chart
+import Feed
+import FuzzSupport
+import Text
+
+nonisolated(unsafe) let fonts: FontSet = {
+    do { return try FontSet.load() } catch { fatalError("fuzz-scenes needs the fonts: \(error)") }
+}()
+let zone = SampleMarket.timeZone
+
+@_cdecl("fuzz_scenes_main")
+public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { data, size in
+        guard let data else { return 0 }
+        return fuzz(data, size)
+    }
+}
+
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var input = FuzzInput(data, size)
+    // Four fixed bytes, then the CSV: the seeds are plain CSV files behind a 4-byte prefix.
+    let choice = input.byte(), xa = input.byte(), xb = input.byte(), sizeChoice = input.byte()
+    let xs = (Double(xa) - 20, xb == 255 ? Double.nan : xb == 254 ? 1e308 : Double(xb) / 2)
+    let csv = Array(input.remaining)
+    let field: PriceField = choice & 0x80 != 0 ? .adjustedClose : .close
+    guard let (series, _) = try? YahooCSV.parse(csv, source: "F.csv", priceField: field) else { return 0 }
+    let market = series.interval.isIntraday
+        ? MarketData(daily: nil, intraday: series, timeZone: zone, priceField: field)
+        : MarketData(daily: series, intraday: nil, timeZone: zone, priceField: field)
+    let instrument = Instrument(name: "F", market: market)
+    // Small sizes keep an execution cheap; odd ones catch layout arithmetic that assumes room.
+    let sizes = [(96, 64), (64, 96), (33, 17), (160, 90), (1, 1)]
+    let (w, h) = sizes[Int(sizeChoice) % sizes.count]
+    let ranges = ChartRange.allCases
+    let model = ScreenModel(instrument: instrument, width: w, height: h, fonts: fonts,
+                            range: ranges[Int(choice) % ranges.count])
+    var t = 0.0
+    func frame() {
+        let canvas = model.render(at: t)
+        fuzzCheck(canvas.width == w && canvas.height == h, "canvas keeps its size")
+        let v = model.values()
+        if let p = v.price { fuzzCheck(p.isFinite, "shown price finite") }
+        t += 0.35
+    }
+    // Every scene's geometry is computed each execution; only two frames are drawn (one mid-motion,
+    // one settled), so an execution stays cheap enough for millions of them.
+    switch choice % 4 {
+    case 0:
+        // Every range is laid out; the morph into one of them is drawn.
+        for r in ranges { model.select(r, at: t); _ = model.values() }
+        model.select(ranges[Int(xa) % ranges.count], at: t)
+        t += 0.2; frame(); t += 2; frame()
+    case 1:
+        model.show(.bars, at: t); t += 0.4; frame(); t += 3; frame()
+    case 2:
+        model.show(.drawIn, at: t); t += 0.7; frame(); t += 3; frame()
+    default:
+        for x in [xs.0, xs.1, 0, Double(w) / 2, Double(w) - 1, -5, Double(w) + 5] {
+            _ = model.scrub(atX: x)
+            if let i = model.scrubIndex { fuzzCheck(i >= 0 && i < model.selection(for: model.range).points.count, "scrub index in range") }
+            _ = model.values()
+        }
+        frame()
+        model.endScrub(); frame()
+    }
+    return 0
+}
