@@ -36,6 +36,8 @@ fi
 bash systemd/verify.sh .build/release/tickerboard
 # The real daemon loop on the headless display: placeholder, data arriving, reload, cycling, status file.
 python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
+# From the provider to the glass: recorded responses on loopback -> tickerboard-fetch -> the daemon.
+python3 Tests/Headless/fetch-to-screen.py .build/release/tickerboard .build/release/tickerboard-fetch ../shared/data/providers
 # Every config check-config accepts (or refuses) starts the daemon and survives a reload.
 python3 Tests/Headless/config-extremes.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 # Long life, short: two simulated days of the real daemon with memory and descriptors flat.

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""From the provider to the glass: recorded yahoo responses served on loopback, `tickerboard-fetch
+--once` writing the files, then the real daemon (headless) showing each instrument with its price,
+currency and the fetcher's "as of" time. Waits are for observable states (files, status values)
+with deadlines, never fixed sleeps.
+
+usage: fetch-to-screen.py TICKERBOARD TICKERBOARD_FETCH PROVIDERS_DIR
+Prints RESULT lines and 'N passed, N failed'.
+"""
+import json, os, shutil, signal, subprocess, sys, tempfile, time
+
+BIN, FETCH, PROVIDERS = sys.argv[1:4]
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPLAY = os.path.join(HERE, "..", "FetchTests", "replay_server.py")
+results = []
+
+
+def result(name, ok, detail=""):
+    results.append(ok)
+    print("RESULT %s %s %s" % (name, "PASS" if ok else "FAIL", detail), flush=True)
+
+
+def wait_for(predicate, deadline):
+    end = time.monotonic() + deadline
+    while True:
+        value = predicate()
+        if value or time.monotonic() > end:
+            return value
+        time.sleep(0.02)
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+work = tempfile.mkdtemp(prefix="tb-fetch-screen-")
+data = os.path.join(work, "data")
+os.mkdir(data)
+yahoo = os.path.join(PROVIDERS, "yahoo")
+rules = [
+    {"match": "/v8/finance/chart/AAPL", "status": 200, "content_type": "application/json",
+     "body_file": os.path.join(yahoo, "chart_AAPL_1d_6mo_2025-10-29.json")},
+    {"match": "/v8/finance/chart/WSU.DE", "status": 200, "content_type": "application/json",
+     "body_file": os.path.join(yahoo, "chart_WSU.DE_1d_2023-08-04_2023-08-09.json")},
+    {"match": "/v8/finance/chart/BTC-USD", "status": 200, "content_type": "application/json",
+     "body_file": os.path.join(yahoo, "chart_BTC-USD_1d_2020-01-01_2020-01-03.json")},
+]
+with open(os.path.join(work, "rules.json"), "w") as f:
+    json.dump(rules, f)
+port_file = os.path.join(work, "port")
+server = subprocess.Popen([sys.executable, REPLAY, "--rules", os.path.join(work, "rules.json"), "--port-file", port_file,
+                           "--log", os.path.join(work, "server.log")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          close_fds=True)
+daemon = None
+try:
+    port = wait_for(lambda: open(port_file).read().strip() if os.path.exists(port_file) else None, 20)
+    conf = os.path.join(work, "tb.conf")
+    with open(conf, "w") as f:
+        f.write("[data]\ndirectory = %s\nstale-after = 100000d\n[chart]\ncycle-interval = 8s\nranges = 1M\n"
+                "instrument-interval = 5s\n[provider yahoo]\nbase-url = http://127.0.0.1:%s\n"
+                "[instrument AAPL]\nname = Apple\nsymbol = AAPL\nproviders = yahoo\ndaily = AAPL.csv\n"
+                "[instrument WSU]\nname = WashTec\nsymbol = WSU.DE\nproviders = yahoo\ndaily = WSU.csv\n"
+                "time-zone = Europe/Berlin\n"
+                "[instrument BTC]\nname = Bitcoin\nsymbol = BTC-USD\nproviders = yahoo\ndaily = BTC.csv\n" % (data, port))
+    out = subprocess.run([FETCH, "--once", "--config", conf], capture_output=True, text=True, timeout=120)
+    files = {n: os.path.exists(os.path.join(data, n)) for n in ("AAPL.csv", "WSU.csv", "BTC.csv", "AAPL.status",
+                                                                 "WSU.status", "BTC.status")}
+    result("fetch-once-writes-files", out.returncode == 0 and all(files.values()),
+           "exit %d %s %s" % (out.returncode, files, out.stderr.strip()[-300:]))
+    expected = {}
+    for ident in ("AAPL", "WSU", "BTC"):
+        lines = open(os.path.join(data, ident + ".csv")).read().strip().splitlines()
+        expected[ident] = (float(lines[-1].split(",")[4]), load(os.path.join(data, ident + ".status")) or {})
+
+    state = os.path.join(work, "s.json")
+    daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless", "--size", "480x270",
+                               "--status", state, "--time-scale", "4"],
+                              stderr=open(os.path.join(work, "daemon.log"), "w"), stdout=subprocess.DEVNULL)
+    seen = {}
+    def all_seen():
+        st = load(state)
+        if st and st.get("instrument_id") in expected and st.get("price") is not None and st.get("note"):
+            seen[st["instrument_id"]] = st
+        return len(seen) == len(expected)
+    wait_for(all_seen, 90)
+    for ident, (close, fetched) in expected.items():
+        st = seen.get(ident)
+        currency = fetched.get("currency")
+        ok = st is not None and abs(st["price"] - close) < 1e-6 and "as of" in (st.get("note") or "")
+        result("screen-shows-" + ident, ok, "price=%s expected=%s currency=%s note=%r" % (
+            (st or {}).get("price"), close, currency, (st or {}).get("note")))
+finally:
+    if daemon:
+        daemon.send_signal(signal.SIGTERM)
+        try:
+            daemon.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+    server.terminate()
+    server.wait(timeout=10)
+    if all(results):
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print("artefacts in", work)
+
+print("fetch-to-screen: %d passed, %d failed" % (results.count(True), results.count(False)))
+sys.exit(0 if all(results) else 1)
