@@ -31,7 +31,9 @@ public struct NiceScale: Equatable, Sendable {
         if hi - lo < 1e-9 { hi = lo + 1 }
         // Headroom, so the tallest bar does not end exactly on the top line.
         lo *= 1.04; hi *= 1.04
-        let gaps = Double(max(2, maxLines) - 1)
+        // Values on both sides of zero need two gaps at least (a line below, 0, a line above); with
+        // one the step search below never ends and the step overflows to infinity (found by fuzz-format).
+        let gaps = Double(max(3, maxLines) - 1)
         // Powers of ten by multiplication, not log10/pow: the same bits on every machine.
         var magnitude = 1.0
         let raw = (hi - lo) / gaps
@@ -45,6 +47,7 @@ public struct NiceScale: Equatable, Sendable {
             }
             magnitude *= 10
         }
+        if !step.isFinite || step <= 0 { step = max(hi, -lo) }
         self.step = step
         let first = Int((lo / step).rounded(.down)), last = Int((hi / step).rounded(.up))
         lines = (first...last).map { Double($0) * step }

@@ -32,6 +32,17 @@ struct BarChartTests {
         if lo < 0 && hi > 0 { #expect(s.lines.count >= 3) }
     }
 
+    @Test("too few lines asked for values on both sides of zero: still finite lines through zero (fuzz-format crash)",
+          arguments: [0, 1, 2])
+    func fewLinesBothSigns(maxLines: Int) {
+        for (lo, hi) in [(-1.0, 1.0), (-3.2, 0.0009), (-1e300, 1e300)] {
+            let s = NiceScale(covering: lo, hi, maxLines: maxLines)
+            #expect(s.lines.allSatisfy(\.isFinite) && s.lines.contains(0), "\(lo)...\(hi), \(maxLines): \(s.lines)")
+            #expect(s.lines.count >= 3 && s.lines.count <= 12)
+            #expect(s.lo <= lo && s.hi >= hi)
+        }
+    }
+
     @Test("non-finite input makes a scale, not a trap")
     func scaleOfNonsense() {
         for (lo, hi) in [(Double.nan, 3.0), (-.infinity, .infinity), (.nan, .nan)] {
