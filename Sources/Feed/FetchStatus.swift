@@ -109,7 +109,8 @@ public struct FetchStatus: Sendable, Equatable {
         return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string literal (also the daemon's status file uses it).
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

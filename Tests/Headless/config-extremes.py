@@ -8,6 +8,9 @@ usage: config-extremes.py TICKERBOARD_BINARY DATA_CSV
 """
 import glob, json, os, re, shutil, signal, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tbcheck import read_json as status, stop, wait_for  # noqa: E402
+
 BIN, CSV = sys.argv[1], sys.argv[2]
 work = tempfile.mkdtemp(prefix="tb-extremes-")
 shutil.copy(CSV, os.path.join(work, "A.csv"))
@@ -38,23 +41,6 @@ results = []
 def result(name, ok, detail=""):
     results.append(ok)
     print("RESULT %s %s%s" % (name, "PASS" if ok else "FAIL", (" " + detail) if detail else ""), flush=True)
-
-
-def status(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def wait_for(predicate, deadline):
-    end = time.monotonic() + deadline
-    while True:
-        v = predicate()
-        if v or time.monotonic() > end:
-            return v
-        time.sleep(0.02)
 
 
 def check(path):
@@ -109,12 +95,7 @@ for i, path in enumerate(every + [fifo]):
     daemon.send_signal(signal.SIGHUP)
     reloaded = wait_for(lambda: (status(state) or {}).get("time", 0) > before + 30, 20)
     alive = daemon.poll() is None
-    daemon.send_signal(signal.SIGTERM)
-    try:
-        code = daemon.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        daemon.kill()
-        code = "killed"
+    code = stop(daemon, signal.SIGTERM, 20)
     traps = [l for l in open(log) if "Fatal error" in l or "Crash" in l]
     result("runs-" + name, bool(started) and bool(reloaded) and alive and code == 0 and not traps,
            "started=%s reloaded=%s exit=%s %s" % (bool(started), bool(reloaded), code, traps[:1]))

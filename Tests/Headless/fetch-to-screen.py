@@ -9,6 +9,9 @@ Prints RESULT lines and 'N passed, N failed'.
 """
 import json, os, shutil, signal, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tbcheck import read_json as load, stop, wait_for  # noqa: E402
+
 BIN, FETCH, PROVIDERS = sys.argv[1:4]
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPLAY = os.path.join(HERE, "..", "FetchTests", "replay_server.py")
@@ -20,21 +23,6 @@ def result(name, ok, detail=""):
     print("RESULT %s %s %s" % (name, "PASS" if ok else "FAIL", detail), flush=True)
 
 
-def wait_for(predicate, deadline):
-    end = time.monotonic() + deadline
-    while True:
-        value = predicate()
-        if value or time.monotonic() > end:
-            return value
-        time.sleep(0.02)
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 work = tempfile.mkdtemp(prefix="tb-fetch-screen-")
@@ -95,11 +83,7 @@ try:
             (st or {}).get("price"), close, currency, (st or {}).get("note")))
 finally:
     if daemon:
-        daemon.send_signal(signal.SIGTERM)
-        try:
-            daemon.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
+        stop(daemon, signal.SIGTERM, 20)
     server.terminate()
     server.wait(timeout=10)
     if all(results):

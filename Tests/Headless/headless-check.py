@@ -8,6 +8,9 @@ Prints RESULT <name> PASS|FAIL lines and a closing 'N passed, N failed' line.
 """
 import json, os, shutil, signal, struct, subprocess, sys, tempfile, time, zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tbcheck import read_json as status, stop, wait_for as _wait  # noqa: E402
+
 BIN, CSV = sys.argv[1], sys.argv[2]
 results = []
 
@@ -63,22 +66,9 @@ def coloured_pixels(path):
     return n
 
 
-def status(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
 def wait_for(what, predicate, deadline):
-    """Polls `predicate` until it holds or `deadline` (seconds) passes; returns its last value."""
-    end = time.monotonic() + deadline
-    while True:
-        value = predicate()
-        if value or time.monotonic() > end:
-            return value
-        time.sleep(0.02)
+    """`what` names the state waited for, for whoever reads this script."""
+    return _wait(predicate, deadline)
 
 
 work = tempfile.mkdtemp(prefix="tb-headless-")
@@ -175,12 +165,7 @@ try:
         and abs(float(values["change"]) - (float(values["price"]) - float(values["baseline"]))) < 1e-6
     result("render-values", ok, repr(values))
 finally:
-    daemon.send_signal(signal.SIGTERM)
-    try:
-        code = daemon.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        daemon.kill()
-        code = "killed"
+    code = stop(daemon, signal.SIGTERM, 20)
     result("headless-exits-on-term", code == 0, "exit %s" % code)
     if all(results):
         shutil.rmtree(work, ignore_errors=True)

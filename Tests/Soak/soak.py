@@ -14,6 +14,9 @@ usage: soak.py TICKERBOARD_BINARY [--days 30] [--time-scale 10000]
 """
 import argparse, datetime, json, os, shutil, signal, subprocess, sys, tempfile, time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Headless"))
+from tbcheck import read_json, stop, wait_for  # noqa: E402
+
 ap = argparse.ArgumentParser()
 ap.add_argument("binary")
 ap.add_argument("--days", type=float, default=30)
@@ -41,20 +44,7 @@ def write_atomic(path, text):
 
 
 def status():
-    try:
-        with open(state) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def wait_for(predicate, deadline):
-    end = time.monotonic() + deadline
-    while True:
-        value = predicate()
-        if value or time.monotonic() > end:
-            return value
-        time.sleep(0.02)
+    return read_json(state)
 
 
 def stamp(t, daily=False):
@@ -169,12 +159,7 @@ try:
             break
     real = time.monotonic() - real0
 finally:
-    daemon.send_signal(signal.SIGTERM)
-    try:
-        code = daemon.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        daemon.kill()
-        code = "killed"
+    code = stop(daemon, signal.SIGTERM, 30)
 
 good = [x for x in samples if x[1] is not None and x[2] is not None]
 after_day = next((x for x in good if x[0] >= DAY), None)

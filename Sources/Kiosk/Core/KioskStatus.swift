@@ -1,4 +1,5 @@
 import Chart
+import Feed
 
 /// What the daemon is showing and how it is doing, for integrators and fleet monitoring: written as
 /// `status.json` while it runs and printed as `key=value` lines by `render --values`. One flat
@@ -105,27 +106,7 @@ public struct KioskStatus: Sendable, Equatable {
     }
 }
 
-private func jsonString(_ s: String?) -> String {
-    guard let s else { return "null" }
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 {
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-    }
-    return out + "\""
-}
+private func jsonString(_ s: String?) -> String { s.map(FetchStatus.quoted) ?? "null" }
 
 /// Numbers as JSON allows them: no NaN or infinity (null instead), at most 6 decimals.
 private func jsonNumber(_ v: Double?) -> String {
