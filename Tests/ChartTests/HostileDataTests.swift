@@ -49,4 +49,15 @@ struct HostileDataTests {
         #expect(ticks.allSatisfy { $0.isFinite })
         if lo == 0 && hi == 100 { #expect(ticks == [0, 50, 100]) }
     }
+
+    /// Found by fuzz-format: fewer than three lines for values on both sides of zero searched until
+    /// the step was infinite, and the one line was NaN.
+    @Test("a nice scale across zero with too few lines asked for", arguments: [0, 1, 2])
+    func niceScaleAcrossZero(maxLines: Int) {
+        let scale = NiceScale(covering: -2.6729e-16, 0, maxLines: maxLines)
+        #expect(scale.lines.allSatisfy { $0.isFinite })
+        #expect(scale.lines.contains(0))
+        #expect(scale.lines.count == 3)
+        #expect(NiceScale(covering: -5, 5, maxLines: 2).lines == [-10, 0, 10])
+    }
 }

@@ -27,9 +27,10 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if !v.isFinite { continue }
         }
         fuzzCheck(scene.formatTick(v).utf8.count < 64, "tick label short")
-        let scale = NiceScale(covering: v, w, maxLines: input.int(below: 12))
+        let maxLines = input.int(below: 12)
+        let scale = NiceScale(covering: v, w, maxLines: maxLines)
         fuzzCheck(scale.lines.count <= 12 && scale.lines.allSatisfy(\.isFinite) && scale.lines.contains(0),
-                  "nice scale: at most 12 finite lines through zero: \(scale.lines)")
+                  "nice scale of \(v), \(w) in \(maxLines): at most 12 finite lines through zero: \(scale.lines)")
         let count = input.int(below: 12)
         let ticks = niceTicks(lo: min(v, w), hi: max(v, w), count: count)
         fuzzCheck(ticks.count <= 101, "at most 101 ticks")
