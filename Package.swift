@@ -80,6 +80,7 @@ if fuzzing {
         ("fuzz-records", ["LinuxIO"]),
         ("fuzz-format", ["Text", "Chart"]),
         ("fuzz-gestures", ["Input"]),
+        ("fuzz-providers", ["Fetch", "Feed"]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(

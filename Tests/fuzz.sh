@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(fuzz-csv fuzz-scenes fuzz-config fuzz-timezone fuzz-records fuzz-format fuzz-gestures)
+all=(fuzz-csv fuzz-scenes fuzz-config fuzz-timezone fuzz-records fuzz-format fuzz-gestures fuzz-providers)
 total=${1:-60}
 shift || true
 names=("$@")
@@ -36,10 +36,22 @@ for name in "${names[@]}"; do
     args=(-malloc_limit_mb=256 -rss_limit_mb=512 -timeout=5 -max_len=8192 -print_final_stats=1 "-artifact_prefix=$artifacts/")
     [ -f "Tests/Fuzz/dict/$name.dict" ] && args+=("-dict=Tests/Fuzz/dict/$name.dict")
     if [ -n "${FUZZ_RUNS:-}" ]; then args+=("-runs=$FUZZ_RUNS" "-max_total_time=${FUZZ_MAX_TIME:-0}"); else args+=("-max_total_time=$per"); fi
+    seeds=("Tests/Fuzz/corpus/$name")
+    # The recorded provider responses stay in the shared data (never copied into the repository):
+    # read-only seeds when present above the checkout.
+    if [ "$name" = fuzz-providers ]; then
+        dir=$(pwd)
+        while [ "$dir" != / ]; do
+            for c in "$dir/shared/data/providers" "$dir/../shared/data/providers"; do
+                [ -d "$c" ] && for d in "$c"/*/; do seeds+=("$d"); done && dir=/ && break
+            done
+            [ "$dir" = / ] || dir=$(dirname "$dir")
+        done
+    fi
     echo "fuzz: $name (${FUZZ_RUNS:-$per s})"
     # The Swift runtime's backtracer would outlive a crash and hold the pipe; libFuzzer reports it.
     if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=64 nice -n 10 ".build/fuzz/release/$name" "${args[@]}" \
-        "$corpus" "Tests/Fuzz/corpus/$name" > "$artifacts/log.txt" 2>&1; then
+        "$corpus" "${seeds[@]}" > "$artifacts/log.txt" 2>&1; then
         echo "fuzz: $name FAILED; input in $artifacts/, log:" >&2
         grep -E "invariant|Fatal error|ERROR|SUMMARY|Test unit written" "$artifacts/log.txt" | head -20 >&2
         status=1

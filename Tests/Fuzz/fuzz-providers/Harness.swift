@@ -1,0 +1,47 @@
+// libFuzzer harness: every provider's response parser (Yahoo chart JSON, Stooq CSV, Alpha Vantage
+// and Twelve Data JSON, plain HTTP CSV), daily and intraday, on the same bytes; what a parser
+// accepts must be what the data files may hold: bars in time order, prices finite and positive.
+import Feed
+@testable import Fetch
+import FuzzSupport
+
+@_cdecl("fuzz_providers_main")
+public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { data, size in
+        guard let data else { return 0 }
+        return fuzz(data, size)
+    }
+}
+
+let providers: [any Provider] = ["yahoo", "stooq", "alphavantage", "twelvedata", "http-csv"].compactMap {
+    Providers.make(ProviderSettings(name: $0, kind: $0))
+}
+
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let body = Array(UnsafeBufferPointer(start: data, count: size))
+    let status = size > 0 && data[0] == 0x7F ? 429 : 200
+    for provider in providers {
+        for slot in Slot.allCases where provider.supports(slot) {
+            let request = FetchRequest(symbol: "AAPL", slot: slot, now: 1_796_000_000, fileName: "AAPL.csv",
+                                       newestBarOnDisk: size % 3 == 0 ? 1_700_000_000 : nil)
+            let response = HTTPResponse(status: status, headers: ["content-type": "application/json"], body: body)
+            switch provider.parse(response, for: request) {
+            case .success(let result):
+                var previous: Int64?
+                for bar in result.bars {
+                    if let previous { fuzzCheck(bar.time > previous, "\(provider.name): bars in time order") }
+                    previous = bar.time
+                    for p in [bar.open, bar.high, bar.low, bar.close] + [bar.adjustedClose].compactMap({ $0 }) {
+                        fuzzCheck(p.isFinite && p > 0, "\(provider.name): price finite and positive: \(p)")
+                    }
+                    if let v = bar.volume { fuzzCheck(v.isFinite && v >= 0, "\(provider.name): volume finite") }
+                }
+                if case .intraday(let s) = result.interval { fuzzCheck(s > 0, "\(provider.name): spacing positive") }
+            case .failure(let problem):
+                let text = "\(problem)"
+                fuzzCheck(!text.contains("\n") && text.utf8.count < 2048, "\(provider.name): problem is one short line")
+            }
+        }
+    }
+    return 0
+}
