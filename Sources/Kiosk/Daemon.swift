@@ -342,6 +342,9 @@ final class Daemon {
             liveRegistration = try loop.watch(live.pollDescriptor) { [unowned self, unowned live] _ in
                 live.handleReadable()
                 send(.dataProblems(live.problems))
+                // The series just replaced is free now: give its pages back, so months of updates
+                // do not leave RSS wherever the heap's high-water mark happened to be.
+                ProcessResources.releaseFreeMemory()
             }
             liveData = live
             // Every file is read now, at start and on every reload, even when nothing was changed.

@@ -82,6 +82,11 @@ public enum ProcessResources {
         _ = mallopt(M_TRIM_THRESHOLD, 1 << 20)
     }
 
+    /// Returns free heap pages to the kernel (`malloc_trim`): after a large structure is replaced.
+    public static func releaseFreeMemory() {
+        _ = malloc_trim(0)
+    }
+
     /// Peak resident memory in KiB (`getrusage`).
     public static func peakKB() -> Int {
         var usage = rusage()
