@@ -6,6 +6,9 @@
 #   Tests/fuzz.sh [SECONDS] [NAME...]       e.g. Tests/fuzz.sh 600 fuzz-csv
 #   FUZZ_RUNS=1000000 Tests/fuzz.sh 0 NAME  a fixed number of executions instead of a time
 #                                          (FUZZ_MAX_TIME=S caps each harness at S seconds too)
+#   FUZZ_SEED=N                            libFuzzer's random seed (default: a new one each run). With
+#                                          FUZZ_RUNS it makes a run repeatable: the same inputs in the
+#                                          same order, so a test run finds what it found last time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +38,7 @@ for name in "${names[@]}"; do
     mkdir -p "$corpus" "$artifacts"
     args=(-malloc_limit_mb=256 -rss_limit_mb=512 -timeout=5 -max_len=8192 -print_final_stats=1 "-artifact_prefix=$artifacts/")
     [ -f "Tests/Fuzz/dict/$name.dict" ] && args+=("-dict=Tests/Fuzz/dict/$name.dict")
+    [ -n "${FUZZ_SEED:-}" ] && args+=("-seed=$FUZZ_SEED")
     if [ -n "${FUZZ_RUNS:-}" ]; then args+=("-runs=$FUZZ_RUNS" "-max_total_time=${FUZZ_MAX_TIME:-0}"); else args+=("-max_total_time=$per"); fi
     seeds=("Tests/Fuzz/corpus/$name")
     # The recorded provider responses stay in the shared data (never copied into the repository):

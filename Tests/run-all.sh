@@ -42,7 +42,10 @@ python3 Tests/Headless/fetch-to-screen.py .build/release/tickerboard .build/rele
 python3 Tests/Headless/config-extremes.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 # Long life, short: two simulated days of the real daemon with memory and descriptors flat.
 python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000
-# Hostile input, short: a minute of libFuzzer over every harness (the toolchain ships libFuzzer).
-FUZZ_NO_LOCK=1 Tests/fuzz.sh 60
+# Hostile input, short: every harness over its seed corpus (each input that ever crashed is in it),
+# then a fixed number of fresh inputs from a fixed seed (the toolchain ships libFuzzer). Fixed, so
+# this run is repeatable: a test that passes or fails by luck is no test. The open-ended search is
+# `Tests/fuzz.sh SECONDS`, run apart (README, "Fuzzing").
+FUZZ_NO_LOCK=1 FUZZ_SEED=1 FUZZ_RUNS=${TICKERBOARD_FUZZ_RUNS:-20000} Tests/fuzz.sh 0
 
 swift test --disable-xctest

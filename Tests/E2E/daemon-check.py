@@ -13,8 +13,10 @@ Standard library only (runs on the host, and in the guest for `locate-rot`).
   stats LOG                      the last `stats:` line of a daemon log as key=value
   morph SAMPLES                  flip rate during morphs from daemon-sample.py output
   dark IMG                       the picture is black (>= 99 % of pixels with every channel <= 16)
+  no-chart IMG                   exit 0 when `chart` would fail (the console is back), silently
 Images: binary PPM (QMP screendump) or 8-bit RGB/RGBA PNG (tickerboard render). Exit 0 = holds.
 """
+import contextlib
 import datetime
 import re
 import struct
@@ -369,6 +371,9 @@ def main(argv):
         return morph(args[0])
     if cmd == "dark":
         return check_dark(args[0])
+    if cmd == "no-chart":   # the chart is gone (the console is back): quiet, for a wait in the guest
+        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
+            return 0 if check_chart(args[0]) else 1
     print(__doc__, file=sys.stderr)
     return 2
 

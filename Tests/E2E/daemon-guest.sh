@@ -22,8 +22,49 @@ still_shot() {
   done
   cp "$OUT/$1.try10" "$OUT/$1" 2>/dev/null; echo "still_shot $1: no still capture in 10 tries" >> "$3"
 }
+# Every capture that is judged waits for an observable state, never for a fixed time: the daemon's
+# status file (--status) says what is on screen and whether it still moves; a TCG guest on a loaded
+# host may need many times the usual seconds, and a check must not care.
+# settled NAME PID LOG STATUS [PATTERN...]: wait (<= 120 s) until STATUS says "animating": false and
+# contains every PATTERN (e.g. '"range": "1Y"'), then a still capture.
+settled() {
+  name=$1 pid=$2 log=$3 st=$4; shift 4; i=0
+  while [ $i -lt 2400 ]; do
+    if [ -s "$st" ] && grep -q '"animating": false' "$st"; then
+      ok=1; for p in "$@"; do grep -qF "$p" "$st" || ok=0; done
+      [ $ok = 1 ] && break
+    fi
+    sleep 0.05; i=$((i + 1))
+  done
+  echo "settled $name: $((i * 50)) ms; status: $(tr -d '\n' < "$st" 2>/dev/null | cut -c1-400)" >> "$log"
+  still_shot "$name" "$pid" "$log"
+  echo "SHOT $name" >> "$OUT/shots.log"
+}
+# shot_until NAME CHECK...: captures until `daemon-check.py CHECK... FILE` accepts one (<= 20 tries),
+# for what no status file can say: fbdev's deferred I/O reaching the scanout buffer, the console
+# redrawn after the daemon has gone.
+shot_until() {
+  name=$1; shift
+  for try in $(seq 1 20); do
+    shot "$name.try$try"
+    if [ -s "$OUT/$name.try$try" ] && /usr/bin/python3 "$OUT/daemon-check.py" "$@" "$OUT/$name.try$try" > /dev/null 2>&1; then break; fi
+    sleep 0.2
+  done
+  cp "$OUT/$name.try$try" "$OUT/$name" 2>/dev/null; echo "shot_until $name: try $try" >> "$OUT/shots.log"
+}
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt "${2:-300}" ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
-wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge "${3:-300}" ]; do sleep 0.05; i=$((i + 1)); done; }
+wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge "${3:-1200}" ]; do sleep 0.05; i=$((i + 1)); done; }
+# flips_after PID LOG N: statistics until they count more than N flips (<= 60 s)
+flips_after() {
+  i=0
+  while [ $i -lt 600 ]; do
+    stats "$1" "$2"
+    [ "$(grep 'stats:' "$2" | tail -1 | grep -o 'flips [0-9]*' | cut -d' ' -f2)" -gt "${3:-0}" ] 2>/dev/null && return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
+last_flips() { grep 'stats:' "$1" | tail -1 | grep -o 'flips [0-9]*' | cut -d' ' -f2; }
 stats() {  # stats PID LOG: SIGUSR1, then wait for the new `stats:` line
   n=$(grep -c 'stats:' "$2"); kill -USR1 "$1"; i=0
   while [ "$(grep -c 'stats:' "$2")" -le "$n" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -33,40 +74,41 @@ plane() { grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m2 -E 'fb=|
 stop() { kill -TERM "$1" 2>/dev/null; wait "$1"; echo "exit=$?" >> "$2"; }
 up() { cut -d' ' -f1 /proc/uptime; }   # ~ CLOCK_MONOTONIC (touch-inject's MARK clock), 10 ms steps
 dpms() { cat /sys/class/drm/card0-*/dpms 2>/dev/null | head -1; }
+wait_dpms() { i=0; while [ "$(dpms)" != "$1" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done; }   # (<= 30 s)
 crtc_active() { grep -A4 '^crtc\[' /sys/kernel/debug/dri/0/state 2>/dev/null | grep -m1 -o 'active=[0-9]'; }
 last_stats() { grep 'stats:' "$1" | tail -1; }
-# (8) screen power (issue 8): [power] blank-after-idle = 3s switches the output off (DPMS), a tap wakes
+# (8) screen power (issue 8): [power] blank-after-idle = 6s switches the output off (DPMS), a tap wakes
 # it without acting on the chart; a [power] schedule that is off now keeps it off from the start.
 power_phases() {
   L="$OUT/d-power.log"
   T0=$(up)
-  $B run --config "$OUT/power-idle.conf" --ready-file /tmp/ready-p 2>> "$L" &
+  $B run --config "$OUT/power-idle.conf" --ready-file /tmp/ready-p --status /tmp/st-p.json 2>> "$L" &
   P=$!
   wait_file /tmp/ready-p 600; echo "ready_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
   echo "dpms_ready: $(dpms) $(crtc_active)" >> "$L"
-  # the tap waits until the screen has been off for a while (the guest measures in between)
-  $INJ create waitfor "$L" "$FOUND" 1 waitfor "$L" 'power: screen off' 1 sleep 7 \
+  # the tap waits until the guest has measured the screen while it is off (off_b)
+  $INJ create waitfor "$L" "$FOUND" 1 waitfor "$L" 'power: screen off' 1 waitfor "$L" 'off_b: ' 1 \
     mark wake tap $TAP1Y_X $TAP1Y_Y mark woken sleep 8 destroy sleep 0.3 > "$OUT/d-inject-power.log" 2>&1 &
   I=$!
-  wait_text "$L" 'power: screen off' 400; echo "off_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
-  sleep 1
+  wait_text "$L" 'power: screen off'; echo "off_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
+  wait_dpms Off
   echo "dpms_off: $(dpms) $(crtc_active)" >> "$L"
   stats $P "$L"; echo "off_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P)
   shot d-power-off.ppm
-  sleep 4
+  sleep 4   # the window measured while off, not a wait
   B2=$(cpu_ticks $P); stats $P "$L"; echo "off_b: $(last_stats "$L")" >> "$L"
   echo "off_ticks=$((B2 - A))" >> "$L"
   echo "dpms_off2: $(dpms) $(crtc_active)" >> "$L"
-  wait_text "$OUT/d-inject-power.log" 'MARK woken' 400
-  wait_text "$L" 'power: screen on' 100
+  wait_text "$OUT/d-inject-power.log" 'MARK woken'
+  wait_text "$L" 'power: screen on'
   echo "on_at: $(up) tap: $(grep -o 'MARK wake [0-9.]*' "$OUT/d-inject-power.log" | cut -d' ' -f3)" >> "$L"
-  sleep 0.8
+  wait_dpms On
   echo "dpms_on: $(dpms) $(crtc_active)" >> "$L"
-  stats $P "$L"; echo "on_a: $(last_stats "$L")" >> "$L"
-  shot d-power-on.ppm
+  flips_after $P "$L" "$(grep -h '^off_b: ' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)"; echo "on_a: $(last_stats "$L")" >> "$L"
+  settled d-power-on.ppm $P "$L" /tmp/st-p.json '"display": "presenting"' '"range": "1M"'
   stats $P "$L"; echo "on_b: $(last_stats "$L")" >> "$L"
   wait $I; echo "inject power: exit $?"
-  # 3 s after the waking tap it blanks again
+  # 6 s after the waking tap it blanks again
   echo "offs_total: $(grep -c 'power: screen off' "$L")" >> "$L"
   stop $P "$L"
 
@@ -79,8 +121,8 @@ power_phases() {
   $B run --config "$OUT/power-schedule-run.conf" --ready-file /tmp/ready-ps 2>> "$L" &
   P=$!
   wait_file /tmp/ready-ps 600 && echo "ready: $(cat /tmp/ready-ps)" >> "$L"
-  wait_text "$L" 'power: screen off' 100
-  sleep 1.5
+  wait_text "$L" 'power: screen off'
+  wait_dpms Off
   echo "dpms_sched: $(dpms) $(crtc_active)" >> "$L"
   stats $P "$L"; echo "sched_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P)
   shot d-power-sched.ppm
@@ -103,11 +145,10 @@ if [ "${ONLY:-}" = power ]; then power_phases; echo "guest done"; exit 0; fi
 
 # (1)(3)(5) bochs: the chart on screen; 10 s of idling; SIGTERM gives the console back
 echo "plane_before: $(plane)" > "$OUT/d-bochs.log"
-$B run --config "$OUT/bochs.conf" --ready-file /tmp/ready-a 2>> "$OUT/d-bochs.log" &
+$B run --config "$OUT/bochs.conf" --ready-file /tmp/ready-a --status /tmp/st-a.json 2>> "$OUT/d-bochs.log" &
 P=$!
-wait_file /tmp/ready-a 600; sleep 2
-shot d-bochs.ppm
-sleep 1
+wait_file /tmp/ready-a 600
+settled d-bochs.ppm $P "$OUT/d-bochs.log" /tmp/st-a.json '"display": "presenting"'
 stats $P "$OUT/d-bochs.log"; T1=$(cpu_ticks $P)
 sleep 10
 T2=$(cpu_ticks $P); stats $P "$OUT/d-bochs.log"
@@ -115,40 +156,40 @@ echo "idle_ticks=$((T2 - T1))" >> "$OUT/d-bochs.log"
 shot d-sigterm-before.ppm
 stop $P "$OUT/d-bochs.log"
 echo "plane_after: $(plane)" >> "$OUT/d-bochs.log"
-sleep 0.7
-shot d-sigterm-after.ppm
+shot_until d-sigterm-after.ppm no-chart
 
 # (4) fbdev: the same picture through /dev/fb0 (bochs' fbdev emulation; deferred I/O: wait a bit)
-$B run --config "$OUT/fbdev.conf" --display fbdev --ready-file /tmp/ready-b 2>> "$OUT/d-fbdev.log" &
+$B run --config "$OUT/fbdev.conf" --display fbdev --ready-file /tmp/ready-b --status /tmp/st-b.json 2>> "$OUT/d-fbdev.log" &
 P=$!
-wait_file /tmp/ready-b 600; sleep 2
-shot d-fbdev.ppm
+wait_file /tmp/ready-b 600
+settled d-fbdev.settled.ppm $P "$OUT/d-fbdev.log" /tmp/st-b.json '"display": "presenting"'
+shot_until d-fbdev.ppm chart
 stop $P "$OUT/d-fbdev.log"
 
 # (4') the same chosen by the configuration: [display] backend = fbdev, no --display
-$B run --config "$OUT/fbdev-backend.conf" --ready-file /tmp/ready-b2 2>> "$OUT/d-fbdev-backend.log" &
+$B run --config "$OUT/fbdev-backend.conf" --ready-file /tmp/ready-b2 --status /tmp/st-b2.json 2>> "$OUT/d-fbdev-backend.log" &
 P=$!
-wait_file /tmp/ready-b2 600; sleep 2
-shot d-fbdev-backend.ppm
+wait_file /tmp/ready-b2 600
+settled d-fbdev-backend.settled.ppm $P "$OUT/d-fbdev-backend.log" /tmp/st-b2.json '"display": "presenting"'
+shot_until d-fbdev-backend.ppm chart
 stop $P "$OUT/d-fbdev-backend.log"
 
 # (6) DRM master: display-check holds master; the daemon starts, waits, takes over when it lets go
 $B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-m0 > "$OUT/d-master-other.log" 2>&1 &
 M=$!
 wait_file /tmp/ready-m0
-$B run --config "$OUT/master.conf" --ready-file /tmp/ready-m 2>> "$OUT/d-master.log" &
+$B run --config "$OUT/master.conf" --ready-file /tmp/ready-m --status /tmp/st-m.json 2>> "$OUT/d-master.log" &
 P=$!
-wait_text "$OUT/d-master.log" 'DRM master' 200
-sleep 1.5
+wait_text "$OUT/d-master.log" 'DRM master'
+sleep 1.5   # a window in which no frame may come (display-check is master), not a wait
 stats $P "$OUT/d-master.log"; echo "while_other: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
 shot d-master-other.ppm
 stop $M "$OUT/d-master-other.log"
-wait_text "$OUT/d-master.log" 'master regained' 100
-sleep 1
-stats $P "$OUT/d-master.log"; echo "resumed_at: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
-sleep 4
-stats $P "$OUT/d-master.log"; echo "later: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
-shot d-master-after.ppm
+wait_text "$OUT/d-master.log" 'master regained'
+flips_after $P "$OUT/d-master.log" 0; echo "resumed_at: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
+# the next cycle step (every 3 s) flips again
+flips_after $P "$OUT/d-master.log" "$(last_flips "$OUT/d-master.log")"; echo "later: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
+still_shot d-master-after.ppm $P "$OUT/d-master.log"
 stop $P "$OUT/d-master.log"
 
 
@@ -177,37 +218,43 @@ fi
 
 # (7) touch on bochs with known data: scrub, tap 1Y, device removed mid-drag and re-added
 INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL_H}"
-$B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t 2>> "$OUT/d-touch.log" &
+$B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t --status /tmp/st-t.json 2>> "$OUT/d-touch.log" &
 P=$!
-wait_file /tmp/ready-t 600; sleep 1
+wait_file /tmp/ready-t 600
+# The finger stays down (and the next step waits) until the guest has its capture: the injector
+# waits for the capture's line in shots.log, not for a number of seconds.
+SHOTS="$OUT/shots.log"
 $INJ create waitfor "$OUT/d-touch.log" "$FOUND" 1 sleep 1 \
-  mark scrub press $SCRUB_FROM $SCRUB_Y $SCRUB_TO $SCRUB_Y 20 30 mark scrub-held sleep 4 up 0 sleep 1.5 \
-  mark tap1y tap $TAP1Y_X $TAP1Y_Y mark tap1y-done sleep 5 \
+  mark scrub press $SCRUB_FROM $SCRUB_Y $SCRUB_TO $SCRUB_Y 20 30 mark scrub-held waitfor "$SHOTS" 'SHOT d-scrub.ppm' 1 up 0 \
+  waitfor "$SHOTS" 'SHOT d-unscrubbed.ppm' 1 \
+  mark tap1y tap $TAP1Y_X $TAP1Y_Y mark tap1y-done waitfor "$SHOTS" 'SHOT d-1y.ppm' 1 \
   mark removal press $SCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 destroy sleep 1.5 \
   create waitfor "$OUT/d-touch.log" "$FOUND" 2 sleep 1 \
-  mark rescrub press $RESCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 mark rescrub-held sleep 4 up 0 sleep 1 \
+  mark rescrub press $RESCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 mark rescrub-held waitfor "$SHOTS" 'SHOT d-rescrub.ppm' 1 up 0 \
   mark end destroy sleep 0.5 > "$OUT/d-inject.log" 2>&1 &
 I=$!
-wait_text "$OUT/d-inject.log" 'MARK scrub-held' 900; sleep 2.5; shot d-scrub.ppm
-wait_text "$OUT/d-inject.log" 'MARK tap1y-done' 300; sleep 4; shot d-1y.ppm
-wait_text "$OUT/d-inject.log" 'MARK rescrub-held' 900; sleep 2.5; shot d-rescrub.ppm
+wait_text "$OUT/d-inject.log" 'MARK scrub-held' 2400; settled d-scrub.ppm $P "$OUT/d-touch.log" /tmp/st-t.json "\"price\": $S_PRICE_NUM,"
+# after the finger lifts, the label is the last price again (the 1M range, unscrubbed) before the tap
+settled d-unscrubbed.ppm $P "$OUT/d-touch.log" /tmp/st-t.json '"range": "1M"' "\"price\": $LAST_PRICE_NUM,"
+wait_text "$OUT/d-inject.log" 'MARK tap1y-done' 2400; settled d-1y.ppm $P "$OUT/d-touch.log" /tmp/st-t.json '"range": "1Y"' "\"price\": $LAST_PRICE_NUM,"
+wait_text "$OUT/d-inject.log" 'MARK rescrub-held' 2400; settled d-rescrub.ppm $P "$OUT/d-touch.log" /tmp/st-t.json '"range": "1Y"' "\"price\": $R_PRICE_NUM,"
 wait $I; echo "inject: exit $?"
 kill -0 $P 2>/dev/null && echo "alive_after_touch=1" >> "$OUT/d-touch.log"
 stats $P "$OUT/d-touch.log"
 stop $P "$OUT/d-touch.log"
 
 # (7') rotation 90: find where the 1Y label is drawn on the panel, tap there, the range changes
-$B run --config "$OUT/touch-rot90.conf" --ready-file /tmp/ready-r 2>> "$OUT/d-rot.log" &
+$B run --config "$OUT/touch-rot90.conf" --ready-file /tmp/ready-r --status /tmp/st-r.json 2>> "$OUT/d-rot.log" &
 P=$!
-wait_file /tmp/ready-r 600; sleep 1.5
-shot d-rot-before.ppm
+wait_file /tmp/ready-r 600
+settled d-rot-before.ppm $P "$OUT/d-rot.log" /tmp/st-r.json '"range": "1M"' '"display": "presenting"'
 LOC=$(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" $ROT_LX $ROT_LY)
 echo "located: $LOC" >> "$OUT/d-rot.log"
 set -- $LOC
 if [ "$#" = 4 ]; then
-  $INJ create waitfor "$OUT/d-rot.log" "$FOUND" 1 sleep 1 tap "$2" "$3" mark tapped sleep 4.5 destroy sleep 0.3 > "$OUT/d-inject-rot.log" 2>&1 &
+  $INJ create waitfor "$OUT/d-rot.log" "$FOUND" 1 sleep 1 tap "$2" "$3" mark tapped waitfor "$OUT/shots.log" 'SHOT d-rot-after.ppm' 1 destroy sleep 0.3 > "$OUT/d-inject-rot.log" 2>&1 &
   I=$!
-  wait_text "$OUT/d-inject-rot.log" 'MARK tapped' 900; sleep 4; shot d-rot-after.ppm
+  wait_text "$OUT/d-inject-rot.log" 'MARK tapped' 2400; settled d-rot-after.ppm $P "$OUT/d-rot.log" /tmp/st-r.json '"range": "1Y"'
   wait $I
 fi
 stats $P "$OUT/d-rot.log"
@@ -217,11 +264,12 @@ stop $P "$OUT/d-rot.log"
 # costs the emulated CPU time the frame-rate checks above must not lose.
 # (6') VT switch: switching to another VT releases the display (no frames while away, the console
 # gets the screen); switching back takes it again and frames resume
-$B run --config "$OUT/master.conf" --ready-file /tmp/ready-v 2>> "$OUT/d-vt.log" &
+$B run --config "$OUT/master.conf" --ready-file /tmp/ready-v --status /tmp/st-v.json 2>> "$OUT/d-vt.log" &
 P=$!
-wait_file /tmp/ready-v 600; sleep 1
+wait_file /tmp/ready-v 600
 echo "vt_active_before: $(cat /sys/class/tty/tty0/active)" >> "$OUT/d-vt.log"
-busybox chvt 2; sleep 1.5
+busybox chvt 2
+wait_text /tmp/st-v.json '"display": "vt-away"'
 echo "vt_active_away: $(cat /sys/class/tty/tty0/active)" >> "$OUT/d-vt.log"
 stats $P "$OUT/d-vt.log"; echo "away_a: $(tail -1 "$OUT/d-vt.log")" >> "$OUT/d-vt.log"
 sleep 3.5   # longer than a cycle step (3 s): a frame would come if the daemon still presented
@@ -231,12 +279,7 @@ AWAY_FLIPS=$(grep 'stats:' "$OUT/d-vt.log" | tail -1 | grep -o 'flips [0-9]*' | 
 busybox chvt 1
 wait_text "$OUT/d-vt.log" 'vt: back' 200
 # Frames resume: wait (bounded) for the statistics to count a flip after the return.
-i=0
-while [ $i -lt 100 ]; do
-  stats $P "$OUT/d-vt.log"
-  [ "$(grep 'stats:' "$OUT/d-vt.log" | tail -1 | grep -o 'flips [0-9]*' | cut -d' ' -f2)" -gt "${AWAY_FLIPS:-0}" ] && break
-  sleep 0.05; i=$((i + 1))
-done
+flips_after $P "$OUT/d-vt.log" "${AWAY_FLIPS:-0}"
 echo "back: $(grep 'stats:' "$OUT/d-vt.log" | tail -1)" >> "$OUT/d-vt.log"
 still_shot d-vt-back.ppm $P "$OUT/d-vt.log"
 stop $P "$OUT/d-vt.log"

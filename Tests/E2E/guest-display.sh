@@ -7,6 +7,17 @@ shot() {   # shot NAME: ask the host for a QMP screendump into $OUT/NAME and wai
   : > "$OUT/$1.shot-request"; i=0
   while [ ! -e "$OUT/$1.done" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 }
+# shot_until NAME MODE: captures until check-screen.py MODE accepts one (<= 20 tries): what is on
+# the glass decides, not a number of seconds (fbdev's deferred I/O, the console's redraw).
+shot_until() {
+  for try in $(seq 1 20); do
+    shot "$1.try$try"
+    [ -s "$OUT/$1.try$try" ] && /usr/bin/python3 "$OUT/check-screen.py" "$OUT/$1.try$try" "$2" > /dev/null 2>&1 && break
+    sleep 0.2
+  done
+  cp "$OUT/$1.try$try" "$OUT/$1" 2>/dev/null; echo "shot_until $1: try $try"
+}
+wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done; }   # (<= 60 s)
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/0/name) $(cut -d' ' -f1 /sys/kernel/debug/dri/1/name) fb0: $(cat /sys/class/graphics/fb0/name)"
 
@@ -25,10 +36,10 @@ echo "exit=$?" >> $OUT/vkms-legacy.log
 
 # (d) fbdev on /dev/fb0 (bochs' fbdev emulation; KMS untouched by us)
 # DRM's fbdev emulation copies mmap writes to the scanout buffer from a deferred-I/O worker
-# (every 50 ms, later on a loaded TCG guest): give it a moment before the capture.
+# (every 50 ms, later on a loaded TCG guest): capture until the pattern has arrived.
 $B display-check --backend fbdev --device /dev/fb0 --frames 180 --ready-file /tmp/ready-d > $OUT/fbdev.log 2>&1 &
 P=$!
-wait_file /tmp/ready-d && sleep 0.7 && shot fbdev.ppm
+wait_file /tmp/ready-d && shot_until fbdev.ppm pattern
 wait $P; echo "exit=$?" >> $OUT/fbdev.log
 
 # (e) SIGTERM in the middle of flipping: the console's CRTC configuration comes back
@@ -38,8 +49,7 @@ wait_file /tmp/ready-e && shot sigterm-before.ppm
 kill -TERM $P
 wait $P; echo "exit=$?" >> $OUT/sigterm.log
 grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m1 'allocated by' | sed 's/^[[:space:]]*/state: /' >> $OUT/sigterm.log
-sleep 0.5
-shot sigterm-after.ppm
+shot_until sigterm-after.ppm console
 
 # (f) DRM master hand-over: a second instance starts while the first holds master, waits quietly,
 # and takes over when the first exits
@@ -57,7 +67,8 @@ $B display-check --device /dev/dri/card0 --frames 150 --ready-file /tmp/ready-g 
 P=$!
 wait_file /tmp/ready-g
 echo off > $S; echo change > /sys/class/drm/card0/uevent
-sleep 0.5; T1=$(cut -d' ' -f14,15 /proc/$P/stat); sleep 1; T2=$(cut -d' ' -f14,15 /proc/$P/stat)
+wait_text $OUT/hotplug.log 'event connectorLost'
+T1=$(cut -d' ' -f14,15 /proc/$P/stat); sleep 1; T2=$(cut -d' ' -f14,15 /proc/$P/stat)   # a 1 s window
 echo detect > $S; echo change > /sys/class/drm/card0/uevent
 wait $P; echo "exit=$?" >> $OUT/hotplug.log
 echo "$T1 $T2" | awk '{ print "lost_cpu_ticks=" ($3 + $4) - ($1 + $2) }' >> $OUT/hotplug.log
@@ -65,7 +76,8 @@ echo "$T1 $T2" | awk '{ print "lost_cpu_ticks=" ($3 + $4) - ($1 + $2) }' >> $OUT
 echo off > $S
 $B display-check --device /dev/dri/card0 --frames 60 --wait-for-output > $OUT/nooutput.log 2>&1 &
 P=$!
-sleep 1; T1=$(cut -d' ' -f14,15 /proc/$P/stat); sleep 1; T2=$(cut -d' ' -f14,15 /proc/$P/stat)
+wait_text $OUT/nooutput.log 'display-check: kms '   # set up, waiting for the output
+T1=$(cut -d' ' -f14,15 /proc/$P/stat); sleep 1; T2=$(cut -d' ' -f14,15 /proc/$P/stat)   # a 1 s window
 echo detect > $S; echo change > /sys/class/drm/card0/uevent
 wait $P; echo "exit=$?" >> $OUT/nooutput.log
 echo "$T1 $T2" | awk '{ print "waiting_cpu_ticks=" ($3 + $4) - ($1 + $2) }' >> $OUT/nooutput.log
