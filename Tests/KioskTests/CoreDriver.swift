@@ -25,6 +25,8 @@ final class CoreDriver {
     private(set) var logs: [Timed<String>] = []
     private(set) var powered: [Timed<Bool>] = []
     private(set) var effects: [Timed<KioskEffect>] = []
+    /// What the status file said at each write (the shell writes `core.status()` then).
+    private(set) var statuses: [Timed<KioskStatus>] = []
     /// What was on screen after each cycle step: (instrument, range, scene).
     private(set) var shown: [Timed<String>] = []
 
@@ -56,6 +58,7 @@ final class CoreDriver {
             sequence += 1
             pendingFlip = (time.mono + 1 / display.refreshHz, sequence)
         case .notify(let text): notifications.append(Timed(time: time, value: text))
+        case .writeStatus: statuses.append(Timed(time: time, value: core.status()))
         case .log(_, let text): logs.append(Timed(time: time, value: text))
         case .setPowered(let on):
             powered.append(Timed(time: time, value: on))

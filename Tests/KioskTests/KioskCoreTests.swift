@@ -374,6 +374,24 @@ struct KioskCoreTests {
         for (a, b) in zip(writes, writes.dropFirst()) { #expect(b - a >= 1 - 1e-9) }
     }
 
+    @Test("the settled picture reaches the status file within one interval of the last frame")
+    func statusSettles() throws {
+        // Scripts (and the E2E) wait for `"animating": false` before they judge the screen: the
+        // write after the last frame of the draw-in must come, without anything else happening.
+        let d = CoreDriver(config: Config.watchlist(["A"]) { $0.cycleSeconds = 0 }, writesStatus: true)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 20)
+        let lastFrame = try #require(d.presents.last).time.mono
+        let last = try #require(d.statuses.last)
+        #expect(d.statuses.contains { $0.value.animating })
+        #expect(!last.value.animating)
+        #expect(last.value.frames == d.presents.count)
+        #expect(last.time.mono >= lastFrame && last.time.mono - lastFrame <= 1 + 1e-9)
+        // nothing moves afterwards: no write until the minute's refresh
+        #expect(d.statuses.filter { $0.time.mono > last.time.mono }.isEmpty)
+    }
+
     @Test("scrubbing follows the finger point by point, and a release ends it")
     func scrub() throws {
         let d = Self.started(Config.watchlist(["A"]) { $0.startRange = .fiveDays })

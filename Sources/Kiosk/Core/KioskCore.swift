@@ -262,7 +262,11 @@ public final class KioskCore {
     private var readySent = false
     private var watchdogDue: Double?
     private var flipStuckReported = false
-    private var statusDue: Double?
+    /// The end of the current write window, when something happened inside it (compare then).
+    private var statusCheckDue: Double?
+    /// The minute's refresh for the figures that drift (memory, descriptors), written even unchanged.
+    private var statusRefreshDue: Double?
+    private var statusRefreshWanted = false
     private var lastStatusWrite = -Double.infinity
     private var lastStatusKey: StatusKey?
 
@@ -365,7 +369,7 @@ public final class KioskCore {
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [cycleDue, powerDue, burnInDue, watchdogDue, statusDue, openRetryAt].compactMap { $0 }.min()
+        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -740,9 +744,10 @@ public final class KioskCore {
             watchdogDue = t + interval
             watchdogCheck()
         }
-        if let due = statusDue, due <= t {
-            statusDue = nil
-            lastStatusKey = nil  // a periodic refresh (memory, descriptors) even when nothing moved
+        if let due = statusCheckDue, due <= t { statusCheckDue = nil }
+        if let due = statusRefreshDue, due <= t {
+            statusRefreshDue = nil
+            statusRefreshWanted = true
         }
     }
 
@@ -982,23 +987,26 @@ public final class KioskCore {
     }
 
     /// A write on every change of what the file says, at most once per `statusInterval`, and a
-    /// refresh every minute for the figures that drift (memory).
+    /// refresh every minute for the figures that drift (memory). Inside a write window nothing can
+    /// be written, so nothing is built either (a morph flips 60 times a second): the window's end
+    /// compares once.
     private func scheduleStatus() {
         guard writesStatus else { return }
+        if now.mono - lastStatusWrite < statusInterval {
+            statusCheckDue = lastStatusWrite + statusInterval
+            return
+        }
+        statusCheckDue = nil
         var key = status()
         key.time = 0
-        let changed = StatusKey(status: key) != lastStatusKey
-        if changed {
-            if now.mono - lastStatusWrite >= statusInterval {
-                lastStatusWrite = now.mono
-                lastStatusKey = StatusKey(status: key)
-                emit(.writeStatus)
-                statusDue = now.mono + 60 * statusInterval
-            } else {
-                statusDue = min(statusDue ?? .infinity, lastStatusWrite + statusInterval)
-            }
-        } else if statusDue == nil {
-            statusDue = now.mono + 60 * statusInterval
+        if statusRefreshWanted || StatusKey(status: key) != lastStatusKey {
+            statusRefreshWanted = false
+            lastStatusWrite = now.mono
+            lastStatusKey = StatusKey(status: key)
+            emit(.writeStatus)
+            statusRefreshDue = now.mono + 60 * statusInterval
+        } else if statusRefreshDue == nil {
+            statusRefreshDue = now.mono + 60 * statusInterval
         }
     }
 
