@@ -90,8 +90,7 @@ extension Instrument {
         let months = Instrument.monthAbbreviations
         if intraday {
             let t = market.timeZone.localDateTime(atUnixTime: time)
-            func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-            return "\(t.date.day) \(months[t.date.month - 1]) \(two(t.hour)):\(two(t.minute))"
+            return "\(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute)"
         }
         let d = CivilDate(unixTime: time)
         return "\(d.day) \(months[d.month - 1]) \(d.year)"

@@ -167,6 +167,11 @@ public struct CivilDateTime: Sendable, Hashable, Comparable, CustomStringConvert
     /// Seconds since local midnight.
     public var secondOfDay: Int { hour * 3600 + minute * 60 + second }
 
+    /// `09:05`: the clock as every screen and note shows it.
+    public var hourMinute: String {
+        (hour < 10 ? "0\(hour)" : "\(hour)") + ":" + (minute < 10 ? "0\(minute)" : "\(minute)")
+    }
+
     /// The Unix time this reading would be if the zone were UTC; subtract the UTC offset to get the
     /// real instant (`ExchangeTimeZone.unixTime(for:)` does that, handling DST gaps and overlaps).
     public var secondsSinceEpochAsUTC: Int64 {

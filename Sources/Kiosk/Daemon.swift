@@ -48,6 +48,8 @@ final class Daemon {
     private var virtualTerminal: VirtualTerminal?
     /// The picture moved by the burn-in offset, and turned for a panel mounted on its side.
     private var shifted: PixelBuffer?
+    /// The panel's turn as the core last said (`.layoutChanged`): touch maps through it.
+    private var quarterTurns = 0
     private var rotated: PixelBuffer?
     private var exitStatus: Int32 = 0
 
@@ -145,7 +147,9 @@ final class Daemon {
         case .acquireDisplay:
             virtualTerminal?.acknowledgeAcquire()
             display?.resume()
-        case .layoutChanged: layoutChanged()
+        case .layoutChanged(let turns):
+            quarterTurns = turns
+            layoutChanged()
         case .writeStatus: writeStatus()
         case .exit(let status):
             exitStatus = status
@@ -281,8 +285,7 @@ final class Daemon {
 
     private func layoutChanged() {
         guard let model = core.model, let d = display else { return }
-        let turns = config.rotation.map { $0 / 90 } ?? d.panelQuarterTurns
-        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: turns)
+        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
         gestures.resize(width: Double(model.canvas.width), height: Double(model.canvas.height))
         shifted = nil
         rotated = nil

@@ -407,12 +407,11 @@ public struct Staleness: Equatable, Sendable {
     public init(newestBarTime: Int64, interval: BarInterval, now: Int64, staleAfterSeconds: Int,
                 timeZone: ExchangeTimeZone) {
         let months = Instrument.monthAbbreviations
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let reference: Int64
         if interval.isIntraday {
             reference = newestBarTime
             let t = timeZone.localDateTime(atUnixTime: newestBarTime)
-            text = "updated \(t.date.day) \(months[t.date.month - 1]) \(two(t.hour)):\(two(t.minute)) "
+            text = "updated \(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute) "
                 + timeZone.abbreviation(atUnixTime: newestBarTime)
         } else {
             let date = CivilDate(unixTime: newestBarTime)

@@ -28,13 +28,14 @@ enum DataCheck {
         do { _ = try FontSet.load() } catch {
             out.append(Finding(problem: KioskProblem(file: "fonts", line: 0, key: "", message: "\(error)"), isError: true))
         }
+        let sources = LiveData.sources(for: config)
         for inst in config.instruments {
             if inst.dailyFile == nil && inst.intradayFile == nil {
                 out.append(Finding(problem: KioskProblem(file: file, line: inst.lines.values.min() ?? 0, key: "daily",
                                                          message: "[instrument \(inst.id)] needs a daily or intraday file"),
                                    isError: true))
             }
-            for source in LiveData.sources(for: Config.with(instruments: [inst], from: config)) {
+            for source in sources where source.instrumentID == inst.id {
                 do {
                     let (_, report) = try YahooCSV.load(path: source.path, priceField: source.priceField)
                     if let message = report.message {
@@ -49,14 +50,5 @@ enum DataCheck {
         }
         out += zones(for: config, file: file).problems.map { Finding(problem: $0, isError: true) }
         return out
-    }
-}
-
-extension Config {
-    /// This configuration with only `instruments` in its watchlist.
-    static func with(instruments: [InstrumentConfig], from config: Config) -> Config {
-        var c = config
-        c.instruments = instruments
-        return c
     }
 }

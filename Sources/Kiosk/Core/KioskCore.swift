@@ -166,8 +166,9 @@ public enum KioskEffect: Sendable, Equatable {
     /// Give the display up for another VT (then allow the switch) / take it back (acknowledged).
     case releaseDisplay
     case acquireDisplay
-    /// The model was rebuilt: touch mapping and gesture size follow `model`.
-    case layoutChanged
+    /// The model was rebuilt: touch mapping and gesture size follow `model`, the panel turned by
+    /// `quarterTurns` (the same turns the frames carry).
+    case layoutChanged(quarterTurns: Int)
     /// Write the status file now.
     case writeStatus
     /// Leave the loop with this status.
@@ -557,7 +558,7 @@ public final class KioskCore {
         fullCopyWanted = true
         frameWanted = true
         refreshStatusNote()
-        emit(.layoutChanged)
+        emit(.layoutChanged(quarterTurns: quarterTurns))
     }
 
     /// The small print about freshness. With the fetcher's status: "as of 16:00 EST" (the newest
@@ -607,8 +608,7 @@ public final class KioskCore {
     static func describe(_ time: Int64, in zone: ExchangeTimeZone, now: Double) -> String {
         let t = zone.localDateTime(atUnixTime: time)
         let today = zone.localDateTime(atUnixTime: now.clampedToInt64).date
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let clock = "\(two(t.hour)):\(two(t.minute)) " + zone.abbreviation(atUnixTime: time)
+        let clock = "\(t.hourMinute) " + zone.abbreviation(atUnixTime: time)
         return t.date == today ? clock : "\(t.date.day) \(Instrument.monthAbbreviations[t.date.month - 1]) " + clock
     }
 

@@ -79,7 +79,8 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                     core.recordFrame(renderNanos: 0, copyNanos: 0)
                 case .openDisplay, .reopenDisplay: queue.append(.displayOpened(display))
                 case .setPowered(let on): if !on { queue.append(.screenOffApplied(dpms: sequence % 2 == 0)) }
-                case .layoutChanged:
+                case .layoutChanged(let turns):
+                    fuzzCheck((0...3).contains(turns), "quarter turns 0...3")
                     if let m = core.model { gestures.resize(width: Double(m.canvas.width), height: Double(m.canvas.height)) }
                 case .writeStatus: _ = core.status().json
                 default: break
