@@ -96,9 +96,10 @@ power_phases() {
   stats $P "$L"; echo "off_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P)
   shot d-power-off.ppm
   sleep 4   # the window measured while off, not a wait
-  B2=$(cpu_ticks $P); stats $P "$L"; echo "off_b: $(last_stats "$L")" >> "$L"
+  # everything read while off comes before the off_b line: that line lets the injector tap
+  B2=$(cpu_ticks $P); echo "dpms_off2: $(dpms) $(crtc_active)" >> "$L"
+  stats $P "$L"; echo "off_b: $(last_stats "$L")" >> "$L"
   echo "off_ticks=$((B2 - A))" >> "$L"
-  echo "dpms_off2: $(dpms) $(crtc_active)" >> "$L"
   wait_text "$OUT/d-inject-power.log" 'MARK woken'
   wait_text "$L" 'power: screen on'
   echo "on_at: $(up) tap: $(grep -o 'MARK wake [0-9.]*' "$OUT/d-inject-power.log" | cut -d' ' -f3)" >> "$L"
