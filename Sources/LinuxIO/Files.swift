@@ -126,8 +126,16 @@ public enum RegularFile {
     /// promise (a file being appended to grows; sysfs and procfs report 4096 or 0): reading stops
     /// at end of file or at `limit + 1` bytes, whichever is first, so memory never exceeds the limit.
     public static func read(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+        try readWithMode(path, limit: limit).bytes
+    }
+
+    /// `read`, plus the file's permission bits as `fstat` saw them on the descriptor that was read
+    /// (no window between checking and reading); `followSymlinks: false` refuses a link.
+    public static func readWithMode(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileReadError)
+        -> (bytes: [UInt8], mode: mode_t) {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking) } catch {
+        let options: FileDescriptor.OpenOptions = followSymlinks ? .nonBlocking : [.nonBlocking, .noFollow]
+        do { fd = try FileDescriptor.open(path, .readOnly, options: options) } catch {
             if error == .noSuchFileOrDirectory || error.rawValue == ENOTDIR { throw .notFound }
             throw .system(error)
         }
@@ -160,6 +168,42 @@ public enum RegularFile {
         }
         if count > limit { throw .tooLarge(bytes: Int64(count), limit: Int64(limit)) }
         bytes.removeSubrange(count...)
-        return bytes
+        return (bytes, info.st_mode & 0o7777)
+    }
+}
+
+/// A regular file mapped read-only, for large files a C library reads in place (fonts, for
+/// FreeType): the same checks as `RegularFile.read` (no FIFO, no device, a size limit), but only
+/// the pages touched cost memory, and they are the page cache's, shared with every other reader.
+/// Files that are replaced by rename (as packages do) keep the mapped inode intact.
+public final class MappedFile: @unchecked Sendable {
+    /// The file's bytes, valid while this object lives.
+    public let bytes: UnsafeRawBufferPointer
+
+    public init(_ path: String, limit: Int) throws(FileReadError) {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking) } catch {
+            if error == .noSuchFileOrDirectory || error.rawValue == ENOTDIR { throw .notFound }
+            throw .system(error)
+        }
+        defer { try? fd.close() }
+        var info = stat()
+        guard fstat(fd.rawValue, &info) == 0 else { throw .system(.current) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .isDirectory
+        default: throw .notRegularFile
+        }
+        let size = Int64(info.st_size)
+        if size > Int64(limit) { throw .tooLarge(bytes: size, limit: Int64(limit)) }
+        guard size > 0 else { bytes = UnsafeRawBufferPointer(start: nil, count: 0); return }
+        guard let p = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd.rawValue, 0), p != MAP_FAILED else {
+            throw .system(.current)
+        }
+        bytes = UnsafeRawBufferPointer(start: p, count: Int(size))
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }
 }

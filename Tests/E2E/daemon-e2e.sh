@@ -186,6 +186,17 @@ if ! grep -q '/dev/dri' "$L" && grep -q 'display: [0-9]*x[0-9]*@' "$L" && D=$($C
 else
   result daemon-fbdev-config-backend FAIL "[display] backend = fbdev without --display: $(grep -v stats "$L" | head -3 | tr '\n' '|') ${D:-}"
 fi
+# (9) 500 uevents with the output unplugged: no descriptor or memory per event, the picture comes back
+L="$OUT/d-uevents.log"
+read -r _ _ FD0 _ RSS0 _ _ <<< "$(grep -h '^before: ' "$L" | tail -1)"
+read -r _ _ FD1 _ RSS1 _ NU _ DISP <<< "$(grep -h '^after: ' "$L" | tail -1)"
+DETAIL="output unplugged, $NU change uevents: fds $FD0 -> $FD1, rss $RSS0 -> $RSS1 kB, status $DISP; replugged: $(grep -h '^replugged: ' "$L" | grep -o 'flips [0-9]*')"
+if [ -n "$FD0" ] && [ "$FD0" = "$FD1" ] && [ "${NU:-0}" = 500 ] && [ "$DISP" = waiting-for-output ] \
+   && awk -v a="$RSS0" -v b="$RSS1" 'BEGIN { exit !(a > 0 && b - a <= 512) }' && grep -q '^replugged: ' "$L" && grep -q 'exit=0' "$L"; then
+  result daemon-uevent-storm PASS "$DETAIL"
+else
+  result daemon-uevent-storm FAIL "$DETAIL; log: $(grep -E 'display:|uevent' "$L" | head -6 | tr '\n' '|')"
+fi
 # (6) DRM master: waits while display-check is master (no frames), takes over when it lets go
 L="$OUT/d-master.log"; D=""
 F_OTHER=$(grep -o 'while_other: .*' "$L" | grep -o 'flips [0-9]*' | cut -d' ' -f2)

@@ -175,6 +175,26 @@ settled d-fbdev-backend.settled.ppm $P "$OUT/d-fbdev-backend.log" /tmp/st-b2.jso
 shot_until d-fbdev-backend.ppm chart
 stop $P "$OUT/d-fbdev-backend.log"
 
+# (9) hostile hot-plug (issue 13): with the output unplugged, 500 change uevents (a flapping cable, a
+# udev storm) must not cost a descriptor or memory each, and the picture returns on the real plug.
+L="$OUT/d-uevents.log"; CONN=$(ls -d /sys/class/drm/card0-*/ | head -1)
+$B run --config "$OUT/bochs.conf" --ready-file /tmp/ready-u --status /tmp/st-u.json 2>> "$L" &
+P=$!
+wait_file /tmp/ready-u 600
+echo off > "${CONN}status"; echo change > /sys/class/drm/card0/uevent
+wait_text /tmp/st-u.json '"display": "waiting-for-output"'
+fds() { ls /proc/$1/fd | wc -l; }
+rss() { grep VmRSS /proc/$1/status | tr -s ' ' | cut -d' ' -f2; }
+echo "before: fds $(fds $P) rss $(rss $P) frames $(last_flips "$L")" >> "$L"
+n=0; while [ $n -lt 500 ]; do echo change > /sys/class/drm/card0/uevent; n=$((n + 1)); done
+# the daemon has taken them all when a stats request after the last one is answered
+stats $P "$L"; stats $P "$L"
+echo "after: fds $(fds $P) rss $(rss $P) uevents $n display $(grep -o '"display": "[a-z-]*"' /tmp/st-u.json | cut -d'"' -f4)" >> "$L"
+F0=$(last_flips "$L")
+echo detect > "${CONN}status"; echo change > /sys/class/drm/card0/uevent
+flips_after $P "$L" "${F0:-0}"; echo "replugged: $(last_stats "$L")" >> "$L"
+stop $P "$L"
+
 # (6) DRM master: display-check holds master; the daemon starts, waits, takes over when it lets go
 $B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-m0 > "$OUT/d-master-other.log" 2>&1 &
 M=$!
