@@ -4,23 +4,31 @@ import CLinux
 import Glibc
 #endif
 
-/// Files other programs read while we write them (status, preview, ready file): written to a
-/// temporary name in the same directory and renamed over the old one, so a reader sees the old
-/// file or the new one, never half of either.
+/// Files other programs read while we write them (status, preview, ready file, the fetcher's
+/// data): written to a hidden temporary name in the same directory (one per process, never a name
+/// a config mentions or a directory watch acts on) and renamed over the old one, so a reader sees
+/// the old file or the new one, never half of either.
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(Errno) {
-        let temporary = path + ".tmp"
+    /// - durable: flush the file before the rename and the directory after it, so a power cut
+    ///   leaves the old file or the new one (data worth keeping); without it only readers are served
+    ///   (a status file rewritten every second need not cost a disk flush).
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, durable: Bool = false) throws(Errno) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = (slash == nil ? "" : directory + "/") + "." + name + ".tmp-\(getpid())"
         let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate], permissions: permissions)
-        // Exactly `permissions`: a service's UMask=0077 would otherwise hide a status file from the
-        // monitoring agent that reads it.
-        _ = fchmod(fd.rawValue, permissions)
         do throws(Errno) {
+            // Exactly `permissions`: a service's UMask=0077 would otherwise hide a status file from
+            // the monitoring agent (or the daemon, for the fetcher's data) that reads it.
+            if fchmod(fd.rawValue, permissions) != 0 { throw Errno.current }
             var offset = 0
             while offset < bytes.count {
                 let n = try fd.write(bytes[offset...])
                 if n <= 0 { throw Errno.ioError }
                 offset += n
             }
+            if durable && fsync(fd.rawValue) != 0 { throw Errno.current }
         } catch {
             try? fd.close()
             unlink(temporary)
@@ -28,6 +36,11 @@ public enum AtomicFile {
         }
         try fd.close()
         try rename(temporary, to: path)
+        // The rename itself is durable once the directory is flushed.
+        if durable, let dir = try? FileDescriptor.open(directory, .readOnly, options: .directory) {
+            _ = fsync(dir.rawValue)
+            try? dir.close()
+        }
     }
 
     /// `rename(2)`: atomic within one file system.
