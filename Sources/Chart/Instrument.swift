@@ -18,7 +18,7 @@ public struct Instrument: Sendable {
     public static func sample() -> Instrument {
         Instrument(name: "\(SampleMarket.symbol) · \(SampleMarket.name)",
                    market: MarketData(daily: SampleMarket.daily(), intraday: SampleMarket.intraday(),
-                                      timeZone: SampleMarket.timeZone))
+                                      timeZone: SampleMarket.timeZone, calendar: .xnys))
     }
 
     /// Loads a Yahoo-layout CSV (daily or intraday, told apart by its header). Skipped rows are

@@ -45,13 +45,16 @@ public struct MarketData: Sendable {
     public var intraday: PriceSeries?
     public var timeZone: ExchangeTimeZone
     public var priceField: PriceField
+    /// The exchange's trading calendar (sessions, lunch breaks); nil when unknown.
+    public var calendar: ExchangeCalendar?
 
     public init(daily: PriceSeries?, intraday: PriceSeries?, timeZone: ExchangeTimeZone,
-                priceField: PriceField = .close) {
+                priceField: PriceField = .close, calendar: ExchangeCalendar? = nil) {
         self.daily = daily
         self.intraday = intraday
         self.timeZone = timeZone
         self.priceField = priceField
+        self.calendar = calendar
     }
 
     /// The points of `range`, oldest first. 1D/5D use intraday sessions when there are any and

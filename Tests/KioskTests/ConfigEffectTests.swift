@@ -138,6 +138,11 @@ struct ConfigEffectTests {
         Row(section: "instrument A", line: "time-zone = Asia/Tokyo") {
             drive($0).core.model?.instrument.market.timeZone.identifier == "Asia/Tokyo"
         },
+        Row(section: "instrument A", line: "exchange = XTKS") { c in
+            // The exchange brings its calendar and, without a time-zone line, its zone.
+            let market = drive(c).core.model?.instrument.market
+            return market?.calendar?.mic == "XTKS" && market?.timeZone.identifier == "Asia/Tokyo"
+        },
         Row(section: "instrument A", line: "currency = EUR") { price($0).hasPrefix("€") },
         Row(section: "instrument A", line: "currency = JPY") { !price($0).contains(".") && price($0).hasPrefix("¥") },
         Row(section: "instrument A", line: "currency = GBp") { price($0).hasSuffix("p") },
@@ -154,7 +159,7 @@ struct ConfigEffectTests {
     func everyKeyCovered() {
         var keys = Set<String>()
         for (section, entries) in Config.schema { for key in entries.keys { keys.insert("\(section).\(key)") } }
-        for key in ["name", "daily", "intraday", "time-zone", "currency", "price"] { keys.insert("instrument.\(key)") }
+        for key in ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price"] { keys.insert("instrument.\(key)") }
         let covered = Set(Self.rows.map { row in
             (row.section.hasPrefix("instrument") ? "instrument" : row.section) + "."
                 + String(row.line.prefix { $0 != " " && $0 != "=" })

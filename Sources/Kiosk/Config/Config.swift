@@ -15,10 +15,17 @@ public struct InstrumentConfig: Equatable, Sendable {
     public var dailyFile: String?
     public var intradayFile: String?
     public var timeZone = "America/New_York"
+    /// `exchange = MIC` (ISO 10383); nil: the exchange of the time zone, if it has one.
+    public var exchange: String?
     public var currency = "USD"
     public var adjusted = false
     /// The config line of each key set in the section (for `FILE:LINE: key:` messages).
     public var lines: [String: Int] = [:]
+
+    /// The trading calendar: the configured exchange, else the one of the time zone.
+    public var calendar: ExchangeCalendar? {
+        exchange.flatMap(ExchangeCalendar.named) ?? ExchangeCalendar.forTimeZone(timeZone)
+    }
 }
 
 /// When the screen is on: per weekday (0 = Sunday) a list of local-time minute ranges.
@@ -141,6 +148,10 @@ public struct Config: Equatable, Sendable {
                     if ExchangeTimeZone.isValidIdentifier(entry.value) { inst.timeZone = entry.value } else {
                         fail("\"\(entry.value)\" is not an IANA time zone name like Europe/Berlin")
                     }
+                case "exchange":
+                    if let calendar = ExchangeCalendar.named(entry.value) { inst.exchange = calendar.mic } else {
+                        fail("expected a market identifier code (ISO 10383) of \(ExchangeCalendar.all.map(\.mic).joined(separator: ", ")), found \"\(entry.value)\"")
+                    }
                 case "currency":
                     if Currency(code: entry.value) != nil { inst.currency = entry.value } else {
                         fail("expected an ISO 4217 code like USD or EUR, or GBp, ZAc, ILA for prices in pence or cents, found \"\(entry.value)\"")
@@ -157,7 +168,7 @@ public struct Config: Equatable, Sendable {
                     case .ok: break
                     case .invalid(let message): fail(message)
                     case .unknown:
-                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "currency", "price"]
+                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price"]
                                                + FetchSettings.instrumentKeys))
                     }
                 }
@@ -183,6 +194,10 @@ public struct Config: Equatable, Sendable {
                 continue
             }
             if let message = apply(&config, entry.value) { fail(message) }
+        }
+        // An exchange without a time-zone line brings its own zone (`exchange = XTKS` is enough).
+        for i in config.instruments.indices where config.instruments[i].lines["time-zone"] == nil {
+            if let calendar = config.instruments[i].calendar { config.instruments[i].timeZone = calendar.timeZoneIdentifier }
         }
         return (config, issues)
     }

@@ -457,13 +457,14 @@ public final class KioskCore {
     private func market(of entry: Entry) -> MarketData? {
         guard let zone = entry.zone, entry.hasData else { return nil }
         let field: PriceField = entry.spec.adjusted ? .adjustedClose : .close
-        return MarketData(daily: entry.daily, intraday: entry.intraday, timeZone: zone, priceField: field)
+        return MarketData(daily: entry.daily, intraday: entry.intraday, timeZone: zone, priceField: field,
+                          calendar: entry.spec.calendar)
     }
 
     private func instrument(of entry: Entry) -> Instrument {
         let name = entry.spec.name ?? entry.spec.id
         let market = self.market(of: entry)
-            ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone)
+            ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone, calendar: entry.spec.calendar)
         return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)))
     }
 
