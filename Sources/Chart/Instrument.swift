@@ -34,7 +34,8 @@ public struct Instrument: Sendable {
     }
 }
 
-/// What the screen says about a range: price, change against the range's first value, trend.
+/// What the screen says about a range: price, change against the range's baseline (its first
+/// value, or for 1D the previous close), trend.
 public struct RangeSummary: Equatable, Sendable {
     public var first: Double
     public var last: Double
@@ -47,12 +48,18 @@ public struct RangeSummary: Equatable, Sendable {
         first = f.value
         last = l.value
     }
+
+    public init?(selection: RangeSelection) {
+        guard let l = selection.points.last, let base = selection.baselineValue else { return nil }
+        first = base
+        last = l.value
+    }
 }
 
 extension Instrument {
     /// The labels for `selection`, with the price of `focus` (a scrubbed point) when given.
     public func labels(for selection: RangeSelection, palette: ChartPalette, focus: ChartPoint? = nil) -> TickerLabels {
-        guard let summary = RangeSummary(points: selection.points) else {
+        guard let summary = RangeSummary(selection: selection) else {
             return TickerLabels(instrument: name, price: PriceFormat.placeholder, change: "",
                                 note: "no data for \(selection.range)", selectedRange: selection.range,
                                 changeColor: palette.secondaryText)
@@ -85,13 +92,15 @@ extension Instrument {
     /// English month abbreviations, January first: dates on screen and in notes.
     public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// `27 Nov 2026` for daily points, `27 Nov 15:42` for intraday ones, in the exchange's time.
+    /// `27 Nov 2026` for daily points, `Fri 27 Nov 15:42 EST` for intraday ones, in the exchange's time.
     func describeTime(_ time: Int64, intraday: Bool) -> String {
         let months = Instrument.monthAbbreviations
         if intraday {
             let t = market.timeZone.localDateTime(atUnixTime: time)
             func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-            return "\(t.date.day) \(months[t.date.month - 1]) \(two(t.hour)):\(two(t.minute))"
+            let weekday = String(t.date.weekday.description.prefix(3))
+            return "\(weekday) \(t.date.day) \(months[t.date.month - 1]) \(two(t.hour)):\(two(t.minute)) "
+                + market.timeZone.abbreviation(atUnixTime: time)
         }
         let d = CivilDate(unixTime: time)
         return "\(d.day) \(months[d.month - 1]) \(d.year)"

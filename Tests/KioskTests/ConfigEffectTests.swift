@@ -98,6 +98,13 @@ struct ConfigEffectTests {
             return d.core.model?.isAnimating(at: d.time.mono + 3) == true
         },
         Row(section: "chart", line: "morph-curve = linear") { drive($0).core.model?.timing.curve == .linear },
+        Row(section: "chart", line: "baseline-1d = first") { c in
+            // The sample's daily bars give 1D a previous close unless the day's first price is asked for.
+            guard let m = drive(c).core.model else { return false }
+            let day = m.selection(for: .oneDay)
+            return day.baselineKind == .first && day.baselineValue == day.points.first?.value
+        },
+        Row(section: "chart", line: "extended-hours = hide") { drive($0).core.model?.rangeOptions.extendedHours == .hide },
         Row(section: "chart", line: "time-axis = calendar") { drive($0).core.model?.timeAxis == .calendar },
         Row(section: "chart", line: "palette = color-blind") { drive($0).core.model?.screen.palette == .colorBlindSafe },
         Row(section: "chart", line: "locale = de-DE") { price($0).contains(",") && price($0).hasSuffix("\u{00A0}$") },

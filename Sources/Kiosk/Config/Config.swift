@@ -67,6 +67,8 @@ public struct Config: Equatable, Sendable {
     public var morph = MorphTiming.standard
     public var paletteName = "standard"
     public var timeAxis = TimeAxis.trading
+    /// `baseline-1d` and `extended-hours`.
+    public var rangeOptions = RangeOptions()
     /// Separators, grouping, symbol position and the up colour come from the locale; the keys
     /// below override one fact each (nil: the locale's, or for `decimals` the currency's minor
     /// units, with more decimals for sub-unit prices).
@@ -357,6 +359,18 @@ public struct Config: Equatable, Sendable {
                     return "expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1 and y1 and y2 from -5 to 5, found \"\(v)\""
                 }
                 c.morph.curve = curve; return nil
+            },
+            "baseline-1d": { c, v in
+                guard let base = DayBaseline(rawValue: v.lowercased()) else {
+                    return "expected previous-close or first, found \"\(v)\""
+                }
+                c.rangeOptions.dayBaseline = base; return nil
+            },
+            "extended-hours": { c, v in
+                guard let mode = ExtendedHoursDisplay(rawValue: v.lowercased()) else {
+                    return "expected show, dim or hide, found \"\(v)\""
+                }
+                c.rangeOptions.extendedHours = mode; return nil
             },
             "time-axis": { c, v in
                 guard let axis = TimeAxis(rawValue: v.lowercased()) else {
