@@ -150,6 +150,10 @@ struct ConfigEffectTests {
             let market = drive(c).core.model?.instrument.market
             return market?.calendar?.mic == "XTKS" && market?.timeZone.identifier == "Asia/Tokyo"
         },
+        Row(section: "instrument A", line: "session = 24/7") { c in
+            // Around the clock for the daemon too: its market status never closes.
+            drive(c).core.model?.instrument.market.calendar?.isAlwaysOpen == true
+        },
         Row(section: "instrument A", line: "currency = EUR") { price($0).hasPrefix("€") },
         Row(section: "instrument A", line: "currency = JPY") { !price($0).contains(".") && price($0).hasPrefix("¥") },
         Row(section: "instrument A", line: "currency = GBp") { price($0).hasSuffix("p") },

@@ -17,6 +17,8 @@ public struct InstrumentConfig: Equatable, Sendable {
     public var timeZone = "America/New_York"
     /// `exchange = MIC` (ISO 10383); nil: the exchange of the time zone, if it has one.
     public var exchange: String?
+    /// `session = 24/7` (a fetcher key): the instrument trades around the clock (crypto).
+    public var aroundTheClock = false
     public var currency = "USD"
     public var adjusted = false
     /// The config line of each key set in the section (for `FILE:LINE: key:` messages).
@@ -24,7 +26,7 @@ public struct InstrumentConfig: Equatable, Sendable {
 
     /// The trading calendar: the configured exchange, else the one of the time zone.
     public var calendar: ExchangeCalendar? {
-        exchange.flatMap(ExchangeCalendar.named) ?? ExchangeCalendar.forTimeZone(timeZone)
+        exchange.flatMap(ExchangeCalendar.named) ?? (aroundTheClock ? .alwaysOpen : ExchangeCalendar.forTimeZone(timeZone))
     }
 }
 
@@ -167,7 +169,8 @@ public struct Config: Equatable, Sendable {
                 default:
                     // tickerboard-fetch's keys (symbol, providers, ...): checked here, used by the fetcher.
                     switch FetchSettings.checkInstrumentKey(entry.key, entry.value) {
-                    case .ok: break
+                    case .ok:
+                        if entry.key == "session" { inst.aroundTheClock = FetchSettings.parseSession(entry.value) == .always }
                     case .invalid(let message): fail(message)
                     case .unknown:
                         warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price"]
@@ -198,8 +201,18 @@ public struct Config: Equatable, Sendable {
             if let message = apply(&config, entry.value) { fail(message) }
         }
         // An exchange without a time-zone line brings its own zone (`exchange = XTKS` is enough).
-        for i in config.instruments.indices where config.instruments[i].lines["time-zone"] == nil {
-            if let calendar = config.instruments[i].calendar { config.instruments[i].timeZone = calendar.timeZoneIdentifier }
+        for i in config.instruments.indices {
+            guard let mic = config.instruments[i].exchange, let calendar = ExchangeCalendar.named(mic) else { continue }
+            if let line = config.instruments[i].lines["time-zone"] {
+                // Sessions are the exchange's hours in the instrument's zone: another zone shifts them.
+                if config.instruments[i].timeZone != calendar.timeZoneIdentifier, !calendar.isAlwaysOpen {
+                    issues.append(ConfigIssue(file: file, line: line, key: "time-zone",
+                                              message: "\(config.instruments[i].timeZone) is not the zone of \(calendar.mic) (\(calendar.timeZoneIdentifier)); its sessions are read in this zone",
+                                              severity: .warning))
+                }
+            } else {
+                config.instruments[i].timeZone = calendar.timeZoneIdentifier
+            }
         }
         return (config, issues)
     }
