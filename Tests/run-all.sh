@@ -25,6 +25,9 @@ fi
 
 # The locale and currency tables against CLDR (Babel from PyPI as the oracle, installed if missing).
 bash Tests/Locale/check-cldr.sh
+# The exchange calendars, every session 2000-2030, against exchange-calendars from PyPI (the oracle,
+# installed into a venv if missing; builds the tickerboard it asks when there is none yet).
+bash Tests/Calendars/check-calendars.sh .build/release/tickerboard
 
 # The appliance build (daemon and fetcher), then the units: systemd-analyze verify, the security
 # exposures, install/uninstall. The daemon must not link libcurl (the fetcher is the network side).

@@ -338,10 +338,18 @@ public final class KioskCore {
         case .fetchStatus(let id, let status):
             if let i = entries.firstIndex(where: { $0.spec.id == id }), entries[i].fetch != status {
                 let before = currencyCode(of: entries[i])
+                let closeChanged = entries[i].fetch?.previousClose != status?.previousClose
+                    || entries[i].fetch?.lastPriceTime != status?.lastPriceTime
                 entries[i].fetch = status
                 if i == instrumentIndex % max(1, entries.count) {
                     // A currency learned from the fetcher changes how every price reads.
-                    if currencyCode(of: entries[i]) != before { rebuildModel() } else { refreshStatusNote() }
+                    if currencyCode(of: entries[i]) != before { rebuildModel() } else {
+                        // 1D's baseline may be the provider's previous close.
+                        if closeChanged, let model, model.placeholder == nil, let market = market(of: entries[i]) {
+                            model.replaceMarket(market, at: frameTime())
+                        }
+                        refreshStatusNote()
+                    }
                 }
             }
         case .dataProblems(let problems):
@@ -462,13 +470,19 @@ public final class KioskCore {
     private func market(of entry: Entry) -> MarketData? {
         guard let zone = entry.zone, entry.hasData else { return nil }
         let field: PriceField = entry.spec.adjusted ? .adjustedClose : .close
-        return MarketData(daily: entry.daily, intraday: entry.intraday, timeZone: zone, priceField: field)
+        var market = MarketData(daily: entry.daily, intraday: entry.intraday, timeZone: zone, priceField: field,
+                                calendar: entry.spec.calendar)
+        // The provider's previous close is the one before the session of its newest price.
+        if let close = entry.fetch?.previousClose, let t = entry.fetch?.lastPriceTime {
+            market.reportedPreviousClose = (close, zone.localDate(atUnixTime: t))
+        }
+        return market
     }
 
     private func instrument(of entry: Entry) -> Instrument {
         let name = entry.spec.name ?? entry.spec.id
         let market = self.market(of: entry)
-            ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone)
+            ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone, calendar: entry.spec.calendar)
         return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)))
     }
 
@@ -553,6 +567,7 @@ public final class KioskCore {
                             range: range ?? model?.range ?? firstRange, scale: config.scale, ranges: config.ranges)
         m.timing = config.morph
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
+        m.rangeOptions = config.rangeOptions
         m.placeholder = placeholder
         model = m
         fullCopyWanted = true
@@ -561,10 +576,10 @@ public final class KioskCore {
         emit(.layoutChanged(quarterTurns: quarterTurns))
     }
 
-    /// The small print about freshness. With the fetcher's status: "as of 16:00 EST" (the newest
-    /// price's own time, in the exchange's zone — never today's date on yesterday's price), its
-    /// delay when the provider has one, and "stale" when the data is older than `stale-after`.
-    /// Without it: "delayed · updated …" only when the newest bar is that old.
+    /// The small print about the market and freshness (MarketNote): "Closed · opens Mon 09:30"
+    /// from the exchange calendar (the provider's own word while fresh), "as of 16:00 EST" (the
+    /// newest price's own time, in the exchange's zone — never today's date on yesterday's price),
+    /// the provider's delay, and "stale" when the data is older than `stale-after`.
     private func refreshStatusNote() {
         guard let model, !showingSample, model.placeholder == nil else { return }
         let market = model.instrument.market
@@ -573,28 +588,14 @@ public final class KioskCore {
                                                    staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone)
         else { return }
         stale = staleness.isStale
-        var note: String?
-        if let fetch = entries[instrumentIndex % entries.count].fetch {
-            var parts: [String] = []
-            // The session as the provider reports it, in the words a finance app uses.
-            switch fetch.marketState?.uppercased() {
-            case "REGULAR"?: parts.append("open")
-            case "PRE"?, "PREPRE"?: parts.append("pre-market")
-            case "POST"?, "POSTPOST"?: parts.append("after hours")
-            case "CLOSED"?: parts.append("closed")
-            default: break
-            }
-            if let asOf = fetch.lastPriceTime ?? (newest.interval.isIntraday ? newest.last?.time : nil) {
-                parts.append("as of " + Self.describe(asOf, in: market.timeZone, now: now.wall))
-            } else {
-                parts.append(staleness.text)
-            }
-            if let delay = fetch.delaySeconds, delay > 0 { parts.append("delayed \(max(1, delay / 60)) min") }
-            if staleness.isStale { parts.append("stale") }
-            note = parts.joined(separator: " · ")
-        } else if staleness.isStale {
-            note = "delayed · " + staleness.text
-        }
+        let fetch = entries[instrumentIndex % entries.count].fetch
+        // Without the fetcher's status a daily file says nothing about today's market: the line
+        // then appears only for intraday data (or when stale), as plain renders expect.
+        let calendar = fetch != nil || newest.interval.isIntraday ? market.calendar : nil
+        let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
+                                    fetch: fetch, newest: newest, staleness: staleness)
+        self.marketNote = marketNote
+        let note = marketNote.text
         if note != model.statusNote {
             model.statusNote = note
             frameWanted = true
@@ -602,6 +603,8 @@ public final class KioskCore {
     }
 
     private var stale = false
+    /// The market status line last shown (its state and "as of" go to the status file).
+    public private(set) var marketNote: MarketNote?
     public var isStale: Bool { stale && model?.placeholder == nil && !showingSample }
 
     /// `16:00 EST` on the day of `now` (exchange time), else `27 Nov 16:00 EST`.
@@ -915,7 +918,9 @@ public final class KioskCore {
         powerReason = decision.reason
         setScreen(on: decision.isOn)
         refreshStatusNote()
-        let sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
+        var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
+        // The market status changes at the open, the lunch break and the close: wake up for it.
+        if let change = marketNote?.nextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
         powerDue = now.mono + sleep
     }
 
@@ -967,6 +972,10 @@ public final class KioskCore {
     public func status() -> KioskStatus {
         var s = model.map { KioskStatus(values: $0.values()) } ?? KioskStatus()
         s.instrumentID = currentID
+        if model?.placeholder == nil, !showingSample {
+            s.sessionState = marketNote?.state
+            s.asOf = marketNote?.asOf
+        }
         s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
         s.animating = model?.isAnimating(at: now.mono) ?? false
