@@ -89,16 +89,12 @@ extension Instrument {
         (selection.range == .oneDay || selection.range == .fiveDays) && !selection.usesDailyFallback
     }
 
-    /// English month abbreviations, January first: dates on screen and in notes.
-    public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// `27 Nov 2026` for daily points, `Fri 27 Nov 15:42 EST` for intraday ones, in the exchange's time.
     func describeTime(_ time: Int64, intraday: Bool) -> String {
-        let months = Instrument.monthAbbreviations
+        let months = CivilDate.monthAbbreviations
         if intraday {
             let t = market.timeZone.localDateTime(atUnixTime: time)
-            let weekday = String(t.date.weekday.description.prefix(3))
-            return "\(weekday) \(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute) "
+            return "\(t.date.weekday.abbreviation) \(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute) "
                 + market.timeZone.abbreviation(atUnixTime: time)
         }
         let d = CivilDate(unixTime: time)

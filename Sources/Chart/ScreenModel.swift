@@ -248,7 +248,7 @@ public final class ScreenModel {
                     monthEnds[monthEnds.count - 1].value = bar.price(field)
                 }
             }
-            let names = Instrument.monthAbbreviations
+            let names = CivilDate.monthAbbreviations
             let tail = Array(monthEnds.suffix(13))
             let partial = daily.last.map { Self.isMonthInProgress(CivilDate(unixTime: $0.time)) } ?? false
             for i in 1..<max(1, tail.count) {

@@ -76,18 +76,14 @@ public struct MarketStatus: Sendable, Equatable {
         }
     }
 
-    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// `09:30` today, `Mon 09:30` within six days, `2 Jan 09:30` beyond.
     public static func when(_ time: Int64, zone: ExchangeTimeZone, now: Int64) -> String {
         let t = zone.localDateTime(atUnixTime: time)
         let today = zone.localDate(atUnixTime: now)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let clock = "\(two(t.hour)):\(two(t.minute))"
+        let clock = t.hourMinute
         let days = t.date.daysSinceEpoch - today.daysSinceEpoch
         if days == 0 { return clock }
-        if days > 0 && days < 7 { return weekdays[t.date.weekday.rawValue] + " " + clock }
-        return "\(t.date.day) \(months[t.date.month - 1]) " + clock
+        if days > 0 && days < 7 { return t.date.weekday.abbreviation + " " + clock }
+        return "\(t.date.day) \(CivilDate.monthAbbreviations[t.date.month - 1]) " + clock
     }
 }

@@ -61,7 +61,7 @@ enum CalendarCommand {
     static func tsvLine(_ s: TradingSession) -> String {
         func utc(_ t: Int64) -> String {
             let c = CivilDateTime(unixTime: t)
-            return "\(c.date)T\(two(c.hour)):\(two(c.minute))Z"
+            return "\(c.date)T\(c.hourMinute)Z"
         }
         return [s.date.description, utc(s.open), utc(s.close), s.lunch.map { utc($0.lowerBound) } ?? "-",
                 s.lunch.map { utc($0.upperBound) } ?? "-"].joined(separator: "\t")
@@ -72,15 +72,13 @@ enum CalendarCommand {
             let c = zone.localDateTime(atUnixTime: t)
             // A close at midnight (around the clock) reads 24:00, not 00:00 of the same day.
             if c.date != s.date, c.hour == 0, c.minute == 0 { return "24:00" }
-            return "\(two(c.hour)):\(two(c.minute))"
+            return c.hourMinute
         }
-        var line = "\(s.date) \(s.date.weekday.description.prefix(3)) \(local(s.open))-\(local(s.close)) \(zone.abbreviation(atUnixTime: s.open))"
+        var line = "\(s.date) \(s.date.weekday.abbreviation) \(local(s.open))-\(local(s.close)) \(zone.abbreviation(atUnixTime: s.open))"
         if let lunch = s.lunch { line += " lunch \(local(lunch.lowerBound))-\(local(lunch.upperBound))" }
         if s.isEarlyClose { line += " early close" }
         return line
     }
-
-    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     /// `YYYY-MM-DD`, years 1900-2200 (the calendars' rules are not meant beyond).
     static func parseDate(_ text: String) -> CivilDate? {

@@ -612,7 +612,7 @@ public final class KioskCore {
         let t = zone.localDateTime(atUnixTime: time)
         let today = zone.localDateTime(atUnixTime: now.clampedToInt64).date
         let clock = "\(t.hourMinute) " + zone.abbreviation(atUnixTime: time)
-        return t.date == today ? clock : "\(t.date.day) \(Instrument.monthAbbreviations[t.date.month - 1]) " + clock
+        return t.date == today ? clock : "\(t.date.day) \(CivilDate.monthAbbreviations[t.date.month - 1]) " + clock
     }
 
     // MARK: Display lifecycle
