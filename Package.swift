@@ -88,5 +88,5 @@ if fuzzing {
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]))
     }
-    package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzFlags))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["Feed"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzFlags))
 }

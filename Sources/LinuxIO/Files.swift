@@ -142,26 +142,39 @@ public enum RegularFile {
         try readWithMode(path, limit: limit).bytes
     }
 
-    /// `read`, plus the file's permission bits as `fstat` saw them on the descriptor that was read
-    /// (no window between checking and reading); `followSymlinks: false` refuses a link.
-    public static func readWithMode(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileReadError)
-        -> (bytes: [UInt8], mode: mode_t) {
+    /// Opens `path` without blocking (a FIFO without a writer cannot hang `open`) and refuses, by
+    /// `fstat` on that descriptor, anything but a regular file of at most `limit` bytes.
+    static func openRegular(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileReadError)
+        -> (FileDescriptor, stat) {
         let fd: FileDescriptor
         let options: FileDescriptor.OpenOptions = followSymlinks ? .nonBlocking : [.nonBlocking, .noFollow]
         do { fd = try FileDescriptor.open(path, .readOnly, options: options) } catch {
             if error == .noSuchFileOrDirectory || error.rawValue == ENOTDIR { throw .notFound }
             throw .system(error)
         }
-        defer { try? fd.close() }
         var info = stat()
-        guard fstat(fd.rawValue, &info) == 0 else { throw .system(.current) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .isDirectory
-        default: throw .notRegularFile
+        let problem: FileReadError?
+        if fstat(fd.rawValue, &info) != 0 { problem = .system(.current) } else {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: problem = Int64(info.st_size) > Int64(limit) ? .tooLarge(bytes: Int64(info.st_size), limit: Int64(limit)) : nil
+            case S_IFDIR: problem = .isDirectory
+            default: problem = .notRegularFile
+            }
         }
+        if let problem {
+            try? fd.close()
+            throw problem
+        }
+        return (fd, info)
+    }
+
+    /// `read`, plus the file's permission bits as `fstat` saw them on the descriptor that was read
+    /// (no window between checking and reading); `followSymlinks: false` refuses a link.
+    public static func readWithMode(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileReadError)
+        -> (bytes: [UInt8], mode: mode_t) {
+        let (fd, info) = try openRegular(path, limit: limit, followSymlinks: followSymlinks)
+        defer { try? fd.close() }
         let size = Int64(info.st_size)
-        if size > Int64(limit) { throw .tooLarge(bytes: size, limit: Int64(limit)) }
 
         var bytes = [UInt8](repeating: 0, count: min(Int(max(size, 0)), limit) + 1)
         var count = 0
@@ -194,21 +207,9 @@ public final class MappedFile: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
 
     public init(_ path: String, limit: Int) throws(FileReadError) {
-        let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking) } catch {
-            if error == .noSuchFileOrDirectory || error.rawValue == ENOTDIR { throw .notFound }
-            throw .system(error)
-        }
+        let (fd, info) = try RegularFile.openRegular(path, limit: limit)
         defer { try? fd.close() }
-        var info = stat()
-        guard fstat(fd.rawValue, &info) == 0 else { throw .system(.current) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .isDirectory
-        default: throw .notRegularFile
-        }
         let size = Int64(info.st_size)
-        if size > Int64(limit) { throw .tooLarge(bytes: size, limit: Int64(limit)) }
         guard size > 0 else { bytes = UnsafeRawBufferPointer(start: nil, count: 0); return }
         guard let p = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd.rawValue, 0), p != MAP_FAILED else {
             throw .system(.current)
