@@ -215,7 +215,7 @@ public final class Canvas {
                 let base = pixels.baseAddress!
                 var rowColorY = Int.min
                 var rowColor: UInt32 = 0
-                accumulator.sweep(rule: rule) { y, x0, x1, coverage in
+                accumulator.sweep(rule: rule) { y, x0, x1, coverage, mask in
                     let row = base + y * stride
                     var run = runs[y]
                     let valid = run.generation == generation && x0 < Int(run.x1) && x1 > Int(run.x0)
@@ -229,7 +229,17 @@ public final class Canvas {
                         run.writeClear(row, Int(run.x0), Int(run.x1))
                         run.pending = false
                     }
-                    if contained && prepared.isConstantAlongRows {
+                    if let mask {
+                        if contained && prepared.isConstantAlongRows {
+                            Canvas.compositeMask(row + x0, mask, x1 - x0, over: run.color, rowColor, blend)
+                        } else if prepared.isConstantAlongRows {
+                            Canvas.compositeMask(row + x0, mask, x1 - x0, rowColor, blend)
+                        } else {
+                            for x in x0..<x1 {
+                                Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), UInt32(mask[x - x0]), blend)
+                            }
+                        }
+                    } else if contained && prepared.isConstantAlongRows {
                         // One blend for the whole span against the run's colour, then a write-only fill.
                         let value: UInt32
                         switch blend {
@@ -242,11 +252,12 @@ public final class Canvas {
                     } else {
                         for x in x0..<x1 { Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), coverage, blend) }
                     }
-                    // What was written no longer holds the run's colour: keep the larger untouched side
-                    // (writing the smaller one now if the clear is still pending).
+                    // What was written no longer holds the run's colour. Spans arrive left to right,
+                    // so the side to the right is kept while there is one (writing the left one now if
+                    // the clear is still pending): the row's later spans then still land on the run.
                     if valid {
                         let left = x0 - Int(run.x0), right = Int(run.x1) - x1
-                        if left >= right {
+                        if right <= 0 {
                             if run.pending && right > 0 { run.writeClear(row, x1, Int(run.x1)) }
                             run.narrow(to: Int(run.x0), max(Int(run.x0), x0))
                         } else {
@@ -257,6 +268,31 @@ public final class Canvas {
                     }
                 }
             }
+        }
+    }
+
+    /// Per-pixel coverage over pixels that all hold `destination` (a pending clear's colour):
+    /// written without reading them.
+    @inline(__always)
+    private static func compositeMask(_ out: UnsafeMutablePointer<UInt32>, _ mask: UnsafePointer<UInt8>, _ count: Int,
+                                      over destination: UInt32, _ src: UInt32, _ blend: BlendMode) {
+        switch blend {
+        case .sourceOver:
+            for i in 0..<count { out[i] = blendOver(destination, src, coverage: UInt32(mask[i])) }
+        case .sourceCopy:
+            for i in 0..<count { out[i] = lerpPixel(destination, src, UInt32(mask[i])) }
+        }
+    }
+
+    /// Per-pixel coverage over the pixels in place.
+    @inline(__always)
+    private static func compositeMask(_ out: UnsafeMutablePointer<UInt32>, _ mask: UnsafePointer<UInt8>, _ count: Int,
+                                      _ src: UInt32, _ blend: BlendMode) {
+        switch blend {
+        case .sourceOver:
+            for i in 0..<count { out[i] = blendOver(out[i], src, coverage: UInt32(mask[i])) }
+        case .sourceCopy:
+            for i in 0..<count { out[i] = lerpPixel(out[i], src, UInt32(mask[i])) }
         }
     }
 
