@@ -34,6 +34,8 @@ final class CoverageAccumulator {
     /// Rows holding any touched cell, so the sweep skips untouched rows quickly.
     private var rowTouched = UnsafeMutablePointer<Bool>.allocate(capacity: 0)
     private var rowCapacity = 0
+    /// Grid rows [windowLo, windowHi) are accumulated; storage row 0 is grid row windowLo.
+    private(set) var windowLo = 0, windowHi = 0
     private(set) var minRow = Int.max, maxRow = Int.min
 
     deinit {
@@ -43,13 +45,18 @@ final class CoverageAccumulator {
         maskRow.deallocate()
     }
 
-    /// Prepares an empty grid for the device rectangle `area` (already clipped to the target).
-    func reset(to area: IntRect) {
+    /// Prepares an empty grid for the device rectangle `area` (already clipped to the target),
+    /// accumulating only the device rows `rows` of it (a band; nil: all). Coordinates stay relative
+    /// to the whole area, so a band's rows get exactly the coverage a whole-area pass gives them.
+    func reset(to area: IntRect, rows: Range<Int>? = nil) {
         originX = area.x0; originY = area.y0
         width = area.width; height = area.height
+        windowLo = max(0, (rows?.lowerBound ?? area.y0) - area.y0)
+        windowHi = max(windowLo, min(height, (rows?.upperBound ?? area.y1) - area.y0))
+        let windowRows = windowHi - windowLo
         rowCells = width + 2
         rowWords = (rowCells + 63) >> 6
-        let cellCount = rowCells * height, wordCount = rowWords * height
+        let cellCount = rowCells * windowRows, wordCount = rowWords * windowRows
         // Invariant: every cell and word is zero between uses (the sweep clears what it reads).
         if cellCapacity < cellCount {
             cells.deallocate()
@@ -63,11 +70,11 @@ final class CoverageAccumulator {
             touched.initialize(repeating: 0, count: wordCount)
             wordCapacity = wordCount
         }
-        if rowCapacity < height {
+        if rowCapacity < windowRows {
             rowTouched.deallocate()
-            rowTouched = .allocate(capacity: height)
-            rowTouched.initialize(repeating: false, count: height)
-            rowCapacity = height
+            rowTouched = .allocate(capacity: windowRows)
+            rowTouched.initialize(repeating: false, count: windowRows)
+            rowCapacity = windowRows
         }
         minRow = Int.max; maxRow = Int.min
     }
@@ -85,7 +92,7 @@ final class CoverageAccumulator {
     /// left (they shift the running sum) and are dropped elsewhere.
     @inline(__always)
     func addEdge(_ p0: Point, _ p1: Point) {
-        guard height > 0, width > 0 else { return }
+        guard windowHi > windowLo, width > 0 else { return }
         // Grid-relative coordinates. Each row's crossing is computed from these original endpoints,
         // never from clipped ones, so a clipped redraw yields the same coverage as a full one.
         let x0 = p0.x - Double(originX), y0 = p0.y - Double(originY)
@@ -93,7 +100,7 @@ final class CoverageAccumulator {
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, y0 != y1 else { return }
         let sign: Double = y1 > y0 ? 1 : -1
         let (ta, tb) = y0 < y1 ? ((x0, y0), (x1, y1)) : ((x1, y1), (x0, y0))
-        let yTop = max(ta.1, 0), yBottom = min(tb.1, Double(height))
+        let yTop = max(ta.1, Double(windowLo)), yBottom = min(tb.1, Double(windowHi))
         guard yTop < yBottom else { return }
         let w = Double(width)
         if max(ta.0, tb.0) >= w + 1 && min(ta.0, tb.0) >= w + 1 { return }  // wholly right of the grid
@@ -101,7 +108,7 @@ final class CoverageAccumulator {
         let firstRow = floorOfNonNegative(yTop), lastRow = ceilOfNonNegative(yBottom) - 1
         if firstRow < minRow { minRow = firstRow }
         if lastRow > maxRow { maxRow = lastRow }
-        let cellBase = cells, bitBase = touched, rows = rowTouched
+        let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
         let rowCells = self.rowCells, rowWords = self.rowWords
         for row in firstRow...lastRow {
             let rowTop = max(yTop, Double(row)), rowBottom = min(yBottom, Double(row + 1))
@@ -218,7 +225,7 @@ final class CoverageAccumulator {
         }
         let mask = maskRow
         let mergeGap = Self.mergeGap
-        let cellBase = cells, bitBase = touched, rows = rowTouched
+        let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
         for row in minRow...maxRow where rows[row] {
             rows[row] = false
             let rc = cellBase + row * rowCells
