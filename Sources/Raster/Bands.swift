@@ -27,10 +27,14 @@ final class BandRenderer: @unchecked Sendable {
     }
     private var commands: [Command] = []
     private var fills: [Fill] = []
-    /// Per band, the edges (pairs of points) of every fill that reaches it, fill after fill.
-    private var bandEdges: [[Point]] = []
-    /// Where fill f's edges start in band b's list: `starts[f * bandCount + b]`.
-    private var starts: [Int] = []
+    /// Every fill's edges (pairs of points), fill after fill; fill f owns pairs edgeStarts[f] ..< edgeStarts[f + 1].
+    private var edges: [Point] = []
+    private var edgeStarts: [Int] = [0]
+    /// Built before a replay: per fill and band, the pairs that reach the band, as indices into
+    /// `edges`; fill f's list for band b is bandPairs[bandOffsets[f * bandCount + b] ..< the next offset].
+    private var bandPairs: [Int32] = []
+    private var bandOffsets: [Int] = []
+    private var pairSpans: [UInt32] = []
     private var bandCount = 0
     private var height = 0
     private let accumulators: [CoverageAccumulator]
@@ -54,7 +58,6 @@ final class BandRenderer: @unchecked Sendable {
         precondition(commands.isEmpty, "bands resized while commands are recorded")
         self.height = height
         bandCount = (height + Self.bandHeight - 1) / Self.bandHeight
-        if bandEdges.count < bandCount { bandEdges += Array(repeating: [], count: bandCount - bandEdges.count) }
     }
 
     func recordClear(_ value: UInt32, _ rect: IntRect, height: Int) {
@@ -62,31 +65,70 @@ final class BandRenderer: @unchecked Sendable {
         commands.append(.clear(value, rect))
     }
 
-    /// Records a fill of `edges` (pairs of points) over `grid`, handing each edge to the bands whose
-    /// rows it crosses.
+    /// Records a fill of `edges` (pairs of points) over `grid`.
     func recordFill(grid: IntRect, paint: PreparedPaint, rule: FillRule, blend: BlendMode,
                     edges: UnsafeBufferPointer<Point>, height: Int) {
         prepare(height: height)
-        let f = fills.count
+        commands.append(.fill(fills.count))
         fills.append(Fill(grid: grid, paint: paint, rule: rule, blend: blend))
-        commands.append(.fill(f))
-        for b in 0..<bandCount { starts.append(bandEdges[b].count) }
+        self.edges.append(contentsOf: edges.prefix(edges.count & ~1))
+        edgeStarts.append(self.edges.count / 2)
+    }
+
+    /// The bands pair `i` of fill `f` reaches, or nil when it adds nothing to any row (horizontal,
+    /// not finite, outside the grid's rows). A row of margin on each side: an extra band drops the
+    /// edge itself, a missing one would lose it.
+    @inline(__always)
+    private static func bands(of p0: Point, _ p1: Point, grid: IntRect, lastBand: Int) -> ClosedRange<Int>? {
+        let lo = min(p0.y, p1.y), hi = max(p0.y, p1.y)
         let gy0 = Double(grid.y0), gy1 = Double(grid.y1)
-        let h = Self.bandHeight, lastBand = bandCount - 1
-        var i = 0
-        while i + 1 < edges.count {
-            let p0 = edges[i], p1 = edges[i + 1]
-            i += 2
-            let lo = min(p0.y, p1.y), hi = max(p0.y, p1.y)
-            // Horizontal, non-finite and out-of-grid edges add nothing to any row.
-            guard lo < hi, lo < gy1, hi > gy0, p0.isFinite, p1.isFinite else { continue }
-            // A row of margin on each side: an extra band drops the edge itself.
-            let top = max(lo, gy0), bottom = min(hi, gy1)
-            let b0 = max(0, Int(top) - 1) / h, b1 = min(lastBand, (Int(bottom) + 1) / h)
-            if b0 > b1 { continue }
-            for b in b0...b1 {
-                bandEdges[b].append(p0)
-                bandEdges[b].append(p1)
+        guard lo < hi, lo < gy1, hi > gy0, p0.isFinite, p1.isFinite else { return nil }
+        let top = max(lo, gy0), bottom = min(hi, gy1)
+        let b0 = max(0, Int(top) - 1) / bandHeight, b1 = min(lastBand, (Int(bottom) + 1) / bandHeight)
+        return b0 <= b1 ? b0...b1 : nil
+    }
+
+    /// Sorts every fill's pairs into the bands they reach (a counting sort: count, place).
+    private func sortIntoBands() {
+        let bands = bandCount, lastBand = bands - 1, pairCount = edges.count / 2
+        bandOffsets = Array(repeating: 0, count: fills.count * bands + 1)
+        if pairSpans.count < pairCount { pairSpans = Array(repeating: 0, count: pairCount) }
+        edges.withUnsafeBufferPointer { e in
+            pairSpans.withUnsafeMutableBufferPointer { spans in
+                bandOffsets.withUnsafeMutableBufferPointer { offsets in
+                    for f in fills.indices {
+                        let grid = fills[f].grid, row = f * bands
+                        for i in edgeStarts[f]..<edgeStarts[f + 1] {
+                            guard let r = Self.bands(of: e[2 * i], e[2 * i + 1], grid: grid, lastBand: lastBand) else {
+                                spans[i] = 0
+                                continue
+                            }
+                            // First band and one past the last, 16 bits each (at most 8192 rows: 128 bands).
+                            spans[i] = UInt32(r.lowerBound) << 16 | UInt32(r.upperBound + 1)
+                            for b in r { offsets[row + b + 1] += 1 }
+                        }
+                    }
+                    for k in 1..<offsets.count { offsets[k] += offsets[k - 1] }
+                }
+                bandPairs = Array(repeating: 0, count: bandOffsets[bandOffsets.count - 1])
+                var next = bandOffsets
+                bandPairs.withUnsafeMutableBufferPointer { pairs in
+                    next.withUnsafeMutableBufferPointer { next in
+                        for f in fills.indices {
+                            let row = f * bands
+                            for i in edgeStarts[f]..<edgeStarts[f + 1] {
+                                let span = spans[i]
+                                var b = Int(span >> 16)
+                                let end = Int(span & 0xFFFF)
+                                while b < end {
+                                    pairs[next[row + b]] = Int32(truncatingIfNeeded: i)
+                                    next[row + b] += 1
+                                    b += 1
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -95,6 +137,7 @@ final class BandRenderer: @unchecked Sendable {
     func replay(height: Int, _ target: Canvas.BandTarget) {
         prepare(height: height)
         if !commands.isEmpty {
+            sortIntoBands()
             pool.run(tasks: bandCount) { worker, band in
                 self.replayBand(band, self.accumulators[worker], target)
             }
@@ -104,19 +147,22 @@ final class BandRenderer: @unchecked Sendable {
 
     private func replayBand(_ b: Int, _ accumulator: CoverageAccumulator, _ target: Canvas.BandTarget) {
         let rows = (b * Self.bandHeight)..<min(height, (b + 1) * Self.bandHeight)
-        let edgeCount = bandEdges[b].count
         for command in commands {
             switch command {
             case .clear(let value, let rect):
                 Canvas.clearRows(rect, rows: rows, value, target.base, target.stride, target.runs, target.generation)
             case .fill(let f):
-                let start = starts[f * bandCount + b]
-                let end = f + 1 < fills.count ? starts[(f + 1) * bandCount + b] : edgeCount
+                let start = bandOffsets[f * bandCount + b], end = bandOffsets[f * bandCount + b + 1]
                 let fill = fills[f]
                 guard end > start, fill.grid.y0 < rows.upperBound, fill.grid.y1 > rows.lowerBound else { continue }
                 accumulator.reset(to: fill.grid, rows: rows)
-                bandEdges[b].withUnsafeBufferPointer {
-                    accumulator.addEdges(UnsafeBufferPointer(rebasing: $0[start..<end]))
+                edges.withUnsafeBufferPointer { e in
+                    bandPairs.withUnsafeBufferPointer { pairs in
+                        for k in start..<end {
+                            let i = Int(pairs[k])
+                            accumulator.addEdge(e[2 * i], e[2 * i + 1])
+                        }
+                    }
                 }
                 Canvas.composite(accumulator, fill.paint, fill.rule, fill.blend, target)
             }
@@ -128,8 +174,9 @@ final class BandRenderer: @unchecked Sendable {
     func reset() {
         commands.removeAll(keepingCapacity: true)
         fills.removeAll(keepingCapacity: true)
-        starts.removeAll(keepingCapacity: true)
-        for b in bandEdges.indices { bandEdges[b].removeAll(keepingCapacity: true) }
+        edges.removeAll(keepingCapacity: true)
+        edgeStarts.removeAll(keepingCapacity: true)
+        edgeStarts.append(0)
     }
 }
 

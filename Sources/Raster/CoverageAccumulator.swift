@@ -110,14 +110,17 @@ final class CoverageAccumulator {
         if lastRow > maxRow { maxRow = lastRow }
         let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
         let rowCells = self.rowCells, rowWords = self.rowWords
+        // A row's bottom crossing is the next row's top one (the same expression of the same value).
+        var xa = ta.0 + (max(yTop, Double(firstRow)) - ta.1) * dxdy
         for row in firstRow...lastRow {
             let rowTop = max(yTop, Double(row)), rowBottom = min(yBottom, Double(row + 1))
             let h = rowBottom - rowTop
-            if h <= 0 { continue }
-            let xa = ta.0 + (rowTop - ta.1) * dxdy
             let xb = ta.0 + (rowBottom - ta.1) * dxdy
-            rows[row] = true
-            Self.accumulateRow(cellBase + row * rowCells, bitBase + row * rowWords, xa, xb, sign * h, w)
+            if h > 0 {
+                rows[row] = true
+                Self.accumulateRow(cellBase + row * rowCells, bitBase + row * rowWords, xa, xb, sign * h, w)
+            }
+            xa = xb
         }
     }
 
