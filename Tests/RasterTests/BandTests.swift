@@ -64,7 +64,7 @@ struct BandTests {
             Self.drawFrame(banded, frame: frame)
             let a = banded.buffer.pixels, b = one.buffer.pixels
             let differing = zip(a, b).filter { $0 != $1 }.count
-            #expect(differing == 0, "frame \(frame): \(differing) pixels differ, first at \(zip(a, b).firstIndex { $0 != $1 } ?? -1)")
+            #expect(differing == 0, "frame \(frame): \(differing) pixels differ, first at \(a.indices.first { a[$0] != b[$0] } ?? -1)")
             if frame == 3 {
                 // Direct pixel writes in between (as text does) are seen by the next banded frame.
                 one.buffer[5, 200] = 0xFFFF_FFFF
