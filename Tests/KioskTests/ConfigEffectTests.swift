@@ -66,6 +66,7 @@ struct ConfigEffectTests {
         Row(section: "display", line: "scale = 1.5") {
             drive($0, display: DisplayInfo(width: 1920, height: 1080)).core.model?.screen.layout.scale == 1.5
         },
+        Row(section: "display", line: "render-threads = 2") { drive($0).core.model?.canvas.renderThreads == 2 },
         Row(section: "input", line: "enable = no") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "seat = seat1") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "calibration = 0 1 0 1 0 0") { reloadAsks($0, .openInput) },

@@ -52,6 +52,8 @@ public struct Config: Equatable, Sendable {
     /// Clockwise degrees; nil ("auto") follows the connector's panel-orientation property.
     public var rotation: Int?
     public var scale: Double?
+    /// Threads that draw each frame (horizontal bands); nil ("auto") uses the machine's processors.
+    public var renderThreads: Int? = 1
     // [input]
     public var inputEnabled = true
     public var seat = "seat0"
@@ -296,6 +298,13 @@ public struct Config: Equatable, Sendable {
                 guard let s = Double(v), s >= 0.25, s <= 4 else { return "expected auto or a number from 0.25 to 4, found \"\(v)\"" }
                 c.scale = s; return nil
             },
+            "render-threads": { c, v in
+                if v.lowercased() == "auto" { c.renderThreads = nil; return nil }
+                guard let n = Int(v), n >= 1, n <= Limits.renderThreads else {
+                    return "expected auto or a number of threads from 1 to \(Limits.renderThreads), found \"\(v)\""
+                }
+                c.renderThreads = n; return nil
+            },
         ],
         "input": [
             "enable": { c, v in
@@ -473,6 +482,7 @@ enum Limits {
     static let symbolLength = 8
     static let instruments = 100
     static let scheduleClauses = 32
+    static let renderThreads = 8
 }
 
 func parseBool(_ v: String) -> Bool? {

@@ -12,6 +12,7 @@ import Chart
 import Display
 import Feed
 import Input
+import Raster
 import Text
 
 /// Time as the core sees it.
@@ -566,6 +567,7 @@ public final class KioskCore {
         let m = ScreenModel(instrument: instrument, width: max(1, w), height: max(1, h), fonts: fonts, palette: palette,
                             range: range ?? model?.range ?? firstRange, scale: config.scale, ranges: config.ranges)
         m.timing = config.morph
+        m.canvas.renderThreads = config.renderThreads ?? Canvas.automaticThreadCount
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
         m.rangeOptions = config.rangeOptions
         m.placeholder = placeholder
