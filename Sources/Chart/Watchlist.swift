@@ -119,6 +119,8 @@ public struct WatchlistTileContent: Equatable, Sendable {
     /// The small print in the tile's corner: `stale`, or the placeholder; empty otherwise.
     public var note: String
     public var isStale: Bool
+    /// No data yet: `note` says what the tile waits for, on a line of its own.
+    public var isWaiting: Bool
     public var points: [ChartPoint]
     /// The market-status mark; nil when the state is not known.
     public var mark: WatchlistMarketMark?
@@ -128,6 +130,7 @@ public struct WatchlistTileContent: Equatable, Sendable {
         name = instrument.name
         isStale = entry.isStale
         mark = entry.market.map(WatchlistMarketMark.init)
+        isWaiting = entry.placeholder != nil
         if let placeholder = entry.placeholder {
             price = PriceFormat.placeholder
             change = ""
@@ -227,9 +230,10 @@ public final class WatchlistScene {
         var y = Double(rect.y0) + pad
         let nameFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1)), tile.name, width: textWidth * 0.7)
         y += nameFont.ascent
-        renderer.draw(truncated(tile.name, font: nameFont, width: textWidth * (tile.note.isEmpty ? 1 : 0.6)),
+        let noteOnTop = !tile.note.isEmpty && !tile.isWaiting
+        renderer.draw(truncated(tile.name, font: nameFont, width: textWidth * (noteOnTop ? 0.6 : 1)),
                       font: nameFont, color: palette.secondaryText, x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
-        if !tile.note.isEmpty {
+        if noteOnTop {
             let noteFont = Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 0.95))
             let color = tile.isStale ? Color(rgb: 0xE3B341) : palette.secondaryText
             renderer.draw(truncated(tile.note, font: noteFont, width: textWidth * 0.4), font: noteFont, color: color,
@@ -253,6 +257,14 @@ public final class WatchlistScene {
             y += markFont.ascent + unit * 0.5
         }
         if let mark = tile.mark { drawMark(mark, font: markFont, right: x1, baseline: y) }
+        if tile.isWaiting {
+            // What it waits for, whole when it fits at a readable size (a file name cut short
+            // helps nobody), else cut with an ellipsis.
+            let font = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95)), tile.note, width: textWidth)
+            y += font.ascent + unit * 0.8
+            renderer.draw(truncated(tile.note, font: font, width: textWidth), font: font, color: palette.secondaryText,
+                          x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
+        }
         // The small line fills what is left below the text.
         let plot = PlotRect(left: x0, top: y + unit * 1.0, right: x1, bottom: Double(rect.y1) - pad)
         guard tile.points.count >= 2, plot.height >= 8 else { return }
