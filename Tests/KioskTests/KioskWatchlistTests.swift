@@ -34,6 +34,17 @@ extension KioskCoreTests {
         #expect(KioskStatus.pictureKeys.contains("scene"))
     }
 
+    @Test("watchlist = only without cycling (cycle-interval 0) still goes back to the overview after a tap")
+    func watchlistOnlyWithoutCycling() throws {
+        let d = Self.started(Config.watchlist(["A", "B"]) { $0.watchlist = .only; $0.cycleSeconds = 0; $0.touchPauseSeconds = 30 })
+        d.run(for: 5)
+        let tile = try #require(d.core.watchlist?.layout.tiles[0])
+        d.send(.gesture(.tap(x: Double(tile.x0 + 5), y: Double(tile.y0 + 5)), inputMicros: nil))
+        #expect(!d.core.showingWatchlist && d.core.status().instrumentID == "A")
+        d.run(for: 31)
+        #expect(d.core.showingWatchlist)
+    }
+
     @Test("watchlist = off (the default) never shows the overview")
     func watchlistOff() {
         let d = Self.started(Config.watchlist(["A", "B"]) { $0.instrumentCycleSeconds = 120 })
@@ -69,9 +80,14 @@ extension KioskCoreTests {
         #expect(d.core.status().scene == "draw")
         #expect(d.core.model?.range == .sixMonths)
         #expect(d.presents.last.map { $0.value.fullCopy && $0.time.mono == touched } == true)
-        d.run(until: touched + 29)
+        d.run(until: touched + 20)
+        // Another touch on the chart restarts the pause.
+        d.send(.gesture(.scrubBegan(x: 100, y: 100), inputMicros: nil))
+        d.send(.gesture(.scrubEnded, inputMicros: nil))
+        let again = d.time.mono
+        d.run(until: again + 29.9)
         #expect(!d.core.showingWatchlist, "back to the overview during the touch pause")
-        d.run(until: touched + 30 + 8 + 0.01)
+        d.run(until: again + 30 + 0.01)
         #expect(d.core.showingWatchlist, "did not go back to the overview after the touch pause")
         #expect(d.presents.last?.value.fullCopy == true)
     }

@@ -21,8 +21,9 @@ struct WatchlistGoldenTests {
     /// Twelve different daily series from the sample market, the same on every machine: each is
     /// the sample's prices shifted along its dates, scaled, and every other one mirrored (falling).
     /// The files are named by symbol (the tile shows the file's name) in a fresh directory.
-    static func writeInstruments(count: Int) throws -> [String] {
-        let dir = TestPaths.temporary("watchlist-\(count)")
+    /// `tag` keeps the directories of tests running side by side apart.
+    static func writeInstruments(count: Int, tag: String = "") throws -> [String] {
+        let dir = TestPaths.temporary("watchlist-\(count)\(tag)")
         mkdir(dir, 0o700)
         let bars = SampleMarket.daily().bars
         var paths: [String] = []
@@ -67,8 +68,8 @@ struct WatchlistGoldenTests {
 
     @Test("the market marks (shape and word), a stale tile and a waiting one match the golden image")
     func marksGolden() throws {
-        let paths = try Self.writeInstruments(count: 6)
-        defer { for p in paths { unlink(p) }; rmdir(TestPaths.temporary("watchlist-6")) }
+        let paths = try Self.writeInstruments(count: 6, tag: "-marks")
+        defer { for p in paths { unlink(p) }; rmdir(TestPaths.temporary("watchlist-6-marks")) }
         let zone = SampleMarket.timeZone
         let states: [MarketStatus.State?] = [.open, .preMarket, .afterHours, .closed, .lunchBreak, nil]
         var entries: [WatchlistEntry] = []
@@ -86,8 +87,8 @@ struct WatchlistGoldenTests {
 
     @Test("render --scene watchlist --now gives each tile the market mark of that moment")
     func renderNow() throws {
-        let paths = try Self.writeInstruments(count: 1)
-        defer { for p in paths { unlink(p) }; rmdir(TestPaths.temporary("watchlist-1")) }
+        let paths = try Self.writeInstruments(count: 1, tag: "-now")
+        defer { for p in paths { unlink(p) }; rmdir(TestPaths.temporary("watchlist-1-now")) }
         let plain = TestPaths.temporary("wl-plain.png"), marked = TestPaths.temporary("wl-now.png")
         defer { unlink(plain); unlink(marked) }
         let base = ["render", "--scene", "watchlist", "--size", "480x270", "--data", paths[0]]

@@ -226,6 +226,10 @@ public final class KioskCore {
     /// The overview is on screen instead of `model` (which stays, for the instrument it opens next).
     public private(set) var showingWatchlist = false
     private var watchlistSince = 0.0
+    /// With `watchlist = only`: when the chart a tap opened gives way to the overview again.
+    private var overviewDue: Double?
+    /// When the tiles last looked at the clock (their staleness and marks), wall seconds.
+    private var tilesRefreshedAt = -Double.infinity
     /// When a tile's market status next changes (Unix seconds): the core wakes up for it.
     private var watchlistNextChange: Int64?
 
@@ -388,7 +392,7 @@ public final class KioskCore {
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt].compactMap { $0 }.min()
+        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -758,6 +762,15 @@ public final class KioskCore {
             if displayState == .none { emit(.openDisplay) }
         }
         if let due = cycleDue, due <= t { cycle() }
+        if let due = overviewDue, due <= t {
+            // Back to the overview once nobody has touched the screen for the touch pause.
+            if let lastTouch, lastTouch + config.touchPauseSeconds > t + 1e-9 {
+                overviewDue = lastTouch + config.touchPauseSeconds
+            } else {
+                overviewDue = nil
+                if config.watchlist == .only { showWatchlist() }
+            }
+        }
         if let due = powerDue, due <= t { decidePower() }
         if let due = burnInDue, due <= t {
             fullCopyWanted = true
@@ -823,11 +836,8 @@ public final class KioskCore {
             open(instrument: 0, range: config.ranges[0])
             return
         }
-        if config.watchlist == .only, watchlist != nil {
-            // A tap opened an instrument; the touch pause is over: back to the overview.
-            showWatchlist()
-            return
-        }
+        // With `only` the chart a tap opened stays until `overviewDue`.
+        if config.watchlist == .only, watchlist != nil { return }
         // Nothing to cycle on a placeholder: the ranges of no data all look the same.
         if model.scrubIndex != nil || (model.placeholder != nil && (showingSample || entries.count < 2)) { return }
         let t = frameTime()
@@ -918,6 +928,7 @@ public final class KioskCore {
     /// Staleness and market marks of every tile, as of now.
     private func refreshTiles() {
         guard watchlist != nil, !showingSample else { return }
+        tilesRefreshedAt = now.wall
         for i in entries.indices { updateTile(i) }
         watchlistNextChange = entries.indices.compactMap { tileState($0).nextChange }.min()
     }
@@ -927,6 +938,7 @@ public final class KioskCore {
         if model?.scrubIndex != nil { model?.endScrub() }
         showingWatchlist = true
         watchlistSince = now.mono
+        overviewDue = nil
         refreshTiles()
         fullCopyWanted = true
         frameWanted = true
@@ -936,6 +948,7 @@ public final class KioskCore {
     /// itself in; its round starts now.
     private func open(instrument index: Int, range: ChartRange) {
         showingWatchlist = false
+        if config.watchlist == .only { overviewDue = (lastTouch ?? now.mono) + config.touchPauseSeconds }
         if !showingSample, !entries.isEmpty { instrumentIndex = index % entries.count }
         rebuildModel(range: range)
         model?.show(.drawIn, at: frameTime())
@@ -1078,9 +1091,12 @@ public final class KioskCore {
         var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
         // The market status changes at the open, the lunch break and the close: wake up for it.
         if let change = marketNote?.nextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
-        // The tiles' staleness and market marks move with the clock too.
+        // The tiles' staleness and market marks move with the clock too; a finger's every move
+        // (the idle countdown) need not recompute twelve instruments, once a minute will do.
         if watchlist != nil {
-            refreshTiles()
+            if now.wall - tilesRefreshedAt >= 60 || watchlistNextChange.map({ Double($0) <= now.wall }) == true {
+                refreshTiles()
+            }
             if let change = watchlistNextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
         }
         powerDue = now.mono + sleep
