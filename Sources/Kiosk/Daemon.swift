@@ -244,10 +244,12 @@ final class Daemon {
                 try d.present(black, damage: black.bounds)
                 return
             }
-            let canvas = model.render(at: plan.time)
+            // The overview is redrawn whole: it changes only when a tile's data does.
+            let board = core.showingWatchlist ? core.watchlist : nil
+            let canvas = board?.render() ?? model.render(at: plan.time)
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var damage = plan.fullCopy ? picture.bounds : model.lastDamage
+            var damage = plan.fullCopy || board != nil ? picture.bounds : model.lastDamage
             if plan.offset != .zero {
                 var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
                 shifted = nil  // uniquely referenced while written

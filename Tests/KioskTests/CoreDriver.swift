@@ -96,7 +96,8 @@ final class CoreDriver {
     /// Records what is on screen after each timer, when it changed.
     func recordShown() {
         guard let m = core.model else { return }
-        let key = "\(core.status().instrumentID ?? "-") \(m.scene == .line ? m.range.rawValue : m.scene.rawValue)"
+        let key = core.showingWatchlist ? "watchlist"
+            : "\(core.status().instrumentID ?? "-") \(m.scene == .line ? m.range.rawValue : m.scene.rawValue)"
         if shown.last?.value != key { shown.append(Timed(time: time, value: key)) }
     }
 }

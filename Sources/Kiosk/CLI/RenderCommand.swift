@@ -36,7 +36,8 @@ enum RenderCommand {
           --exchange MIC      the exchange calendar (default: the one of --time-zone): 1D spans its session
           --now TIME          the moment for the market status, 2026-11-27T11:30 in exchange time or Unix
                               seconds (default: the newest data point); with it or --exchange the header
-                              shows the status ("Closed · opens Mon 09:30 · as of 16:00 EST")
+                              shows the status ("Closed · opens Mon 09:30 · as of 16:00 EST"), and each
+                              watchlist tile its market mark
           --baseline-1d KIND  previous-close (default) or first
           --extended-hours M  show, dim (default) or hide pre- and post-market bars
           --values            print what the frame says as key=value lines (price, change, baseline, ...),
@@ -163,7 +164,19 @@ enum RenderCommand {
                     var one = try Instrument.load(csv: path, timeZone: zone, priceField: adjusted ? .adjustedClose : .close,
                                                   warn: { Log.warning($0) })
                     one.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
-                    entries.append(WatchlistEntry(instrument: one))
+                    // The market mark when a moment or an exchange is asked for, as the header's line.
+                    var state: MarketStatus.State?
+                    if nowText != nil || exchangeName != nil, let calendar {
+                        var now = [one.market.intraday, one.market.daily].compactMap { $0?.last?.time }.max() ?? 0
+                        if let nowText {
+                            guard let parsed = parseNow(nowText, zone: zone) else {
+                                throw UsageError("render: --now \"\(nowText)\" is not a time like 2026-11-27T11:30 (exchange time) or Unix seconds")
+                            }
+                            now = parsed
+                        }
+                        state = MarketStatus(calendar: calendar, zone: zone, at: now).state
+                    }
+                    entries.append(WatchlistEntry(instrument: one, market: state))
                 }
             } catch {
                 throw UsageError("render: \(error)")

@@ -43,6 +43,16 @@ public struct PowerSchedule: Equatable, Sendable {
 }
 
 /// The daemon's configuration, with the shipped defaults. Built from a file by `Config.load`.
+/// The watchlist overview in the unattended show.
+public enum WatchlistMode: String, Equatable, Sendable {
+    /// One instrument's chart at a time, as before.
+    case off
+    /// The overview once per round through the instruments, for `instrument-interval`.
+    case cycle
+    /// The overview is the screen; a tap opens an instrument until the touch pause ends.
+    case only
+}
+
 public struct Config: Equatable, Sendable {
     // [display]
     public var displayBackend = "auto"
@@ -68,6 +78,8 @@ public struct Config: Equatable, Sendable {
     public var cycleSeconds = 8.0
     public var instrumentCycleSeconds = 60.0
     public var touchPauseSeconds = 30.0
+    /// Whether the watchlist overview is a screen of the unattended show (`[chart] watchlist`).
+    public var watchlist = WatchlistMode.off
     public var morph = MorphTiming.standard
     public var paletteName = "standard"
     public var timeAxis = TimeAxis.trading
@@ -393,6 +405,12 @@ public struct Config: Equatable, Sendable {
                     return "expected show, dim or hide, found \"\(v)\""
                 }
                 c.rangeOptions.extendedHours = mode; return nil
+            },
+            "watchlist": { c, v in
+                guard let mode = WatchlistMode(rawValue: v.lowercased()) else {
+                    return "expected off, cycle (once per round through the instruments) or only, found \"\(v)\""
+                }
+                c.watchlist = mode; return nil
             },
             "time-axis": { c, v in
                 guard let axis = TimeAxis(rawValue: v.lowercased()) else {

@@ -221,6 +221,19 @@ public final class KioskCore {
     private var configProblems: [KioskProblem] = []
     private var dataProblems: [String: String] = [:]
 
+    // The watchlist overview (`[chart] watchlist`)
+    /// A tile per instrument, kept up to date while `watchlist` is on; nil when off or without a display.
+    public private(set) var watchlist: WatchlistScene?
+    /// The overview is on screen instead of `model` (which stays, for the instrument it opens next).
+    public private(set) var showingWatchlist = false
+    private var watchlistSince = 0.0
+    /// With `watchlist = only`: when the chart a tap opened gives way to the overview again.
+    private var overviewDue: Double?
+    /// When the tiles last looked at the clock (their staleness and marks), wall seconds.
+    private var tilesRefreshedAt = -Double.infinity
+    /// When a tile's market status next changes (Unix seconds): the core wakes up for it.
+    private var watchlistNextChange: Int64?
+
     // Display and frames
     public private(set) var displayState = DisplayState.none
     private var displayInfo: DisplayInfo?
@@ -342,6 +355,7 @@ public final class KioskCore {
                 let closeChanged = entries[i].fetch?.previousClose != status?.previousClose
                     || entries[i].fetch?.lastPriceTime != status?.lastPriceTime
                 entries[i].fetch = status
+                updateTile(i)
                 if i == instrumentIndex % max(1, entries.count) {
                     // A currency learned from the fetcher changes how every price reads.
                     if currencyCode(of: entries[i]) != before { rebuildModel() } else {
@@ -379,7 +393,7 @@ public final class KioskCore {
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt].compactMap { $0 }.min()
+        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -437,6 +451,7 @@ public final class KioskCore {
         // Stay on the instrument that was shown when it is still configured.
         instrumentIndex = entries.firstIndex { $0.spec.id == wasShowing } ?? 0
         rebuildModel()
+        rebuildWatchlist()
         armCycle(from: now.mono)
         decidePower()
         armBurnIn()
@@ -456,6 +471,7 @@ public final class KioskCore {
         let hadData = entries[i].hasData
         if slot == .daily { entries[i].daily = series } else { entries[i].intraday = series }
         log(.info, "data: \(id): \(series.count) \(slot == .daily ? "daily" : "intraday") bars")
+        updateTile(i)
         guard i == instrumentIndex % max(1, entries.count), let model else { return }
         if !hadData || model.placeholder != nil {
             // The placeholder turns into the chart at once; it draws itself in.
@@ -627,6 +643,7 @@ public final class KioskCore {
         lastVblank = nil
         displayState = info.outputConnected ? .presenting : .waitingForOutput
         rebuildModel()
+        rebuildWatchlist()
         if info.outputConnected {
             log(.notice, "display: \(info.width)x\(info.height)@\(format(info.refreshHz, 2)) Hz")
         } else {
@@ -652,7 +669,10 @@ public final class KioskCore {
             displayState = .presenting
             flipInFlight = false
             lastVblank = nil
-            if resized { rebuildModel() }
+            if resized {
+                rebuildModel()
+                rebuildWatchlist()
+            }
             stats.resetSequence()
             fullCopyWanted = true
             frameWanted = true
@@ -668,7 +688,7 @@ public final class KioskCore {
         flipInFlight = false
         flipStuckReported = false
         lastVblank = vblank
-        let animating = model?.isAnimating(at: vblank) ?? false
+        let animating = isAnimating(at: vblank)
         // After an idle pause (the previous flip ended the motion) the sequence gap is no miss.
         if !lastFlipAnimating { stats.resetSequence() }
         stats.recordFlip(sequence: sequence, animating: animating)
@@ -695,7 +715,7 @@ public final class KioskCore {
 
     /// Asks for the next frame when one is wanted and the display can take it.
     private func scheduleFrame() {
-        guard displayState == .presenting, !flipInFlight, let model else { return }
+        guard displayState == .presenting, !flipInFlight, model != nil else { return }
         if !screenOn {
             guard blackFrameWanted else { return }
             blackFrameWanted = false
@@ -707,7 +727,7 @@ public final class KioskCore {
         let t = frameTime()
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        guard frameWanted || model.isAnimating(at: t) || model.isAnimating(at: lastFrameTime) else { return }
+        guard frameWanted || isAnimating(at: t) || isAnimating(at: lastFrameTime) else { return }
         lastFrameTime = t
         frameWanted = false
         let offset = burnIn.offset(at: t - (startMono ?? t))
@@ -716,7 +736,12 @@ public final class KioskCore {
         inFlightInputMicros = pendingInputMicros
         pendingInputMicros = nil
         present(FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
-                          settled: !model.isAnimating(at: t)))
+                          settled: !isAnimating(at: t)))
+    }
+
+    /// Whether the picture on screen moves at `time`: the overview never does.
+    private func isAnimating(at time: Double) -> Bool {
+        !showingWatchlist && model?.isAnimating(at: time) == true
     }
 
     private func present(_ plan: FramePlan) {
@@ -739,6 +764,15 @@ public final class KioskCore {
             if displayState == .none { emit(.openDisplay) }
         }
         if let due = cycleDue, due <= t { cycle() }
+        if let due = overviewDue, due <= t {
+            // Back to the overview once nobody has touched the screen for the touch pause.
+            if let lastTouch, lastTouch + config.touchPauseSeconds > t + 1e-9 {
+                overviewDue = lastTouch + config.touchPauseSeconds
+            } else {
+                overviewDue = nil
+                if config.watchlist == .only { showWatchlist() }
+            }
+        }
         if let due = powerDue, due <= t { decidePower() }
         if let due = burnInDue, due <= t {
             fullCopyWanted = true
@@ -797,14 +831,29 @@ public final class KioskCore {
             cycleDue = lastTouch + config.touchPauseSeconds
             return
         }
+        if showingWatchlist {
+            // The overview stays for `instrument-interval`, then the round starts again at the first.
+            guard config.watchlist == .cycle, config.instrumentCycleSeconds > 0,
+                  now.mono - watchlistSince >= config.instrumentCycleSeconds - 1e-9 else { return }
+            open(instrument: 0, range: config.ranges[0])
+            return
+        }
+        // With `only` the chart a tap opened stays until `overviewDue`.
+        if config.watchlist == .only, watchlist != nil { return }
         // Nothing to cycle on a placeholder: the ranges of no data all look the same.
         if model.scrubIndex != nil || (model.placeholder != nil && (showingSample || entries.count < 2)) { return }
         let t = frameTime()
         let ranges = config.ranges
         let roundDone = Set(ranges).isSubset(of: rangesShown) && (barsShown || ranges.count < 2)
         let count = showingSample ? 1 : entries.count
-        if roundDone && count > 1 && config.instrumentCycleSeconds > 0
+        let overviewDue = config.watchlist == .cycle && watchlist != nil && instrumentIndex % count == count - 1
+        if roundDone && (count > 1 || overviewDue) && config.instrumentCycleSeconds > 0
             && now.mono - instrumentSince >= config.instrumentCycleSeconds - 1e-9 {
+            // Once per round through the instruments, after the last: the overview.
+            if overviewDue {
+                showWatchlist()
+                return
+            }
             instrumentIndex = (instrumentIndex + 1) % count
             rebuildModel(range: ranges[0])
             self.model?.show(.drawIn, at: t)
@@ -829,6 +878,98 @@ public final class KioskCore {
         frameWanted = true
     }
 
+    // MARK: The watchlist overview
+
+    /// The overview of every instrument when `[chart] watchlist` asks for it, at the screen's size.
+    private func rebuildWatchlist() {
+        guard config.watchlist != .off, let info = displayInfo else {
+            if showingWatchlist { fullCopyWanted = true; frameWanted = true }
+            watchlist = nil
+            showingWatchlist = false
+            return
+        }
+        let sideways = quarterTurns % 2 == 1
+        let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
+        let tiles = showingSample ? [WatchlistEntry(instrument: .sample())] : entries.indices.map(watchlistEntry)
+        watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
+                                   palette: config.palette, range: watchlist?.range ?? firstRange)
+        watchlistNextChange = showingSample ? nil : entries.indices.compactMap { tileState($0).nextChange }.min()
+        if config.watchlist == .only && !showingWatchlist { showWatchlist() }
+        if showingWatchlist { fullCopyWanted = true; frameWanted = true }
+    }
+
+    /// What the tile of entry `i` says: the same instrument, placeholder and staleness the chart
+    /// would show, and the market status the header would.
+    private func watchlistEntry(_ i: Int) -> WatchlistEntry {
+        let entry = entries[i]
+        let state = tileState(i)
+        return WatchlistEntry(instrument: instrument(of: entry), isStale: state.stale, placeholder: placeholderText(for: entry),
+                              market: state.market)
+    }
+
+    private func tileState(_ i: Int) -> (stale: Bool, market: MarketStatus.State?, nextChange: Int64?) {
+        let entry = entries[i]
+        guard let zone = entry.zone else { return (false, nil, nil) }
+        let wall = Int64(now.wall.clampedToInt64)
+        let newest = [entry.intraday, entry.daily].compactMap { $0 }.max { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }
+        let staleness = newest.flatMap {
+            Staleness(series: $0, now: wall, staleAfterSeconds: config.staleAfterSeconds, timeZone: zone)
+        }
+        // The exchange's calendar even for daily data: the mark is about the market, not the file.
+        let note = MarketNote(calendar: entry.spec.calendar, zone: zone, now: wall, fetch: entry.fetch, newest: newest,
+                              staleness: staleness)
+        return (staleness?.isStale ?? false, note.state.flatMap(MarketStatus.State.init(rawValue:)), note.nextChange)
+    }
+
+    /// New data, a fetch status or the clock changed what entry `i` knows: its tile follows.
+    private func updateTile(_ i: Int) {
+        guard let watchlist, !showingSample, entries.indices.contains(i) else { return }
+        if watchlist.update(watchlistEntry(i), at: i), showingWatchlist { frameWanted = true }
+    }
+
+    /// Staleness and market marks of every tile, as of now.
+    private func refreshTiles() {
+        guard watchlist != nil, !showingSample else { return }
+        tilesRefreshedAt = now.wall
+        for i in entries.indices { updateTile(i) }
+        watchlistNextChange = entries.indices.compactMap { tileState($0).nextChange }.min()
+    }
+
+    private func showWatchlist() {
+        guard watchlist != nil else { return }
+        if model?.scrubIndex != nil { model?.endScrub() }
+        showingWatchlist = true
+        watchlistSince = now.mono
+        overviewDue = nil
+        refreshTiles()
+        fullCopyWanted = true
+        frameWanted = true
+    }
+
+    /// The chart of instrument `index` (a tapped tile, or the first after the overview), drawing
+    /// itself in; its round starts now.
+    private func open(instrument index: Int, range: ChartRange) {
+        showingWatchlist = false
+        if config.watchlist == .only { overviewDue = (lastTouch ?? now.mono) + config.touchPauseSeconds }
+        if !showingSample, !entries.isEmpty { instrumentIndex = index % entries.count }
+        rebuildModel(range: range)
+        model?.show(.drawIn, at: frameTime())
+        instrumentSince = now.mono
+        rangesShown = [range]
+        barsShown = false
+        fullCopyWanted = true
+        frameWanted = true
+    }
+
+    /// Swipes and arrow keys on the overview step every tile through the configured ranges.
+    private func stepWatchlist(_ delta: Int) {
+        guard let watchlist else { return }
+        let ranges = config.ranges
+        let i = ((ranges.firstIndex(of: watchlist.range) ?? 0) + delta % ranges.count + ranges.count) % ranges.count
+        watchlist.select(ranges[i])
+        frameWanted = true
+    }
+
     // MARK: Input
 
     private func handle(_ gesture: Gesture, inputMicros: UInt64?) {
@@ -846,6 +987,20 @@ public final class KioskCore {
             ignoringWakingContact = false
         }
         let t = frameTime()
+        if showingWatchlist, let watchlist {
+            switch gesture {
+            case .tap(let x, let y):
+                // The chart of the tile's instrument, on the tile's range; the show goes on after
+                // the touch pause (`cycle`).
+                if let i = watchlist.layout.tile(atX: x, y: y) {
+                    if pendingInputMicros == nil { pendingInputMicros = inputMicros }
+                    open(instrument: i, range: watchlist.range)
+                }
+            case .swipe(let direction): stepWatchlist(direction == .left ? 1 : -1)
+            case .scrubBegan, .scrubMoved, .scrubEnded: break
+            }
+            return
+        }
         let plot = model.screen.layout.plot
         switch gesture {
         case .scrubBegan(let x, let y), .scrubMoved(let x, let y):
@@ -877,6 +1032,21 @@ public final class KioskCore {
         lastTouch = now.mono
         if noteActivity() { return }
         let t = frameTime()
+        if showingWatchlist, let watchlist {
+            // The keys choose the range of every tile.
+            switch command {
+            case .selectRange(let index):
+                guard index >= 0, index < config.ranges.count else { return }
+                watchlist.select(config.ranges[index])
+                frameWanted = true
+            case .previousRange: stepWatchlist(-1)
+            case .nextRange: stepWatchlist(1)
+            case .togglePause:
+                paused.toggle()
+                log(.notice, "cycling \(paused ? "paused" : "resumed") from the keyboard")
+            }
+            return
+        }
         switch command {
         case .selectRange(let index):
             guard index >= 0, index < config.ranges.count else { return }
@@ -923,6 +1093,14 @@ public final class KioskCore {
         var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
         // The market status changes at the open, the lunch break and the close: wake up for it.
         if let change = marketNote?.nextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
+        // The tiles' staleness and market marks move with the clock too; a finger's every move
+        // (the idle countdown) need not recompute twelve instruments, once a minute will do.
+        if watchlist != nil {
+            if now.wall - tilesRefreshedAt >= 60 || watchlistNextChange.map({ Double($0) <= now.wall }) == true {
+                refreshTiles()
+            }
+            if let change = watchlistNextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
+        }
         powerDue = now.mono + sleep
     }
 
@@ -990,6 +1168,22 @@ public final class KioskCore {
         s.problems = problems
         s.time = now.wall
         s.paused = paused
+        if showingWatchlist, let watchlist {
+            // The overview: no one instrument's numbers.
+            var w = KioskStatus()
+            w.scene = "watchlist"
+            w.range = watchlist.range.rawValue
+            w.stale = watchlist.tileContents.contains { $0.isStale }
+            w.display = s.display
+            w.frames = s.frames
+            w.missedVblanks = s.missedVblanks
+            w.inputToFlipP50 = s.inputToFlipP50
+            w.inputToFlipP99 = s.inputToFlipP99
+            w.problems = s.problems
+            w.time = s.time
+            w.paused = s.paused
+            return w
+        }
         return s
     }
 
