@@ -7,8 +7,11 @@ input and exits 1 only when an input makes its parser exceed 256 MB of RSS or cr
 above 128), the bounds issue 13 sets. The time is reported, never judged (it depends on the machine).
 
 BINARY is the release `tickerboard`; FUZZ_DIR (e.g. .build/fuzz/release, from `Tests/fuzz.sh`) holds
-the libFuzzer harnesses, through which the parsers without a command of their own (TZif, provider
-responses) are given one input each. Those are address-sanitizer builds: their RSS is an upper bound.
+the libFuzzer harnesses, through which the parsers without a command of their own (TZif, every
+provider's parser at once) are given one input each. Those are address-sanitizer builds, whose shadow
+memory and allocator inflate RSS: their figures are printed, not judged. The provider response is
+judged through the real fetcher instead (`tickerboard-fetch --once` against Tests/FetchTests'
+loopback replay server), as it runs on a kiosk.
 """
 import json
 import os
@@ -26,8 +29,9 @@ MIB = 1 << 20
 def measure(argv):
     """Runs argv with stdout/stderr discarded; (peak RSS in MB, seconds, exit status)."""
     start = time.monotonic()
+    env = dict(os.environ, SWIFT_BACKTRACE="enable=no", ASAN_OPTIONS="detect_leaks=0:quarantine_size_mb=0")
     with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen(argv, stdout=null, stderr=null, env=dict(os.environ, SWIFT_BACKTRACE="enable=no"))
+        proc = subprocess.Popen(argv, stdout=null, stderr=null, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.monotonic() - start
     code = os.waitstatus_to_exitcode(status)
@@ -121,6 +125,37 @@ def yahoo_huge(path):
     return "%d bars, %.1f MiB" % (n, os.path.getsize(path) / MIB)
 
 
+def fetch_huge(binary, tmp):
+    """`tickerboard-fetch --once` of one instrument whose provider answers with yahoo_huge's body."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    body = os.path.join(tmp, "y.json")
+    detail = yahoo_huge(body)
+    rules = os.path.join(tmp, "rules.json")
+    with open(rules, "w") as f:
+        json.dump([{"match": "/v8/finance/chart/X", "status": 200, "content_type": "application/json", "body_file": body}], f)
+    port_file = os.path.join(tmp, "port")
+    server = subprocess.Popen([sys.executable, os.path.join(here, "..", "FetchTests", "replay_server.py"), "--rules", rules,
+                               "--port-file", port_file, "--log", os.path.join(tmp, "server.log")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(400):
+            if os.path.exists(port_file) and open(port_file).read().strip():
+                break
+            time.sleep(0.05)
+        port = open(port_file).read().strip()
+        data = os.path.join(tmp, "data")
+        os.mkdir(data)
+        conf = os.path.join(tmp, "fetch.conf")
+        with open(conf, "w") as f:
+            f.write("[data]\ndirectory = %s\n[provider yahoo]\nbase-url = http://127.0.0.1:%s\n"
+                    "[instrument X]\nsymbol = X\nproviders = yahoo\nintraday = X.csv\n" % (data, port))
+        fetch = os.path.join(os.path.dirname(binary), "tickerboard-fetch")
+        return detail, measure([fetch, "--once", "--config", conf]), os.path.getsize(body)
+    finally:
+        server.kill()
+        server.wait()
+
+
 def main():
     binary = sys.argv[1]
     fuzz = sys.argv[2] if len(sys.argv) > 2 else None
@@ -134,21 +169,30 @@ def main():
             ("config-unknown-keys", config_unknown_keys, "u.conf", lambda p: [binary, "check-config", p]),
             ("config-instruments", config_instruments, "i.conf", lambda p: [binary, "check-config", p]),
         ]
+        judged = len(cases)
         if fuzz:
             cases += [
-                ("tzif-max-transitions", tzif_max_transitions, "tz.bin", lambda p: [os.path.join(fuzz, "fuzz-timezone"), p]),
-                ("yahoo-8mib-response", yahoo_huge, "y.json", lambda p: [os.path.join(fuzz, "fuzz-providers"), "-rss_limit_mb=2048", p]),
+                ("tzif-max-transitions (asan harness, not judged)", tzif_max_transitions, "tz.bin",
+                 lambda p: [os.path.join(fuzz, "fuzz-timezone"), p]),
+                ("yahoo-response, all five parsers (asan harness, not judged)", yahoo_huge, "y.json",
+                 lambda p: [os.path.join(fuzz, "fuzz-providers"), "-rss_limit_mb=4096", "-malloc_limit_mb=4096", p]),
             ]
-        for name, build, file, argv in cases:
+        for i, (name, build, file, argv) in enumerate(cases):
             path = os.path.join(tmp, file)
             detail = build(path)
             rss, seconds, code = measure(argv(path))
-            bad = rss > RSS_LIMIT_MB or code < 0 or code > 128
+            bad = i < judged and (rss > RSS_LIMIT_MB or code < 0 or code > 128)
             failed += bad
             print("WORST %s rss_mb=%.0f seconds=%.2f exit=%d %s, %.1f MiB%s" % (
                 name, rss, seconds, code, detail, os.path.getsize(path) / MIB, "  <-- over the bound" if bad else ""), flush=True)
             os.unlink(path)
-    print("worst-inputs: %d of %d over %d MB or crashed" % (failed, len(cases), RSS_LIMIT_MB))
+        detail, (rss, seconds, code), size = fetch_huge(binary, tmp)
+        bad = rss > RSS_LIMIT_MB or code < 0 or code > 128
+        failed += bad
+        judged += 1
+        print("WORST yahoo-response-fetch rss_mb=%.0f seconds=%.2f exit=%d %s through tickerboard-fetch --once%s" % (
+            rss, seconds, code, detail, "  <-- over the bound" if bad else ""), flush=True)
+    print("worst-inputs: %d of %d judged over %d MB or crashed" % (failed, judged, RSS_LIMIT_MB))
     return 1 if failed else 0
 
 
