@@ -343,7 +343,14 @@ public struct ExchangeCalendar: Sendable {
         guard let hours = localHours(on: date, closed: closed) else { return nil }
         let open = Self.instant(date, hours.open, zone)
         let close = Self.instant(date, hours.close, zone)
-        let lunch = hours.lunch.map { Self.instant(date, $0.lowerBound, zone)..<Self.instant(date, $0.upperBound, zone) }
+        // In a zone whose clock jumps inside the session (any rule a config can name, not only the
+        // exchange's own), local hours can map to instants out of order: no session then, and no
+        // lunch break rather than a backwards one.
+        guard open < close else { return nil }
+        let lunch = hours.lunch.flatMap { l -> Range<Int64>? in
+            let a = Self.instant(date, l.lowerBound, zone), b = Self.instant(date, l.upperBound, zone)
+            return a < b && open <= a && b <= close ? a..<b : nil
+        }
         return TradingSession(date: date, open: open, close: close, lunch: lunch, isEarlyClose: hours.isEarlyClose)
     }
 

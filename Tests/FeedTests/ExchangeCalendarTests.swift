@@ -12,6 +12,22 @@ import Testing
     let tokyo = try! ExchangeTimeZone(identifier: "Asia/Tokyo", posixRule: "JST-9")
     let hongKong = try! ExchangeTimeZone(identifier: "Asia/Hong_Kong", posixRule: "HKT-8")
 
+    /// Found by fuzz-timezone: a zone whose clock jumps back 13.5 hours on 1 Mar at 01:00 (day 60)
+    /// mapped Hong Kong's lunch break to a backwards range (a trap). A session is never backwards
+    /// and a lunch break lies inside it, whatever zone a config names.
+    @Test func aZoneThatJumpsInsideTheSessionNeverTurnsItBackwards() throws {
+        let zone = try ExchangeTimeZone(identifier: "Fuzz/Rule", posixRule: "XDicXX3YYY-10:30,J60/25,M10.1.0/3")
+        for calendar in ExchangeCalendar.all {
+            for year in [1934, 2024, 2025] {
+                let from = CivilDate(year: year, month: 2, day: 20)!
+                for s in calendar.sessions(from: from, through: from.adding(days: 20), zone: zone) {
+                    #expect(s.open < s.close, "\(calendar.mic) \(s.date)")
+                    if let lunch = s.lunch { #expect(s.open <= lunch.lowerBound && lunch.upperBound <= s.close) }
+                }
+            }
+        }
+    }
+
     @Test func goodFridayClosesTheWestButNotTokyo() {
         let goodFriday = date(2024, 3, 29)
         for calendar in [ExchangeCalendar.xnys, .xetr, .xlon, .xpar, .xswx, .xhkg, .xasx, .xtse] {
