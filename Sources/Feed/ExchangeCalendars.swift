@@ -83,22 +83,26 @@ extension ExchangeCalendar {
 
     // MARK: Europe
 
+    /// The days Xetra and Euronext both close, whatever their national days.
+    private static let continentalHolidays = [
+        HolidayRule("New Year's Day", .fixed(month: 1, day: 1)),
+        HolidayRule("Good Friday", .easter(-2)),
+        HolidayRule("Easter Monday", .easter(1)),
+        HolidayRule("Labour Day", .fixed(month: 5, day: 1)),
+        HolidayRule("Christmas Day", .fixed(month: 12, day: 25)),
+        HolidayRule("Boxing Day", .fixed(month: 12, day: 26)),
+    ]
+
     public static let xetr = ExchangeCalendar(
         mic: "XETR", name: "Xetra", timeZone: "Europe/Berlin",
         eras: [HoursEra(open: hm(9), close: hm(17, 30))],
-        holidays: [
-            HolidayRule("New Year's Day", .fixed(month: 1, day: 1)),
-            HolidayRule("Good Friday", .easter(-2)),
-            HolidayRule("Easter Monday", .easter(1)),
-            HolidayRule("Labour Day", .fixed(month: 5, day: 1)),
+        holidays: continentalHolidays + [
             // Whit Monday and German Unity Day were trading days except in these years.
             HolidayRule("Whit Monday", .easter(50), years: 2007...2007),
             HolidayRule("Whit Monday", .easter(50), years: 2015...2021),
             HolidayRule("German Unity Day", .fixed(month: 10, day: 3), years: 2014...2019),
             HolidayRule("Reformation Day", .dates([day(2017, 10, 31)])),
             HolidayRule("Christmas Eve", .fixed(month: 12, day: 24)),
-            HolidayRule("Christmas Day", .fixed(month: 12, day: 25)),
-            HolidayRule("Boxing Day", .fixed(month: 12, day: 26)),
             HolidayRule("New Year's Eve", .fixed(month: 12, day: 31)),
         ],
         earlyCloses: [
@@ -144,14 +148,7 @@ extension ExchangeCalendar {
         ExchangeCalendar(
             mic: mic, name: name, timeZone: zone,
             eras: [HoursEra(open: hm(9), close: hm(17, 30))],
-            holidays: [
-                HolidayRule("New Year's Day", .fixed(month: 1, day: 1)),
-                HolidayRule("Good Friday", .easter(-2)),
-                HolidayRule("Easter Monday", .easter(1)),
-                HolidayRule("Labour Day", .fixed(month: 5, day: 1)),
-                HolidayRule("Christmas Day", .fixed(month: 12, day: 25)),
-                HolidayRule("Boxing Day", .fixed(month: 12, day: 26)),
-            ] + national,
+            holidays: continentalHolidays + national,
             earlyCloses: [
                 EarlyCloseRule("Christmas Eve", .fixed(month: 12, day: 24), close: hm(14, 5)),
                 EarlyCloseRule("New Year's Eve", .fixed(month: 12, day: 31), close: hm(14, 5)),

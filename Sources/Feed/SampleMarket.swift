@@ -111,13 +111,14 @@ func formatMicros(_ micros: Int64) -> String {
 private func dollars(_ micros: Int64) -> Double { Double(micros) / 1e6 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and fully specified, so the sequence is the
-/// same on every platform and compiler, unlike the stdlib's unseeded generator.
-struct SplitMix64: RandomNumberGenerator {
+/// same on every platform and compiler, unlike the stdlib's unseeded generator. The benchmark's
+/// reference scene (shared/bench/SCENE.md §3) and the tests' mutations use it too.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -126,12 +127,12 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// Uniform in [0, 1) with 53 random bits.
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// Approximately standard normal (Irwin–Hall, 12 uniforms): mean 0, variance 1, within ±6.
     mutating func normal() -> Double {
         var sum = 0.0
-        for _ in 0..<12 { sum += uniform() }
+        for _ in 0..<12 { sum += unit() }
         return sum - 6
     }
 }
@@ -273,7 +274,7 @@ struct SampleGenerator {
                 open,
                 close
             )
-            let noise = 0.6 + 0.8 * random.uniform()
+            let noise = 0.6 + 0.8 * random.unit()
             let barVolume = Int64((totalVolume * volumeWeights[minute] / volumeNorm * noise).rounded())
 
             let wallClock = CivilDateTime(unixTime: day.unixTimeAtMidnightUTC + Int64(hours.open + minute * 60))
@@ -316,16 +317,16 @@ struct SampleGenerator {
     /// A standard-normal day, or now and then a jump of 3–6 standard deviations either way.
     mutating func dailyShock() -> Double {
         var shock = random.normal()
-        if random.uniform() < SampleGenerator.jumpProbability {
-            let size = 3 + 3 * random.uniform()
-            shock += random.uniform() < 0.5 ? -size : size
+        if random.unit() < SampleGenerator.jumpProbability {
+            let size = 3 + 3 * random.unit()
+            shock += random.unit() < 0.5 ? -size : size
         }
         return shock
     }
 
     /// Volume rises with the size of the move, as it does on news days; rounded to 100-share lots.
     mutating func dailyVolume(shock: Double) -> Int64 {
-        let activity = (0.7 + 0.6 * random.uniform()) * (0.75 + 0.45 * abs(shock))
+        let activity = (0.7 + 0.6 * random.unit()) * (0.75 + 0.45 * abs(shock))
         return Int64((SampleGenerator.baseVolume * activity / 100).rounded()) * 100
     }
 

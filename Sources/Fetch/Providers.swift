@@ -135,6 +135,35 @@ func zone(_ name: String?) -> ExchangeTimeZone? {
 }
 
 /// Daily bars keep the calendar date the exchange names (see `PriceBar.time`).
+/// Bars from rows of a local timestamp and five numbers as text (open, high, low, close, volume; a
+/// missing one is nil), as Alpha Vantage and Twelve Data send them: daily stamps are trading dates,
+/// intraday ones the exchange's wall clock. The first bad field fails the whole response.
+func textBars(_ rows: some Sequence<(String, [String?])>, fields: [String], daily: Bool,
+              zone: ExchangeTimeZone) -> Result<ProviderData, FetchProblem> {
+    var times: [Int64] = []
+    var columns: [[Double?]] = Array(repeating: [], count: fields.count)
+    for (stamp, texts) in rows {
+        guard let local = LocalTimestamp.parse(stamp) else {
+            return .failure(.badData("bad timestamp \"\(ResponseChecks.oneLine(stamp, limit: 30))\""))
+        }
+        times.append(daily ? local.date.unixTimeAtMidnightUTC : zone.unixTime(for: local))
+        for (i, text) in texts.enumerated() where i < fields.count {
+            guard let text else { columns[i].append(nil); continue }
+            guard let v = Double(text) else {
+                return .failure(.badData("\(ResponseChecks.oneLine(stamp, limit: 30)): \(fields[i]) is \"\(ResponseChecks.oneLine(text, limit: 20))\", expected a number"))
+            }
+            columns[i].append(v)
+        }
+    }
+    return ResponseChecks.bars(times: times, open: columns[0], high: columns[1], low: columns[2], close: columns[3],
+                               volume: columns[4]).map { raw in
+        let bars = ResponseChecks.sorted(raw)
+        var data = ProviderData(bars: bars, interval: daily ? .daily : .intraday(seconds: 60))
+        if daily, bars.count >= 2 { data.previousClose = bars[bars.count - 2].close }
+        return data
+    }
+}
+
 func toTradingDates(_ bars: [PriceBar], in zone: ExchangeTimeZone) -> [PriceBar] {
     bars.map { bar in
         var b = bar
@@ -468,24 +497,12 @@ public struct AlphaVantageProvider: Provider {
         guard let tz = zone(zoneName) else { return .failure(.badData("unknown time zone \"\(zoneName ?? "")\"")) }
         let isDaily = body.seriesName?.contains("Daily") ?? false
         if isDaily != (request.slot == .daily) { return .failure(.badData("asked for \(request.slot) bars, got \(body.seriesName ?? "?")")) }
-        var times: [Int64] = []
-        var columns: [[Double?]] = Array(repeating: [], count: 5)
-        for (stamp, values) in series {
-            guard let local = LocalTimestamp.parse(stamp) else { return .failure(.badData("bad timestamp \"\(ResponseChecks.oneLine(stamp, limit: 30))\"")) }
-            times.append(isDaily ? local.date.unixTimeAtMidnightUTC : tz.unixTime(for: local))
-            for (i, name) in ["1. open", "2. high", "3. low", "4. close", "5. volume"].enumerated() {
-                guard let text = values[name] else { columns[i].append(nil); continue }
-                guard let v = Double(text) else { return .failure(.badData("\(stamp): \(name) is \"\(ResponseChecks.oneLine(text, limit: 20))\", expected a number")) }
-                columns[i].append(v)
-            }
-        }
-        return ResponseChecks.bars(times: times, open: columns[0], high: columns[1], low: columns[2], close: columns[3],
-                                   volume: columns[4]).map { raw in
-            let bars = ResponseChecks.sorted(raw)
-            var data = ProviderData(bars: bars, interval: isDaily ? .daily : .intraday(seconds: 60))
+        let names = ["1. open", "2. high", "3. low", "4. close", "5. volume"]
+        let rows = series.lazy.map { (stamp, values) in (stamp, names.map { values[$0] }) }
+        return textBars(rows, fields: names, daily: isDaily, zone: tz).map { data in
+            var data = data
             data.symbol = symbol
             data.exchangeTimeZone = tz.identifier == "US/Eastern" ? "America/New_York" : tz.identifier
-            if isDaily, bars.count >= 2 { data.previousClose = bars[bars.count - 2].close }
             return data
         }
     }
@@ -561,25 +578,12 @@ public struct TwelveDataProvider: Provider {
         guard let tz = zone(meta.exchange_timezone) else { return .failure(.badData("unknown time zone \"\(meta.exchange_timezone ?? "")\"")) }
         let isDaily = meta.interval == "1day"
         if isDaily != (request.slot == .daily) { return .failure(.badData("asked for \(request.slot) bars, got \(meta.interval ?? "?")")) }
-        var times: [Int64] = []
-        var columns: [[Double?]] = Array(repeating: [], count: 5)
-        for value in values {
-            guard let local = LocalTimestamp.parse(value.datetime) else { return .failure(.badData("bad datetime \"\(ResponseChecks.oneLine(value.datetime, limit: 30))\"")) }
-            times.append(isDaily ? local.date.unixTimeAtMidnightUTC : tz.unixTime(for: local))
-            for (i, text) in [value.open, value.high, value.low, value.close, value.volume].enumerated() {
-                guard let text else { columns[i].append(nil); continue }
-                guard let v = Double(text) else { return .failure(.badData("\(value.datetime): \"\(ResponseChecks.oneLine(text, limit: 20))\" is not a number")) }
-                columns[i].append(v)
-            }
-        }
-        return ResponseChecks.bars(times: times, open: columns[0], high: columns[1], low: columns[2], close: columns[3],
-                                   volume: columns[4]).map { raw in
-            let bars = ResponseChecks.sorted(raw)
-            var data = ProviderData(bars: bars, interval: isDaily ? .daily : .intraday(seconds: 60))
+        let rows = values.lazy.map { ($0.datetime, [$0.open, $0.high, $0.low, $0.close, $0.volume]) }
+        return textBars(rows, fields: ["open", "high", "low", "close", "volume"], daily: isDaily, zone: tz).map { data in
+            var data = data
             data.symbol = meta.symbol
             data.currency = meta.currency
             data.exchangeTimeZone = meta.exchange_timezone
-            if isDaily, bars.count >= 2 { data.previousClose = bars[bars.count - 2].close }
             return data
         }
     }

@@ -108,7 +108,7 @@ import Testing
         let mixed = FetchStatus.parse(text: #"{"provider": 7, "fetched_at": "soon", "price": 1e999, "currency": "USD", "extra": {"x": [1, {"y": null}]}, "stale": true}"#)
         #expect(mixed?.provider == nil && mixed?.fetchedAt == nil && mixed?.price == nil)
         #expect(mixed?.currency == "USD")
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var s = FetchStatus()
         s.provider = "yahoo"
         s.lastError = "x"

@@ -281,7 +281,7 @@ import Testing
         let adapter = provider(kind)
         let original = try Fixtures.bytes(file)
         let request = slot == .daily ? FetchRequest.daily(symbol) : .intraday(symbol)
-        var generator = SplitMix(seed: UInt64(index) &+ 0x5EED)
+        var generator = SplitMix64(seed: UInt64(index) &+ 0x5EED)
         let type = kind == "stooq" ? "text/csv" : "application/json"
         var variants: [[UInt8]] = []
         let step = max(1, original.count / 97)
@@ -302,17 +302,4 @@ import Testing
             }
         }
     }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,22 +1,9 @@
+import Feed
 import Raster
 
 /// The reference benchmark scene of shared/bench/SCENE.md: geometry reproduced bit for bit
 /// (plain Double arithmetic in the written order, no fused multiply-add), drawn with our Raster.
 public enum ReferenceScene {
-    /// splitmix64, as SCENE.md §3 defines it.
-    public struct SplitMix64 {
-        var state: UInt64
-        public init(seed: UInt64) { state = seed }
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    }
-
     public static func series(_ n: Int, seed: UInt64) -> [Double] {
         guard n > 0 else { return [] }
         var rng = SplitMix64(seed: seed)

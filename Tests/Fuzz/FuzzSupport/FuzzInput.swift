@@ -2,6 +2,7 @@
 // integers, doubles biased towards the values that break arithmetic, text), and a failing check
 // that names the invariant. Only built with TICKERBOARD_FUZZ=1.
 
+import Glibc
 /// Reads typed values off the front of the fuzzer's input; past the end every read is zero, so
 /// any input is a valid program for the harness.
 public struct FuzzInput {
@@ -80,10 +81,17 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
                          _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
                          _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
 
-/// Runs libFuzzer with the process's arguments and `harness` as the test function.
-public func runFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                      _ harness: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector, harness)
+/// The harness's test function: libFuzzer takes a C function, which cannot capture it.
+nonisolated(unsafe) private var harnessBody: (UnsafePointer<UInt8>, Int) -> CInt = { _, _ in 0 }
+
+/// Runs libFuzzer with the process's arguments and `harness` as the test function, then exits with
+/// its status. A harness's whole entry point: `@main enum Harness { static func main() { runFuzzer(fuzz) } }`.
+public func runFuzzer(_ harness: @escaping (UnsafePointer<UInt8>, Int) -> CInt) -> Never {
+    harnessBody = harness
+    var count = CommandLine.argc
+    var vector: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    exit(LLVMFuzzerRunDriver(&count, &vector) { data, size in
+        guard let data else { return 0 }
+        return harnessBody(data, size)
+    })
 }

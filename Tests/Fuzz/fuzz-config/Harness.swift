@@ -20,13 +20,7 @@ let daily = PriceSeries(name: "S", interval: .daily, bars: Array(SampleMarket.da
 let intraday = PriceSeries(name: "S", interval: .intraday(seconds: 60), bars: Array(SampleMarket.intraday().bars.suffix(390)))
 let berlin = try! ExchangeTimeZone(identifier: "Europe/Berlin", posixRule: "CET-1CEST,M3.5.0,M10.5.0/3")
 
-@_cdecl("fuzz_config_main")
-public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
-}
+@main enum Harness { static func main() { runFuzzer(fuzz) } }
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

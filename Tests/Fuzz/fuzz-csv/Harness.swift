@@ -3,13 +3,7 @@
 import Feed
 import FuzzSupport
 
-@_cdecl("fuzz_csv_main")
-public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
-}
+@main enum Harness { static func main() { runFuzzer(fuzz) } }
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -3,13 +3,7 @@
 import FuzzSupport
 import Input
 
-@_cdecl("fuzz_gestures_main")
-public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
-}
+@main enum Harness { static func main() { runFuzzer(fuzz) } }
 
 func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)

@@ -5,13 +5,7 @@ import Feed
 @testable import Fetch
 import FuzzSupport
 
-@_cdecl("fuzz_providers_main")
-public func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
-}
+@main enum Harness { static func main() { runFuzzer(fuzz) } }
 
 let providers: [any Provider] = ["yahoo", "stooq", "alphavantage", "twelvedata", "http-csv"].compactMap {
     Providers.make(ProviderSettings(name: $0, kind: $0))
