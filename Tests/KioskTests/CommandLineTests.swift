@@ -21,13 +21,9 @@ private func writeFile(_ path: String, _ text: String) {
 struct CommandLineTests {
     @Test("render --range 1M writes a 1920x1080 frame of the sample that matches the golden image")
     func renderOneMonth() throws {
-        let out = TestPaths.temporary("render-1M.png")
-        defer { unlink(out) }
-        #expect(Tickerboard.main(["render", "--range", "1M", "--output", out]) == 0)
-        let frame = try PNG.read(out)
+        let frame = try renderedFrame(["render", "--range", "1M"], tag: "render-1M")
         #expect(frame.width == 1920 && frame.height == 1080)
-        let result = ImageComparison.check(frame, againstGolden: TestPaths.golden("render-sample-1M.png"),
-                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        let result = ImageComparison.checkScreen(frame, golden: "render-sample-1M.png")
         #expect(result.passed, "\(result.report)")
     }
 

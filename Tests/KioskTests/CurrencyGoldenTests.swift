@@ -20,12 +20,8 @@ struct CurrencyGoldenTests {
         ("render-red-up-zh-CN-6M", ["--currency", "CNY", "--locale", "zh-CN", "--range", "6M"]),
     ])
     func golden(name: String, options: [String]) throws {
-        let out = TestPaths.temporary("\(name).png")
-        defer { unlink(out) }
-        #expect(Tickerboard.main(["render", "--size", "960x540"] + options + ["--output", out]) == 0)
-        let frame = try PNG.read(out)
-        let result = ImageComparison.check(frame, againstGolden: TestPaths.golden("\(name).png"),
-                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        let frame = try renderedFrame(["render", "--size", "960x540"] + options, tag: name)
+        let result = ImageComparison.checkScreen(frame, golden: "\(name).png")
         #expect(result.passed, "\(result.report)")
     }
 

@@ -24,8 +24,7 @@ struct SceneGoldenTests {
         if name.hasPrefix("draw") { m.show(.drawIn, at: 0) }
         if name.hasPrefix("scrub") { m.scrub(atX: 400) }
         let frame = m.render(at: time).buffer
-        let result = ImageComparison.check(frame, againstGolden: TestPaths.golden("scene-\(name).png"),
-                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        let result = ImageComparison.checkScreen(frame, golden: "scene-\(name).png")
         #expect(result.passed, "\(result.report)")
     }
 

@@ -80,8 +80,7 @@ struct SessionGoldenTests {
     func keyFrame(_ name: String) throws {
         let (m, _) = try Self.model(name)
         let frame = m.render(at: 0).buffer
-        let result = ImageComparison.check(frame, againstGolden: TestPaths.golden("session-\(name).png"),
-                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        let result = ImageComparison.checkScreen(frame, golden: "session-\(name).png")
         #expect(result.passed, "\(result.report)")
     }
 

@@ -56,13 +56,9 @@ struct WatchlistGoldenTests {
     func golden(name: String, count: Int, size: String) throws {
         let paths = try Self.writeInstruments(count: count)
         defer { for p in paths { unlink(p) }; rmdir(TestPaths.temporary("watchlist-\(count)")) }
-        let out = TestPaths.temporary("\(name).png")
-        defer { unlink(out) }
         let data = paths.flatMap { ["--data", $0] }
-        #expect(Tickerboard.main(["render", "--scene", "watchlist", "--size", size, "--range", "6M"] + data + ["--output", out]) == 0)
-        let frame = try PNG.read(out)
-        let result = ImageComparison.check(frame, againstGolden: TestPaths.golden("\(name).png"),
-                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        let frame = try renderedFrame(["render", "--scene", "watchlist", "--size", size, "--range", "6M"] + data, tag: name)
+        let result = ImageComparison.checkScreen(frame, golden: "\(name).png")
         #expect(result.passed, "\(result.report)")
     }
 
@@ -80,8 +76,7 @@ struct WatchlistGoldenTests {
         }
         let board = WatchlistScene(entries: entries, width: 960, height: 540, fonts: try FontSet.load(), range: .sixMonths)
         #expect(board.tileContents.map(\.mark?.word) == ["Open", "Pre", "After", "Closed", "Lunch", nil])
-        let result = ImageComparison.check(board.render().buffer, againstGolden: TestPaths.golden("watchlist-marks.png"),
-                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        let result = ImageComparison.checkScreen(board.render().buffer, golden: "watchlist-marks.png")
         #expect(result.passed, "\(result.report)")
     }
 

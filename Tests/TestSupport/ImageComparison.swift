@@ -94,6 +94,12 @@ public enum ImageComparison {
         try? PNG.write(heatMap(actual, golden), to: base + ".heat.png")
         return (false, "\(goldenPath): \(d); actual frame \(base), heat map \(base).heat.png")
     }
+
+    /// A whole screen against Tests/Golden/`name`, with the tolerance every screen golden uses: text
+    /// and antialiasing may differ by a few levels across FreeType builds, nothing visible may.
+    public static func checkScreen(_ actual: PixelBuffer, golden name: String) -> (passed: Bool, report: String) {
+        check(actual, againstGolden: TestPaths.golden(name), minimumPSNR: 40, maxFractionOver: 0.002)
+    }
 }
 
 /// Paths of the repository and of the read-only ../shared folder beside it.
