@@ -10,11 +10,9 @@ Prints RESULT lines and 'N passed, N failed'.
 import json, os, shutil, signal, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tbcheck import read_json as load, stop, wait_for  # noqa: E402
+from tbcheck import read_json as load, start_replay, stop, wait_for  # noqa: E402
 
 BIN, FETCH, PROVIDERS = sys.argv[1:4]
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPLAY = os.path.join(HERE, "..", "FetchTests", "replay_server.py")
 results = []
 
 
@@ -37,15 +35,9 @@ rules = [
     {"match": "/v8/finance/chart/BTC-USD", "status": 200, "content_type": "application/json",
      "body_file": os.path.join(yahoo, "chart_BTC-USD_1d_2020-01-01_2020-01-03.json")},
 ]
-with open(os.path.join(work, "rules.json"), "w") as f:
-    json.dump(rules, f)
-port_file = os.path.join(work, "port")
-server = subprocess.Popen([sys.executable, REPLAY, "--rules", os.path.join(work, "rules.json"), "--port-file", port_file,
-                           "--log", os.path.join(work, "server.log")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          close_fds=True)
+server, port = start_replay(rules, work)
 daemon = None
 try:
-    port = wait_for(lambda: open(port_file).read().strip() if os.path.exists(port_file) else None, 20)
     conf = os.path.join(work, "tb.conf")
     with open(conf, "w") as f:
         f.write("[data]\ndirectory = %s\nstale-after = 100000d\n[chart]\ncycle-interval = 8s\nranges = 1M\n"

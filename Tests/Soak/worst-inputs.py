@@ -22,6 +22,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Headless"))
+from tbcheck import start_replay  # noqa: E402
+
 RSS_LIMIT_MB = 256
 MIB = 1 << 20
 
@@ -127,22 +130,11 @@ def yahoo_huge(path):
 
 def fetch_huge(binary, tmp):
     """`tickerboard-fetch --once` of one instrument whose provider answers with yahoo_huge's body."""
-    here = os.path.dirname(os.path.abspath(__file__))
     body = os.path.join(tmp, "y.json")
     detail = yahoo_huge(body)
-    rules = os.path.join(tmp, "rules.json")
-    with open(rules, "w") as f:
-        json.dump([{"match": "/v8/finance/chart/X", "status": 200, "content_type": "application/json", "body_file": body}], f)
-    port_file = os.path.join(tmp, "port")
-    server = subprocess.Popen([sys.executable, os.path.join(here, "..", "FetchTests", "replay_server.py"), "--rules", rules,
-                               "--port-file", port_file, "--log", os.path.join(tmp, "server.log")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server, port = start_replay([{"match": "/v8/finance/chart/X", "status": 200, "content_type": "application/json",
+                                  "body_file": body}], tmp)
     try:
-        for _ in range(400):
-            if os.path.exists(port_file) and open(port_file).read().strip():
-                break
-            time.sleep(0.05)
-        port = open(port_file).read().strip()
         data = os.path.join(tmp, "data")
         os.mkdir(data)
         conf = os.path.join(tmp, "fetch.conf")
