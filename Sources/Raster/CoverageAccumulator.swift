@@ -17,13 +17,17 @@ public enum FillRule: Sendable {
 
 /// Exact-area scanline coverage: every edge deposits, into the cells of the rows it crosses, the
 /// signed area it adds to each pixel; a running sum along a row then gives each pixel's coverage.
-/// Cells are Float, visited through a bitmap of touched cells, and cleared as they are read, so the
-/// cost follows the edges, not the bounding box, and nothing is allocated per frame once warm.
+/// Cells are Float, visited through a bitmap with one bit per chunk of four touched cells (a chunk is
+/// read whole, without a branch per cell), and cleared as they are read, so the cost follows the
+/// edges, not the bounding box, and nothing is allocated per frame once warm.
 final class CoverageAccumulator {
     /// The grid: device pixels [originX, originX + width) x [originY, originY + height).
     private(set) var originX = 0, originY = 0, width = 0, height = 0
-    /// Cells per row: width + 2, so an edge at the right border can still write its two cells.
+    /// Cells per row: width + 2 (so an edge at the right border can still write its two cells),
+    /// rounded up to whole chunks.
     private var rowCells = 0
+    /// Cells per bit of the touched bitmap.
+    static let chunkShift = 2, chunk = 1 << chunkShift
     private var rowWords = 0
     // Raw storage owned by this object: Swift arrays in a class would pay a dynamic exclusivity
     // check on every access, which was a third of the stroke time at 5,000 points.
@@ -54,8 +58,8 @@ final class CoverageAccumulator {
         windowLo = max(0, (rows?.lowerBound ?? area.y0) - area.y0)
         windowHi = max(windowLo, min(height, (rows?.upperBound ?? area.y1) - area.y0))
         let windowRows = windowHi - windowLo
-        rowCells = width + 2
-        rowWords = (rowCells + 63) >> 6
+        rowCells = (width + 2 + Self.chunk - 1) & ~(Self.chunk - 1)
+        rowWords = (rowCells + (64 << Self.chunkShift) - 1) >> (6 + Self.chunkShift)
         let cellCount = rowCells * windowRows, wordCount = rowWords * windowRows
         // Invariant: every cell and word is zero between uses (the sweep clears what it reads).
         if cellCapacity < cellCount {
@@ -188,7 +192,23 @@ final class CoverageAccumulator {
     private static func deposit(_ rowCells: UnsafeMutablePointer<Float>, _ rowBits: UnsafeMutablePointer<UInt64>,
                          _ cell: Int, _ value: Float) {
         rowCells[cell] += value
-        rowBits[cell >> 6] |= 1 &<< UInt64(cell & 63)
+        rowBits[cell >> (6 + chunkShift)] |= 1 &<< UInt64((cell >> chunkShift) & 63)
+    }
+
+    /// Four non-zero coverages as bytes in memory order, as the scalar `quantise` makes them,
+    /// in one SIMD register: min(|v|, 1) compared as bit patterns (they order like the values when
+    /// not negative), then floor(v * 255 + 0.5) by the 2^23 trick.
+    @inline(__always)
+    private static func quantiseNonZero(_ s: SIMD4<Float>) -> UInt32 {
+        let one = Int32(bitPattern: Float(1).bitPattern)
+        var bits = unsafeBitCast(s, to: SIMD4<Int32>.self) & 0x7FFF_FFFF
+        bits.replace(with: one, where: bits .> one)
+        let y = unsafeBitCast(bits, to: SIMD4<Float>.self) * 255 + 0.5
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        let r = y + magic
+        var n = unsafeBitCast(r, to: SIMD4<Int32>.self) &- Int32(bitPattern: Float(8_388_608).bitPattern)
+        n &+= unsafeBitCast(r - magic .> y, to: SIMD4<Int32>.self)  // a true lane is -1
+        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: n), to: UInt32.self)
     }
 
     /// Gaps of constant coverage up to this many pixels between touched cells join the mask span
@@ -222,19 +242,24 @@ final class CoverageAccumulator {
             } else {
                 v = min(v, 1)
             }
-            // v * 255 + 0.5 lies in [0.5, 255.5]: the signed conversion is one instruction where
-            // the unsigned one is a dozen on baseline x86-64.
-            return UInt32(truncatingIfNeeded: Int32(v * 255 + 0.5))
+            // floor(v * 255 + 0.5) for y = v * 255 + 0.5 in [0.5, 255.5], without the range checks
+            // of a float-to-integer conversion: adding 2^23 rounds y to an integer in the low
+            // mantissa bits; one less where that rounded up.
+            let y = v * 255 + 0.5
+            let magic: Float = 8_388_608
+            let r = y + magic
+            let n = r.bitPattern &- magic.bitPattern
+            return r - magic > y ? n &- 1 : n
         }
         let mask = maskRow
-        let mergeGap = Self.mergeGap
+        let mergeGap = Self.mergeGap, chunkShift = Self.chunkShift
         let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
         for row in minRow...maxRow where rows[row] {
             rows[row] = false
             let rc = cellBase + row * rowCells
             let rb = bitBase + row * rowWords
             var sum: Float = 0
-            var x = 0  // first pixel not yet emitted
+            var x = 0  // first pixel not yet emitted (may pass the width inside the last chunk)
             var maskStart = -1  // first pixel of the mask span being built, if any
             let y = row + oy
             for word in 0..<rowWords {
@@ -242,10 +267,12 @@ final class CoverageAccumulator {
                 if bits == 0 { continue }
                 rb[word] = 0
                 while bits != 0 {
-                    let cell = word << 6 + bits.trailingZeroBitCount
+                    let cell = (word << 6 + bits.trailingZeroBitCount) << chunkShift
                     bits &= bits &- 1
+                    let cells = rc + cell
                     if cell >= width {
-                        rc[cell] = 0
+                        // Right of the grid: nothing to paint, the cells only need clearing.
+                        cells[0] = 0; cells[1] = 0; cells[2] = 0; cells[3] = 0
                         continue
                     }
                     if cell > x {
@@ -262,13 +289,17 @@ final class CoverageAccumulator {
                     } else if maskStart < 0 {
                         maskStart = cell
                     }
-                    sum += rc[cell]
-                    rc[cell] = 0
-                    mask[cell - maskStart] = UInt8(truncatingIfNeeded: quantise(sum))
-                    x = cell + 1
+                    // The running sum in cell order, as one cell at a time would add it.
+                    let s0 = sum + cells[0], s1 = s0 + cells[1], s2 = s1 + cells[2], s3 = s2 + cells[3]
+                    sum = s3
+                    cells[0] = 0; cells[1] = 0; cells[2] = 0; cells[3] = 0
+                    let q = evenOdd ? (quantise(s0) | quantise(s1) << 8 | quantise(s2) << 16 | quantise(s3) << 24).littleEndian
+                                    : Self.quantiseNonZero(SIMD4(s0, s1, s2, s3))
+                    UnsafeMutableRawPointer(mask + (cell - maskStart)).storeBytes(of: q, as: UInt32.self)
+                    x = cell + 4
                 }
             }
-            if maskStart >= 0 { sink(y, maskStart + ox, x + ox, 0, UnsafePointer(mask)) }
+            if maskStart >= 0 { sink(y, maskStart + ox, min(x, width) + ox, 0, UnsafePointer(mask)) }
             if x < width {
                 let c = quantise(sum)
                 if c != 0 { sink(y, x + ox, width + ox, c, nil) }
