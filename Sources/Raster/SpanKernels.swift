@@ -47,29 +47,12 @@ enum SpanKernels {
         let low = Pixels(repeating: 0x00FF_00FF)
         let srb = lanes(Pixels(repeating: src & 0x00FF_00FF)), sag = lanes(Pixels(repeating: (src >> 8) & 0x00FF_00FF))
         let sa = Lanes(repeating: UInt16(src >> 24))
-        @inline(__always) func blend(_ d: Pixels, _ c: Lanes) -> Pixels {
+        run(out, mask, count, constantDestination, four: { d, c in
             let ia = 255 &- div255(sa &* c)
             let rb = div255(srb &* c) &+ div255(lanes(d & low) &* ia)
             let ag = div255(sag &* c) &+ div255(lanes((d &>> 8) & low) &* ia)
             return pixels(rb) | (pixels(ag) &<< 8)
-        }
-        var i = 0
-        if let constantDestination {
-            let d = Pixels(repeating: constantDestination)
-            while i + 4 <= count {
-                store4(out + i, blend(d, coverage4(mask + i)))
-                i += 4
-            }
-        } else {
-            while i + 4 <= count {
-                store4(out + i, blend(load4(out + i), coverage4(mask + i)))
-                i += 4
-            }
-        }
-        while i < count {
-            out[i] = blendOver(constantDestination ?? out[i], src, coverage: UInt32(mask[i]))
-            i += 1
-        }
+        }, one: { d, c in blendOver(d, src, coverage: c) })
     }
 
     /// out[i] = lerpPixel(dst[i], src, mask[i]), with the destination as in `over`.
@@ -78,27 +61,36 @@ enum SpanKernels {
                      constantDestination: UInt32?) {
         let low = Pixels(repeating: 0x00FF_00FF)
         let srb = lanes(Pixels(repeating: src & 0x00FF_00FF)), sag = lanes(Pixels(repeating: (src >> 8) & 0x00FF_00FF))
-        @inline(__always) func mix(_ d: Pixels, _ c: Lanes) -> Pixels {
+        run(out, mask, count, constantDestination, four: { d, c in
             let ic = 255 &- c
             let rb = div255(srb &* c &+ lanes(d & low) &* ic)
             let ag = div255(sag &* c &+ lanes((d &>> 8) & low) &* ic)
             return pixels(rb) | (pixels(ag) &<< 8)
-        }
+        }, one: { d, c in lerpPixel(d, src, c) })
+    }
+
+    /// The loop both kernels share: four pixels at a time through `four` (destination pixels and
+    /// their coverage in both lanes of each pixel), the rest one by one through `one`, which must
+    /// compute the same. Always inlined, so each kernel gets its own loop with no call inside.
+    @inline(__always)
+    private static func run(_ out: UnsafeMutablePointer<UInt32>, _ mask: UnsafePointer<UInt8>, _ count: Int,
+                            _ constantDestination: UInt32?, four: (Pixels, Lanes) -> Pixels,
+                            one: (UInt32, UInt32) -> UInt32) {
         var i = 0
         if let constantDestination {
             let d = Pixels(repeating: constantDestination)
             while i + 4 <= count {
-                store4(out + i, mix(d, coverage4(mask + i)))
+                store4(out + i, four(d, coverage4(mask + i)))
                 i += 4
             }
         } else {
             while i + 4 <= count {
-                store4(out + i, mix(load4(out + i), coverage4(mask + i)))
+                store4(out + i, four(load4(out + i), coverage4(mask + i)))
                 i += 4
             }
         }
         while i < count {
-            out[i] = lerpPixel(constantDestination ?? out[i], src, UInt32(mask[i]))
+            out[i] = one(constantDestination ?? out[i], UInt32(mask[i]))
             i += 1
         }
     }
