@@ -1,12 +1,21 @@
-/// `floor` and `ceil` for the grid's non-negative coordinates without a libm call: the baseline
-/// x86-64 target has no rounding instruction, and these run once per row of every edge.
+/// `floor` and `ceil` for the grid's coordinates (0 <= v < 2^51) without a libm call or the range
+/// checks of a conversion: adding 2^52 leaves v rounded to an integer in the low mantissa bits, one
+/// off where that rounded the wrong way. The baseline x86-64 target has no rounding instruction,
+/// and these run once per row of every edge.
 @inline(__always)
-func floorOfNonNegative(_ v: Double) -> Int { Int(v) }
+func floorOfNonNegative(_ v: Double) -> Int {
+    let magic: Double = 4_503_599_627_370_496
+    let r = v + magic
+    let n = Int(truncatingIfNeeded: r.bitPattern &- magic.bitPattern)
+    return r - magic > v ? n &- 1 : n
+}
 
 @inline(__always)
 func ceilOfNonNegative(_ v: Double) -> Int {
-    let t = Int(v)
-    return Double(t) < v ? t + 1 : t
+    let magic: Double = 4_503_599_627_370_496
+    let r = v + magic
+    let n = Int(truncatingIfNeeded: r.bitPattern &- magic.bitPattern)
+    return r - magic < v ? n &+ 1 : n
 }
 
 /// Which points count as inside a path.
@@ -114,18 +123,41 @@ final class CoverageAccumulator {
         if lastRow > maxRow { maxRow = lastRow }
         let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
         let rowCells = self.rowCells, rowWords = self.rowWords
-        // A row's bottom crossing is the next row's top one (the same expression of the same value).
-        var xa = ta.0 + (max(yTop, Double(firstRow)) - ta.1) * dxdy
-        for row in firstRow...lastRow {
-            let rowTop = max(yTop, Double(row)), rowBottom = min(yBottom, Double(row + 1))
-            let h = rowBottom - rowTop
-            let xb = ta.0 + (rowBottom - ta.1) * dxdy
-            if h > 0 {
-                rows[row] = true
-                Self.accumulateRow(cellBase + row * rowCells, bitBase + row * rowWords, xa, xb, sign * h, w)
+        @inline(__always) func piece(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
+            rows[row] = true
+            let rc = cellBase + row * rowCells, rb = bitBase + row * rowWords
+            // Most pieces (steep edges, inside the grid) stay within one cell: accumulateRow's
+            // first case, without its clipping and its second conversion.
+            let lo = min(xa, xb), hi = max(xa, xb)
+            if lo >= 0 && hi <= w {
+                let i0 = floorOfNonNegative(lo)
+                if hi <= Double(i0 + 1) {
+                    let mid = (lo + hi) * 0.5 - Double(i0)
+                    Self.deposit(rc, rb, i0, Float(h * (1 - mid)))
+                    Self.deposit(rc, rb, i0 + 1, Float(h * mid))
+                    return
+                }
             }
-            xa = xb
+            Self.accumulateRow(rc, rb, xa, xb, h, w)
         }
+        // Row by row from the top row's crossing (rowTop = yTop there); a row's bottom crossing is
+        // the next row's top one. The rows between the first and the last are whole (height 1),
+        // with the same values as min/max against yTop and yBottom would give.
+        var xa = ta.0 + (yTop - ta.1) * dxdy
+        let firstBottom = min(yBottom, Double(firstRow + 1))
+        let xFirst = ta.0 + (firstBottom - ta.1) * dxdy
+        if firstBottom - yTop > 0 { piece(firstRow, xa, xFirst, sign * (firstBottom - yTop)) }
+        xa = xFirst
+        guard lastRow > firstRow else { return }
+        var row = firstRow + 1
+        while row < lastRow {
+            let xb = ta.0 + (Double(row + 1) - ta.1) * dxdy
+            piece(row, xa, xb, sign)
+            xa = xb
+            row += 1
+        }
+        let xLast = ta.0 + (yBottom - ta.1) * dxdy
+        if yBottom - Double(lastRow) > 0 { piece(lastRow, xa, xLast, sign * (yBottom - Double(lastRow))) }
     }
 
     /// Deposits one row's piece of an edge, from x = `xa` to `xb` with signed height `h`.

@@ -46,8 +46,18 @@ enum SpanKernels {
                      constantDestination: UInt32?) {
         let low = Pixels(repeating: 0x00FF_00FF)
         let srb = lanes(Pixels(repeating: src & 0x00FF_00FF)), sag = lanes(Pixels(repeating: (src >> 8) & 0x00FF_00FF))
+        if src >> 24 == 255 {
+            // Opaque: div255(255 * c) is c, so the destination's weight is 255 - c (the same bits).
+            run(out, mask, count, constantDestination, full: src, four: { d, c in
+                let ia = 255 &- c
+                let rb = div255(srb &* c) &+ div255(lanes(d & low) &* ia)
+                let ag = div255(sag &* c) &+ div255(lanes((d &>> 8) & low) &* ia)
+                return pixels(rb) | (pixels(ag) &<< 8)
+            }, one: { d, c in blendOver(d, src, coverage: c) })
+            return
+        }
         let sa = Lanes(repeating: UInt16(src >> 24))
-        run(out, mask, count, constantDestination, four: { d, c in
+        run(out, mask, count, constantDestination, full: nil, four: { d, c in
             let ia = 255 &- div255(sa &* c)
             let rb = div255(srb &* c) &+ div255(lanes(d & low) &* ia)
             let ag = div255(sag &* c) &+ div255(lanes((d &>> 8) & low) &* ia)
@@ -61,7 +71,7 @@ enum SpanKernels {
                      constantDestination: UInt32?) {
         let low = Pixels(repeating: 0x00FF_00FF)
         let srb = lanes(Pixels(repeating: src & 0x00FF_00FF)), sag = lanes(Pixels(repeating: (src >> 8) & 0x00FF_00FF))
-        run(out, mask, count, constantDestination, four: { d, c in
+        run(out, mask, count, constantDestination, full: src, four: { d, c in
             let ic = 255 &- c
             let rb = div255(srb &* c &+ lanes(d & low) &* ic)
             let ag = div255(sag &* c &+ lanes((d &>> 8) & low) &* ic)
@@ -71,26 +81,58 @@ enum SpanKernels {
 
     /// The loop both kernels share: four pixels at a time through `four` (destination pixels and
     /// their coverage in both lanes of each pixel), the rest one by one through `one`, which must
-    /// compute the same. Always inlined, so each kernel gets its own loop with no call inside.
+    /// compute the same. Four pixels of coverage 0 keep their destination and, when `full` is
+    /// given, four of coverage 255 become `full`, without the arithmetic (the outside and the
+    /// inside of a shape next to its edge cells). Always inlined, so each kernel gets its own loop
+    /// with no call inside.
     @inline(__always)
     private static func run(_ out: UnsafeMutablePointer<UInt32>, _ mask: UnsafePointer<UInt8>, _ count: Int,
-                            _ constantDestination: UInt32?, four: (Pixels, Lanes) -> Pixels,
+                            _ constantDestination: UInt32?, full: UInt32?, four: (Pixels, Lanes) -> Pixels,
                             one: (UInt32, UInt32) -> UInt32) {
         var i = 0
+        // With no `full`, 0 stands for "never": a zero mask is taken first.
+        let allFull = full != nil ? UInt32.max : 0, fullPixels = Pixels(repeating: full ?? 0)
         if let constantDestination {
             let d = Pixels(repeating: constantDestination)
             while i + 4 <= count {
-                store4(out + i, four(d, coverage4(mask + i)))
+                let m = UnsafeRawPointer(mask + i).loadUnaligned(as: UInt32.self)
+                store4(out + i, m == 0 ? d : m == allFull ? fullPixels : four(d, coverage4(mask + i)))
                 i += 4
             }
         } else {
             while i + 4 <= count {
-                store4(out + i, four(load4(out + i), coverage4(mask + i)))
+                let m = UnsafeRawPointer(mask + i).loadUnaligned(as: UInt32.self)
+                if m == 0 {
+                    // The destination stays.
+                } else if m == allFull {
+                    store4(out + i, fullPixels)
+                } else {
+                    store4(out + i, four(load4(out + i), coverage4(mask + i)))
+                }
                 i += 4
             }
         }
         while i < count {
             out[i] = one(constantDestination ?? out[i], UInt32(mask[i]))
+            i += 1
+        }
+    }
+
+    /// out[0 ..< count] = value, sixteen pixels a store group (the wide spans inside a shape).
+    @inline(__always)
+    static func fill(_ out: UnsafeMutablePointer<UInt32>, _ count: Int, _ value: UInt32) {
+        let v = Pixels(repeating: value)
+        var i = 0
+        while i + 16 <= count {
+            store4(out + i, v); store4(out + i + 4, v); store4(out + i + 8, v); store4(out + i + 12, v)
+            i += 16
+        }
+        while i + 4 <= count {
+            store4(out + i, v)
+            i += 4
+        }
+        while i < count {
+            out[i] = value
             i += 1
         }
     }
