@@ -125,16 +125,21 @@ final class CoverageAccumulator {
         let rowCells = self.rowCells, rowWords = self.rowWords
         @inline(__always) func piece(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
             rows[row] = true
-            let rc = cellBase + row * rowCells, rb = bitBase + row * rowWords
+            // Rows lie inside the window and cells inside a row: no overflow to check.
+            let rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
             // Most pieces (steep edges, inside the grid) stay within one cell: accumulateRow's
-            // first case, without its clipping and its second conversion.
-            let lo = min(xa, xb), hi = max(xa, xb)
+            // first case, without its clipping and its second conversion. (Both are finite.)
+            let lo = xa < xb ? xa : xb, hi = xa < xb ? xb : xa
             if lo >= 0 && hi <= w {
                 let i0 = floorOfNonNegative(lo)
-                if hi <= Double(i0 + 1) {
+                if hi <= Double(i0 &+ 1) {
                     let mid = (lo + hi) * 0.5 - Double(i0)
-                    Self.deposit(rc, rb, i0, Float(h * (1 - mid)))
-                    Self.deposit(rc, rb, i0 + 1, Float(h * mid))
+                    rc[i0] += Float(h * (1 - mid))
+                    rc[i0 &+ 1] += Float(h * mid)
+                    // Both cells' chunk bits; usually the same chunk.
+                    let c0 = i0 >> Self.chunkShift, c1 = (i0 &+ 1) >> Self.chunkShift
+                    rb[c0 >> 6] |= 1 &<< UInt64(c0 & 63)
+                    rb[c1 >> 6] |= 1 &<< UInt64(c1 & 63)
                     return
                 }
             }
