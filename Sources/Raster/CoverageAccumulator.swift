@@ -236,7 +236,7 @@ final class CoverageAccumulator {
     /// in one SIMD register: min(|v|, 1) compared as bit patterns (they order like the values when
     /// not negative), then floor(v * 255 + 0.5) by the 2^23 trick.
     @inline(__always)
-    private static func quantiseNonZero(_ s: SIMD4<Float>) -> UInt32 {
+    static func quantiseNonZero(_ s: SIMD4<Float>) -> UInt32 {
         let one = Int32(bitPattern: Float(1).bitPattern)
         var bits = unsafeBitCast(s, to: SIMD4<Int32>.self) & 0x7FFF_FFFF
         bits.replace(with: one, where: bits .> one)
