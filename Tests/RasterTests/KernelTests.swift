@@ -1,6 +1,6 @@
-// The rasterizer's arithmetic shortcuts against the plain computations they stand for: floor and
-// ceil by the 2^52 trick, the SIMD coverage quantisation, and the span kernels with their
-// shortcuts for groups of four pixels at coverage 0 or 255.
+// The rasterizer's shortcuts against the plain computations they stand for: floor and ceil by the
+// 2^52 trick, the SIMD coverage quantisation, the span kernels with their shortcuts for groups of
+// four pixels at coverage 0 or 255, and a clipped redraw that builds only the dashes it can see.
 @testable import Raster
 import Testing
 
@@ -86,5 +86,33 @@ struct KernelTests {
         row.withUnsafeMutableBufferPointer { SpanKernels.fill($0.baseAddress! + 1, count, 0xFF12_3456) }
         #expect(row.first == 1 && row.last == 1)
         #expect(row.dropFirst().dropLast().allSatisfy { $0 == 0xFF12_3456 })
+    }
+
+    @Test("a clipped redraw of dashed strokes (only the dashes near the clip built) equals a full one inside it",
+          arguments: [IntRect(x0: 40, y0: 0, x1: 52, y1: 120), IntRect(x0: 0, y0: 30, x1: 160, y1: 34),
+                      IntRect(x0: 97, y0: 61, x1: 98, y1: 62)])
+    func clippedDashes(clip: IntRect) {
+        func draw(_ c: Canvas) {
+            c.clear(Color(rgb: 0x0D1117))
+            var zigzag = Path()
+            zigzag.move(to: Point(3.3, 100))
+            for i in 1...12 { zigzag.line(to: Point(3.3 + Double(i) * 12.7, i % 2 == 0 ? 100 : 12.5)) }
+            c.stroke(zigzag, style: StrokeStyle(width: 2.5, cap: .round, join: .round, dashes: [7, 3.5, 0, 4], dashOffset: 2),
+                     paint: .solid(Color(rgb: 0xA0A0A0)))
+            var line = Path()
+            line.move(to: Point(5, 32.5)); line.line(to: Point(155, 32.5))
+            c.stroke(line, style: StrokeStyle(width: 1, dashes: [2, 3]), paint: .solid(Color(rgb: 0x8B949E)))
+            c.finish()
+        }
+        let full = Canvas(width: 160, height: 120)
+        draw(full)
+        let clipped = Canvas(width: 160, height: 120)
+        clipped.clip = clip
+        draw(clipped)
+        for y in clip.y0..<clip.y1 {
+            for x in clip.x0..<clip.x1 {
+                #expect(clipped.buffer[x, y] == full.buffer[x, y], "pixel \(x),\(y)")
+            }
+        }
     }
 }
