@@ -1,12 +1,21 @@
-/// `floor` and `ceil` for the grid's non-negative coordinates without a libm call: the baseline
-/// x86-64 target has no rounding instruction, and these run once per row of every edge.
+/// `floor` and `ceil` for the grid's coordinates (0 <= v < 2^51) without a libm call or the range
+/// checks of a conversion: adding 2^52 leaves v rounded to an integer in the low mantissa bits, one
+/// off where that rounded the wrong way. The baseline x86-64 target has no rounding instruction,
+/// and these run once per row of every edge.
 @inline(__always)
-func floorOfNonNegative(_ v: Double) -> Int { Int(v) }
+func floorOfNonNegative(_ v: Double) -> Int {
+    let magic: Double = 4_503_599_627_370_496
+    let r = v + magic
+    let n = Int(truncatingIfNeeded: r.bitPattern &- magic.bitPattern)
+    return r - magic > v ? n &- 1 : n
+}
 
 @inline(__always)
 func ceilOfNonNegative(_ v: Double) -> Int {
-    let t = Int(v)
-    return Double(t) < v ? t + 1 : t
+    let magic: Double = 4_503_599_627_370_496
+    let r = v + magic
+    let n = Int(truncatingIfNeeded: r.bitPattern &- magic.bitPattern)
+    return r - magic < v ? n &+ 1 : n
 }
 
 /// Which points count as inside a path.
@@ -17,13 +26,17 @@ public enum FillRule: Sendable {
 
 /// Exact-area scanline coverage: every edge deposits, into the cells of the rows it crosses, the
 /// signed area it adds to each pixel; a running sum along a row then gives each pixel's coverage.
-/// Cells are Float, visited through a bitmap of touched cells, and cleared as they are read, so the
-/// cost follows the edges, not the bounding box, and nothing is allocated per frame once warm.
+/// Cells are Float, visited through a bitmap with one bit per chunk of four touched cells (a chunk is
+/// read whole, without a branch per cell), and cleared as they are read, so the cost follows the
+/// edges, not the bounding box, and nothing is allocated per frame once warm.
 final class CoverageAccumulator {
     /// The grid: device pixels [originX, originX + width) x [originY, originY + height).
     private(set) var originX = 0, originY = 0, width = 0, height = 0
-    /// Cells per row: width + 2, so an edge at the right border can still write its two cells.
+    /// Cells per row: width + 2 (so an edge at the right border can still write its two cells),
+    /// rounded up to whole chunks.
     private var rowCells = 0
+    /// Cells per bit of the touched bitmap.
+    static let chunkShift = 2, chunk = 1 << chunkShift
     private var rowWords = 0
     // Raw storage owned by this object: Swift arrays in a class would pay a dynamic exclusivity
     // check on every access, which was a third of the stroke time at 5,000 points.
@@ -54,8 +67,8 @@ final class CoverageAccumulator {
         windowLo = max(0, (rows?.lowerBound ?? area.y0) - area.y0)
         windowHi = max(windowLo, min(height, (rows?.upperBound ?? area.y1) - area.y0))
         let windowRows = windowHi - windowLo
-        rowCells = width + 2
-        rowWords = (rowCells + 63) >> 6
+        rowCells = (width + 2 + Self.chunk - 1) & ~(Self.chunk - 1)
+        rowWords = (rowCells + (64 << Self.chunkShift) - 1) >> (6 + Self.chunkShift)
         let cellCount = rowCells * windowRows, wordCount = rowWords * windowRows
         // Invariant: every cell and word is zero between uses (the sweep clears what it reads).
         if cellCapacity < cellCount {
@@ -110,18 +123,46 @@ final class CoverageAccumulator {
         if lastRow > maxRow { maxRow = lastRow }
         let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
         let rowCells = self.rowCells, rowWords = self.rowWords
-        // A row's bottom crossing is the next row's top one (the same expression of the same value).
-        var xa = ta.0 + (max(yTop, Double(firstRow)) - ta.1) * dxdy
-        for row in firstRow...lastRow {
-            let rowTop = max(yTop, Double(row)), rowBottom = min(yBottom, Double(row + 1))
-            let h = rowBottom - rowTop
-            let xb = ta.0 + (rowBottom - ta.1) * dxdy
-            if h > 0 {
-                rows[row] = true
-                Self.accumulateRow(cellBase + row * rowCells, bitBase + row * rowWords, xa, xb, sign * h, w)
+        @inline(__always) func piece(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
+            rows[row] = true
+            // Rows lie inside the window and cells inside a row: no overflow to check.
+            let rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
+            // Most pieces (steep edges, inside the grid) stay within one cell: accumulateRow's
+            // first case, without its clipping and its second conversion. (Both are finite.)
+            let lo = xa < xb ? xa : xb, hi = xa < xb ? xb : xa
+            if lo >= 0 && hi <= w {
+                let i0 = floorOfNonNegative(lo)
+                if hi <= Double(i0 &+ 1) {
+                    let mid = (lo + hi) * 0.5 - Double(i0)
+                    rc[i0] += Float(h * (1 - mid))
+                    rc[i0 &+ 1] += Float(h * mid)
+                    // Both cells' chunk bits; usually the same chunk.
+                    let c0 = i0 >> Self.chunkShift, c1 = (i0 &+ 1) >> Self.chunkShift
+                    rb[c0 >> 6] |= 1 &<< UInt64(c0 & 63)
+                    rb[c1 >> 6] |= 1 &<< UInt64(c1 & 63)
+                    return
+                }
             }
-            xa = xb
+            Self.accumulateRow(rc, rb, xa, xb, h, w)
         }
+        // Row by row from the top row's crossing (rowTop = yTop there); a row's bottom crossing is
+        // the next row's top one. The rows between the first and the last are whole (height 1),
+        // with the same values as min/max against yTop and yBottom would give.
+        var xa = ta.0 + (yTop - ta.1) * dxdy
+        let firstBottom = min(yBottom, Double(firstRow + 1))
+        let xFirst = ta.0 + (firstBottom - ta.1) * dxdy
+        if firstBottom - yTop > 0 { piece(firstRow, xa, xFirst, sign * (firstBottom - yTop)) }
+        xa = xFirst
+        guard lastRow > firstRow else { return }
+        var row = firstRow + 1
+        while row < lastRow {
+            let xb = ta.0 + (Double(row + 1) - ta.1) * dxdy
+            piece(row, xa, xb, sign)
+            xa = xb
+            row += 1
+        }
+        let xLast = ta.0 + (yBottom - ta.1) * dxdy
+        if yBottom - Double(lastRow) > 0 { piece(lastRow, xa, xLast, sign * (yBottom - Double(lastRow))) }
     }
 
     /// Deposits one row's piece of an edge, from x = `xa` to `xb` with signed height `h`.
@@ -188,7 +229,23 @@ final class CoverageAccumulator {
     private static func deposit(_ rowCells: UnsafeMutablePointer<Float>, _ rowBits: UnsafeMutablePointer<UInt64>,
                          _ cell: Int, _ value: Float) {
         rowCells[cell] += value
-        rowBits[cell >> 6] |= 1 &<< UInt64(cell & 63)
+        rowBits[cell >> (6 + chunkShift)] |= 1 &<< UInt64((cell >> chunkShift) & 63)
+    }
+
+    /// Four non-zero coverages as bytes in memory order, as the scalar `quantise` makes them,
+    /// in one SIMD register: min(|v|, 1) compared as bit patterns (they order like the values when
+    /// not negative), then floor(v * 255 + 0.5) by the 2^23 trick.
+    @inline(__always)
+    static func quantiseNonZero(_ s: SIMD4<Float>) -> UInt32 {
+        let one = Int32(bitPattern: Float(1).bitPattern)
+        var bits = unsafeBitCast(s, to: SIMD4<Int32>.self) & 0x7FFF_FFFF
+        bits.replace(with: one, where: bits .> one)
+        let y = unsafeBitCast(bits, to: SIMD4<Float>.self) * 255 + 0.5
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        let r = y + magic
+        var n = unsafeBitCast(r, to: SIMD4<Int32>.self) &- Int32(bitPattern: Float(8_388_608).bitPattern)
+        n &+= unsafeBitCast(r - magic .> y, to: SIMD4<Int32>.self)  // a true lane is -1
+        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: n), to: UInt32.self)
     }
 
     /// Gaps of constant coverage up to this many pixels between touched cells join the mask span
@@ -222,19 +279,24 @@ final class CoverageAccumulator {
             } else {
                 v = min(v, 1)
             }
-            // v * 255 + 0.5 lies in [0.5, 255.5]: the signed conversion is one instruction where
-            // the unsigned one is a dozen on baseline x86-64.
-            return UInt32(truncatingIfNeeded: Int32(v * 255 + 0.5))
+            // floor(v * 255 + 0.5) for y = v * 255 + 0.5 in [0.5, 255.5], without the range checks
+            // of a float-to-integer conversion: adding 2^23 rounds y to an integer in the low
+            // mantissa bits; one less where that rounded up.
+            let y = v * 255 + 0.5
+            let magic: Float = 8_388_608
+            let r = y + magic
+            let n = r.bitPattern &- magic.bitPattern
+            return r - magic > y ? n &- 1 : n
         }
         let mask = maskRow
-        let mergeGap = Self.mergeGap
+        let mergeGap = Self.mergeGap, chunkShift = Self.chunkShift
         let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
         for row in minRow...maxRow where rows[row] {
             rows[row] = false
             let rc = cellBase + row * rowCells
             let rb = bitBase + row * rowWords
             var sum: Float = 0
-            var x = 0  // first pixel not yet emitted
+            var x = 0  // first pixel not yet emitted (may pass the width inside the last chunk)
             var maskStart = -1  // first pixel of the mask span being built, if any
             let y = row + oy
             for word in 0..<rowWords {
@@ -242,10 +304,12 @@ final class CoverageAccumulator {
                 if bits == 0 { continue }
                 rb[word] = 0
                 while bits != 0 {
-                    let cell = word << 6 + bits.trailingZeroBitCount
+                    let cell = (word << 6 + bits.trailingZeroBitCount) << chunkShift
                     bits &= bits &- 1
+                    let cells = rc + cell
                     if cell >= width {
-                        rc[cell] = 0
+                        // Right of the grid: nothing to paint, the cells only need clearing.
+                        cells[0] = 0; cells[1] = 0; cells[2] = 0; cells[3] = 0
                         continue
                     }
                     if cell > x {
@@ -262,13 +326,17 @@ final class CoverageAccumulator {
                     } else if maskStart < 0 {
                         maskStart = cell
                     }
-                    sum += rc[cell]
-                    rc[cell] = 0
-                    mask[cell - maskStart] = UInt8(truncatingIfNeeded: quantise(sum))
-                    x = cell + 1
+                    // The running sum in cell order, as one cell at a time would add it.
+                    let s0 = sum + cells[0], s1 = s0 + cells[1], s2 = s1 + cells[2], s3 = s2 + cells[3]
+                    sum = s3
+                    cells[0] = 0; cells[1] = 0; cells[2] = 0; cells[3] = 0
+                    let q = evenOdd ? (quantise(s0) | quantise(s1) << 8 | quantise(s2) << 16 | quantise(s3) << 24).littleEndian
+                                    : Self.quantiseNonZero(SIMD4(s0, s1, s2, s3))
+                    UnsafeMutableRawPointer(mask + (cell - maskStart)).storeBytes(of: q, as: UInt32.self)
+                    x = cell + 4
                 }
             }
-            if maskStart >= 0 { sink(y, maskStart + ox, x + ox, 0, UnsafePointer(mask)) }
+            if maskStart >= 0 { sink(y, maskStart + ox, min(x, width) + ox, 0, UnsafePointer(mask)) }
             if x < width {
                 let c = quantise(sum)
                 if c != 0 { sink(y, x + ox, width + ox, c, nil) }

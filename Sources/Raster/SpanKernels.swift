@@ -21,11 +21,13 @@ private func lanes(_ p: Pixels) -> Lanes { unsafeBitCast(p, to: Lanes.self) }
 @inline(__always)
 private func pixels(_ l: Lanes) -> Pixels { unsafeBitCast(l, to: Pixels.self) }
 
-/// Four pixels' coverage bytes, each in both 16-bit lanes of its pixel.
+/// Four pixels' coverage bytes, each in both 16-bit lanes of its pixel. Loaded as one vector and
+/// widened lane by lane, which compiles to a load and two unpacks (built from four scalar bytes it
+/// took twenty instructions).
 @inline(__always)
 private func coverage4(_ mask: UnsafePointer<UInt8>) -> Lanes {
-    let m = Pixels(UInt32(mask[0]), UInt32(mask[1]), UInt32(mask[2]), UInt32(mask[3]))
-    return lanes(m | (m &<< 16))
+    let v = SIMD4<UInt16>(truncatingIfNeeded: UnsafeRawPointer(mask).loadUnaligned(as: SIMD4<UInt8>.self))
+    return Lanes(v[0], v[0], v[1], v[1], v[2], v[2], v[3], v[3])
 }
 
 @inline(__always)
@@ -46,30 +48,23 @@ enum SpanKernels {
                      constantDestination: UInt32?) {
         let low = Pixels(repeating: 0x00FF_00FF)
         let srb = lanes(Pixels(repeating: src & 0x00FF_00FF)), sag = lanes(Pixels(repeating: (src >> 8) & 0x00FF_00FF))
+        if src >> 24 == 255 {
+            // Opaque: div255(255 * c) is c, so the destination's weight is 255 - c (the same bits).
+            run(out, mask, count, constantDestination, full: src, four: { d, c in
+                let ia = 255 &- c
+                let rb = div255(srb &* c) &+ div255(lanes(d & low) &* ia)
+                let ag = div255(sag &* c) &+ div255(lanes((d &>> 8) & low) &* ia)
+                return pixels(rb) | (pixels(ag) &<< 8)
+            }, one: { d, c in blendOver(d, src, coverage: c) })
+            return
+        }
         let sa = Lanes(repeating: UInt16(src >> 24))
-        @inline(__always) func blend(_ d: Pixels, _ c: Lanes) -> Pixels {
+        run(out, mask, count, constantDestination, full: nil, four: { d, c in
             let ia = 255 &- div255(sa &* c)
             let rb = div255(srb &* c) &+ div255(lanes(d & low) &* ia)
             let ag = div255(sag &* c) &+ div255(lanes((d &>> 8) & low) &* ia)
             return pixels(rb) | (pixels(ag) &<< 8)
-        }
-        var i = 0
-        if let constantDestination {
-            let d = Pixels(repeating: constantDestination)
-            while i + 4 <= count {
-                store4(out + i, blend(d, coverage4(mask + i)))
-                i += 4
-            }
-        } else {
-            while i + 4 <= count {
-                store4(out + i, blend(load4(out + i), coverage4(mask + i)))
-                i += 4
-            }
-        }
-        while i < count {
-            out[i] = blendOver(constantDestination ?? out[i], src, coverage: UInt32(mask[i]))
-            i += 1
-        }
+        }, one: { d, c in blendOver(d, src, coverage: c) })
     }
 
     /// out[i] = lerpPixel(dst[i], src, mask[i]), with the destination as in `over`.
@@ -78,27 +73,68 @@ enum SpanKernels {
                      constantDestination: UInt32?) {
         let low = Pixels(repeating: 0x00FF_00FF)
         let srb = lanes(Pixels(repeating: src & 0x00FF_00FF)), sag = lanes(Pixels(repeating: (src >> 8) & 0x00FF_00FF))
-        @inline(__always) func mix(_ d: Pixels, _ c: Lanes) -> Pixels {
+        run(out, mask, count, constantDestination, full: src, four: { d, c in
             let ic = 255 &- c
             let rb = div255(srb &* c &+ lanes(d & low) &* ic)
             let ag = div255(sag &* c &+ lanes((d &>> 8) & low) &* ic)
             return pixels(rb) | (pixels(ag) &<< 8)
-        }
+        }, one: { d, c in lerpPixel(d, src, c) })
+    }
+
+    /// The loop both kernels share: four pixels at a time through `four` (destination pixels and
+    /// their coverage in both lanes of each pixel), the rest one by one through `one`, which must
+    /// compute the same. Four pixels of coverage 0 keep their destination and, when `full` is
+    /// given, four of coverage 255 become `full`, without the arithmetic (the outside and the
+    /// inside of a shape next to its edge cells). Always inlined, so each kernel gets its own loop
+    /// with no call inside.
+    @inline(__always)
+    private static func run(_ out: UnsafeMutablePointer<UInt32>, _ mask: UnsafePointer<UInt8>, _ count: Int,
+                            _ constantDestination: UInt32?, full: UInt32?, four: (Pixels, Lanes) -> Pixels,
+                            one: (UInt32, UInt32) -> UInt32) {
         var i = 0
+        // With no `full`, 0 stands for "never": a zero mask is taken first.
+        let allFull = full != nil ? UInt32.max : 0, fullPixels = Pixels(repeating: full ?? 0)
         if let constantDestination {
             let d = Pixels(repeating: constantDestination)
             while i + 4 <= count {
-                store4(out + i, mix(d, coverage4(mask + i)))
+                let m = UnsafeRawPointer(mask + i).loadUnaligned(as: UInt32.self)
+                store4(out + i, m == 0 ? d : m == allFull ? fullPixels : four(d, coverage4(mask + i)))
                 i += 4
             }
         } else {
             while i + 4 <= count {
-                store4(out + i, mix(load4(out + i), coverage4(mask + i)))
+                let m = UnsafeRawPointer(mask + i).loadUnaligned(as: UInt32.self)
+                if m == 0 {
+                    // The destination stays.
+                } else if m == allFull {
+                    store4(out + i, fullPixels)
+                } else {
+                    store4(out + i, four(load4(out + i), coverage4(mask + i)))
+                }
                 i += 4
             }
         }
         while i < count {
-            out[i] = lerpPixel(constantDestination ?? out[i], src, UInt32(mask[i]))
+            out[i] = one(constantDestination ?? out[i], UInt32(mask[i]))
+            i += 1
+        }
+    }
+
+    /// out[0 ..< count] = value, sixteen pixels a store group (the wide spans inside a shape).
+    @inline(__always)
+    static func fill(_ out: UnsafeMutablePointer<UInt32>, _ count: Int, _ value: UInt32) {
+        let v = Pixels(repeating: value)
+        var i = 0
+        while i + 16 <= count {
+            store4(out + i, v); store4(out + i + 4, v); store4(out + i + 8, v); store4(out + i + 12, v)
+            i += 16
+        }
+        while i + 4 <= count {
+            store4(out + i, v)
+            i += 4
+        }
+        while i < count {
+            out[i] = value
             i += 1
         }
     }

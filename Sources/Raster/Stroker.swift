@@ -334,8 +334,11 @@ struct Stroker {
 }
 
 /// Splits polylines into dashes. Returns nil when the pattern cannot be drawn (negative, non-finite,
-/// all zero, or so fine that the dash count would explode).
-func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double) -> [Polyline]? {
+/// all zero, or so fine that the dash count would explode). With `visible`, a dash none of whose
+/// segments reaches that rectangle is left out: exactly the dashes a stroker with the same
+/// `visible` emits nothing for (a dash of no length still becomes a dot there, so it stays).
+func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
+            visible: (x0: Double, y0: Double, x1: Double, y1: Double)? = nil) -> [Polyline]? {
     guard !rawPattern.isEmpty, rawPattern.allSatisfy({ $0.isFinite && $0 >= 0 }), offset.isFinite else { return nil }
     let pattern = rawPattern.count % 2 == 1 ? rawPattern + rawPattern : rawPattern
     let period = pattern.reduce(0, +)
@@ -348,6 +351,16 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double) -
     guard total.isFinite, total / period * Double(pattern.count) < 2_000_000 else { return nil }
 
     var result: [Polyline] = []
+    func keep(_ dash: [Point]) -> Bool {
+        guard let v = visible else { return true }
+        for i in 1..<max(1, dash.count) {
+            let a = dash[i - 1], b = dash[i]
+            if min(a.x, b.x) <= v.x1 && max(a.x, b.x) >= v.x0 && min(a.y, b.y) <= v.y1 && max(a.y, b.y) >= v.y0 {
+                return true
+            }
+        }
+        return dash.allSatisfy { $0.distance(to: dash[0]) <= 1e-9 }
+    }
     for line in lines {
         let pts = line.isClosed && !line.points.isEmpty ? line.points + [line.points[0]] : line.points
         guard pts.count >= 2 else { continue }
@@ -368,10 +381,11 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double) -
                 let cut = Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
                 if on {
                     current.append(cut)
-                    result.append(Polyline(points: current, isClosed: false))
-                    current = []
+                    if keep(current) { result.append(Polyline(points: current, isClosed: false)) }
+                    current.removeAll(keepingCapacity: true)
                 } else {
-                    current = [cut]
+                    current.removeAll(keepingCapacity: true)
+                    current.append(cut)
                 }
                 on.toggle()
                 segment -= remaining
@@ -382,7 +396,7 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double) -
             remaining -= segment
             if on { current.append(b) }
         }
-        if on && current.count >= 2 { result.append(Polyline(points: current, isClosed: false)) }
+        if on && current.count >= 2 && keep(current) { result.append(Polyline(points: current, isClosed: false)) }
     }
     return result
 }

@@ -10,11 +10,13 @@ enum BenchCommand {
     static let help = """
         usage: tickerboard bench [--mode static|morph|scrub|text|clear] [--n N] [--na N --nb N] [--size WxH]
                                  [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
-                                 [--png FILE] [--dump-series] [--font FILE] [--threads N]
+                                 [--png FILE] [--dump-series] [--font FILE] [--threads N] [--rewrite-all]
 
         Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
         one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
         --threads N (N > 1) draws in horizontal bands on N threads, as `[display] render-threads`.
+        --rewrite-all (static): before each frame the canvas forgets which pixels already hold the
+        backdrop, so the clear rewrites all of them (the frame's cost without the clear-skip).
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -33,6 +35,7 @@ enum BenchCommand {
         let png = try args.option("--png")
         let font = try args.option("--font")
         let dump = args.flag("--dump-series")
+        let rewriteAll = args.flag("--rewrite-all")
         _ = args.flag("--argb")  // accepted for protocol compatibility; frames are XRGB either way
         // 0 (the protocol's "not threaded") and 1 draw on this thread; more replay bands in parallel.
         let threads = try args.integer("--threads", in: 0...16) ?? 0
@@ -51,10 +54,12 @@ enum BenchCommand {
             let values = ReferenceScene.series(n, seed: 42)
             var frame = ReferenceScene.layout(L, values)
             times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
+                // A write through `buffer` makes the canvas forget what its rows hold.
+                if rewriteAll { canvas.buffer.pixels[0] = 0 }
                 frame = ReferenceScene.layout(L, values)
                 ReferenceScene.draw(L, frame, on: canvas)
             }
-            extra = "fp=\(hex16(ReferenceScene.fingerprint(frame)))"
+            extra = "fp=\(hex16(ReferenceScene.fingerprint(frame)))" + (rewriteAll ? " rewrite_all=1" : "")
         case "morph":
             let m = max(na, nb)
             let ra = ReferenceScene.resample(ReferenceScene.series(na, seed: 1001), to: m)
