@@ -8,7 +8,9 @@ import Glibc
 
 /// A legacy framebuffer device (`/dev/fbN`) for boards without KMS: ioctl + mmap, page flipping
 /// with `FBIOPAN_DISPLAY` when the virtual height holds two pages, `FBIO_WAITFORVSYNC` when the
-/// driver has it, and a timerfd at the refresh rate for pacing either way. The console VT is put in
+/// driver has it (before the pan, or with one page before copying the damage), only the damaged
+/// rectangles copied (per page), `FBIOBLANK` for screen power, and a timerfd at the refresh rate
+/// for pacing either way. The console VT is put in
 /// `KD_GRAPHICS` so fbcon's cursor and blanking stay off our picture, and restored at shutdown.
 public final class FBDevDisplay: Display {
     public let devicePath: String
@@ -29,16 +31,16 @@ public final class FBDevDisplay: Display {
     private var variable: fb_var_screeninfo
     private let originalVariable: fb_var_screeninfo
     private var visiblePage = 0
-    private var staleRows: [Range<Int>]
+    private var damage: ScanoutDamage
+    private let device: FBDevice
+    /// Set after FBIOBLANK switched the screen off; presents wait until it is back on.
+    private var blanked = false
     private let pacer: TimerFD
     private var awaitingTick = false
     private var pacerArmed = false
     private var tickSequence: UInt64 = 0
     private var console: (fd: CInt, mode: CInt)?
     private var isShutDown = false
-
-    // _IOW('F', 0x20, __u32): function-like macros are not imported into Swift.
-    private static let waitForVSync: UInt = 0x4004_4620
 
     public init(path: String = "/dev/fb0") throws(DisplayError) {
         devicePath = path
@@ -51,10 +53,11 @@ public final class FBDevDisplay: Display {
         func failure(_ op: String, _ kind: DisplayError.Kind = .failed, detail: String? = nil, errno: Errno? = .current) -> DisplayError {
             DisplayError(kind, device: path, operation: op, errno: errno, detail: detail)
         }
-        var fix = fb_fix_screeninfo()
-        var v = fb_var_screeninfo()
-        guard ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fix) == 0 else { throw failure("FBIOGET_FSCREENINFO") }
-        guard ioctl(fd, UInt(FBIOGET_VSCREENINFO), &v) == 0 else { throw failure("FBIOGET_VSCREENINFO") }
+        let device = FBDevice(fd: fd)
+        let fix: fb_fix_screeninfo
+        var v: fb_var_screeninfo
+        do { fix = try device.fixedInfo() } catch { throw failure("FBIOGET_FSCREENINFO", errno: error) }
+        do { v = try device.variableInfo() } catch { throw failure("FBIOGET_VSCREENINFO", errno: error) }
         originalVariable = v
         driverName = withUnsafeBytes(of: fix.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard v.bits_per_pixel == 32, v.red.offset == 16, v.green.offset == 8, v.blue.offset == 0 else {
@@ -69,14 +72,14 @@ public final class FBDevDisplay: Display {
         if pages == 1, Int(fix.smem_len) >= 2 * height * lineLength {
             var bigger = v
             bigger.yres_virtual = v.yres * 2
-            if ioctl(fd, UInt(FBIOPUT_VSCREENINFO), &bigger) == 0, Int(bigger.yres_virtual) >= 2 * height { v = bigger; pages = 2 }
+            if let got = try? device.setVariableInfo(bigger), Int(got.yres_virtual) >= 2 * height { v = got; pages = 2 }
         }
         // Panning needs the driver to accept a y offset; check it on page 0 (a no-op move).
         if pages == 2 {
             var pan = v
             pan.xoffset = 0
             pan.yoffset = 0
-            if ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan) != 0 { pages = 1 }
+            if (try? device.pan(pan)) == nil { pages = 1 }
         }
         pageCount = pages
         variable = v
@@ -90,9 +93,10 @@ public final class FBDevDisplay: Display {
         let vTotal = Double(v.yres + v.upper_margin + v.lower_margin + v.vsync_len)
         let hz = v.pixclock > 0 ? 1e12 / (Double(v.pixclock) * hTotal * vTotal) : 60
         refreshHz = hz.isFinite && hz >= 10 && hz <= 240 ? hz : 60
-        hasVSyncIoctl = FBDevDisplay.vsyncIoctlWorks(fd, refreshHz: refreshHz)
+        hasVSyncIoctl = FBDevDisplay.vsyncIoctlWorks(device, refreshHz: refreshHz)
         do { pacer = try TimerFD() } catch { munmap(p, memoryLength); throw failure("timerfd_create", errno: error) }
-        staleRows = Array(repeating: 0..<height, count: pages)
+        damage = ScanoutDamage(bufferCount: pages, bounds: IntRect(x0: 0, y0: 0, x1: width, y1: height))
+        self.device = device
         self.fd = fd
         ok = true
         enterGraphicsMode()
@@ -107,37 +111,53 @@ public final class FBDevDisplay: Display {
     public var pollDescriptor: CInt? { pacer.descriptor.rawValue }
     public var canPresent: Bool { !awaitingTick && !isShutDown }
 
-    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
+    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int {
         guard frame.width == width, frame.height == height else {
             throw DisplayError(.invalidRequest, device: devicePath, operation: "present",
                                detail: "frame is \(frame.width)x\(frame.height), screen is \(width)x\(height)")
         }
-        guard !isShutDown else { return }
-        let rows = max(0, damage.y0)..<max(max(0, damage.y0), min(height, damage.y1))
-        for i in staleRows.indices { staleRows[i] = ScanoutBuffer.union(staleRows[i], rows) }
+        guard !isShutDown else { return 0 }
         let target = pageCount == 2 ? 1 - visiblePage : 0
-        frame.copyRows(staleRows[target], to: memory + target * height * lineLength, pitch: lineLength)
-        staleRows[target] = 0..<0
+        let region = damage.write(frameDamage, into: target)
+        // One page: the copy goes straight to the glass, so start it at the vblank to keep the
+        // beam from crossing a half-written region (where the driver can wait for one).
+        if pageCount == 1, hasVSyncIoctl, !region.isEmpty { try? device.waitForVSync() }
+        let bytes = frame.copy(region, to: memory + target * height * lineLength, pitch: lineLength)
         if pageCount == 2 {
-            var zero: UInt32 = 0
             // Blocks until the next vblank; only on drivers that have it, and at most one frame.
-            if hasVSyncIoctl { _ = ioctl(fd, FBDevDisplay.waitForVSync, &zero) }
+            if hasVSyncIoctl { try? device.waitForVSync() }
             var pan = variable
             pan.xoffset = 0
             pan.yoffset = UInt32(target * height)
-            if ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan) != 0 {
-                throw DisplayError(.failed, device: devicePath, operation: "FBIOPAN_DISPLAY", errno: .current)
+            do { try device.pan(pan) } catch {
+                throw DisplayError(.failed, device: devicePath, operation: "FBIOPAN_DISPLAY", errno: error)
             }
             visiblePage = target
         }
+        defer { lastPresentBytes = bytes }
         awaitingTick = true
-        guard !pacerArmed else { return }
+        guard !pacerArmed else { return bytes }
         // Periodic, so back-to-back frames keep the rate instead of adding render time per period.
         let period = UInt64(1e9 / refreshHz)
         do { try pacer.arm(atMonotonicNanos: MonotonicClock.now() + period, intervalNanos: period) } catch {
             throw DisplayError(.failed, device: devicePath, operation: "timerfd_settime", errno: error)
         }
         pacerArmed = true
+        return bytes
+    }
+
+    /// Bytes written to the framebuffer by the last present.
+    public private(set) var lastPresentBytes = 0
+
+    /// Screen power with FBIOBLANK (sync signals off, and the backlight where the driver drives
+    /// one) instead of a black picture lit from behind. False when the driver cannot blank.
+    public func setPowered(_ on: Bool) -> Bool {
+        guard !isShutDown else { return false }
+        do { try device.blank(!on) } catch { return false }
+        blanked = !on
+        // A driver may drop what the pages held while blanked: the next frame is whole.
+        if on { damage.invalidateAll() }
+        return true
     }
 
     public func handleReadable() -> [DisplayEvent] {
@@ -160,12 +180,13 @@ public final class FBDevDisplay: Display {
         guard !isShutDown else { return }
         isShutDown = true
         try? pacer.disarm()
-        var original = originalVariable
+        if blanked { try? device.blank(false) }
+        let original = originalVariable
         if pageCount == 2 || original.yres_virtual != variable.yres_virtual {
-            _ = ioctl(fd, UInt(FBIOPUT_VSCREENINFO), &original)
+            _ = try? device.setVariableInfo(original)
             var pan = original
             pan.yoffset = 0
-            _ = ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan)
+            try? device.pan(pan)
         }
         if let console {
             _ = ioctl(console.fd, UInt(KDSETMODE), CInt(console.mode))
@@ -177,11 +198,10 @@ public final class FBDevDisplay: Display {
     /// Whether FBIO_WAITFORVSYNC really waits for a vblank: some drivers (DRM's fbdev emulation on
     /// hardware without vblank) accept it but return at odd times, which would only stall the loop.
     /// Two waits in a row must be about one refresh period apart.
-    private static func vsyncIoctlWorks(_ fd: CInt, refreshHz: Double) -> Bool {
-        var zero: UInt32 = 0
-        guard ioctl(fd, waitForVSync, &zero) == 0 else { return false }
+    private static func vsyncIoctlWorks(_ device: FBDevice, refreshHz: Double) -> Bool {
+        guard (try? device.waitForVSync()) != nil else { return false }
         let start = MonotonicClock.now()
-        guard ioctl(fd, waitForVSync, &zero) == 0 else { return false }
+        guard (try? device.waitForVSync()) != nil else { return false }
         let period = Double(MonotonicClock.now() - start) / 1e9
         return abs(period * refreshHz - 1) < 0.3
     }

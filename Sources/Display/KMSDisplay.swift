@@ -40,9 +40,14 @@ public final class KMSDisplay: Display {
         public var forceTimerPacing: Bool
         /// Use the legacy modeset/page-flip API even when atomic is available.
         public var legacyOnly: Bool
+        /// Make the buffers this much larger on every side so a burn-in shift of up to this many
+        /// pixels moves the scanout instead of the pixels (0: no such room).
+        public var shiftMargin: Int
 
         public init(devicePath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil,
-                    waitForOutput: Bool = false, forceTimerPacing: Bool = false, legacyOnly: Bool = false) {
+                    waitForOutput: Bool = false, forceTimerPacing: Bool = false, legacyOnly: Bool = false,
+                    shiftMargin: Int = 0) {
+            self.shiftMargin = max(0, min(64, shiftMargin))
             self.devicePath = devicePath
             self.connectorName = connectorName
             self.mode = mode
@@ -70,6 +75,11 @@ public final class KMSDisplay: Display {
     public private(set) var usesDirtyFramebuffer = false
     /// True when modesets and flips are atomic commits.
     public var usesAtomic: Bool { atomicPipe != nil }
+    /// True when flips carry FB_DAMAGE_CLIPS (atomic, and the plane has the property).
+    public var usesDamageClips: Bool { atomicPipe?.planeDamageClips != nil }
+    /// Room around the picture in the buffers: a burn-in shift up to this far copies nothing.
+    public var scanoutShiftLimit: Int { buffers.first?.margin ?? 0 }
+    public var shiftMethod: String { scanoutShiftLimit > 0 ? "fb-offset" : "copy" }
     /// Informational messages (pacing choice, master changes); the daemon routes them to its log.
     public var log: (String) -> Void = { _ in }
 
@@ -86,7 +96,13 @@ public final class KMSDisplay: Display {
     private let sink = FlipSink()
     private var eventContext = drmEventContext()
     private var state: State
-    private var buffers: [ScanoutBuffer] = []
+    private var buffers: [ScanoutBuffer] = [] {
+        didSet { damage = ScanoutDamage(bufferCount: buffers.count, bounds: IntRect(x0: 0, y0: 0, x1: width, y1: height)) }
+    }
+    /// What each buffer lacks of the newest frame.
+    private var damage = ScanoutDamage(bufferCount: 1, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
+    /// The shift of the framebuffer on screen (or flipping to it).
+    private var shownShift = ScanoutShift.zero
     private var front = 0
     private var pendingFlip: Int?
     private var connectorID: UInt32 = 0
@@ -177,39 +193,66 @@ public final class KMSDisplay: Display {
 
     // MARK: - Presenting
 
-    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
+    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift requested: ScanoutShift) throws(DisplayError) -> Int {
         guard frame.width == width, frame.height == height else {
             throw card.error("present", nil, .invalidRequest,
                              detail: "frame is \(frame.width)x\(frame.height), mode is \(width)x\(height)")
         }
-        let rows = max(0, damage.y0)..<max(max(0, damage.y0), min(height, damage.y1))
-        for buffer in buffers { buffer.staleRows = ScanoutBuffer.union(buffer.staleRows, rows) }
-        guard state == .running else { return }  // nothing on screen to update; buffers remember
+        let limit = scanoutShiftLimit
+        guard abs(requested.dx) <= limit, abs(requested.dy) <= limit else {
+            throw card.error("present", nil, .invalidRequest, detail: "shift \(requested.dx),\(requested.dy) beyond the margin \(limit)")
+        }
+        guard state == .running else {
+            // Nothing on screen to update; the buffers remember what they lack.
+            damage.note(frameDamage)
+            return 0
+        }
         guard pendingFlip == nil, awaitingTickAfter == nil else {
             throw card.error("present", nil, .invalidRequest, detail: "a flip is still pending; wait for canPresent")
         }
-        let back = usesDirtyFramebuffer ? front : 1 - front
-        buffers[back].update(from: frame, rows: rows)
-        if usesDirtyFramebuffer {
-            _ = card.markDirty(buffers[back].framebufferID, rows: rows, width: width)
-            waitForTick()
-            return
+        let shift = limit > 0 ? requested : .zero
+        let bounds = IntRect(x0: 0, y0: 0, x1: width, y1: height)
+        let changed = DamageRegion(frameDamage, bounds: bounds)
+        // Nothing new to draw (a burn-in step of a still picture): show the front buffer again,
+        // moved; copying into the back buffer what it lacks would be work for nothing.
+        let back = usesDirtyFramebuffer || (changed.isEmpty && damage.missing(in: front).isEmpty) ? front : 1 - front
+        let region = damage.write(changed.rects, into: back)
+        var bytes = buffers[back].update(from: frame, region: region)
+        if limit > 0 { bytes += buffers[back].fillMargins(shift.fill) }
+        let framebuffer: UInt32
+        do { framebuffer = try buffers[back].framebuffer(for: shift) } catch {
+            throw card.error("drmModeAddFB2 (shifted)", error, detail: "shift \(shift.dx),\(shift.dy)")
         }
+        if usesDirtyFramebuffer {
+            if !shift.sameOffset(as: shownShift) {
+                try setCrtcForDirty(framebuffer)
+                shownShift = shift
+                _ = card.markDirty(framebuffer, .full(bounds))
+            } else {
+                _ = card.markDirty(framebuffer, Self.translate(region, by: shift, within: bounds))
+            }
+            waitForTick()
+            return bytes
+        }
+        // On screen only this frame's damage differs from the last one, unless the picture moved.
+        let clips: DamageRegion? = shift.sameOffset(as: shownShift) ? Self.translate(changed, by: shift, within: bounds) : nil
         do {
             let userData = Unmanaged.passUnretained(sink).toOpaque()
             if let pipe = atomicPipe {
                 do {
-                    try card.atomicFlip(pipe, framebuffer: buffers[back].framebufferID, userData: userData)
+                    try card.atomicFlip(pipe, framebuffer: framebuffer, damage: clips, userData: userData)
                 } catch .invalidArgument {
                     log("\(card.path): atomic flip rejected (EINVAL); using legacy page flips")
                     atomicPipe = nil
-                    try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID, userData: userData)
+                    try card.pageFlip(crtcID, framebuffer: framebuffer, userData: userData)
                 }
             } else {
-                try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID, userData: userData)
+                try card.pageFlip(crtcID, framebuffer: framebuffer, userData: userData)
             }
             pendingFlip = back
+            shownShift = shift
             if pacedByTimer { waitForTick() }
+            return bytes
         } catch {
             switch error {
             case .permissionDenied, .notPermitted:
@@ -223,27 +266,45 @@ public final class KMSDisplay: Display {
                 front = 0
                 usesDirtyFramebuffer = true
                 startTimerPacing(reason: "single-buffered")
-                keep.update(from: frame, rows: rows)
-                _ = card.markDirty(keep.framebufferID, rows: 0..<height, width: width)
+                _ = damage.write([], into: 0)
+                bytes += keep.update(from: frame, region: .full(bounds))
+                let fb = (try? keep.framebuffer(for: shift)) ?? keep.framebufferID
+                if !shift.sameOffset(as: shownShift) { try setCrtcForDirty(fb) }
+                shownShift = shift
+                _ = card.markDirty(fb, .full(bounds))
                 waitForTick()
+                return bytes
             case .invalidArgument, .notSupported, .notImplemented:
                 // No page flip in this driver (some shadow-buffered ones): set the frame directly
                 // and tell the driver what changed, paced by the timer from now on.
                 log("\(card.path): page flip unsupported (\(error)); using modeset + DIRTYFB")
                 usesDirtyFramebuffer = true
                 pacedByTimer = true
-                do {
-                    try card.setCrtc(crtcID, framebuffer: buffers[back].framebufferID, connector: connectorID, mode: mode!)
-                } catch {
-                    throw card.error("drmModeSetCrtc", error)
-                }
+                try setCrtcForDirty(framebuffer)
                 front = back
-                _ = card.markDirty(buffers[back].framebufferID, rows: 0..<height, width: width)
+                shownShift = shift
+                _ = card.markDirty(framebuffer, .full(bounds))
                 waitForTick()
+                return bytes
             default:
                 throw card.error("drmModePageFlip", error)
             }
+            return bytes
         }
+    }
+
+    /// The single-buffered path shows a framebuffer by setting the CRTC to it.
+    private func setCrtcForDirty(_ framebuffer: UInt32) throws(DisplayError) {
+        guard let mode else { return }
+        do { try card.setCrtc(crtcID, framebuffer: framebuffer, connector: connectorID, mode: mode) } catch {
+            throw card.error("drmModeSetCrtc", error)
+        }
+    }
+
+    /// Damage of the picture as the framebuffer showing it moved by `shift` sees it.
+    static func translate(_ region: DamageRegion, by shift: ScanoutShift, within bounds: IntRect) -> DamageRegion {
+        DamageRegion(region.rects.map { IntRect(x0: $0.x0 + shift.dx, y0: $0.y0 + shift.dy, x1: $0.x1 + shift.dx, y1: $0.y1 + shift.dy) },
+                     bounds: bounds)
     }
 
     // MARK: - Events
@@ -514,8 +575,41 @@ public final class KMSDisplay: Display {
             buffers = []
             width = output.mode.width
             height = output.mode.height
-            for _ in 0..<2 { buffers.append(try ScanoutBuffer(card: card, width: width, height: height)) }
+            try makeBuffers()
         }
+    }
+
+    /// Two buffers of the mode's size, with room for the burn-in shift around the picture when the
+    /// driver takes framebuffers that start inside a buffer; without, the caller moves the pixels.
+    private func makeBuffers() throws(DisplayError) {
+        let margin = options.shiftMargin
+        if margin > 0 {
+            var made: [ScanoutBuffer] = []
+            var problem: String?
+            for _ in 0..<2 where problem == nil {
+                do { made.append(try ScanoutBuffer(card: card, width: width, height: height, margin: margin)) } catch {
+                    problem = "no room for larger buffers (\(error))"
+                }
+            }
+            if problem == nil {
+                // The farthest corners: a driver that refuses framebuffers at an offset says so here.
+                do {
+                    _ = try made[0].framebuffer(for: ScanoutShift(dx: margin, dy: margin))
+                    _ = try made[0].framebuffer(for: ScanoutShift(dx: -margin, dy: -margin))
+                } catch {
+                    problem = "framebuffers at an offset refused (\(error))"
+                }
+            }
+            if problem == nil {
+                buffers = made
+                log("\(card.path): burn-in shift up to \(margin) px moves the scanout (framebuffer offset), copying nothing")
+                return
+            }
+            log("\(card.path): \(problem ?? ""); burn-in shift copies the picture")
+        }
+        var made: [ScanoutBuffer] = []
+        for _ in 0..<2 { made.append(try ScanoutBuffer(card: card, width: width, height: height)) }
+        buffers = made
     }
 
     /// Lights the CRTC with a black buffer; every buffer then needs a full frame.
@@ -523,7 +617,8 @@ public final class KMSDisplay: Display {
         guard let mode else { return }
         resetFlipState()
         buffers[0].clear()
-        for buffer in buffers { buffer.staleRows = 0..<height }
+        damage.invalidateAll()
+        shownShift = .zero
         if let pipe = atomicPipe {
             do {
                 try card.atomicModeset(pipe, mode: mode, framebuffer: buffers[0].framebufferID)
