@@ -169,7 +169,8 @@ final class Daemon {
             } else {
                 let choice = DisplayBackends.Choice(rawValue: options.displayChoice) ?? .auto
                 d = try DisplayBackends.open(choice, device: config.displayDevice, connector: config.connector,
-                                             mode: config.mode, log: { Log.notice("display: \($0)") })
+                                             mode: config.mode, shiftMargin: config.burnInShift,
+                                             log: { Log.notice("display: \($0)") })
             }
             display = d
             // Only a KMS output competes with the console and other sessions for the screen.
@@ -197,7 +198,7 @@ final class Daemon {
 
     private func info(of d: any Display) -> DisplayInfo {
         DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
-                    outputConnected: d.canPresent)
+                    outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit)
     }
 
     private func handleDisplayEvents() {
@@ -239,40 +240,74 @@ final class Daemon {
         }
         let t0 = MonotonicClock.now()
         do throws(DisplayError) {
+            let frameBytes = d.width * d.height * 4
             if plan.black {
                 let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
-                try d.present(black, damage: black.bounds)
+                let bytes = try d.present(black, damage: black.bounds)
+                core.recordFrame(renderNanos: 0, copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)
                 return
             }
-            let canvas = model.render(at: plan.time)
+            // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
+            let canvas = plan.redraw ? model.render(at: plan.time) : model.canvas
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var damage = plan.fullCopy ? picture.bounds : model.lastDamage
+            var damage = plan.fullCopy ? [picture.bounds] : plan.redraw ? model.lastRedrawnRegions : []
+            var shift = ScanoutShift.zero
+            let background = model.screen.palette.background.premultiplied
             if plan.offset != .zero {
-                var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
-                shifted = nil  // uniquely referenced while written
-                moved.copy(from: picture, offsetX: plan.offset.dx, offsetY: plan.offset.dy,
-                           fill: model.screen.palette.background.premultiplied)
-                picture = moved
-                shifted = moved
-                damage = picture.bounds
+                let o = plan.offset
+                if plan.shiftByScanout, abs(o.dx) <= d.scanoutShiftLimit, abs(o.dy) <= d.scanoutShiftLimit {
+                    shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
+                } else {
+                    // The pixels move: all of them at a new offset, else only the damage, moved.
+                    let whole = plan.fullCopy || plan.shiftByScanout || shifted == nil
+                    var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
+                    shifted = nil  // uniquely referenced while written
+                    if whole {
+                        moved.copy(from: picture, offsetX: o.dx, offsetY: o.dy, fill: background)
+                        damage = [moved.bounds]
+                    } else {
+                        damage = damage.map { Daemon.copy($0, from: picture, into: &moved, dx: o.dx, dy: o.dy) }
+                    }
+                    picture = moved
+                    shifted = moved
+                }
             }
+            let bytes: Int
             if plan.quarterTurns % 4 != 0 {
                 var turned = rotated ?? PixelBuffer(width: d.width, height: d.height)
                 rotated = nil  // uniquely referenced while written
                 picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
-                try d.present(turned, damage: turned.bounds)
+                bytes = try d.present(turned, damage: turned.bounds)
                 rotated = turned
             } else {
-                try d.present(picture, damage: damage)
+                bytes = try d.present(picture, damage: damage, shift: shift)
             }
-            core.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1)
+            core.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes, frameBytes: frameBytes)
             if plan.settled, let preview = options.previewFile, let headless = d as? HeadlessDisplay {
                 writePreview(headless, to: preview)
             }
         } catch {
             send(.presentFailed("\(error)"))
         }
+    }
+
+    /// Copies `rect` of `source` into `target` moved by (`dx`, `dy`); returns where it landed.
+    /// (The strips a shift uncovers keep the fill they got when the offset was set.)
+    static func copy(_ rect: IntRect, from source: PixelBuffer, into target: inout PixelBuffer, dx: Int, dy: Int) -> IntRect {
+        let landed = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
+            .intersection(target.bounds).intersection(IntRect(x0: dx, y0: dy, x1: source.width + dx, y1: source.height + dy))
+        guard !landed.isEmpty else { return landed }
+        let ss = source.stride, ts = target.stride
+        source.pixels.withUnsafeBufferPointer { src in
+            target.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in landed.y0..<landed.y1 {
+                    let from = src.baseAddress! + (y - dy) * ss + (landed.x0 - dx)
+                    (dst.baseAddress! + y * ts + landed.x0).update(from: from, count: landed.width)
+                }
+            }
+        }
+        return landed
     }
 
     /// The preview file is replaced whole (PNG.write renames a finished file over it): a reader

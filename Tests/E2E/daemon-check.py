@@ -289,9 +289,10 @@ def locate_rot(img_path, ref_path, lx, ly):
 
 STATS = re.compile(r"frames (\d+), flips (\d+), missed vblanks (\d+), render p50 ([\d.]+) ms p99 ([\d.]+) ms, "
                    r"copy p50 ([\d.]+) ms p99 ([\d.]+) ms, input-to-flip p50 ([\d.]+) ms p99 ([\d.]+) ms "
-                   r"\((\d+) samples\), cpu (\d+) ms, max rss (\d+) kB, wakeups (\d+)")
+                   r"\((\d+) samples\)(?:, scanout copy (\d+) B/frame \(([\d.]+)% of a frame\), last (\d+) B)?, "
+                   r"cpu (\d+) ms, max rss (\d+) kB, wakeups (\d+)")
 KEYS = ["frames", "flips", "missed", "render_p50", "render_p99", "copy_p50", "copy_p99", "lat_p50", "lat_p99",
-        "lat_n", "cpu_ms", "rss_kb", "wakeups"]
+        "lat_n", "copy_bytes", "copy_pct", "last_copy_bytes", "cpu_ms", "rss_kb", "wakeups"]
 
 
 def parse_stats(line):

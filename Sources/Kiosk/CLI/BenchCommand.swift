@@ -73,6 +73,12 @@ enum BenchCommand {
             ReferenceScene.draw(L, frame, on: canvas)
             var k = frame.cursor, direction = 1
             var damagedPixels = 0.0, frames = 0
+            // What double-buffered scanout would copy per frame: each frame's damage plus what
+            // the back buffer missed (the display's own bookkeeping; no pixels move here).
+            var scanout = ScanoutDamage(bufferCount: 2, bounds: canvas.buffer.bounds)
+            _ = scanout.write([canvas.buffer.bounds], into: 0)
+            _ = scanout.write([], into: 1)
+            var back = 0, copiedPixels = 0.0
             let pad = L.dotRadius + 2.0 * L.s
             times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
                 if k + direction < 0 || k + direction > n - 1 { direction = -direction }
@@ -85,9 +91,12 @@ enum BenchCommand {
                 frame = ReferenceScene.layout(L, values, cursor: k)
                 ReferenceScene.draw(L, frame, on: canvas, clip: damage)
                 damagedPixels += Double(damage.width * damage.height)
+                copiedPixels += Double(scanout.write([damage], into: back).area)
+                back = 1 - back
                 frames += 1
             }
-            extra = "damage_frac=\(format(damagedPixels / (Double(frames) * Double(size.width * size.height)), 4))"
+            let framePixels = Double(frames) * Double(size.width * size.height)
+            extra = "damage_frac=\(format(damagedPixels / framePixels, 4)) scanout_copy_fraction=\(format(copiedPixels / framePixels, 4))"
             if let png { write(canvas.buffer, png) }
             // A full redraw must give the pixels the chain of damage redraws gave.
             let chained = canvas.buffer

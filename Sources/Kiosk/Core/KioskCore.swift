@@ -39,8 +39,12 @@ public struct DisplayInfo: Sendable, Equatable {
     public var panelQuarterTurns: Int
     /// False while the output is unplugged (KMS waiting for a hotplug).
     public var outputConnected: Bool
+    /// How far the display moves the picture itself, copying nothing (0: the shell moves pixels).
+    public var scanoutShiftLimit: Int
 
-    public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true) {
+    public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true,
+                scanoutShiftLimit: Int = 0) {
+        self.scanoutShiftLimit = max(0, scanoutShiftLimit)
         self.width = width
         self.height = height
         self.refreshHz = refreshHz
@@ -139,6 +143,12 @@ public struct FramePlan: Sendable, Equatable {
     public var fullCopy: Bool
     /// Burn-in shift of the whole picture.
     public var offset: BurnInShift.Offset
+    /// The display moves the scanout by `offset` (no pixel is moved); otherwise the shell shifts
+    /// the picture itself.
+    public var shiftByScanout = false
+    /// Paint the chart for `time`; false when only the shift changed (a burn-in step of a still
+    /// picture): what was painted last is shown again, moved.
+    public var redraw = true
     /// Clockwise quarter turns from the chart's frame to the panel.
     public var quarterTurns: Int
     /// A black frame (screen off without DPMS) instead of the chart.
@@ -227,6 +237,10 @@ public final class KioskCore {
     private var flipStarted = 0.0
     private var frameWanted = false
     private var fullCopyWanted = true
+    /// A burn-in step is due: the picture must move, whether or not anything else changed.
+    private var burnInStepWanted = false
+    /// How the last frame was shifted (a change of path or of a copied offset needs a full copy).
+    private var lastShift: (byScanout: Bool, offset: BurnInShift.Offset)?
     private var lastVblank: Double?
     private var lastFrameTime = -Double.infinity
     private var lastFlipAnimating = false
@@ -624,6 +638,7 @@ public final class KioskCore {
         rebuildModel()
         if info.outputConnected {
             log(.notice, "display: \(info.width)x\(info.height)@\(format(info.refreshHz, 2)) Hz")
+            if burnIn.shift > 0 { log(.notice, "display: burn-in shift of \(burnIn.shift) px by \(burnInMethod)") }
         } else {
             log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
             if !readySent { sendReady("waiting for an output") }
@@ -702,16 +717,28 @@ public final class KioskCore {
         let t = frameTime()
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        guard frameWanted || model.isAnimating(at: t) || model.isAnimating(at: lastFrameTime) else { return }
+        let changing = frameWanted || model.isAnimating(at: t) || model.isAnimating(at: lastFrameTime)
+        guard changing || burnInStepWanted else { return }
         lastFrameTime = t
         frameWanted = false
+        burnInStepWanted = false
         let offset = burnIn.offset(at: t - (startMono ?? t))
-        let full = fullCopyWanted || offset != .zero
-        fullCopyWanted = offset != .zero
+        let limit = displayInfo?.scanoutShiftLimit ?? 0
+        // The panel's turn is applied by copying anyway; a scanout offset would be in the wrong axes.
+        let byScanout = quarterTurns % 4 == 0 && abs(offset.dx) <= limit && abs(offset.dy) <= limit && limit > 0
+        // A copied shift keeps its place between frames; only a new offset (or a switch of path)
+        // moves every pixel.
+        let moved = lastShift.map { $0.byScanout != byScanout || (!byScanout && $0.offset != offset) } ?? true
+        let full = fullCopyWanted || moved
+        fullCopyWanted = false
+        lastShift = (byScanout, offset)
         inFlightInputMicros = pendingInputMicros
         pendingInputMicros = nil
-        present(FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
-                          settled: !model.isAnimating(at: t)))
+        var plan = FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
+                             settled: !model.isAnimating(at: t))
+        plan.shiftByScanout = byScanout
+        plan.redraw = changing || !byScanout || full
+        present(plan)
     }
 
     private func present(_ plan: FramePlan) {
@@ -721,8 +748,8 @@ public final class KioskCore {
     }
 
     /// The shell presented a frame (counted for the statistics).
-    public func recordFrame(renderNanos: UInt64, copyNanos: UInt64) {
-        stats.recordFrame(renderNanos: renderNanos, copyNanos: copyNanos)
+    public func recordFrame(renderNanos: UInt64, copyNanos: UInt64, copiedBytes: Int = 0, frameBytes: Int = 0) {
+        stats.recordFrame(renderNanos: renderNanos, copyNanos: copyNanos, copiedBytes: copiedBytes, frameBytes: frameBytes)
     }
 
     // MARK: Timers
@@ -736,8 +763,7 @@ public final class KioskCore {
         if let due = cycleDue, due <= t { cycle() }
         if let due = powerDue, due <= t { decidePower() }
         if let due = burnInDue, due <= t {
-            fullCopyWanted = true
-            frameWanted = true
+            burnInStepWanted = true
             armBurnIn()
         }
         if let due = watchdogDue, due <= t, let interval = watchdogInterval {
@@ -943,6 +969,14 @@ public final class KioskCore {
 
     // MARK: Burn-in
 
+    /// How the burn-in shift moves the picture: `fb-offset` (the display moves its scanout, no
+    /// copy), `copy` (the shell moves the pixels), `off`.
+    public var burnInMethod: String {
+        guard burnIn.shift > 0 else { return "off" }
+        let limit = displayInfo?.scanoutShiftLimit ?? 0
+        return limit >= burnIn.shift && quarterTurns % 4 == 0 ? "fb-offset" : "copy"
+    }
+
     private func armBurnIn() {
         let start = startMono ?? now.mono
         burnInDue = burnIn.nextChange(after: now.mono - start).map { start + $0 }
@@ -976,6 +1010,9 @@ public final class KioskCore {
         s.missedVblanks = stats.missedVblanks
         s.inputToFlipP50 = stats.inputLatencyPercentile(0.5)
         s.inputToFlipP99 = stats.inputLatencyPercentile(0.99)
+        s.scanoutBytesPerFrame = stats.meanCopiedBytes
+        s.scanoutCopyFraction = stats.meanCopyFraction
+        s.burnInShift = burnInMethod
         s.problems = problems
         s.time = now.wall
         s.paused = paused
