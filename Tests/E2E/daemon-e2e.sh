@@ -237,6 +237,22 @@ else
     fi
   done
 fi
+# (2') burn-in care without copying: on bochs and vkms the daemon scans out from buffers with room
+# around the picture and moves the framebuffer's start (the log says which path the display took);
+# bytes copied to scanout per frame are reported (morphs rewrite the whole frame, a scrub a sliver).
+for f in d-bochs d-vkms; do
+  L="$OUT/$f.log"
+  if grep -q 'burn-in shift of 2 px by fb-offset' "$L" && grep -q 'moves the scanout (framebuffer offset)' "$L"; then
+    result "daemon-burnin-path-${f#d-}" PASS "$(grep -o 'burn-in shift of 2 px by [a-z-]*' "$L" | head -1); $(grep -o 'burn-in shift up to.*' "$L" | head -1)"
+  else
+    result "daemon-burnin-path-${f#d-}" FAIL "$(grep -E 'burn-in|scanout' "$L" | tr '\n' '|')"
+  fi
+done
+for f in d-vkms d-vkms-1024 d-vkms-1080 d-touch-vkms d-touch; do
+  [ -f "$OUT/$f.log" ] || continue
+  E=$(nth_stats "$OUT/$f.log" -1)
+  echo "  scanout copy $f: $(kv copy_bytes "$E") B/frame = $(kv copy_pct "$E")% of a frame (mean over the run's frames), last frame $(kv last_copy_bytes "$E") B"
+done
 D="" S="" I="" S2="" S3=""
 # (7) touch: scrub snaps to the nearest point, label = that point's price (header vs host render)
 L="$OUT/d-touch.log"
