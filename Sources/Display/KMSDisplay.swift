@@ -630,6 +630,7 @@ public final class KMSDisplay: Display {
                 atomicPipe = nil
             }
         }
+        if usesDamageClips && !didModeset { log("\(card.path): flips carry FB_DAMAGE_CLIPS (the damaged rectangles)") }
         if atomicPipe == nil {
             do {
                 try card.setCrtc(crtcID, framebuffer: buffers[0].framebufferID, connector: connectorID, mode: mode)
