@@ -582,7 +582,14 @@ public final class KMSDisplay: Display {
     /// Two buffers of the mode's size, with room for the burn-in shift around the picture when the
     /// driver takes framebuffers that start inside a buffer; without, the caller moves the pixels.
     private func makeBuffers() throws(DisplayError) {
-        let margin = options.shiftMargin
+        // bochs-drm turns a framebuffer's start into the VGA's x/y offset registers, and QEMU clamps
+        // the x offset to (virtual width − width): a start inside a wider buffer lands rows away
+        // (seen in the VM: the picture 6 rows low). It gets the copy.
+        let startsMisplaced = ["bochs-drm"].contains(card.driverName)
+        let margin = startsMisplaced ? 0 : options.shiftMargin
+        if startsMisplaced && options.shiftMargin > 0 {
+            log("\(card.path) (\(card.driverName)): framebuffers starting inside a buffer are shown misplaced; burn-in shift copies the picture")
+        }
         if margin > 0 {
             var made: [ScanoutBuffer] = []
             var problem: String?

@@ -252,8 +252,9 @@ final class Daemon {
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
             var damage = plan.fullCopy ? [picture.bounds] : plan.redraw ? model.lastRedrawnRegions : []
-            var shift = ScanoutShift.zero
             let background = model.screen.palette.background.premultiplied
+            // The margins a scanout shift uncovers show the background, shifted or not yet.
+            var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
             if plan.offset != .zero {
                 let o = plan.offset
                 if plan.shiftByScanout, abs(o.dx) <= d.scanoutShiftLimit, abs(o.dy) <= d.scanoutShiftLimit {
