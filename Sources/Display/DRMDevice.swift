@@ -359,6 +359,9 @@ struct AtomicPipe {
     var planeDst: (x: UInt32, y: UInt32, w: UInt32, h: UInt32)
     /// The plane's FB_DAMAGE_CLIPS property, where the driver has it.
     var planeDamageClips: UInt32?
+    /// The plane's `rotation` property and the bits it offers (DRM_MODE_ROTATE_*), where it has one.
+    var planeRotation: UInt32?
+    var supportedRotations: UInt64 = 0
 }
 
 extension DRMCard {
@@ -405,7 +408,20 @@ extension DRMCard {
         else { return nil }
         return AtomicPipe(connector: connector, crtc: crtc, plane: plane, connectorCrtcID: cc, crtcModeID: mode,
                           crtcActive: active, planeFB: fb, planeCrtc: pc, planeSrc: (sx, sy, sw, sh), planeDst: (dx, dy, dw, dh),
-                          planeDamageClips: p["FB_DAMAGE_CLIPS"]?.id)
+                          planeDamageClips: p["FB_DAMAGE_CLIPS"]?.id, planeRotation: p["rotation"]?.id,
+                          supportedRotations: p["rotation"].map { bitmaskValues(of: $0.id) } ?? 0)
+    }
+
+    /// The bits a bitmask property offers (its enum entries name bit positions).
+    func bitmaskValues(of property: UInt32) -> UInt64 {
+        guard let prop = drmModeGetProperty(fd, property) else { return 0 }
+        defer { drmModeFreeProperty(prop) }
+        guard prop.pointee.flags & UInt32(DRM_MODE_PROP_BITMASK) != 0 else { return 0 }
+        var mask: UInt64 = 0
+        for i in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[i].value < 64 {
+            mask |= 1 << prop.pointee.enums[i].value
+        }
+        return mask
     }
 
     /// One atomic commit built by `fill` (-errno convention, like the other mode calls).
@@ -417,15 +433,22 @@ extension DRMCard {
         try Errno.checkNegated(drmModeAtomicCommit(fd, req, flags, userData))
     }
 
-    /// Modeset: connector → CRTC with `mode`, primary plane showing `framebuffer` full screen.
-    func atomicModeset(_ pipe: AtomicPipe, mode: DRMMode, framebuffer: UInt32) throws(Errno) {
+    /// Modeset: connector → CRTC with `mode`, primary plane showing `framebuffer` full screen,
+    /// turned by the plane as `layout` says (its source is the framebuffer's size). `testOnly`:
+    /// the kernel checks the request and changes nothing.
+    func atomicModeset(_ pipe: AtomicPipe, mode: DRMMode, framebuffer: UInt32, layout: PlaneLayout,
+                       testOnly: Bool) throws(Errno) {
+        if layout.quarterTurns != 0 && pipe.planeRotation == nil { throw .notSupported }
         var info = mode.info
         var blob: UInt32 = 0
         try Errno.checkNegated(drmModeCreatePropertyBlob(fd, &info, MemoryLayout<drmModeModeInfo>.size, &blob))
         // The CRTC holds its own reference to the blob once committed.
         defer { _ = drmModeDestroyPropertyBlob(fd, blob) }
         let w = UInt64(mode.width), h = UInt64(mode.height)
-        try commit(flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), userData: nil) { req in
+        let sw = UInt64(layout.sourceWidth), sh = UInt64(layout.sourceHeight)
+        var flags = UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
+        if testOnly { flags |= UInt32(DRM_MODE_ATOMIC_TEST_ONLY) }
+        try commit(flags: flags, userData: nil) { req in
             _ = drmModeAtomicAddProperty(req, pipe.connector, pipe.connectorCrtcID, UInt64(pipe.crtc))
             _ = drmModeAtomicAddProperty(req, pipe.crtc, pipe.crtcModeID, UInt64(blob))
             _ = drmModeAtomicAddProperty(req, pipe.crtc, pipe.crtcActive, 1)
@@ -433,12 +456,16 @@ extension DRMCard {
             // Source rectangle in 16.16 fixed point, destination in pixels.
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.x, 0)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.y, 0)
-            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.w, w << 16)
-            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.h, h << 16)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.w, sw << 16)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.h, sh << 16)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.x, 0)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.y, 0)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.w, w)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.h, h)
+            // Set every time the plane has it: a turn left by the previous master must not stand.
+            if let rotation = pipe.planeRotation {
+                _ = drmModeAtomicAddProperty(req, pipe.plane, rotation, layout.rotationBits)
+            }
         }
     }
 

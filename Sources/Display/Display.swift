@@ -33,6 +33,20 @@ public protocol Display: AnyObject {
     /// How a burn-in shift is done, for the log and the status file: `fb-offset` (the scanout
     /// starts elsewhere in a larger buffer) or `copy` (the caller moves the pixels).
     var shiftMethod: String { get }
+    /// Clockwise quarter turns the display can give the picture itself when it scans out (a
+    /// plane's `rotation`); always contains 0.
+    var scanoutQuarterTurns: Set<Int> { get }
+    /// The turn the display applies now (0: none; frames are the mode's size).
+    var scanoutRotation: Int { get }
+    /// Lets the display turn the picture by `quarterTurns` clockwise from now on: ``present``
+    /// then takes frames unturned (width and height swapped for odd turns) and burn-in shifts are
+    /// in the picture's axes. False when it cannot: nothing changes, the caller turns the pixels.
+    func rotateScanout(quarterTurns: Int) -> Bool
+    /// How frames reach the screen, for the log and the status file: `atomic`, `legacy` or
+    /// `dirtyfb` (KMS), `pan` or `copy` (fbdev), `memory` (headless).
+    var presentMethod: String { get }
+    /// What paces the flips: `vblank`, `timer`, `vsync-ioctl+timer`.
+    var pacingMethod: String { get }
     /// Drains the display's pending events (flip completions, hotplug, master changes).
     func handleReadable() -> [DisplayEvent]
     /// Gives the screen back (restores the console's CRTC or fbdev state). Idempotent.
@@ -56,6 +70,11 @@ extension Display {
         try present(frame, damage: [damage], shift: .zero)
     }
     public var scanoutShiftLimit: Int { 0 }
+    public var scanoutQuarterTurns: Set<Int> { [0] }
+    public var scanoutRotation: Int { 0 }
+    public func rotateScanout(quarterTurns: Int) -> Bool { quarterTurns % 4 == 0 }
+    public var presentMethod: String { "memory" }
+    public var pacingMethod: String { "timer" }
     public var shiftMethod: String { "copy" }
     public var pollDescriptor: CInt? { nil }
     public var canPresent: Bool { true }

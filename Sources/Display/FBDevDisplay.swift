@@ -22,7 +22,10 @@ public final class FBDevDisplay: Display {
     /// 2 when flipping with FBIOPAN_DISPLAY, 1 when drawing into the visible page.
     public let pageCount: Int
     public let hasVSyncIoctl: Bool
-    public private(set) var flipsCompleted = 0
+    public var flipsCompleted: Int { pacer.completed }
+    /// `pan` (two pages, FBIOPAN_DISPLAY) or `copy` (into the visible page).
+    public var presentMethod: String { pageCount == 2 ? "pan" : "copy" }
+    public var pacingMethod: String { hasVSyncIoctl ? "vsync-ioctl+timer" : "timer" }
 
     private let fd: CInt
     private let memory: UnsafeMutableRawPointer
@@ -35,10 +38,8 @@ public final class FBDevDisplay: Display {
     private let device: FBDevice
     /// Set after FBIOBLANK switched the screen off; presents wait until it is back on.
     private var blanked = false
-    private let pacer: TimerFD
-    private var awaitingTick = false
-    private var pacerArmed = false
-    private var tickSequence: UInt64 = 0
+    private let pacingTimer: PacingTimer
+    private var pacer: FramePacer
     private var console: (fd: CInt, mode: CInt)?
     private var isShutDown = false
 
@@ -94,7 +95,9 @@ public final class FBDevDisplay: Display {
         let hz = v.pixclock > 0 ? 1e12 / (Double(v.pixclock) * hTotal * vTotal) : 60
         refreshHz = hz.isFinite && hz >= 10 && hz <= 240 ? hz : 60
         hasVSyncIoctl = FBDevDisplay.vsyncIoctlWorks(device, refreshHz: refreshHz)
-        do { pacer = try TimerFD() } catch { munmap(p, memoryLength); throw failure("timerfd_create", errno: error) }
+        do { pacingTimer = try PacingTimer() } catch { munmap(p, memoryLength); throw failure("timerfd_create", errno: error) }
+        // No flip events here: a frame counts as shown at the next tick of the mode's rate.
+        pacer = FramePacer(refreshHz: refreshHz, source: .timer, timerReason: "fbdev has no flip events")
         damage = ScanoutDamage(bufferCount: pages, bounds: IntRect(x0: 0, y0: 0, x1: width, y1: height))
         self.device = device
         self.fd = fd
@@ -108,8 +111,8 @@ public final class FBDevDisplay: Display {
         close(fd)
     }
 
-    public var pollDescriptor: CInt? { pacer.descriptor.rawValue }
-    public var canPresent: Bool { !awaitingTick && !isShutDown }
+    public var pollDescriptor: CInt? { pacingTimer.descriptor }
+    public var canPresent: Bool { pacer.canPresent && !isShutDown }
 
     public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int {
         guard frame.width == width, frame.height == height else {
@@ -134,15 +137,10 @@ public final class FBDevDisplay: Display {
             }
             visiblePage = target
         }
-        defer { lastPresentBytes = bytes }
-        awaitingTick = true
-        guard !pacerArmed else { return bytes }
-        // Periodic, so back-to-back frames keep the rate instead of adding render time per period.
-        let period = UInt64(1e9 / refreshHz)
-        do { try pacer.arm(atMonotonicNanos: MonotonicClock.now() + period, intervalNanos: period) } catch {
+        lastPresentBytes = bytes
+        do { try pacingTimer.tryApply(pacer.presented(at: MonotonicClock.now(), flipEvent: false), to: &pacer) } catch {
             throw DisplayError(.failed, device: devicePath, operation: "timerfd_settime", errno: error)
         }
-        pacerArmed = true
         return bytes
     }
 
@@ -161,25 +159,15 @@ public final class FBDevDisplay: Display {
     }
 
     public func handleReadable() -> [DisplayEvent] {
-        let n = (try? pacer.readExpirations()) ?? 0
-        guard n > 0 else { return [] }
-        tickSequence += n
-        guard awaitingTick else {
-            // A period with nothing to show: stop ticking so an idle screen costs no wakeups.
-            try? pacer.disarm()
-            pacerArmed = false
-            return []
-        }
-        awaitingTick = false
-        flipsCompleted += 1
-        return [.flipCompleted(vblankNanos: MonotonicClock.now(), sequence: tickSequence)]
+        guard let done = pacingTimer.expired(&pacer) else { return [] }
+        return [.flipCompleted(vblankNanos: done.vblankNanos, sequence: done.sequence)]
     }
 
     /// Pans back to page 0 with the original geometry and returns the VT to text mode.
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
-        try? pacer.disarm()
+        pacingTimer.disarm()
         if blanked { try? device.blank(false) }
         let original = originalVariable
         if pageCount == 2 || original.yres_virtual != variable.yres_virtual {

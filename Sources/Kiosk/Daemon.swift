@@ -51,6 +51,8 @@ final class Daemon {
     /// The panel's turn as the core last said (`.layoutChanged`): touch maps through it.
     private var quarterTurns = 0
     private var rotated: PixelBuffer?
+    /// Turns the display offered but then refused (its test commit failed): copied from then on.
+    private var refusedTurns: Set<Int> = []
     private var exitStatus: Int32 = 0
 
     init(config: Config, options: Options, fonts: FontSet) throws(Errno) {
@@ -198,7 +200,8 @@ final class Daemon {
 
     private func info(of d: any Display) -> DisplayInfo {
         DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
-                    outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit)
+                    outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
+                    scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns))
     }
 
     private func handleDisplayEvents() {
@@ -242,7 +245,9 @@ final class Daemon {
         do throws(DisplayError) {
             let frameBytes = d.width * d.height * 4
             if plan.black {
-                let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
+                // The size the display takes: the mode's, transposed while it turns by a quarter.
+                let sideways = d.scanoutRotation % 2 == 1
+                let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
                 let bytes = try d.present(black, damage: black.bounds)
                 core.recordFrame(renderNanos: 0, copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)
                 return
@@ -255,9 +260,12 @@ final class Daemon {
             let background = model.screen.palette.background.premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
+            // The display turns the picture itself (a plane's rotation): present it unturned.
+            let turns = ((plan.quarterTurns % 4) + 4) % 4
+            let turnedByDisplay = d.scanoutRotation == turns
             if plan.offset != .zero {
                 let o = plan.offset
-                if plan.shiftByScanout, abs(o.dx) <= d.scanoutShiftLimit, abs(o.dy) <= d.scanoutShiftLimit {
+                if plan.shiftByScanout, turnedByDisplay, abs(o.dx) <= d.scanoutShiftLimit, abs(o.dy) <= d.scanoutShiftLimit {
                     shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
                 } else {
                     // The pixels move: all of them at a new offset, else only the damage, moved.
@@ -275,7 +283,7 @@ final class Daemon {
                 }
             }
             let bytes: Int
-            if plan.quarterTurns % 4 != 0 {
+            if !turnedByDisplay {
                 var turned = rotated ?? PixelBuffer(width: d.width, height: d.height)
                 rotated = nil  // uniquely referenced while written
                 picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
@@ -322,6 +330,14 @@ final class Daemon {
     private func layoutChanged() {
         guard let model = core.model, let d = display else { return }
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let wanted = d.scanoutQuarterTurns.subtracting(refusedTurns).contains(turns) ? turns : 0
+        if d.scanoutRotation != wanted, !d.rotateScanout(quarterTurns: wanted) {
+            // Offered but refused: say so, and let the core plan copies (a new model, full frames).
+            if wanted != 0 { refusedTurns.insert(wanted) }
+            Log.warning("display: the plane refused rotation \(wanted * 90)°; turning the picture by copy")
+            send(.displayOpened(info(of: d)))
+        }
         gestures.resize(width: Double(model.canvas.width), height: Double(model.canvas.height))
         shifted = nil
         rotated = nil
@@ -451,6 +467,8 @@ final class Daemon {
     private func writeStatus() {
         guard let path = options.statusFile else { return }
         var status = core.status()
+        status.presentMethod = display?.presentMethod
+        status.pacing = display?.pacingMethod
         status.rssKB = ProcessResources.residentKB()
         status.openFDs = ProcessResources.openDescriptors()
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {

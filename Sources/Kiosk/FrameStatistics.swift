@@ -1,11 +1,14 @@
+import Display
+
 /// Counts and timings of presented frames, for SIGUSR1, the exit summary and the E2E checks.
 public struct FrameStatistics: Sendable, Equatable {
     public private(set) var presentedFrames = 0
     public private(set) var completedFlips = 0
-    public private(set) var missedVblanks = 0
+    public var missedVblanks: Int { vblanks.missed }
     private var renderNanos: [UInt64] = []
     private var copyNanos: [UInt64] = []
-    private var lastSequence: UInt64?
+    /// The same counting the displays do, here only while animating (an idle gap is no miss).
+    private var vblanks = VblankSequenceTracker()
     private var inputLatencyNanos: [UInt64] = []
     /// Bytes written to scanout memory per frame, and the share of the frame's bytes that is.
     private var copiedBytes: [Int] = []
@@ -42,8 +45,7 @@ public struct FrameStatistics: Sendable, Equatable {
     /// A completed flip; a sequence jump of more than one while animating means vblanks were missed.
     mutating func recordFlip(sequence: UInt64, animating: Bool) {
         completedFlips += 1
-        if let last = lastSequence, animating, sequence > last + 1 { missedVblanks += Int(sequence - last - 1) }
-        lastSequence = sequence
+        vblanks.record(sequence, counting: animating)
     }
 
     /// Time from an input event to the vblank of the frame answering it.
@@ -53,7 +55,7 @@ public struct FrameStatistics: Sendable, Equatable {
     }
 
     /// Forget the sequence after a pause (idle, screen off): the gap is not a miss.
-    mutating func resetSequence() { lastSequence = nil }
+    mutating func resetSequence() { vblanks.reset() }
 
     /// Input-to-flip latency percentile in milliseconds (nil before the first sample).
     public func inputLatencyPercentile(_ p: Double) -> Double? {

@@ -41,10 +41,14 @@ public struct DisplayInfo: Sendable, Equatable {
     public var outputConnected: Bool
     /// How far the display moves the picture itself, copying nothing (0: the shell moves pixels).
     public var scanoutShiftLimit: Int
+    /// Clockwise quarter turns the display gives the picture itself (a plane's rotation); a turn
+    /// not in it is a rotated copy by the shell.
+    public var scanoutQuarterTurns: Set<Int>
 
     public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true,
-                scanoutShiftLimit: Int = 0) {
+                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0]) {
         self.scanoutShiftLimit = max(0, scanoutShiftLimit)
+        self.scanoutQuarterTurns = scanoutQuarterTurns.union([0])
         self.width = width
         self.height = height
         self.refreshHz = refreshHz
@@ -639,6 +643,7 @@ public final class KioskCore {
         if info.outputConnected {
             log(.notice, "display: \(info.width)x\(info.height)@\(format(info.refreshHz, 2)) Hz")
             if burnIn.shift > 0 { log(.notice, "display: burn-in shift of \(burnIn.shift) px by \(burnInMethod)") }
+            if quarterTurns % 4 != 0 { log(.notice, "display: rotation \(quarterTurns % 4 * 90)° by \(rotationMethod)") }
         } else {
             log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
             if !readySent { sendReady("waiting for an output") }
@@ -724,8 +729,9 @@ public final class KioskCore {
         burnInStepWanted = false
         let offset = burnIn.offset(at: t - (startMono ?? t))
         let limit = displayInfo?.scanoutShiftLimit ?? 0
-        // The panel's turn is applied by copying anyway; a scanout offset would be in the wrong axes.
-        let byScanout = quarterTurns % 4 == 0 && abs(offset.dx) <= limit && abs(offset.dy) <= limit && limit > 0
+        // A turn copied by the shell would put a scanout offset in the wrong axes; a turn by the
+        // display keeps the framebuffer in the picture's axes.
+        let byScanout = rotatesByScanout && abs(offset.dx) <= limit && abs(offset.dy) <= limit && limit > 0
         // A copied shift keeps its place between frames; only a new offset (or a switch of path)
         // moves every pixel.
         let moved = lastShift.map { $0.byScanout != byScanout || (!byScanout && $0.offset != offset) } ?? true
@@ -974,7 +980,18 @@ public final class KioskCore {
     public var burnInMethod: String {
         guard burnIn.shift > 0 else { return "off" }
         let limit = displayInfo?.scanoutShiftLimit ?? 0
-        return limit >= burnIn.shift && quarterTurns % 4 == 0 ? "fb-offset" : "copy"
+        return limit >= burnIn.shift && rotatesByScanout ? "fb-offset" : "copy"
+    }
+
+    /// True when the picture needs no turn, or the display gives it (no rotated copy).
+    public var rotatesByScanout: Bool {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        return turns == 0 || displayInfo?.scanoutQuarterTurns.contains(turns) == true
+    }
+
+    /// How the picture is turned for the panel: `none`, `plane` (the display's scanout) or `copy`.
+    public var rotationMethod: String {
+        quarterTurns % 4 == 0 ? "none" : rotatesByScanout ? "plane" : "copy"
     }
 
     private func armBurnIn() {
@@ -1013,6 +1030,7 @@ public final class KioskCore {
         s.scanoutBytesPerFrame = stats.meanCopiedBytes
         s.scanoutCopyFraction = stats.meanCopyFraction
         s.burnInShift = burnInMethod
+        s.rotation = displayInfo == nil ? nil : rotationMethod
         s.problems = problems
         s.time = now.wall
         s.paused = paused
