@@ -190,6 +190,30 @@ struct KioskCoreTests {
         #expect(d.core.status().burnInShift == "fb-offset")
     }
 
+    @Test("a turned panel: burn-in moves the scanout when the display turns the picture itself, else both are copies",
+          arguments: [(Set<Int>([0, 1]), "plane", "fb-offset"), (Set<Int>([0, 2]), "copy", "copy")])
+    func rotationByScanout(turns: Set<Int>, rotation: String, burnIn: String) {
+        var config = Config.watchlist(["A"])
+        config.burnInShift = 2
+        config.burnInPeriodSeconds = 60
+        config.cycleSeconds = 0
+        config.rotation = 90
+        let d = CoreDriver(config: config, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 2,
+                                                                scanoutQuarterTurns: turns))
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 5)
+        let start = d.time.mono
+        d.run(for: 60 * 10)
+        let steps = d.presents.filter { $0.time.mono > start }.map(\.value)
+        #expect(steps.count == 10)
+        #expect(steps.allSatisfy { $0.quarterTurns == 1 && $0.shiftByScanout == (rotation == "plane") })
+        #expect(d.core.status().rotation == rotation)
+        #expect(d.core.status().burnInShift == burnIn)
+        // The picture is drawn in the turned panel's axes either way.
+        #expect(d.core.model?.canvas.width == 270)
+    }
+
     @Test("burn-in beyond the display's room falls back to copying: a full copy only when the offset changes")
     func burnInPartlyByScanout() {
         var config = Config.watchlist(["A"])
