@@ -286,6 +286,27 @@ if [ "$(echo "$LOC" | wc -w)" = 4 ] && S=$($CHECK same "$OUT/d-rot-after.ppm" "$
 else
   result daemon-touch-rotation-90 FAIL "located: ${LOC:-none}; ${S:-}"
 fi
+# (7'') the turn's path: by the plane where the log says the plane can turn 90°, else a copy; the
+# status file says the same, with the commit path and the pacing the display took
+if grep -q 'the plane can turn the picture [0-9/]*90' "$L"; then WANT=plane; else WANT=copy; fi
+SF="$OUT/d-rot-status.json"
+if grep -q "display: rotation 90° by $WANT" "$L" && grep -q "\"rotation\": \"$WANT\"" "$SF" 2>/dev/null \
+   && grep -q '"present_method": "[a-z]' "$SF" && grep -q '"pacing": "[a-z]' "$SF"; then
+  result daemon-rotation-path PASS "$(grep -o 'display: rotation 90° by [a-z]*' "$L" | head -1); status: $(grep -o '"\(rotation\|present_method\|pacing\|burn_in_shift\)": "[^"]*"' "$SF" | tr '\n' ' ')"
+else
+  result daemon-rotation-path FAIL "want $WANT; log: $(grep -E 'rotation|commit path' "$L" | tr '\n' '|'); status: $(grep -E 'rotation|present_method|pacing' "$SF" 2>/dev/null | tr '\n' ' ')"
+fi
+# the commit path each daemon KMS run took, as the log says, and (bochs) as its status file says
+CP=""
+for f in d-bochs d-vkms d-touch d-rot; do
+  [ -f "$OUT/$f.log" ] && CP="$CP ${f#d-}=$(grep -o 'commit path [a-z]*' "$OUT/$f.log" | tail -1 | cut -d' ' -f3)"
+done
+SP=$(grep -o '"present_method": "[^"]*"' "$OUT/d-bochs-status.json" 2>/dev/null | cut -d'"' -f4)
+if [ -n "$SP" ] && grep -q "commit path $SP" "$OUT/d-bochs.log"; then
+  result daemon-commit-path PASS "$CP; bochs status present_method=$SP pacing=$(grep -o '"pacing": "[^"]*"' "$OUT/d-bochs-status.json" | cut -d'"' -f4)"
+else
+  result daemon-commit-path FAIL "$CP; bochs status present_method=${SP:-none}"
+fi
 E=$(nth_stats "$OUT/d-touch-vkms.log" -1)
 [ -n "$VKMS" ] && [ -f "$OUT/d-touch-vkms.log" ] && echo "  touch on vkms (60 Hz vblank, 1Y scrub): input-to-flip p50 $(kv lat_p50 "$E") ms, p99 $(kv lat_p99 "$E") ms ($(kv lat_n "$E") samples), render p50 $(kv render_p50 "$E") ms, exit $(field exit "$OUT/d-touch-vkms.log")"
 E=$(nth_stats "$L" -1)

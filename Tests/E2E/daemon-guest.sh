@@ -151,6 +151,7 @@ P=$!
 wait_file /tmp/ready-a 600
 settled d-bochs.ppm $P "$OUT/d-bochs.log" /tmp/st-a.json '"display": "presenting"'
 stats $P "$OUT/d-bochs.log"; T1=$(cpu_ticks $P)
+cp /tmp/st-a.json "$OUT/d-bochs-status.json"
 sleep 10
 T2=$(cpu_ticks $P); stats $P "$OUT/d-bochs.log"
 echo "idle_ticks=$((T2 - T1))" >> "$OUT/d-bochs.log"
@@ -259,6 +260,7 @@ if [ "$#" = 4 ]; then
   wait $I
 fi
 stats $P "$OUT/d-rot.log"
+cp /tmp/st-r.json "$OUT/d-rot-status.json"
 stop $P "$OUT/d-rot.log"
 
 # Last before the power phases: a VT switch leaves the console on tty1 active and drawing, which
