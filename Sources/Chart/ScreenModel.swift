@@ -22,6 +22,15 @@ public final class ScreenModel {
             morph = ChartMorph(showing: targetView(for: range))
         }
     }
+    /// 1D's baseline and how pre- and post-market bars show (`[chart] baseline-1d`, `extended-hours`).
+    public var rangeOptions = RangeOptions() {
+        didSet {
+            guard rangeOptions != oldValue else { return }
+            selections = [:]
+            views = [:]
+            morph = ChartMorph(showing: targetView(for: range))
+        }
+    }
     private var morph: ChartMorph
     private var selections: [ChartRange: RangeSelection] = [:]
     private var views: [ChartRange: ChartView] = [:]
@@ -102,18 +111,36 @@ public final class ScreenModel {
     /// The points of `range` (computed once per range).
     public func selection(for range: ChartRange) -> RangeSelection {
         if let s = selections[range] { return s }
-        let s = instrument.market.points(for: range)
+        let s = instrument.market.points(for: range, options: rangeOptions)
         selections[range] = s
         return s
     }
 
     func view(for selection: RangeSelection) -> ChartView {
         let plot = screen.layout.plot
-        let scale = LineChartScale(fitting: selection.points, in: plot)
+        let points = selection.points
+        let first = selection.baselineValue ?? 0, last = points.last?.value ?? 0
+        // The baseline is fitted too: a previous close outside the day's prices stays on screen.
+        var fitted = points
+        if let base = selection.baseline, let p = points.first { fitted.append(ChartPoint(time: p.time, value: base)) }
+        let scale = LineChartScale(fitting: fitted.sorted { $0.time < $1.time }, in: plot)
         let palette = screen.palette
-        let first = selection.points.first?.value ?? 0, last = selection.points.last?.value ?? 0
-        return ChartView(times: selection.points.map(\.time), positions: scale.positions(of: selection.points, axis: timeAxis),
-                         baselineY: scale.y(first), color: last >= first ? palette.up : palette.down)
+        var positions: [Point]
+        var separators = selection.sessionStarts
+        if selection.range == .oneDay, let session = selection.session, let p0 = points.first, let p1 = points.last {
+            // The whole regular session spans the width: a session in progress ends where "now" is.
+            let axis = SessionTimeAxis(session: session, collapsesLunch: timeAxis == .trading, first: p0.time, last: p1.time)
+            positions = points.map { Point(axis.x($0.time, in: plot), scale.y($0.value)) }
+            if let lunch = session.lunch, p1.time >= lunch.upperBound { separators.append(lunch.upperBound) }
+        } else {
+            positions = scale.positions(of: points, axis: timeAxis)
+        }
+        var regular: [Range<Int64>] = []
+        if rangeOptions.extendedHours == .dim, points.contains(where: { selection.isExtendedHours($0.time) }) {
+            regular = selection.regularSessions.map { $0.open..<$0.close }
+        }
+        return ChartView(times: points.map(\.time), positions: positions, baselineY: scale.y(first),
+                         color: last >= first ? palette.up : palette.down, separatorTimes: separators, regularTimes: regular)
     }
 
     /// Selects `range` at `time`; the line morphs there from what is on screen.
@@ -221,7 +248,7 @@ public final class ScreenModel {
                     monthEnds[monthEnds.count - 1].value = bar.price(field)
                 }
             }
-            let names = Instrument.monthAbbreviations
+            let names = CivilDate.monthAbbreviations
             let tail = Array(monthEnds.suffix(13))
             let partial = daily.last.map { Self.isMonthInProgress(CivilDate(unixTime: $0.time)) } ?? false
             for i in 1..<max(1, tail.count) {
@@ -278,12 +305,12 @@ public final class ScreenModel {
     /// values the header shows, unformatted.
     public func values() -> ScreenValues {
         let selection = selection(for: range)
-        let summary = placeholder == nil ? RangeSummary(points: selection.points) : nil
+        let summary = placeholder == nil ? RangeSummary(selection: selection) : nil
         var focus: ChartPoint?
         if let i = scrubIndex, i < selection.points.count { focus = selection.points[i] }
         let shown = focus?.value ?? summary?.last
         return ScreenValues(instrument: instrument.name, range: range, scene: scene.rawValue,
-                            price: shown, baseline: summary?.first,
+                            price: shown, baseline: summary?.first, baselineKind: selection.baselineKind.rawValue,
                             lastDataTime: placeholder == nil ? selection.points.last?.time : nil,
                             scrubbedTime: focus?.time, waitingFor: placeholder,
                             note: currentLabels().note)
@@ -304,7 +331,8 @@ public final class ScreenModel {
         let frame = placeholder != nil
             ? LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color)
             : LineChartFrame(vertices: decimated(view.positions), baselineY: view.baselineY,
-                             lineColor: view.color, indicator: indicator)
+                             lineColor: view.color, indicator: indicator, separators: view.separatorXs,
+                             regularSpans: view.regularSpans)
         var labels = self.labels(focus: focus, selection: selection)
         canvas.clip = canvas.buffer.bounds
         lastDamage = canvas.buffer.bounds
@@ -369,8 +397,11 @@ public struct ScreenValues: Equatable, Sendable {
     public var scene: String
     /// The price shown (the scrubbed point's while a finger is down); nil without data.
     public var price: Double?
-    /// The range's first value, the dashed baseline the change is measured against.
+    /// The dashed baseline the change is measured against: the range's first value, or for 1D the
+    /// previous session's close.
     public var baseline: Double?
+    /// `previous-close` or `first`.
+    public var baselineKind: String = DayBaseline.first.rawValue
     /// Unix time of the newest point of the range.
     public var lastDataTime: Int64?
     public var scrubbedTime: Int64?
