@@ -267,6 +267,37 @@ for f in d-vkms d-vkms-1024 d-vkms-1080 d-touch-vkms d-touch; do
   E=$(nth_stats "$OUT/$f.log" -1)
   echo "  scanout copy $f: $(kv copy_bytes "$E") B/frame = $(kv copy_pct "$E")% of a frame (mean over the run's frames), last frame $(kv last_copy_bytes "$E") B"
 done
+# (2'') a settled burn-in step presents one frame by itself: on vkms it moves the framebuffer's
+# start and copies nothing to scanout; on bochs-drm it copies the shifted picture, and the capture
+# after the step is the one before moved by one pixel (not shown misplaced, rows or columns away).
+for v in burnin-vkms burnin-bochs; do
+  L="$OUT/d-$v.log"
+  [ "$v" = burnin-vkms ] && [ -z "$VKMS" ] && continue
+  SP=$($CHECK span "$L" step_before step_after); F=$(kv frames "$SP"); B=$(kv bytes "$SP")
+  DETAIL="$(grep -o 'burn-in shift of 2 px by [a-z-]*' "$L" | head -1); the step: $F frame(s), $B B copied to scanout, exit $(field exit "$L")"
+  if [ "$v" = burnin-vkms ]; then
+    if [ "$F" = 1 ] && [ "$B" = 0 ] && [ "$(field exit "$L")" = 0 ]; then
+      result daemon-burnin-step-vkms PASS "$DETAIL"
+    else
+      result daemon-burnin-step-vkms FAIL "$DETAIL; $(grep -E 'burn-in|scanout|mark' "$L" | tr '\n' '|')"
+    fi
+  else
+    M=$($CHECK shifted "$OUT/d-$v.ppm" "$OUT/d-$v-step.ppm" 2>&1); M_OK=$?
+    if [ "$F" = 1 ] && [ "${B:-0}" -gt 0 ] && [ "$M_OK" = 0 ] && [ "$(field exit "$L")" = 0 ]; then
+      result daemon-burnin-step-bochs PASS "$DETAIL; capture: $M"
+    else
+      result daemon-burnin-step-bochs FAIL "$DETAIL; capture: $M; $(grep -E 'burn-in|scanout|mark|still_shot' "$L" | tr '\n' '|')"
+    fi
+  fi
+done
+# bytes copied to scanout per frame while a finger scrubs (from the reading before the finger
+# touches to the next one: the scrub and, on vkms, the label's return), reported
+for f in d-touch-vkms d-touch; do
+  [ -f "$OUT/$f.log" ] || continue
+  SP=$($CHECK span "$OUT/$f.log" scrub_before)
+  FB=$(grep -o 'display: [0-9]*x[0-9]*@' "$OUT/$f.log" | head -1 | grep -o '[0-9]*x[0-9]*' | awk -Fx '{ print $1 * $2 * 4 }')
+  echo "  scrub $f: $(kv frames "$SP") frames, $(kv per_frame "$SP") B copied to scanout per frame = $(awk -v b="$(kv per_frame "$SP")" -v f="${FB:-0}" 'BEGIN { if (f > 0 && b != "") printf "%.2f", 100 * b / f; else printf "?" }')% of a frame"
+done
 D="" S="" I="" S2="" S3=""
 # (7) touch: scrub snaps to the nearest point, label = that point's price (header vs host render)
 L="$OUT/d-touch.log"

@@ -229,12 +229,32 @@ if [ -e /dev/dri/card1 ]; then
   done
 fi
 
+# (2'') burn-in steps of a still chart (period 10 s): the frame a step presents by itself and the
+# bytes it copied to scanout (vkms moves the framebuffer's start: none; bochs-drm copies); on bochs
+# a capture after the step shows where the shifted picture lands.
+frames_now() { grep 'stats:' "$1" | tail -1 | grep -o 'frames [0-9]*' | cut -d' ' -f2; }
+for v in burnin-bochs burnin-vkms; do
+  [ "$v" = burnin-vkms ] && [ ! -e /dev/dri/card1 ] && continue
+  L="$OUT/d-$v.log"
+  $B run --config "$OUT/$v.conf" --ready-file /tmp/ready-$v --status /tmp/st-$v.json 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-$v 600
+  settled d-$v.ppm $P "$L" /tmp/st-$v.json '"display": "presenting"'
+  stats $P "$L"; F0=$(frames_now "$L"); echo "mark step_before" >> "$L"
+  # the step comes within one period (10 s) by itself; polled twice a second, for at most 60 s
+  i=0; while [ "$(frames_now "$L")" = "$F0" ] && [ $i -lt 120 ]; do sleep 0.5; stats $P "$L"; i=$((i + 1)); done
+  echo "mark step_after" >> "$L"
+  [ "$v" = burnin-bochs ] && still_shot d-$v-step.ppm $P "$L"
+  stop $P "$L"
+done
+
 FOUND='found "tickerboard e2e touchscreen"'
 # (7'') input-to-flip latency at a real 60 Hz vblank: a slow drag over the 1Y chart on vkms
 if [ -e /dev/dri/card1 ]; then
   $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv 2>> "$OUT/d-touch-vkms.log" &
   P=$!
   wait_file /tmp/ready-tv 600; sleep 1
+  stats $P "$OUT/d-touch-vkms.log"; echo "mark scrub_before" >> "$OUT/d-touch-vkms.log"
   timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 sleep 1 \
     drag 100 400 900 400 60 25 sleep 1 destroy sleep 0.3 > "$OUT/d-inject-vkms.log" 2>&1
   stats $P "$OUT/d-touch-vkms.log"
@@ -246,6 +266,7 @@ INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL
 $B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t --status /tmp/st-t.json 2>> "$OUT/d-touch.log" &
 P=$!
 wait_file /tmp/ready-t 600
+stats $P "$OUT/d-touch.log"; echo "mark scrub_before" >> "$OUT/d-touch.log"
 # The finger stays down (and the next step waits) until the guest has its capture: the injector
 # waits for the capture's line in shots.log, not for a number of seconds.
 SHOTS="$OUT/shots.log"

@@ -190,6 +190,20 @@ struct KioskCoreTests {
         #expect(d.core.status().burnInShift == "fb-offset")
     }
 
+    @Test("the stats line counts the bytes copied to scanout: the mean, the last frame's and the running total")
+    func scanoutBytesInStats() {
+        let d = CoreDriver(config: Config.watchlist(["A"]))
+        d.send(.start)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 4000, frameBytes: 8000)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 0, frameBytes: 8000)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 200, frameBytes: 8000)
+        d.send(.statisticsRequested(""))
+        let line = d.logs.last { $0.value.hasPrefix("stats: ") }?.value ?? ""
+        // (the driver's own first frame counts 0 bytes: four frames)
+        #expect(line.contains("frames 4,"), "\(line)")
+        #expect(line.contains("scanout copy 1050 B/frame (13.13% of a frame), last 200 B, total 4200 B"), "\(line)")
+    }
+
     @Test("burn-in beyond the display's room falls back to copying: a full copy only when the offset changes")
     func burnInPartlyByScanout() {
         var config = Config.watchlist(["A"])
