@@ -39,7 +39,7 @@ let package = Package(
         // MARK: Swift modules
         // Pure Swift, but Double.rounded() and friends call into libm.
         .target(name: "Raster", swiftSettings: optimisedInDebug, linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Text", dependencies: ["CFreeType", "Raster"], swiftSettings: optimisedInDebug),
+        .target(name: "Text", dependencies: ["CFreeType", "LinuxIO", "Raster"], swiftSettings: optimisedInDebug),
         // Thin typed wrappers over the Linux syscalls the daemon uses (errno -> Errno, fd ownership).
         .target(name: "LinuxIO", dependencies: ["CLinux"], swiftSettings: fuzzFlags),
         .target(name: "Feed", dependencies: ["LinuxIO"], swiftSettings: fuzzFlags),
@@ -88,5 +88,5 @@ if fuzzing {
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]))
     }
-    package.targets.append(.target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzFlags))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["Feed"], path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzFlags))
 }

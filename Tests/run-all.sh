@@ -25,6 +25,9 @@ fi
 
 # The locale and currency tables against CLDR (Babel from PyPI as the oracle, installed if missing).
 bash Tests/Locale/check-cldr.sh
+# The exchange calendars, every session 2000-2030, against exchange-calendars from PyPI (the oracle,
+# installed into a venv if missing; builds the tickerboard it asks when there is none yet).
+bash Tests/Calendars/check-calendars.sh .build/release/tickerboard
 
 # The appliance build (daemon and fetcher), then the units: systemd-analyze verify, the security
 # exposures, install/uninstall. The daemon must not link libcurl (the fetcher is the network side).
@@ -47,5 +50,8 @@ python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000
 # this run is repeatable: a test that passes or fails by luck is no test. The open-ended search is
 # `Tests/fuzz.sh SECONDS`, run apart (README, "Fuzzing").
 FUZZ_NO_LOCK=1 FUZZ_SEED=1 FUZZ_RUNS=${TICKERBOARD_FUZZ_RUNS:-20000} Tests/fuzz.sh 0
+# The worst inputs within the documented limits, each through its parser: under 256 MB RSS (the
+# times are printed, not judged).
+python3 Tests/Soak/worst-inputs.py .build/release/tickerboard .build/fuzz/release
 
 swift test --disable-xctest

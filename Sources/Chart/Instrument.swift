@@ -18,7 +18,7 @@ public struct Instrument: Sendable {
     public static func sample() -> Instrument {
         Instrument(name: "\(SampleMarket.symbol) · \(SampleMarket.name)",
                    market: MarketData(daily: SampleMarket.daily(), intraday: SampleMarket.intraday(),
-                                      timeZone: SampleMarket.timeZone))
+                                      timeZone: SampleMarket.timeZone, calendar: .xnys))
     }
 
     /// Loads a Yahoo-layout CSV (daily or intraday, told apart by its header). Skipped rows are
@@ -34,7 +34,8 @@ public struct Instrument: Sendable {
     }
 }
 
-/// What the screen says about a range: price, change against the range's first value, trend.
+/// What the screen says about a range: price, change against the range's baseline (its first
+/// value, or for 1D the previous close), trend.
 public struct RangeSummary: Equatable, Sendable {
     public var first: Double
     public var last: Double
@@ -47,12 +48,18 @@ public struct RangeSummary: Equatable, Sendable {
         first = f.value
         last = l.value
     }
+
+    public init?(selection: RangeSelection) {
+        guard let l = selection.points.last, let base = selection.baselineValue else { return nil }
+        first = base
+        last = l.value
+    }
 }
 
 extension Instrument {
     /// The labels for `selection`, with the price of `focus` (a scrubbed point) when given.
     public func labels(for selection: RangeSelection, palette: ChartPalette, focus: ChartPoint? = nil) -> TickerLabels {
-        guard let summary = RangeSummary(points: selection.points) else {
+        guard let summary = RangeSummary(selection: selection) else {
             return TickerLabels(instrument: name, price: PriceFormat.placeholder, change: "",
                                 note: "no data for \(selection.range)", selectedRange: selection.range,
                                 changeColor: palette.secondaryText)
@@ -82,15 +89,13 @@ extension Instrument {
         (selection.range == .oneDay || selection.range == .fiveDays) && !selection.usesDailyFallback
     }
 
-    /// English month abbreviations, January first: dates on screen and in notes.
-    public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// `27 Nov 2026` for daily points, `27 Nov 15:42` for intraday ones, in the exchange's time.
+    /// `27 Nov 2026` for daily points, `Fri 27 Nov 15:42 EST` for intraday ones, in the exchange's time.
     func describeTime(_ time: Int64, intraday: Bool) -> String {
-        let months = Instrument.monthAbbreviations
+        let months = CivilDate.monthAbbreviations
         if intraday {
             let t = market.timeZone.localDateTime(atUnixTime: time)
-            return "\(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute)"
+            return "\(t.date.weekday.abbreviation) \(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute) "
+                + market.timeZone.abbreviation(atUnixTime: time)
         }
         let d = CivilDate(unixTime: time)
         return "\(d.day) \(months[d.month - 1]) \(d.year)"

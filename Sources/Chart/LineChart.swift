@@ -1,6 +1,7 @@
 // Chart: the product's picture and motion, pure and deterministic: ranges of a price series, scales,
 // the time-anchored morph, timing curves, snapping, and the scenes (line chart, bar chart, draw-in)
 // painted onto a Raster canvas. No file descriptors, no clocks of its own: time is an argument.
+import Feed
 import Raster
 
 /// One data point: a time (Unix seconds, UTC) and a price.
@@ -60,12 +61,20 @@ public struct LineChartFrame: Equatable, Sendable {
     public var lineColor: Color
     /// The scrub indicator: its x and the snapped vertex it points at.
     public var indicator: Point?
+    /// Subtle vertical lines: session boundaries (5D), the end of a lunch break (1D).
+    public var separators: [Double]
+    /// The x spans drawn in the line's full colour; outside them (pre- and post-market) the line
+    /// is paler. nil: all of it in full colour.
+    public var regularSpans: [ClosedRange<Double>]?
 
-    public init(vertices: [Point], baselineY: Double, lineColor: Color, indicator: Point? = nil) {
+    public init(vertices: [Point], baselineY: Double, lineColor: Color, indicator: Point? = nil,
+                separators: [Double] = [], regularSpans: [ClosedRange<Double>]? = nil) {
         self.vertices = vertices
         self.baselineY = baselineY
         self.lineColor = lineColor
         self.indicator = indicator
+        self.separators = separators
+        self.regularSpans = regularSpans
     }
 }
 
@@ -126,6 +135,17 @@ public struct LineChartPainter {
         canvas.stroke(baseline, style: StrokeStyle(width: metrics.baselineWidth, dashes: metrics.dash),
                       paint: .solid(palette.baseline))
 
+        // Session boundaries: dotted, fainter than the baseline, so they order the picture
+        // without competing with the line.
+        for sx in frame.separators where sx > plot.left + 1 && sx < plot.right - 1 {
+            let x = snapToPixelCenter(sx, width: metrics.baselineWidth)
+            var line = Path()
+            line.move(to: Point(x, plot.top))
+            line.line(to: Point(x, plot.bottom))
+            canvas.stroke(line, style: StrokeStyle(width: metrics.baselineWidth, dashes: [metrics.dash[0], metrics.dash[1] * 2]),
+                          paint: .solid(palette.baseline.withOpacity(0.45)))
+        }
+
         if let indicator = frame.indicator {
             let x = snapToPixelCenter(indicator.x, width: metrics.indicatorWidth)
             var line = Path()
@@ -134,8 +154,22 @@ public struct LineChartPainter {
             canvas.stroke(line, style: StrokeStyle(width: metrics.indicatorWidth), paint: .solid(palette.indicator))
         }
 
-        canvas.stroke(Path.polyline(v), style: StrokeStyle(width: metrics.lineWidth, cap: .round, join: .round),
-                      paint: .solid(frame.lineColor))
+        let lineStyle = StrokeStyle(width: metrics.lineWidth, cap: .round, join: .round)
+        if let spans = frame.regularSpans {
+            // Pre- and post-market: the whole line pale, then the regular sessions over it in full
+            // colour, each clipped to its columns.
+            canvas.stroke(Path.polyline(v), style: lineStyle, paint: .solid(frame.lineColor.mixed(with: palette.background, 0.6)))
+            let outer = canvas.clip
+            for span in spans {
+                let columns = IntRect(x0: Int(span.lowerBound.rounded(.down)), y0: outer.y0,
+                                      x1: Int(span.upperBound.rounded(.up)) + 1, y1: outer.y1)
+                canvas.clip = outer.intersection(columns)
+                if !canvas.clip.isEmpty { canvas.stroke(Path.polyline(v), style: lineStyle, paint: .solid(frame.lineColor)) }
+            }
+            canvas.clip = outer
+        } else {
+            canvas.stroke(Path.polyline(v), style: lineStyle, paint: .solid(frame.lineColor))
+        }
 
         if let indicator = frame.indicator {
             var dot = Path()
@@ -198,6 +232,43 @@ public struct LineChartScale: Equatable, Sendable {
     }
 
     public func point(_ p: ChartPoint) -> Point { Point(x(p.time), y(p.value)) }
+}
+
+/// 1D's x axis: the regular session from open to close across the plot (so a session in progress
+/// ends where "now" is), pre-market bars before the open and post-market bars after the close in
+/// clock time, and the lunch break collapsed on the trading axis (shown as clock time on the
+/// calendar axis).
+public struct SessionTimeAxis: Equatable, Sendable {
+    public var open: Int64
+    public var close: Int64
+    public var lunch: Range<Int64>?
+    public var collapsesLunch: Bool
+    /// The span in axis seconds (0 = the open) the plot's width covers.
+    public private(set) var span: ClosedRange<Double> = 0...1
+
+    public init(session: TradingSession, collapsesLunch: Bool, first: Int64, last: Int64) {
+        open = session.open
+        close = max(session.close, session.open + 1)
+        lunch = session.lunch
+        self.collapsesLunch = collapsesLunch
+        let lo = min(0, seconds(first)), hi = max(seconds(close), seconds(last))
+        span = lo...max(lo + 1, hi)
+    }
+
+    /// Seconds of axis from the open to `time`.
+    public func seconds(_ time: Int64) -> Double {
+        if time < open { return Double(time - open) }
+        var s = Double(min(time, close) - open)
+        if collapsesLunch, let lunch, time > lunch.lowerBound {
+            s -= Double(min(time, lunch.upperBound) - lunch.lowerBound)
+        }
+        if time > close { s += Double(time - close) }
+        return s
+    }
+
+    public func x(_ time: Int64, in plot: PlotRect) -> Double {
+        plot.left + plot.width * (seconds(time) - span.lowerBound) / (span.upperBound - span.lowerBound)
+    }
 }
 
 extension LineChartScale {

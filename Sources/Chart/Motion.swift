@@ -84,13 +84,37 @@ public struct ChartView: Equatable, Sendable {
     public var positions: [Point]
     public var baselineY: Double
     public var color: Color
+    /// Times where a subtle separator marks a new session (5D) or the end of a lunch break; drawn
+    /// where that time sits on the line, so they move with it through a morph.
+    public var separatorTimes: [Int64]
+    /// The regular sessions ([open, close) instants); the line outside them is pre- or post-market.
+    /// Empty: all of it is drawn alike.
+    public var regularTimes: [Range<Int64>]
 
-    public init(times: [Int64], positions: [Point], baselineY: Double, color: Color) {
+    public init(times: [Int64], positions: [Point], baselineY: Double, color: Color,
+                separatorTimes: [Int64] = [], regularTimes: [Range<Int64>] = []) {
         precondition(times.count == positions.count)
         self.times = times
         self.positions = positions
         self.baselineY = baselineY
         self.color = color
+        self.separatorTimes = separatorTimes
+        self.regularTimes = regularTimes
+    }
+
+    /// The separators' x positions on this view.
+    public var separatorXs: [Double] {
+        guard times.count > 1 else { return [] }
+        return separatorTimes.filter { $0 > times[0] && $0 <= times[times.count - 1] }.map { position(forTime: $0).x }
+    }
+
+    /// The x spans of the regular sessions on this view; nil when the whole line is regular.
+    public var regularSpans: [ClosedRange<Double>]? {
+        guard !regularTimes.isEmpty, times.count > 1 else { return nil }
+        return regularTimes.compactMap { r in
+            let a = position(forTime: r.lowerBound).x, b = position(forTime: r.upperBound - 1).x
+            return a <= b ? a...b : nil
+        }
     }
 
     /// Where a point with `time` would sit on this view's line: its own position if the view has it,
@@ -150,9 +174,12 @@ public struct ChartMorph: Sendable {
             let a = starts[i], b = ends[i]
             positions.append(Point(a.x + (b.x - a.x) * e, a.y + (b.y - a.y) * e))
         }
+        // Separators and the extended-hours shading are the target's, placed by time on the moving
+        // line, so they travel with it.
         return ChartView(times: times, positions: positions,
                          baselineY: from.baselineY + (target.baselineY - from.baselineY) * e,
-                         color: from.color.mixed(with: target.color, e))
+                         color: from.color.mixed(with: target.color, e),
+                         separatorTimes: target.separatorTimes, regularTimes: target.regularTimes)
     }
 
     /// Starts moving to `view` at `time`, from whatever is on screen then.

@@ -38,33 +38,77 @@ public enum ChartRange: String, CaseIterable, Sendable, CustomStringConvertible 
     }
 }
 
+/// What 1D measures its change against.
+public enum DayBaseline: String, Sendable, CaseIterable {
+    /// The previous session's close, as every finance app and exchange quotes "today's change".
+    case previousClose = "previous-close"
+    /// The first price of the session shown.
+    case first
+}
+
+/// Pre- and post-market bars (data outside the regular session) on 1D and 5D.
+public enum ExtendedHoursDisplay: String, Sendable, CaseIterable {
+    case show
+    /// Drawn, in a paler line, so the regular session stands out.
+    case dim
+    case hide
+}
+
+/// How the ranges are cut from the data.
+public struct RangeOptions: Sendable, Equatable {
+    public var dayBaseline: DayBaseline
+    public var extendedHours: ExtendedHoursDisplay
+
+    public init(dayBaseline: DayBaseline = .previousClose, extendedHours: ExtendedHoursDisplay = .dim) {
+        self.dayBaseline = dayBaseline
+        self.extendedHours = extendedHours
+    }
+}
+
 /// An instrument's data as the chart needs it: daily bars, optional intraday bars, its exchange's
-/// time zone, and which price to show.
+/// time zone and calendar, and which price to show.
 public struct MarketData: Sendable {
     public var daily: PriceSeries?
     public var intraday: PriceSeries?
     public var timeZone: ExchangeTimeZone
     public var priceField: PriceField
+    /// The exchange's trading calendar (sessions, lunch breaks); nil when unknown.
+    public var calendar: ExchangeCalendar?
+    /// The previous close as the provider reported it (the fetcher's status file), and the session
+    /// date (exchange time) it precedes; used for 1D when it is that session's.
+    public var reportedPreviousClose: (value: Double, session: CivilDate)?
 
     public init(daily: PriceSeries?, intraday: PriceSeries?, timeZone: ExchangeTimeZone,
-                priceField: PriceField = .close) {
+                priceField: PriceField = .close, calendar: ExchangeCalendar? = nil) {
         self.daily = daily
         self.intraday = intraday
         self.timeZone = timeZone
         self.priceField = priceField
+        self.calendar = calendar
     }
 
     /// The points of `range`, oldest first. 1D/5D use intraday sessions when there are any and
     /// otherwise fall back to daily bars (`usesDailyFallback` says so, for the small note on screen).
-    public func points(for range: ChartRange) -> RangeSelection {
+    public func points(for range: ChartRange, options: RangeOptions = RangeOptions()) -> RangeSelection {
         if let sessions = range.sessions {
             if let intraday, !intraday.bars.isEmpty {
-                return RangeSelection(range: range, points: lastSessions(sessions, of: intraday), usesDailyFallback: false)
+                return intradaySelection(range, sessions: sessions, of: intraday, options: options)
             }
             // One session back needs the previous close too, so the line has a start: n + 1 bars.
             let bars = daily?.bars ?? []
             let picked = bars.suffix(sessions + 1).map(point(of:))
-            return RangeSelection(range: range, points: Array(picked), usesDailyFallback: true)
+            var selection = RangeSelection(range: range, points: Array(picked), usesDailyFallback: true)
+            if range == .oneDay, picked.count == 2 {
+                // The start of a daily 1D is the previous close already; `first` means today's open.
+                if options.dayBaseline == .first, let last = bars.last, last.open.isFinite, last.open > 0 {
+                    selection.baseline = last.open
+                    selection.baselineKind = .first
+                } else {
+                    selection.baseline = picked[0].value
+                    selection.baselineKind = .previousClose
+                }
+            }
+            return selection
         }
         guard let months = range.months, let daily, let newest = daily.bars.last else {
             return RangeSelection(range: range, points: [], usesDailyFallback: false)
@@ -80,13 +124,72 @@ public struct MarketData: Sendable {
         ChartPoint(time: bar.time, value: bar.price(priceField))
     }
 
-    /// The bars of the last `count` trading sessions (local calendar days of the exchange).
-    private func lastSessions(_ count: Int, of series: PriceSeries) -> [ChartPoint] {
+    /// 1D and 5D from intraday bars: the last `count` sessions (local calendar days of the
+    /// exchange), their regular sessions from the calendar, and for 1D the previous close.
+    private func intradaySelection(_ range: ChartRange, sessions count: Int, of series: PriceSeries,
+                                   options: RangeOptions) -> RangeSelection {
+        let startIndex = Self.startOfLastSessions(count, of: series, zone: timeZone)
+        var days: [CivilDate] = []
+        var points: [ChartPoint] = []
+        var sessionStarts: [Int64] = []
+        var regular: [TradingSession] = []
+        var lastDay: CivilDate?
+        var dayHours: TradingSession?
+        for bar in series.bars[startIndex...] {
+            let day = timeZone.localDate(atUnixTime: bar.time)
+            if day != lastDay {
+                lastDay = day
+                days.append(day)
+                dayHours = calendar?.session(on: day, zone: timeZone)
+                if let dayHours { regular.append(dayHours) }
+                if !points.isEmpty { sessionStarts.append(bar.time) }
+            }
+            if options.extendedHours == .hide, let hours = dayHours, bar.time < hours.open || bar.time >= hours.close { continue }
+            points.append(point(of: bar))
+        }
+        var selection = RangeSelection(range: range, points: points, usesDailyFallback: false)
+        selection.sessionStarts = sessionStarts.filter { t in points.contains { $0.time >= t } }
+        selection.regularSessions = options.extendedHours == .show ? [] : regular
+        if range == .oneDay, let day = days.last {
+            selection.session = regular.last.flatMap { $0.date == day ? $0 : nil }
+            if options.dayBaseline == .previousClose, let close = previousClose(before: day, sessionStart: startIndex, of: series) {
+                selection.baseline = close
+                selection.baselineKind = .previousClose
+            } else {
+                selection.baselineKind = .first
+            }
+        }
+        return selection
+    }
+
+    /// The close of the session before `day`: the provider's word for it, else the daily bar
+    /// before it, else the last regular-hours intraday bar of the session before.
+    private func previousClose(before day: CivilDate, sessionStart: Int, of series: PriceSeries) -> Double? {
+        if let reported = reportedPreviousClose, reported.session == day, reported.value.isFinite { return reported.value }
+        if let daily {
+            let dayStart = day.unixTimeAtMidnightUTC
+            let i = daily.firstIndex(atOrAfter: dayStart)
+            if i > 0 { return daily.bars[i - 1].price(priceField) }
+        }
+        guard sessionStart > 0 else { return nil }
+        let previous = timeZone.localDate(atUnixTime: series.bars[sessionStart - 1].time)
+        let hours = calendar?.session(on: previous, zone: timeZone)
+        var i = sessionStart - 1
+        while i >= 0, timeZone.localDate(atUnixTime: series.bars[i].time) == previous {
+            // Post-market bars are not the close.
+            if let hours, series.bars[i].time >= hours.close { i -= 1; continue }
+            return series.bars[i].price(priceField)
+        }
+        return nil
+    }
+
+    /// The index of the first bar of the last `count` sessions (local calendar days).
+    static func startOfLastSessions(_ count: Int, of series: PriceSeries, zone: ExchangeTimeZone) -> Int {
         var sessionsSeen = 0
         var currentDay: CivilDate?
         var startIndex = series.bars.count
         for i in series.bars.indices.reversed() {
-            let day = timeZone.localDate(atUnixTime: series.bars[i].time)
+            let day = zone.localDate(atUnixTime: series.bars[i].time)
             if day != currentDay {
                 if sessionsSeen == count { break }
                 sessionsSeen += 1
@@ -94,7 +197,7 @@ public struct MarketData: Sendable {
             }
             startIndex = i
         }
-        return series.bars[startIndex...].map(point(of:))
+        return startIndex
     }
 }
 
@@ -104,6 +207,31 @@ public struct RangeSelection: Sendable, Equatable {
     public var points: [ChartPoint]
     /// True when an intraday range had to be drawn from daily bars.
     public var usesDailyFallback: Bool
+    /// What the change is measured against (the dashed line); nil: the first point.
+    public var baseline: Double?
+    public var baselineKind: DayBaseline = .first
+    /// 1D: the regular session of the day shown, when the exchange's calendar knows it.
+    public var session: TradingSession?
+    /// The regular sessions of the days shown (bars outside them are pre- or post-market); empty
+    /// when unknown or when extended hours are shown like any other.
+    public var regularSessions: [TradingSession] = []
+    /// Times of the first bar of each session after the first (5D's session boundaries).
+    public var sessionStarts: [Int64] = []
+
+    public init(range: ChartRange, points: [ChartPoint], usesDailyFallback: Bool) {
+        self.range = range
+        self.points = points
+        self.usesDailyFallback = usesDailyFallback
+    }
+
+    /// The value the change is measured against.
+    public var baselineValue: Double? { baseline ?? points.first?.value }
+
+    /// True for a point outside the regular sessions (pre- or post-market).
+    public func isExtendedHours(_ time: Int64) -> Bool {
+        guard !regularSessions.isEmpty else { return false }
+        return !regularSessions.contains { time >= $0.open && time < $0.close }
+    }
 }
 
 extension CivilDate {

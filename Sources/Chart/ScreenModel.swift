@@ -22,6 +22,15 @@ public final class ScreenModel {
             morph = ChartMorph(showing: targetView(for: range))
         }
     }
+    /// 1D's baseline and how pre- and post-market bars show (`[chart] baseline-1d`, `extended-hours`).
+    public var rangeOptions = RangeOptions() {
+        didSet {
+            guard rangeOptions != oldValue else { return }
+            selections = [:]
+            views = [:]
+            morph = ChartMorph(showing: targetView(for: range))
+        }
+    }
     private var morph: ChartMorph
     private var selections: [ChartRange: RangeSelection] = [:]
     private var views: [ChartRange: ChartView] = [:]
@@ -55,6 +64,8 @@ public final class ScreenModel {
         var scene: Scene, range: ChartRange, indicatorX: Double?, moving: Bool
     }
     private var previousKey: FrameKey?
+    /// Each label part as the last line frame painted it, one look per cross-fade layer.
+    private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
     private let barFont: Font
 
     /// Shown instead of the chart while the instrument has no usable data yet, e.g.
@@ -102,18 +113,36 @@ public final class ScreenModel {
     /// The points of `range` (computed once per range).
     public func selection(for range: ChartRange) -> RangeSelection {
         if let s = selections[range] { return s }
-        let s = instrument.market.points(for: range)
+        let s = instrument.market.points(for: range, options: rangeOptions)
         selections[range] = s
         return s
     }
 
     func view(for selection: RangeSelection) -> ChartView {
         let plot = screen.layout.plot
-        let scale = LineChartScale(fitting: selection.points, in: plot)
+        let points = selection.points
+        let first = selection.baselineValue ?? 0, last = points.last?.value ?? 0
+        // The baseline is fitted too: a previous close outside the day's prices stays on screen.
+        var fitted = points
+        if let base = selection.baseline, let p = points.first { fitted.append(ChartPoint(time: p.time, value: base)) }
+        let scale = LineChartScale(fitting: fitted.sorted { $0.time < $1.time }, in: plot)
         let palette = screen.palette
-        let first = selection.points.first?.value ?? 0, last = selection.points.last?.value ?? 0
-        return ChartView(times: selection.points.map(\.time), positions: scale.positions(of: selection.points, axis: timeAxis),
-                         baselineY: scale.y(first), color: last >= first ? palette.up : palette.down)
+        var positions: [Point]
+        var separators = selection.sessionStarts
+        if selection.range == .oneDay, let session = selection.session, let p0 = points.first, let p1 = points.last {
+            // The whole regular session spans the width: a session in progress ends where "now" is.
+            let axis = SessionTimeAxis(session: session, collapsesLunch: timeAxis == .trading, first: p0.time, last: p1.time)
+            positions = points.map { Point(axis.x($0.time, in: plot), scale.y($0.value)) }
+            if let lunch = session.lunch, p1.time >= lunch.upperBound { separators.append(lunch.upperBound) }
+        } else {
+            positions = scale.positions(of: points, axis: timeAxis)
+        }
+        var regular: [Range<Int64>] = []
+        if rangeOptions.extendedHours == .dim, points.contains(where: { selection.isExtendedHours($0.time) }) {
+            regular = selection.regularSessions.map { $0.open..<$0.close }
+        }
+        return ChartView(times: points.map(\.time), positions: positions, baselineY: scale.y(first),
+                         color: last >= first ? palette.up : palette.down, separatorTimes: separators, regularTimes: regular)
     }
 
     /// Selects `range` at `time`; the line morphs there from what is on screen.
@@ -163,24 +192,49 @@ public final class ScreenModel {
     }
 
     /// The rectangles to redraw between two frames of the line chart: everything after a range
-    /// change or during a morph; only the price lines, the selector and the indicator's old and new
-    /// columns while a finger scrubs a settled chart (about a quarter of the screen).
-    private func partialRegions(from old: FrameKey?, to new: FrameKey) -> [IntRect] {
+    /// change or during a morph; while a finger scrubs a settled chart only the label parts whose
+    /// look changed (their old and new ink) and the indicator's old and new columns — a few percent
+    /// of the screen.
+    private func partialRegions(from old: FrameKey?, to new: FrameKey,
+                                looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]]) -> [IntRect] {
         let all = canvas.buffer.bounds
         guard let old, old.scene == .line, old.range == new.range, !old.moving, !new.moving else { return [all] }
         let L = screen.layout, s = L.scale
         let plot = L.plot
-        // The price and change lines (the instrument name above them never changes while scrubbing).
-        var regions = [IntRect(x0: 0, y0: Int(L.nameBaseline + 12 * s), x1: L.width, y1: Int(L.changeBaseline + 14 * s)),
-                       IntRect(x0: 0, y0: Int(plot.bottom.rounded(.up)) + 1, x1: L.width, y1: L.height)]
+        var regions: [IntRect] = []
+        for part in TickerScreen.LabelPart.allCases {
+            let before = paintedLooks[part] ?? [], after = looks[part] ?? []
+            guard before != after else { continue }
+            regions.append((before + after).reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1.bounds) }.intersection(all))
+        }
         let pad = 6 * s + 3 * s + 2
-        for x in Set([old.indicatorX, new.indicatorX].compactMap { $0 }) {
+        for x in Set([old.indicatorX, new.indicatorX].compactMap { $0 }) where old.indicatorX != new.indicatorX {
             regions.append(IntRect(x0: Int((x - pad).rounded(.down)), y0: Int(plot.top) - 1 - Int(pad),
                                    x1: Int((x + pad).rounded(.up)), y1: Int(plot.bottom.rounded(.up)) + 1 + Int(pad))
                 .intersection(all))
         }
         return regions.filter { !$0.isEmpty }
     }
+
+    /// The looks of every label part a frame with `labels` (cross-fading from `previous` by `fade`)
+    /// paints; the same decision `TickerScreen.draw` makes about the fade.
+    private func labelLooks(_ labels: TickerLabels, fadingFrom previous: TickerLabels?,
+                            fade: Double) -> [TickerScreen.LabelPart: [TickerScreen.LabelLook]] {
+        let f = min(1, max(0, fade.isFinite ? fade : 1))
+        var layers: [(TickerLabels, Double)] = [(labels, 1)]
+        if let previous, f < 1 { layers = [(previous, 1 - f), (labels, f)] }
+        var looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
+        for part in TickerScreen.LabelPart.allCases {
+            switch part {
+            case .name, .selection: looks[part] = [screen.look(of: part, in: labels)]
+            case .price, .change, .note: looks[part] = layers.map { screen.look(of: part, in: $0.0, opacity: $0.1) }
+            }
+        }
+        return looks
+    }
+
+    /// The next `render` paints the whole canvas, as if no frame had been drawn before.
+    public func invalidate() { previousKey = nil }
 
     /// The line's vertices on screen at `time` (for tests of the motion itself).
     public func presentationForTesting(at time: Double) -> ChartView { morph.presentation(at: time) }
@@ -221,7 +275,7 @@ public final class ScreenModel {
                     monthEnds[monthEnds.count - 1].value = bar.price(field)
                 }
             }
-            let names = Instrument.monthAbbreviations
+            let names = CivilDate.monthAbbreviations
             let tail = Array(monthEnds.suffix(13))
             let partial = daily.last.map { Self.isMonthInProgress(CivilDate(unixTime: $0.time)) } ?? false
             for i in 1..<max(1, tail.count) {
@@ -278,12 +332,12 @@ public final class ScreenModel {
     /// values the header shows, unformatted.
     public func values() -> ScreenValues {
         let selection = selection(for: range)
-        let summary = placeholder == nil ? RangeSummary(points: selection.points) : nil
+        let summary = placeholder == nil ? RangeSummary(selection: selection) : nil
         var focus: ChartPoint?
         if let i = scrubIndex, i < selection.points.count { focus = selection.points[i] }
         let shown = focus?.value ?? summary?.last
         return ScreenValues(instrument: instrument.name, range: range, scene: scene.rawValue,
-                            price: shown, baseline: summary?.first,
+                            price: shown, baseline: summary?.first, baselineKind: selection.baselineKind.rawValue,
                             lastDataTime: placeholder == nil ? selection.points.last?.time : nil,
                             scrubbedTime: focus?.time, waitingFor: placeholder,
                             note: currentLabels().note)
@@ -304,7 +358,8 @@ public final class ScreenModel {
         let frame = placeholder != nil
             ? LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color)
             : LineChartFrame(vertices: decimated(view.positions), baselineY: view.baselineY,
-                             lineColor: view.color, indicator: indicator)
+                             lineColor: view.color, indicator: indicator, separators: view.separatorXs,
+                             regularSpans: view.regularSpans)
         var labels = self.labels(focus: focus, selection: selection)
         canvas.clip = canvas.buffer.bounds
         lastDamage = canvas.buffer.bounds
@@ -320,11 +375,14 @@ public final class ScreenModel {
             shownLabels = labels
             let fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
             let key = FrameKey(scene: .line, range: range, indicatorX: indicator?.x, moving: morph.isAnimating(at: time))
-            let regions = partialRegions(from: previousKey, to: key)
+            let fading = fade < 1 ? fadeFrom : nil
+            let looks = labelLooks(labels, fadingFrom: fading, fade: fade)
+            let regions = partialRegions(from: previousKey, to: key, looks: looks)
             previousKey = key
+            paintedLooks = looks
             for region in regions {
                 canvas.clip = region
-                screen.draw(chart: frame, labels: labels, fadingFrom: fade < 1 ? fadeFrom : nil, fade: fade, on: canvas)
+                screen.draw(chart: frame, labels: labels, fadingFrom: fading, fade: fade, on: canvas)
             }
             lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
             lastRedrawnRegions = regions
@@ -369,8 +427,11 @@ public struct ScreenValues: Equatable, Sendable {
     public var scene: String
     /// The price shown (the scrubbed point's while a finger is down); nil without data.
     public var price: Double?
-    /// The range's first value, the dashed baseline the change is measured against.
+    /// The dashed baseline the change is measured against: the range's first value, or for 1D the
+    /// previous session's close.
     public var baseline: Double?
+    /// `previous-close` or `first`.
+    public var baselineKind: String = DayBaseline.first.rawValue
     /// Unix time of the newest point of the range.
     public var lastDataTime: Int64?
     public var scrubbedTime: Int64?

@@ -73,11 +73,39 @@ public struct WatchlistEntry: Sendable {
     public var isStale: Bool
     /// Shown instead of a price while the instrument has no data yet, e.g. `waiting for AAPL.csv`.
     public var placeholder: String?
+    /// Where the instrument's market is in its day; nil when not known (no mark is drawn).
+    public var market: MarketStatus.State?
 
-    public init(instrument: Instrument, isStale: Bool = false, placeholder: String? = nil) {
+    public init(instrument: Instrument, isStale: Bool = false, placeholder: String? = nil,
+                market: MarketStatus.State? = nil) {
         self.instrument = instrument
         self.isStale = isStale
         self.placeholder = placeholder
+        self.market = market
+    }
+}
+
+/// The tile's market-status mark: a shape and a short word, so it reads without its colour.
+public struct WatchlistMarketMark: Equatable, Sendable {
+    public enum Shape: Equatable, Sendable {
+        /// Open: a filled dot.
+        case disc
+        /// Pre-market, lunch, after hours: a ring (trading, but not the regular session).
+        case ring
+        /// Closed: a hollow square.
+        case square
+    }
+    public var shape: Shape
+    public var word: String
+
+    public init(_ state: MarketStatus.State) {
+        switch state {
+        case .open: shape = .disc; word = "Open"
+        case .preMarket: shape = .ring; word = "Pre"
+        case .lunchBreak: shape = .ring; word = "Lunch"
+        case .afterHours: shape = .ring; word = "After"
+        case .closed: shape = .square; word = "Closed"
+        }
     }
 }
 
@@ -91,12 +119,18 @@ public struct WatchlistTileContent: Equatable, Sendable {
     /// The small print in the tile's corner: `stale`, or the placeholder; empty otherwise.
     public var note: String
     public var isStale: Bool
+    /// No data yet: `note` says what the tile waits for, on a line of its own.
+    public var isWaiting: Bool
     public var points: [ChartPoint]
+    /// The market-status mark; nil when the state is not known.
+    public var mark: WatchlistMarketMark?
 
     public init(entry: WatchlistEntry, range: ChartRange, palette: ChartPalette) {
         let instrument = entry.instrument
         name = instrument.name
         isStale = entry.isStale
+        mark = entry.market.map(WatchlistMarketMark.init)
+        isWaiting = entry.placeholder != nil
         if let placeholder = entry.placeholder {
             price = PriceFormat.placeholder
             change = ""
@@ -116,7 +150,7 @@ public struct WatchlistTileContent: Equatable, Sendable {
 }
 
 /// The watchlist overview: one tile per instrument with name, price, change against the range's
-/// baseline and a small line of the range.
+/// baseline, a small line of the range and the market-status mark.
 public final class WatchlistScene {
     public let layout: WatchlistLayout
     public let canvas: Canvas
@@ -148,10 +182,15 @@ public final class WatchlistScene {
     }
 
     /// New data or a new staleness for the instrument at `index`: only its tile's words change.
-    public func update(_ entry: WatchlistEntry, at index: Int) {
-        guard entries.indices.contains(index) else { return }
+    /// Returns whether what the tile says changed (a redraw is then due).
+    @discardableResult
+    public func update(_ entry: WatchlistEntry, at index: Int) -> Bool {
+        guard entries.indices.contains(index) else { return false }
         entries[index] = entry
-        contents[index] = WatchlistTileContent(entry: entry, range: range, palette: palette)
+        let fresh = WatchlistTileContent(entry: entry, range: range, palette: palette)
+        guard fresh != contents[index] else { return false }
+        contents[index] = fresh
+        return true
     }
 
     /// A slightly lighter card on the background, so tiles read as separate without borders.
@@ -191,9 +230,10 @@ public final class WatchlistScene {
         var y = Double(rect.y0) + pad
         let nameFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1)), tile.name, width: textWidth * 0.7)
         y += nameFont.ascent
-        renderer.draw(truncated(tile.name, font: nameFont, width: textWidth * (tile.note.isEmpty ? 1 : 0.6)),
+        let noteOnTop = !tile.note.isEmpty && !tile.isWaiting
+        renderer.draw(truncated(tile.name, font: nameFont, width: textWidth * (noteOnTop ? 0.6 : 1)),
                       font: nameFont, color: palette.secondaryText, x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
-        if !tile.note.isEmpty {
+        if noteOnTop {
             let noteFont = Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 0.95))
             let color = tile.isStale ? Color(rgb: 0xE3B341) : palette.secondaryText
             renderer.draw(truncated(tile.note, font: noteFont, width: textWidth * 0.4), font: noteFont, color: color,
@@ -205,11 +245,24 @@ public final class WatchlistScene {
         // A stale price is dimmed: still there to read, but not to trust at a glance.
         renderer.draw(tile.price, font: priceFont, color: palette.text.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y,
                       into: &canvas.buffer, clip: canvas.clip)
+        let markFont = Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95))
+        let markWidth = tile.mark.map { markFont.measure($0.word).width + markFont.pixelSize * 1.3 } ?? 0
         if !tile.change.isEmpty {
             let changeFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1), tabularDigits: true),
-                                    tile.change, width: textWidth)
+                                    tile.change, width: textWidth - markWidth)
             y += changeFont.ascent + unit * 0.5
             renderer.draw(tile.change, font: changeFont, color: tile.changeColor.withOpacity(tile.isStale ? 0.55 : 1),
+                          x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
+        } else if tile.mark != nil {
+            y += markFont.ascent + unit * 0.5
+        }
+        if let mark = tile.mark { drawMark(mark, font: markFont, right: x1, baseline: y) }
+        if tile.isWaiting {
+            // What it waits for, whole when it fits at a readable size (a file name cut short
+            // helps nobody), else cut with an ellipsis.
+            let font = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95)), tile.note, width: textWidth)
+            y += font.ascent + unit * 0.8
+            renderer.draw(truncated(tile.note, font: font, width: textWidth), font: font, color: palette.secondaryText,
                           x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
         }
         // The small line fills what is left below the text.
@@ -227,6 +280,32 @@ public final class WatchlistScene {
                               y1: Int(plot.bottom.rounded(.up)) + 4).intersection(saved)
         LineChartPainter(palette: tilePalette, metrics: metrics, plot: plot).draw(frame, on: canvas)
         canvas.clip = saved
+    }
+
+    /// The market mark right-aligned on a baseline: the shape, then its word.
+    private func drawMark(_ mark: WatchlistMarketMark, font: Font, right: Double, baseline: Double) {
+        renderer.draw(mark.word, font: font, color: palette.secondaryText, x: right, y: baseline,
+                      alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
+        let r = font.pixelSize * 0.32
+        let cx = right - font.measure(mark.word).width - font.pixelSize * 0.35 - r
+        let cy = baseline - font.pixelSize * 0.36
+        let line = max(1.5, r * 0.38)
+        // Open in the up colour; the other states in the quiet text colour: the shape carries it.
+        switch mark.shape {
+        case .disc:
+            var dot = Path()
+            dot.addCircle(center: Point(cx, cy), radius: r)
+            canvas.fill(dot, paint: .solid(palette.up))
+        case .ring:
+            var ring = Path()
+            ring.addCircle(center: Point(cx, cy), radius: r - line / 2)
+            canvas.stroke(ring, style: StrokeStyle(width: line), paint: .solid(Color(rgb: 0xE3B341)))
+        case .square:
+            var square = Path()
+            let h = r * 0.85 - line / 2
+            square.addRect(x: cx - h, y: cy - h, width: 2 * h, height: 2 * h)
+            canvas.stroke(square, style: StrokeStyle(width: line), paint: .solid(palette.secondaryText))
+        }
     }
 
     /// `font` made smaller (never below the minimum) until `text` fits `width`.

@@ -14,6 +14,14 @@ public enum Weekday: Int, Sendable, CaseIterable, Comparable, CustomStringConver
     public var description: String {
         ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][rawValue]
     }
+
+    /// `Mon`: the weekday as screens and notes write it.
+    public var abbreviation: String { String(description.prefix(3)) }
+}
+
+extension CivilDate {
+    /// English month abbreviations, January first: dates on screen, in notes and in status lines.
+    public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
 /// A calendar date without a time zone (what an exchange calls "the trading day").

@@ -24,8 +24,8 @@ public struct RateLimit: Sendable, Equatable, Hashable, CustomStringConvertible 
 
 /// When an instrument trades, for refresh planning.
 public enum SessionHours: Sendable, Equatable {
-    /// From the exchange calendar of the instrument's time zone: the NYSE calendar (holidays, early
-    /// closes) for America/New_York, Monday to Friday 09:00-17:30 local elsewhere.
+    /// From the instrument's exchange calendar (`exchange = MIC`, else the one of its time zone:
+    /// holidays, early closes); Monday to Friday 09:00-17:30 local for a zone without one.
     case exchange
     /// Around the clock, every day (crypto).
     case always

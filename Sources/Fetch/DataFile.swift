@@ -87,34 +87,7 @@ public enum DataFile {
     /// Writes `bytes` to a temporary file in the same directory, flushes it, and renames it over
     /// `path`: readers see the old file or the new one, never a mix, and a crash leaves the old one.
     public static func replaceAtomically(path: String, bytes: [UInt8], permissions: mode_t = 0o644) throws(Errno) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        // A dot name the daemon's config never mentions, unique per process.
-        let temporary = directory + "/." + name + ".tmp-\(getpid())"
-        let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate], permissions: permissions)
-        var ok = false
-        defer {
-            _ = try? fd.close()
-            if !ok { unlink(temporary) }
-        }
-        var written = 0
-        while written < bytes.count {
-            let n = try fd.write(bytes[written...])
-            if n <= 0 { throw Errno.ioError }
-            written += n
-        }
-        // Permissions as asked, whatever the umask: the daemon (same user) must read it.
-        if fchmod(fd.rawValue, permissions) != 0 { throw Errno.current }
-        if fsync(fd.rawValue) != 0 { throw Errno.current }
-        if rename(temporary, path) != 0 { throw Errno.current }
-        ok = true
-        // The rename itself is durable once the directory is flushed.
-        let dfd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            _ = Glibc.close(dfd)
-        }
+        try AtomicFile.write(bytes, to: path, permissions: permissions, durable: true)
     }
 }
 

@@ -20,6 +20,10 @@ public struct FetchInstrument: Sendable, Equatable {
     public var dailyFile: String?
     public var intradayFile: String?
     public var timeZone = "America/New_York"
+    /// `exchange = MIC`; nil: from the time zone (ExchangeCalendar.forTimeZone).
+    public var exchange: String?
+    /// Whether the section has its own `time-zone` line (else an `exchange` brings its zone).
+    public var timeZoneSet = false
     public var session: SessionHours = .exchange
     public var extendedHours = false
     public var intradaySessions = 5
@@ -117,7 +121,8 @@ public struct FetchConfig: Sendable, Equatable {
                 switch key {
                 case "daily", "file": inst.dailyFile = value
                 case "intraday": inst.intradayFile = value
-                case "time-zone", "timezone": inst.timeZone = value
+                case "time-zone", "timezone": inst.timeZone = value; inst.timeZoneSet = true
+                case "exchange": inst.exchange = value  // checked by the daemon's check-config
                 default:
                     switch FetchSettings.checkInstrumentKey(key, value) {
                     case .unknown: break  // the daemon's key

@@ -78,8 +78,11 @@ public final class Fetcher {
             providers[name] = Providers.make(settings)
         }
         for inst in config.instruments {
-            let tz = zone(inst.timeZone) ?? .utc
-            markets[inst.id] = MarketHours(hours: inst.session, zone: tz, extendedHours: inst.extendedHours)
+            let calendar = inst.exchange.flatMap(ExchangeCalendar.named) ?? ExchangeCalendar.forTimeZone(inst.timeZone)
+            // An exchange without a time-zone line brings its own zone.
+            let zoneName = inst.exchange != nil && !inst.timeZoneSet ? calendar?.timeZoneIdentifier ?? inst.timeZone : inst.timeZone
+            let tz = zone(zoneName) ?? .utc
+            markets[inst.id] = MarketHours(hours: inst.session, zone: tz, extendedHours: inst.extendedHours, calendar: calendar)
         }
         loadState()
     }

@@ -70,12 +70,16 @@ public struct MarketHours: Sendable {
     public var extendedHours: Bool
     /// A regular session a provider reported ([start, end) unix s); authoritative for its date.
     public var reportedSession: Range<Int64>?
+    /// The exchange's calendar for `.exchange` hours; nil: Monday to Friday 09:00-17:30 local.
+    public var calendar: ExchangeCalendar?
 
-    public init(hours: SessionHours, zone: ExchangeTimeZone, extendedHours: Bool = false, reportedSession: Range<Int64>? = nil) {
+    public init(hours: SessionHours, zone: ExchangeTimeZone, extendedHours: Bool = false, reportedSession: Range<Int64>? = nil,
+                calendar: ExchangeCalendar? = nil) {
         self.hours = hours
         self.zone = zone
         self.extendedHours = extendedHours
         self.reportedSession = reportedSession
+        self.calendar = calendar ?? ExchangeCalendar.forTimeZone(zone.identifier)
     }
 
     /// Where `now` is relative to the sessions.
@@ -98,8 +102,9 @@ public struct MarketHours: Sendable {
         case .weekly(let days, let open, let close):
             local = days.contains(date.weekday.rawValue) ? (open, close) : nil
         case .exchange:
-            if zone.identifier == "America/New_York" {
-                local = NYSECalendar.session(on: date)
+            if let calendar {
+                if calendar.isAlwaysOpen { return zone.startOfDay(date)..<zone.startOfDay(date.adding(days: 1)) }
+                local = calendar.localHours(on: date).map { ($0.open, $0.close) }
             } else {
                 local = date.weekday.isWeekend ? nil : (9 * 3600, 17 * 3600 + 1800)
             }
@@ -109,9 +114,12 @@ public struct MarketHours: Sendable {
         return extendedHours ? widened(range, date: date) : range
     }
 
-    /// Pre- and post-market: 04:00 to 20:00 in New York; elsewhere two hours either side.
+    /// Pre- and post-market: the exchange's extended hours (04:00 to 20:00 in New York); elsewhere
+    /// two hours either side.
     private func widened(_ range: Range<Int64>, date: CivilDate) -> Range<Int64> {
-        if zone.identifier == "America/New_York" { return instant(date, 4 * 3600)..<instant(date, 20 * 3600) }
+        if let extended = calendar?.extendedHours {
+            return instant(date, extended.preOpen)..<instant(date, extended.postClose)
+        }
         return (range.lowerBound - 7200)..<(range.upperBound + 7200)
     }
 

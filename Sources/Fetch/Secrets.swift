@@ -5,6 +5,7 @@
 
 #if canImport(Glibc)
 import Glibc
+import LinuxIO
 #endif
 
 /// A key; printing it prints a placeholder.
@@ -42,18 +43,20 @@ public enum Secrets {
     /// The first line of the file, trimmed. A key file that group or others may read is refused: the
     /// point of a key file is that only root (or its owner) can read it.
     static func read(path: String, checkMode: Bool) -> Result<Secret, SecretError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return .failure(SecretError("\(path): cannot read the key: \(String(cString: strerror(errno)))")) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(SecretError("\(path): not a regular file")) }
-        if checkMode && info.st_mode & 0o077 != 0 {
-            return .failure(SecretError("\(path): the key file may be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it"))
+        let bytes: [UInt8], mode: mode_t
+        do { (bytes, mode) = try RegularFile.readWithMode(path, limit: 4096, followSymlinks: false) } catch {
+            switch error {
+            case .notRegularFile, .isDirectory: return .failure(SecretError("\(path): not a regular file"))
+            case .tooLarge: return .failure(SecretError("\(path): larger than 4096 bytes; a key file holds one key"))
+            case .system(let e) where e.rawValue == ELOOP: return .failure(SecretError("\(path): a symbolic link; name the key file itself"))
+            default: return .failure(SecretError("\(path): cannot read the key: \(error)"))
+            }
         }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return .failure(SecretError("\(path): the key file is empty")) }
-        let line = bytes[0..<n].split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).first ?? []
+        if checkMode && mode & 0o077 != 0 {
+            return .failure(SecretError("\(path): the key file may be read by others (mode \(String(mode & 0o777, radix: 8))); chmod 600 it"))
+        }
+        guard !bytes.isEmpty else { return .failure(SecretError("\(path): the key file is empty")) }
+        let line = bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).first ?? []
         let key = String(decoding: line, as: UTF8.self).filter { !$0.isWhitespace }
         guard !key.isEmpty else { return .failure(SecretError("\(path): the key file is empty")) }
         return .success(Secret(key))

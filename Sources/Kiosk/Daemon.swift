@@ -252,11 +252,15 @@ final class Daemon {
                 core.recordFrame(renderNanos: 0, copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)
                 return
             }
-            // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
-            let canvas = plan.redraw ? model.render(at: plan.time) : model.canvas
+            // The overview is redrawn whole: it changes only when a tile's data does. A burn-in
+            // step of a still picture paints nothing: the canvas holds the last frame.
+            let board = core.showingWatchlist ? core.watchlist : nil
+            let canvas = board.map { plan.redraw ? $0.render() : $0.canvas }
+                ?? (plan.redraw ? model.render(at: plan.time) : model.canvas)
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var damage = plan.fullCopy ? [picture.bounds] : plan.redraw ? model.lastRedrawnRegions : []
+            var damage = plan.fullCopy || (board != nil && plan.redraw) ? [picture.bounds]
+                : plan.redraw ? model.lastRedrawnRegions : []
             let background = model.screen.palette.background.premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)

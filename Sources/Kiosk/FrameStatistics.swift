@@ -15,6 +15,9 @@ public struct FrameStatistics: Sendable, Equatable {
     private var copiedFractions: [Double] = []
     /// Bytes the last presented frame wrote to scanout memory.
     public private(set) var lastCopiedBytes = 0
+    /// Bytes written to scanout memory since the start: two readings bracket a scene (a scrub, a
+    /// burn-in step) and give its bytes per frame with the frame counts.
+    public private(set) var totalCopiedBytes = 0
     private let window = 4096
 
     public init() {}
@@ -30,6 +33,7 @@ public struct FrameStatistics: Sendable, Equatable {
         copiedBytes.append(bytes)
         copiedFractions.append(frameBytes > 0 ? Double(bytes) / Double(frameBytes) : 0)
         lastCopiedBytes = bytes
+        totalCopiedBytes += bytes
     }
 
     /// Mean bytes written to scanout memory per frame over the recent frames (nil before one).
@@ -76,6 +80,6 @@ public struct FrameStatistics: Sendable, Equatable {
             + "input-to-flip p50 \(format(Self.percentile(inputLatencyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(inputLatencyNanos, 0.99), 2)) ms"
             + " (\(inputLatencyNanos.count) samples)"
             + ", scanout copy \(Int((meanCopiedBytes ?? 0).rounded())) B/frame (\(format((meanCopyFraction ?? 0) * 100, 2))% of a frame)"
-            + ", last \(lastCopiedBytes) B"
+            + ", last \(lastCopiedBytes) B, total \(totalCopiedBytes) B"
     }
 }

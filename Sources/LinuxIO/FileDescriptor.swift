@@ -29,6 +29,11 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         public static let truncate = OpenOptions(rawValue: O_TRUNC)
         public static let append = OpenOptions(rawValue: O_APPEND)
         public static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
+        /// Refuse a symbolic link as the last component (ELOOP): for files whose owner and mode
+        /// matter, such as API keys.
+        public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// Fail unless the path is a directory (to fsync one after a rename).
+        public static let directory = OpenOptions(rawValue: O_DIRECTORY)
     }
 
     /// Opens `path`; always close-on-exec so a helper we spawn never inherits the DRM fd.

@@ -4,23 +4,31 @@ import CLinux
 import Glibc
 #endif
 
-/// Files other programs read while we write them (status, preview, ready file): written to a
-/// temporary name in the same directory and renamed over the old one, so a reader sees the old
-/// file or the new one, never half of either.
+/// Files other programs read while we write them (status, preview, ready file, the fetcher's
+/// data): written to a hidden temporary name in the same directory (one per process, never a name
+/// a config mentions or a directory watch acts on) and renamed over the old one, so a reader sees
+/// the old file or the new one, never half of either.
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(Errno) {
-        let temporary = path + ".tmp"
+    /// - durable: flush the file before the rename and the directory after it, so a power cut
+    ///   leaves the old file or the new one (data worth keeping); without it only readers are served
+    ///   (a status file rewritten every second need not cost a disk flush).
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644, durable: Bool = false) throws(Errno) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = (slash == nil ? "" : directory + "/") + "." + name + ".tmp-\(getpid())"
         let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate], permissions: permissions)
-        // Exactly `permissions`: a service's UMask=0077 would otherwise hide a status file from the
-        // monitoring agent that reads it.
-        _ = fchmod(fd.rawValue, permissions)
         do throws(Errno) {
+            // Exactly `permissions`: a service's UMask=0077 would otherwise hide a status file from
+            // the monitoring agent (or the daemon, for the fetcher's data) that reads it.
+            if fchmod(fd.rawValue, permissions) != 0 { throw Errno.current }
             var offset = 0
             while offset < bytes.count {
                 let n = try fd.write(bytes[offset...])
                 if n <= 0 { throw Errno.ioError }
                 offset += n
             }
+            if durable && fsync(fd.rawValue) != 0 { throw Errno.current }
         } catch {
             try? fd.close()
             unlink(temporary)
@@ -28,6 +36,11 @@ public enum AtomicFile {
         }
         try fd.close()
         try rename(temporary, to: path)
+        // The rename itself is durable once the directory is flushed.
+        if durable, let dir = try? FileDescriptor.open(directory, .readOnly, options: .directory) {
+            _ = fsync(dir.rawValue)
+            try? dir.close()
+        }
     }
 
     /// `rename(2)`: atomic within one file system.
@@ -126,21 +139,42 @@ public enum RegularFile {
     /// promise (a file being appended to grows; sysfs and procfs report 4096 or 0): reading stops
     /// at end of file or at `limit + 1` bytes, whichever is first, so memory never exceeds the limit.
     public static func read(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+        try readWithMode(path, limit: limit).bytes
+    }
+
+    /// Opens `path` without blocking (a FIFO without a writer cannot hang `open`) and refuses, by
+    /// `fstat` on that descriptor, anything but a regular file of at most `limit` bytes.
+    static func openRegular(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileReadError)
+        -> (FileDescriptor, stat) {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(path, .readOnly, options: .nonBlocking) } catch {
+        let options: FileDescriptor.OpenOptions = followSymlinks ? .nonBlocking : [.nonBlocking, .noFollow]
+        do { fd = try FileDescriptor.open(path, .readOnly, options: options) } catch {
             if error == .noSuchFileOrDirectory || error.rawValue == ENOTDIR { throw .notFound }
             throw .system(error)
         }
-        defer { try? fd.close() }
         var info = stat()
-        guard fstat(fd.rawValue, &info) == 0 else { throw .system(.current) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .isDirectory
-        default: throw .notRegularFile
+        let problem: FileReadError?
+        if fstat(fd.rawValue, &info) != 0 { problem = .system(.current) } else {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: problem = Int64(info.st_size) > Int64(limit) ? .tooLarge(bytes: Int64(info.st_size), limit: Int64(limit)) : nil
+            case S_IFDIR: problem = .isDirectory
+            default: problem = .notRegularFile
+            }
         }
+        if let problem {
+            try? fd.close()
+            throw problem
+        }
+        return (fd, info)
+    }
+
+    /// `read`, plus the file's permission bits as `fstat` saw them on the descriptor that was read
+    /// (no window between checking and reading); `followSymlinks: false` refuses a link.
+    public static func readWithMode(_ path: String, limit: Int, followSymlinks: Bool = true) throws(FileReadError)
+        -> (bytes: [UInt8], mode: mode_t) {
+        let (fd, info) = try openRegular(path, limit: limit, followSymlinks: followSymlinks)
+        defer { try? fd.close() }
         let size = Int64(info.st_size)
-        if size > Int64(limit) { throw .tooLarge(bytes: size, limit: Int64(limit)) }
 
         var bytes = [UInt8](repeating: 0, count: min(Int(max(size, 0)), limit) + 1)
         var count = 0
@@ -160,6 +194,30 @@ public enum RegularFile {
         }
         if count > limit { throw .tooLarge(bytes: Int64(count), limit: Int64(limit)) }
         bytes.removeSubrange(count...)
-        return bytes
+        return (bytes, info.st_mode & 0o7777)
+    }
+}
+
+/// A regular file mapped read-only, for large files a C library reads in place (fonts, for
+/// FreeType): the same checks as `RegularFile.read` (no FIFO, no device, a size limit), but only
+/// the pages touched cost memory, and they are the page cache's, shared with every other reader.
+/// Files that are replaced by rename (as packages do) keep the mapped inode intact.
+public final class MappedFile: @unchecked Sendable {
+    /// The file's bytes, valid while this object lives.
+    public let bytes: UnsafeRawBufferPointer
+
+    public init(_ path: String, limit: Int) throws(FileReadError) {
+        let (fd, info) = try RegularFile.openRegular(path, limit: limit)
+        defer { try? fd.close() }
+        let size = Int64(info.st_size)
+        guard size > 0 else { bytes = UnsafeRawBufferPointer(start: nil, count: 0); return }
+        guard let p = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd.rawValue, 0), p != MAP_FAILED else {
+            throw .system(.current)
+        }
+        bytes = UnsafeRawBufferPointer(start: p, count: Int(size))
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
     }
 }

@@ -66,7 +66,28 @@ struct PreparedPaint {
     // Gradient position t = (x - sx) * ux + (y - sy) * uy, scaled to table indices.
     let sx: Double, sy: Double, ux: Double, uy: Double
 
+    /// The last gradient's lookup table, kept by the canvas: a chart fills with the same gradient
+    /// frame after frame, and building the table costs more than the fill's edges.
+    struct TableCache {
+        var stops: [(offset: Double, color: Color)] = []
+        var table: [UInt32] = []
+
+        mutating func table(for g: LinearGradient) -> [UInt32] {
+            if table.isEmpty || stops.count != g.stops.count
+                || !zip(stops, g.stops).allSatisfy({ $0.offset == $1.offset && $0.color == $1.color }) {
+                stops = g.stops
+                table = g.lookupTable()
+            }
+            return table
+        }
+    }
+
     init(_ paint: Paint, transform: Transform) {
+        var cache = TableCache()
+        self.init(paint, transform: transform, cache: &cache)
+    }
+
+    init(_ paint: Paint, transform: Transform, cache: inout TableCache) {
         switch paint {
         case .solid(let c):
             solid = c.premultiplied; isSolid = true; isOpaque = c.alpha == 255
@@ -75,7 +96,7 @@ struct PreparedPaint {
             let a = transform.apply(g.start), b = transform.apply(g.end)
             let dx = b.x - a.x, dy = b.y - a.y
             let len2 = dx * dx + dy * dy
-            let lut = g.lookupTable()
+            let lut = cache.table(for: g)
             table = lut
             isSolid = false
             solid = 0

@@ -42,6 +42,10 @@ struct Stroker {
     /// Output: pairs of points, one pair per directed edge.
     var edges: [Point]
     private var points: [Point] = []
+    private var directions: [Point] = []
+    /// When set, open polylines are stroked only where they come this close (device pixels, already
+    /// widened by the stroke's reach): what a clipped redraw needs.
+    var visible: (x0: Double, y0: Double, x1: Double, y1: Double)?
 
     init(halfWidth: Double, cap: LineCap, join: LineJoin, miterLimit: Double, tolerance: Double = 0.1,
          edges: [Point]) {
@@ -69,28 +73,143 @@ struct Stroker {
             dot(pts[0])
             return
         }
-        let segmentCount = closed ? pts.count : pts.count - 1
+        if !closed {
+            let m = pts.count - 1
+            directions.removeAll(keepingCapacity: true)
+            for i in 0..<m { directions.append(direction(pts[i], pts[i + 1])) }
+            guard let visible else {
+                outline(pts, 0, m)
+                return
+            }
+            // Only the runs of segments that reach the visible rectangle: each run is outlined on
+            // its own with butt ends where it was cut, plus the join at each cut. As a sum of
+            // edges that is the whole outline less closed pieces that lie wholly outside, which
+            // add nothing inside.
+            func reaches(_ i: Int) -> Bool {
+                let a = pts[i], b = pts[i + 1]
+                return min(a.x, b.x) <= visible.x1 && max(a.x, b.x) >= visible.x0
+                    && min(a.y, b.y) <= visible.y1 && max(a.y, b.y) >= visible.y0
+            }
+            var i = 0
+            while i < m {
+                while i < m && !reaches(i) { i += 1 }
+                if i == m { break }
+                let s0 = i
+                while i < m && reaches(i) { i += 1 }
+                outline(pts, s0, i)
+                if s0 > 0 { joinAt(pts[s0], incoming: directions[s0 - 1], outgoing: directions[s0]) }
+                if i < m { joinAt(pts[i], incoming: directions[i - 1], outgoing: directions[i]) }
+            }
+            return
+        }
+        let segmentCount = pts.count
         for i in 0..<segmentCount {
             let a = pts[i], b = pts[(i + 1) % pts.count]
-            var n = normal(a, b)
-            n = n * halfWidth
-            var a2 = a, b2 = b
-            if !closed && cap == .square {
-                let d = direction(a, b) * halfWidth
-                if i == 0 { a2 = a - d }
-                if i == segmentCount - 1 { b2 = b + d }
-            }
-            emitQuad(a2 + n, b2 + n, b2 - n, a2 - n)
+            let n = normal(a, b) * halfWidth
+            emitQuad(a + n, b + n, b - n, a - n)
         }
-        let joinRange = closed ? 0..<pts.count : 1..<(pts.count - 1)
-        for i in joinRange {
+        for i in 0..<pts.count {
             let prev = pts[(i - 1 + pts.count) % pts.count], v = pts[i], next = pts[(i + 1) % pts.count]
             joinAt(v, incoming: direction(prev, v), outgoing: direction(v, next))
         }
-        if !closed && cap == .round {
-            roundCap(pts[0], outward: direction(pts[1], pts[0]))
-            roundCap(pts[pts.count - 1], outward: direction(pts[pts.count - 2], pts[pts.count - 1]))
+    }
+
+    /// An open polyline as one closed outline: along one side, around the end cap, back along the
+    /// other side and around the start cap. At each corner the outer side follows the join and the
+    /// inner side passes through the vertex itself. As a sum of edges this is exactly the segment
+    /// quads plus the join and cap pieces, less the edges they share (which cancel), so it covers
+    /// the same area with about half the edges.
+    private mutating func outline(_ pts: [Point], _ s0: Int, _ s1: Int) {
+        // Caps at the polyline's own ends; butt ends where a run was cut.
+        let startCap = s0 == 0 ? cap : .butt, endCap = s1 == pts.count - 1 ? cap : .butt
+        // Square caps lengthen the first and the last segment.
+        var first = pts[s0], last = pts[s1]
+        if startCap == .square { first = first - directions[s0] * halfWidth }
+        if endCap == .square { last = last + directions[s1 - 1] * halfWidth }
+        polygon.removeAll(keepingCapacity: true)
+        // Left side (offset +n), forwards.
+        polygon.append(first + leftNormal(directions[s0]))
+        for i in s0..<s1 {
+            polygon.append((i == s1 - 1 ? last : pts[i + 1]) + leftNormal(directions[i]))
+            if i < s1 - 1 { corner(pts[i + 1], directions[i], directions[i + 1], side: 1) }
         }
+        // End cap.
+        let nEnd = leftNormal(directions[s1 - 1])
+        if endCap == .round {
+            let tip = directions[s1 - 1] * halfWidth
+            appendArcAfterStart(center: pts[s1], from: nEnd, to: tip)
+            appendArcAfterStart(center: pts[s1], from: tip, to: Point(-nEnd.x, -nEnd.y))
+        } else {
+            polygon.append(last - nEnd)
+        }
+        // Right side (offset -n), backwards.
+        for i in stride(from: s1 - 1, through: s0, by: -1) {
+            polygon.append((i == s0 ? first : pts[i]) - leftNormal(directions[i]))
+            if i > s0 { corner(pts[i], directions[i - 1], directions[i], side: -1) }
+        }
+        // Start cap, back to the first point (the closing edge).
+        if startCap == .round {
+            let nStart = leftNormal(directions[s0])
+            let back = Point(-directions[s0].x, -directions[s0].y) * halfWidth
+            appendArcAfterStart(center: pts[s0], from: Point(-nStart.x, -nStart.y), to: back)
+            appendArcAfterStart(center: pts[s0], from: back, to: nStart)
+            polygon.removeLast()
+        }
+        emitCurrentPolygon()
+    }
+
+    private func leftNormal(_ d: Point) -> Point { Point(-d.y, d.x) * halfWidth }
+
+    /// The corner at `v` from direction `d1` to `d2` on one side (+1: the +n side walked forwards,
+    /// -1: the -n side walked backwards), from the offset point of the segment walked so far (the
+    /// last point) to that of the next one: the join where this side is the outside of the turn,
+    /// otherwise through the vertex itself.
+    private mutating func corner(_ v: Point, _ d1: Point, _ d2: Point, side: Double) {
+        let cross = d1.x * d2.y - d1.y * d2.x
+        let dot = d1.x * d2.x + d1.y * d2.y
+        let straight = abs(cross) < 1e-12 && dot > 0
+        // As joinAt: the outside is opposite to the side the path turns towards.
+        let outside: Double = cross > 0 ? -1 : 1
+        if straight || outside != side {
+            polygon.append(v)
+            polygon.append(side > 0 ? v + leftNormal(d2) : v - leftNormal(d1))
+            return
+        }
+        let o1 = Point(-d1.y, d1.x) * (outside * halfWidth), o2 = Point(-d2.y, d2.x) * (outside * halfWidth)
+        // The join's outer points from v + o1 to v + o2 (v + o1 itself left out) ...
+        let start = polygon.count
+        switch join {
+        case .bevel:
+            break
+        case .miter:
+            let cosTheta = (o1.x * o2.x + o1.y * o2.y) / (halfWidth * halfWidth)
+            let cosHalf = ((1 + cosTheta) / 2).squareRoot()
+            if cosHalf > 1e-9 && 1 / cosHalf <= miterLimit {
+                polygon.append(v + (o1 + o2) * (1 / (1 + cosTheta)))
+            }
+        case .round:
+            appendArc(center: v, from: o1, to: o2)
+            if polygon.count >= start + 2 {
+                polygon.remove(at: start)
+                polygon.removeLast()
+            } else {
+                polygon.removeSubrange(start...)
+            }
+        }
+        // ... then to the next segment's offset point; walking backwards, the same points reversed.
+        if side > 0 {
+            polygon.append(v + o2)
+        } else {
+            polygon[start...].reverse()
+            polygon.append(v + o1)
+        }
+    }
+
+    /// Appends the arc's points after its first one (which the outline already holds).
+    private mutating func appendArcAfterStart(center: Point, from a: Point, to b: Point) {
+        let start = polygon.count
+        appendArc(center: center, from: a, to: b)
+        if polygon.count > start { polygon.remove(at: start) }
     }
 
     /// A single point: round caps make a disc, square caps a square, butt caps nothing (as SVG).

@@ -1,4 +1,5 @@
 import CFreeType
+import LinuxIO
 import Raster
 import Synchronization
 
@@ -52,6 +53,11 @@ public final class FontFace {
 
     private let library: FT_Library
     private let face: FT_Face
+    /// The font's bytes: FreeType reads them in place for as long as the face lives.
+    private let file: MappedFile
+    /// A font is a few MB at most; a bigger "font" is something else (a disk image, /dev/zero).
+    static let maximumFileBytes = 64 << 20
+
     /// The char size FreeType is currently set to, in 26.6 pixels (0: none yet).
     private var currentSize: Int32 = 0
 
@@ -62,16 +68,25 @@ public final class FontFace {
 
     /// Opens the font file at `path` (face 0 of a collection).
     public init(path: String) throws(TextError) {
-        // Tell "not there" and "not allowed" apart before FreeType folds both into one error code.
-        guard access(path, F_OK) == 0 else { throw .fontFileMissing(path: path) }
-        guard access(path, R_OK) == 0 else { throw .fontFileUnreadable(path: path) }
+        // LinuxIO opens it (the one place that opens files: no FIFO, no device, a size bound), and
+        // FreeType reads the mapping; "not there" and "not allowed" stay apart.
+        let file: MappedFile
+        do { file = try MappedFile(path, limit: Self.maximumFileBytes) } catch {
+            switch error {
+            case .notFound: throw .fontFileMissing(path: path)
+            case .system(let e) where e.rawValue == EACCES || e.rawValue == EPERM: throw .fontFileUnreadable(path: path)
+            case .tooLarge, .notRegularFile, .isDirectory: throw .corruptFont(path: path, freeTypeError: 0x02)
+            case .system: throw .fontFileUnreadable(path: path)
+            }
+        }
+        guard let base = file.bytes.baseAddress else { throw .corruptFont(path: path, freeTypeError: 0x02) }
 
         var lib: FT_Library?
         let initError = FT_Init_FreeType(&lib)
         guard initError == 0, let lib else { throw .freeType(function: "FT_Init_FreeType", code: initError) }
 
         var opened: FT_Face?
-        let openError = FT_New_Face(lib, path, 0, &opened)
+        let openError = FT_New_Memory_Face(lib, base.assumingMemoryBound(to: FT_Byte.self), FT_Long(file.bytes.count), 0, &opened)
         guard openError == 0, let opened else {
             FT_Done_FreeType(lib)
             if openError == 0x40 { throw .freeType(function: "FT_New_Face", code: openError) }
@@ -85,6 +100,7 @@ public final class FontFace {
         }
 
         self.path = path
+        self.file = file
         library = lib
         face = opened
         familyName = rec.family_name.map { String(cString: $0) } ?? ""

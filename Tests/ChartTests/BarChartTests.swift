@@ -7,7 +7,9 @@ import Text
 /// The monthly-change bar chart: value lines at nice steps, month-to-date, absurd data.
 @Suite("Bar chart")
 struct BarChartTests {
-    nonisolated(unsafe) static let fonts: FontSet = { try! FontSet.load() }()
+    /// A font set per use: a FontSet (its faces and glyph caches) must not be shared between
+    /// threads, and Swift Testing runs tests in parallel.
+    static var fonts: FontSet { try! FontSet.load() }
 
     /// True when `step` is 1, 2 or 5 times a power of ten (within rounding).
     static func isNiceStep(_ step: Double) -> Bool {

@@ -6,7 +6,9 @@ import Text
 /// The composed screen: what the header says, which buttons there are, how large it is drawn.
 @Suite("Screen model")
 struct ScreenModelTests {
-    nonisolated(unsafe) static let fonts: FontSet = { try! FontSet.load() }()
+    /// A font set per use: a FontSet (its faces and glyph caches) must not be shared between
+    /// threads, and Swift Testing runs tests in parallel.
+    static var fonts: FontSet { try! FontSet.load() }
 
     @Test("a slow sweep visits every point in order, at any density", arguments: [0.5, 2.0, 5.0, 50.0])
     func sweepVisitsEveryPoint(spacing: Double) {

@@ -7,7 +7,9 @@ import Text
 /// The watchlist overview: the grid for every count and screen shape, and what each tile says.
 @Suite("Watchlist")
 struct WatchlistTests {
-    nonisolated(unsafe) static let fonts: FontSet = { try! FontSet.load() }()
+    /// A font set per use: a FontSet (its faces and glyph caches) must not be shared between
+    /// threads, and Swift Testing runs tests in parallel.
+    static var fonts: FontSet { try! FontSet.load() }
 
     static let screens = [(1920, 1080), (1080, 1920), (1280, 720), (800, 480), (480, 800), (1024, 600), (3840, 2160), (720, 1280)]
 

@@ -85,7 +85,7 @@ VKMS=--vkms; [ -f "$CACHE/vkms/vkms.ko" ] && [ "${TB_VM_VKMS:-1}" = 1 ] || VKMS=
 HOSTLOAD=$(cut -d' ' -f1-3 /proc/loadavg)   # before the VM: TCG speed, so the vkms frame rate, depends on it
 if [ "${TB_E2E_JUDGE_ONLY:-0}" = 1 ] && [ -f "$OUT/vm.log" ]; then VMRC=0   # re-judge the artefacts of TB_E2E_OUT
 else
-  bash "$HERE/run-vm.sh" --gpu bochs $VKMS --mem 1024 --timeout 300 --out "$OUT" -- sh /run/e2e/daemon-guest.sh "$CACHE" > "$OUT/vm.log" 2>&1
+  bash "$HERE/run-vm.sh" --gpu bochs $VKMS --mem 1024 --timeout 480 --out "$OUT" -- sh /run/e2e/daemon-guest.sh "$CACHE" > "$OUT/vm.log" 2>&1
   VMRC=$?
 fi
 sed 's/^/  vm: /' "$OUT/vm.log" | grep -v '^  vm: $'
@@ -109,9 +109,9 @@ judge_power() {
   OFF_WAKE=$(sub "$(kv wakeups "$OFFB")" "$(kv wakeups "$OFFA")")
   DPMS_OFF=$(word dpms_off "$L"); DPMS_OFF2=$(word dpms_off2 "$L"); DPMS_READY=$(word dpms_ready "$L")
   DARK=$($CHECK dark "$OUT/d-power-off.ppm" 2>&1); DARK_OK=$?
-  DETAIL="screen off ($HOW) $(word off_after "$L") s after start (ready after $(word ready_after "$L") s); DPMS ${DPMS_READY:-?} -> ${DPMS_OFF:-?}, 4 s later ${DPMS_OFF2:-?}; over 4 s off: flips +$OFF_FLIPS ($(kv flips "$OFFA") -> $(kv flips "$OFFB")), cpu +$OFF_CPU ms, $(field off_ticks "$L") ticks (/proc), wakeups +$OFF_WAKE (2 SIGUSR1); capture: $DARK"
+  DETAIL="screen off ($HOW) $(word off_after "$L") s after start (ready after $(word ready_after "$L") s); DPMS ${DPMS_READY:-?} -> ${DPMS_OFF:-?}, 4 s later ${DPMS_OFF2:-?}; over 4 s off: flips +$OFF_FLIPS ($(kv flips "$OFFA") -> $(kv flips "$OFFB")), cpu +$OFF_CPU ms, $(field off_ticks "$L") ticks and $(field off_switches "$L") sleeps (/proc), wakeups +$OFF_WAKE (2 SIGUSR1); capture: $DARK"
   if [ "$HOW" = DPMS ] && [ "${DPMS_OFF%% *}" = Off ] && [ "${DPMS_OFF2%% *}" = Off ] || { [ "$HOW" = "black frame" ] && [ "$DARK_OK" = 0 ]; }; then OFF_OK=1; else OFF_OK=0; fi
-  if [ "$OFF_OK" = 1 ] && [ "$OFF_FLIPS" = 0 ] && between "$OFF_CPU" 0 30 && between "$(field off_ticks "$L")" 0 3 && between "$(word off_after "$L")" 5.9 "$(awk -v r="$(word ready_after "$L")" 'BEGIN { print r + 36 }')"; then
+  if [ "$OFF_OK" = 1 ] && [ "$OFF_FLIPS" = 0 ] && between "$(field off_switches "$L")" 0 20 && between "$(word off_after "$L")" 5.9 "$(awk -v r="$(word ready_after "$L")" 'BEGIN { print r + 36 }')"; then
     # (never before the 6 s of idle since the start; the upper bound only catches "never")
     result daemon-power-idle-off PASS "$DETAIL"
   else
@@ -136,8 +136,8 @@ judge_power() {
   S_FLIPS=$(sub "$(kv flips "$SB")" "$(kv flips "$SA")"); S_CPU=$(sub "$(kv cpu_ms "$SB")" "$(kv cpu_ms "$SA")")
   DPMS_S=$(word dpms_sched "$L")
   DARK=$($CHECK dark "$OUT/d-power-sched.ppm" 2>&1); DARK_OK=$?
-  DETAIL="$(word guest_time "$L"); ready-file: $(word ready "$L"); screen off (${HOW:-no log line}); DPMS ${DPMS_S:-?}; flips $(kv flips "$SA") at start, +$S_FLIPS over 3 s, cpu +$S_CPU ms, $(field sched_ticks "$L") ticks; no 'screen on': $(grep -c 'power: screen on' "$L"); capture: $DARK"
-  if [ -n "$(word ready "$L")" ] && ! grep -q 'power: screen on' "$L" && [ "$S_FLIPS" = 0 ] && between "$S_CPU" 0 30 \
+  DETAIL="$(word guest_time "$L"); ready-file: $(word ready "$L"); screen off (${HOW:-no log line}); DPMS ${DPMS_S:-?}; flips $(kv flips "$SA") at start, +$S_FLIPS over 3 s, cpu +$S_CPU ms, $(field sched_ticks "$L") ticks, $(field sched_switches "$L") sleeps; no 'screen on': $(grep -c 'power: screen on' "$L"); capture: $DARK"
+  if [ -n "$(word ready "$L")" ] && ! grep -q 'power: screen on' "$L" && [ "$S_FLIPS" = 0 ] && between "$(field sched_switches "$L")" 0 20 \
      && { [ "$HOW" = DPMS ] && [ "${DPMS_S%% *}" = Off ] || { [ "$HOW" = "black frame" ] && [ "$DARK_OK" = 0 ]; }; }; then
     result daemon-power-schedule PASS "$DETAIL"
   else
@@ -153,14 +153,15 @@ if D=$($CHECK chart "$OUT/d-bochs.ppm" 2>&1) && S=$($CHECK same "$OUT/d-bochs.pp
 else
   result daemon-bochs-chart FAIL "$D; plot vs host render: ${S:-}; log: $(grep -v stats "$L" | head -5 | tr '\n' '|')"
 fi
-# (3) idle: no cycling, nothing changes: CPU over 10 s < 50 ms, (almost) no wakeups
+# (3) idle: no cycling, nothing changes: no wakeups of its own (the daemon's count) and no sleeps
+# beyond the SIGUSR1 (the kernel's count). CPU time is reported: under TCG it follows the host's load.
 A=$(nth_stats "$L" 1); Z=$(nth_stats "$L" 2)
 IDLE_MS=$(( $(kv cpu_ms "$Z") - $(kv cpu_ms "$A") )) 2>/dev/null; IDLE_W=$(( $(kv wakeups "$Z") - $(kv wakeups "$A") - 1 )) 2>/dev/null
-TICKS=$(field idle_ticks "$L")
-if between "$IDLE_MS" 0 49 && between "$IDLE_W" 0 3 && between "$TICKS" 0 4; then
-  result daemon-idle PASS "10 s idle: cpu ${IDLE_MS} ms (daemon stats), ${TICKS} ticks (/proc), wakeups ${IDLE_W} besides the SIGUSR1; rss $(kv rss_kb "$Z") kB"
+TICKS=$(field idle_ticks "$L"); SLEEPS=$(field idle_switches "$L")
+if between "$IDLE_W" 0 3 && between "$SLEEPS" 0 10; then
+  result daemon-idle PASS "10 s idle: wakeups ${IDLE_W} besides the SIGUSR1, ${SLEEPS} sleeps (/proc); cpu ${IDLE_MS} ms (daemon stats), ${TICKS} ticks (/proc); rss $(kv rss_kb "$Z") kB"
 else
-  result daemon-idle FAIL "cpu_ms=${IDLE_MS:-?} ticks=${TICKS:-?} wakeups=${IDLE_W:-?} ($A -> $Z)"
+  result daemon-idle FAIL "wakeups=${IDLE_W:-?} sleeps=${SLEEPS:-?} cpu_ms=${IDLE_MS:-?} ticks=${TICKS:-?} ($A -> $Z)"
 fi
 # (5) SIGTERM: exit 0, the plane scans out fbcon's framebuffer again, the chart is gone
 BEFORE=$(grep -o 'plane_before: .*' "$L" | grep -o 'fb=[0-9]*'); AFTER=$(grep -o 'plane_after: .*' "$L" | grep -o 'fb=[0-9]*')
@@ -185,6 +186,17 @@ if ! grep -q '/dev/dri' "$L" && grep -q 'display: [0-9]*x[0-9]*@' "$L" && D=$($C
   result daemon-fbdev-config-backend PASS "[display] backend = fbdev without --display: $D"
 else
   result daemon-fbdev-config-backend FAIL "[display] backend = fbdev without --display: $(grep -v stats "$L" | head -3 | tr '\n' '|') ${D:-}"
+fi
+# (9) 500 uevents with the output unplugged: no descriptor or memory per event, the picture comes back
+L="$OUT/d-uevents.log"
+read -r _ _ FD0 _ RSS0 _ _ <<< "$(grep -h '^before: ' "$L" | tail -1)"
+read -r _ _ FD1 _ RSS1 _ NU _ DISP <<< "$(grep -h '^after: ' "$L" | tail -1)"
+DETAIL="output unplugged, $NU change uevents: fds $FD0 -> $FD1, rss $RSS0 -> $RSS1 kB, status $DISP; replugged: $(grep -h '^replugged: ' "$L" | grep -o 'flips [0-9]*')"
+if [ -n "$FD0" ] && [ "$FD0" = "$FD1" ] && [ "${NU:-0}" = 500 ] && [ "$DISP" = waiting-for-output ] \
+   && awk -v a="$RSS0" -v b="$RSS1" 'BEGIN { exit !(a > 0 && b - a <= 512) }' && grep -q '^replugged: ' "$L" && grep -q 'exit=0' "$L"; then
+  result daemon-uevent-storm PASS "$DETAIL"
+else
+  result daemon-uevent-storm FAIL "$DETAIL; log: $(grep -E 'display:|uevent' "$L" | head -6 | tr '\n' '|')"
 fi
 # (6) DRM master: waits while display-check is master (no frames), takes over when it lets go
 L="$OUT/d-master.log"; D=""
@@ -254,6 +266,37 @@ for f in d-vkms d-vkms-1024 d-vkms-1080 d-touch-vkms d-touch; do
   [ -f "$OUT/$f.log" ] || continue
   E=$(nth_stats "$OUT/$f.log" -1)
   echo "  scanout copy $f: $(kv copy_bytes "$E") B/frame = $(kv copy_pct "$E")% of a frame (mean over the run's frames), last frame $(kv last_copy_bytes "$E") B"
+done
+# (2'') a settled burn-in step presents one frame by itself: on vkms it moves the framebuffer's
+# start and copies nothing to scanout; on bochs-drm it copies the shifted picture, and the capture
+# after the step is the one before moved by one pixel (not shown misplaced, rows or columns away).
+for v in burnin-vkms burnin-bochs; do
+  L="$OUT/d-$v.log"
+  [ "$v" = burnin-vkms ] && [ -z "$VKMS" ] && continue
+  SP=$($CHECK span "$L" step_before step_after); F=$(kv frames "$SP"); B=$(kv bytes "$SP")
+  DETAIL="$(grep -o 'burn-in shift of 2 px by [a-z-]*' "$L" | head -1); the step: $F frame(s), $B B copied to scanout, exit $(field exit "$L")"
+  if [ "$v" = burnin-vkms ]; then
+    if [ "$F" = 1 ] && [ "$B" = 0 ] && [ "$(field exit "$L")" = 0 ]; then
+      result daemon-burnin-step-vkms PASS "$DETAIL"
+    else
+      result daemon-burnin-step-vkms FAIL "$DETAIL; $(grep -E 'burn-in|scanout|mark' "$L" | tr '\n' '|')"
+    fi
+  else
+    M=$($CHECK shifted "$OUT/d-$v.ppm" "$OUT/d-$v-step.ppm" 2>&1); M_OK=$?
+    if [ "$F" = 1 ] && [ "${B:-0}" -gt 0 ] && [ "$M_OK" = 0 ] && [ "$(field exit "$L")" = 0 ]; then
+      result daemon-burnin-step-bochs PASS "$DETAIL; capture: $M"
+    else
+      result daemon-burnin-step-bochs FAIL "$DETAIL; capture: $M; $(grep -E 'burn-in|scanout|mark|still_shot' "$L" | tr '\n' '|')"
+    fi
+  fi
+done
+# bytes copied to scanout per frame while a finger scrubs (from the reading before the finger
+# touches to the next one: the scrub and, on vkms, the label's return), reported
+for f in d-touch-vkms d-touch; do
+  [ -f "$OUT/$f.log" ] || continue
+  SP=$($CHECK span "$OUT/$f.log" scrub_before)
+  FB=$(grep -o 'display: [0-9]*x[0-9]*@' "$OUT/$f.log" | head -1 | grep -o '[0-9]*x[0-9]*' | awk -Fx '{ print $1 * $2 * 4 }')
+  echo "  scrub $f: $(kv frames "$SP") frames, $(kv per_frame "$SP") B copied to scanout per frame = $(awk -v b="$(kv per_frame "$SP")" -v f="${FB:-0}" 'BEGIN { if (f > 0 && b != "") printf "%.2f", 100 * b / f; else printf "?" }')% of a frame"
 done
 D="" S="" I="" S2="" S3=""
 # (7) touch: scrub snaps to the nearest point, label = that point's price (header vs host render)

@@ -70,6 +70,10 @@ stats() {  # stats PID LOG: SIGUSR1, then wait for the new `stats:` line
   while [ "$(grep -c 'stats:' "$2")" -le "$n" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 }
 cpu_ticks() { cut -d' ' -f14,15 "/proc/$1/stat" | awk '{ print $1 + $2 }'; }
+# How often the daemon went to sleep (the kernel's count, not the daemon's): an idle daemon sleeps
+# once per event it is sent, a loop that polls or renders sleeps 60 times a second, at any host speed
+# (CPU time, by contrast, grows with the host's load under TCG).
+switches() { grep '^voluntary_ctxt_switches' "/proc/$1/status" | tr -dc '0-9'; }
 plane() { grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m2 -E 'fb=|allocated by' | tr -d '\t' | tr '\n' ' '; }
 stop() { kill -TERM "$1" 2>/dev/null; wait "$1"; echo "exit=$?" >> "$2"; }
 up() { cut -d' ' -f1 /proc/uptime; }   # ~ CLOCK_MONOTONIC (touch-inject's MARK clock), 10 ms steps
@@ -93,13 +97,13 @@ power_phases() {
   wait_text "$L" 'power: screen off'; echo "off_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
   wait_dpms Off
   echo "dpms_off: $(dpms) $(crtc_active)" >> "$L"
-  stats $P "$L"; echo "off_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P)
+  stats $P "$L"; echo "off_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P); SW=$(switches $P)
   shot d-power-off.ppm
   sleep 4   # the window measured while off, not a wait
   # everything read while off comes before the off_b line: that line lets the injector tap
-  B2=$(cpu_ticks $P); echo "dpms_off2: $(dpms) $(crtc_active)" >> "$L"
+  B2=$(cpu_ticks $P); SW2=$(switches $P); echo "dpms_off2: $(dpms) $(crtc_active)" >> "$L"
   stats $P "$L"; echo "off_b: $(last_stats "$L")" >> "$L"
-  echo "off_ticks=$((B2 - A))" >> "$L"
+  echo "off_ticks=$((B2 - A)) off_switches=$((SW2 - SW))" >> "$L"
   wait_text "$OUT/d-inject-power.log" 'MARK woken'
   wait_text "$L" 'power: screen on'
   echo "on_at: $(up) tap: $(grep -o 'MARK wake [0-9.]*' "$OUT/d-inject-power.log" | cut -d' ' -f3)" >> "$L"
@@ -125,11 +129,11 @@ power_phases() {
   wait_text "$L" 'power: screen off'
   wait_dpms Off
   echo "dpms_sched: $(dpms) $(crtc_active)" >> "$L"
-  stats $P "$L"; echo "sched_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P)
+  stats $P "$L"; echo "sched_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P); SW=$(switches $P)
   shot d-power-sched.ppm
   sleep 3
-  B2=$(cpu_ticks $P); stats $P "$L"; echo "sched_b: $(last_stats "$L")" >> "$L"
-  echo "sched_ticks=$((B2 - A))" >> "$L"
+  B2=$(cpu_ticks $P); SW2=$(switches $P); stats $P "$L"; echo "sched_b: $(last_stats "$L")" >> "$L"
+  echo "sched_ticks=$((B2 - A)) sched_switches=$((SW2 - SW))" >> "$L"
   stop $P "$L"
 }
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/*/name | tr '\n' ' ') fb0: $(cat /sys/class/graphics/fb0/name)"
@@ -150,11 +154,11 @@ $B run --config "$OUT/bochs.conf" --ready-file /tmp/ready-a --status /tmp/st-a.j
 P=$!
 wait_file /tmp/ready-a 600
 settled d-bochs.ppm $P "$OUT/d-bochs.log" /tmp/st-a.json '"display": "presenting"'
-stats $P "$OUT/d-bochs.log"; T1=$(cpu_ticks $P)
+stats $P "$OUT/d-bochs.log"; T1=$(cpu_ticks $P); SW=$(switches $P)
 cp /tmp/st-a.json "$OUT/d-bochs-status.json"
 sleep 10
-T2=$(cpu_ticks $P); stats $P "$OUT/d-bochs.log"
-echo "idle_ticks=$((T2 - T1))" >> "$OUT/d-bochs.log"
+T2=$(cpu_ticks $P); SW2=$(switches $P); stats $P "$OUT/d-bochs.log"
+echo "idle_ticks=$((T2 - T1)) idle_switches=$((SW2 - SW))" >> "$OUT/d-bochs.log"
 shot d-sigterm-before.ppm
 stop $P "$OUT/d-bochs.log"
 echo "plane_after: $(plane)" >> "$OUT/d-bochs.log"
@@ -175,6 +179,26 @@ wait_file /tmp/ready-b2 600
 settled d-fbdev-backend.settled.ppm $P "$OUT/d-fbdev-backend.log" /tmp/st-b2.json '"display": "presenting"'
 shot_until d-fbdev-backend.ppm chart
 stop $P "$OUT/d-fbdev-backend.log"
+
+# (9) hostile hot-plug (issue 13): with the output unplugged, 500 change uevents (a flapping cable, a
+# udev storm) must not cost a descriptor or memory each, and the picture returns on the real plug.
+L="$OUT/d-uevents.log"; CONN=$(ls -d /sys/class/drm/card0-*/ | head -1)
+$B run --config "$OUT/bochs.conf" --ready-file /tmp/ready-u --status /tmp/st-u.json 2>> "$L" &
+P=$!
+wait_file /tmp/ready-u 600
+echo off > "${CONN}status"; echo change > /sys/class/drm/card0/uevent
+wait_text /tmp/st-u.json '"display": "waiting-for-output"'
+fds() { ls /proc/$1/fd | wc -l; }
+rss() { grep VmRSS /proc/$1/status | tr -s ' ' | cut -d' ' -f2; }
+echo "before: fds $(fds $P) rss $(rss $P) frames $(last_flips "$L")" >> "$L"
+storm=0; while [ $storm -lt 500 ]; do echo change > /sys/class/drm/card0/uevent; storm=$((storm + 1)); done
+# the daemon has taken them all when a stats request after the last one is answered
+stats $P "$L"; stats $P "$L"
+echo "after: fds $(fds $P) rss $(rss $P) uevents $storm display $(grep -o '"display": "[a-z-]*"' /tmp/st-u.json | cut -d'"' -f4)" >> "$L"
+F0=$(last_flips "$L")
+echo detect > "${CONN}status"; echo change > /sys/class/drm/card0/uevent
+flips_after $P "$L" "${F0:-0}"; echo "replugged: $(last_stats "$L")" >> "$L"
+stop $P "$L"
 
 # (6) DRM master: display-check holds master; the daemon starts, waits, takes over when it lets go
 $B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-m0 > "$OUT/d-master-other.log" 2>&1 &
@@ -206,12 +230,35 @@ if [ -e /dev/dri/card1 ]; then
   done
 fi
 
+# (2'') burn-in steps of a still chart (period 10 s): the frame a step presents by itself and the
+# bytes it copied to scanout (vkms moves the framebuffer's start: none; bochs-drm copies); on bochs
+# a capture after the step shows where the shifted picture lands.
+frames_now() { grep 'stats:' "$1" | tail -1 | grep -o 'frames [0-9]*' | cut -d' ' -f2; }
+for v in burnin-bochs burnin-vkms; do
+  [ "$v" = burnin-vkms ] && [ ! -e /dev/dri/card1 ] && continue
+  L="$OUT/d-$v.log"
+  $B run --config "$OUT/$v.conf" --ready-file /tmp/ready-$v --status /tmp/st-$v.json 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-$v 600
+  if [ "$v" = burnin-bochs ]; then settled d-$v.ppm $P "$L" /tmp/st-$v.json '"display": "presenting"'
+  else   # (no capture: QMP's screendump shows bochs)
+    i=0; until grep -q '"animating": false' /tmp/st-$v.json 2>/dev/null && grep -q '"display": "presenting"' /tmp/st-$v.json || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
+  fi
+  stats $P "$L"; F0=$(frames_now "$L"); echo "mark step_before" >> "$L"
+  # the step comes within one period (10 s) by itself; polled twice a second, for at most 60 s
+  i=0; while [ "$(frames_now "$L")" = "$F0" ] && [ $i -lt 120 ]; do sleep 0.5; stats $P "$L"; i=$((i + 1)); done
+  echo "mark step_after" >> "$L"
+  [ "$v" = burnin-bochs ] && still_shot d-$v-step.ppm $P "$L"
+  stop $P "$L"
+done
+
 FOUND='found "tickerboard e2e touchscreen"'
 # (7'') input-to-flip latency at a real 60 Hz vblank: a slow drag over the 1Y chart on vkms
 if [ -e /dev/dri/card1 ]; then
   $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv 2>> "$OUT/d-touch-vkms.log" &
   P=$!
   wait_file /tmp/ready-tv 600; sleep 1
+  stats $P "$OUT/d-touch-vkms.log"; echo "mark scrub_before" >> "$OUT/d-touch-vkms.log"
   timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 sleep 1 \
     drag 100 400 900 400 60 25 sleep 1 destroy sleep 0.3 > "$OUT/d-inject-vkms.log" 2>&1
   stats $P "$OUT/d-touch-vkms.log"
@@ -223,6 +270,7 @@ INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL
 $B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t --status /tmp/st-t.json 2>> "$OUT/d-touch.log" &
 P=$!
 wait_file /tmp/ready-t 600
+stats $P "$OUT/d-touch.log"; echo "mark scrub_before" >> "$OUT/d-touch.log"
 # The finger stays down (and the next step waits) until the guest has its capture: the injector
 # waits for the capture's line in shots.log, not for a number of seconds.
 SHOTS="$OUT/shots.log"

@@ -220,6 +220,29 @@ import Testing
         #expect("\(Secret("FILEKEY456"))" == "<key>")
     }
 
+    @Test func aKeyFileMustBeThePrivateFileItself() throws {
+        let dir = Fixtures.scratchDirectory()
+        defer { Fixtures.cleanUp(dir) }
+        Fixtures.write(dir + "/key", "FILEKEY456\n")
+        chmod(dir + "/key", 0o600)
+        // a link (whose target's mode says nothing about who can swap the link), a FIFO (which
+        // must not block the fetcher), a directory and an oversized file are refused with the path
+        symlink(dir + "/key", dir + "/link")
+        mkfifo(dir + "/fifo", 0o600)
+        mkdir(dir + "/dir", 0o700)
+        Fixtures.write(dir + "/big", String(repeating: "k", count: 5000))
+        chmod(dir + "/big", 0o600)
+        for (name, words) in [("link", "symbolic link"), ("fifo", "not a regular file"), ("dir", "not a regular file"),
+                              ("big", "larger than 4096")] {
+            guard case .failure(let e) = Secrets.load(provider: "stooq", keyFile: dir + "/" + name, environment: [:]) else {
+                Issue.record("\(name) was accepted as a key file"); continue
+            }
+            #expect(e.description.contains(dir + "/" + name) && e.description.contains(words), "\(name): \(e)")
+            #expect(!e.description.contains("FILEKEY"))
+        }
+        #expect(try Secrets.load(provider: "stooq", keyFile: dir + "/key", environment: [:]).get()?.value == "FILEKEY456")
+    }
+
     @Test func redactionCoversEncodedForms() {
         let key = Secret("a+b/c=d")
         let text = "GET https://x/q?apikey=\(urlEncode(key.value)) failed; key a+b/c=d"

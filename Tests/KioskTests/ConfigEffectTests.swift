@@ -66,6 +66,7 @@ struct ConfigEffectTests {
         Row(section: "display", line: "scale = 1.5") {
             drive($0, display: DisplayInfo(width: 1920, height: 1080)).core.model?.screen.layout.scale == 1.5
         },
+        Row(section: "display", line: "render-threads = 2") { drive($0).core.model?.canvas.renderThreads == 2 },
         Row(section: "input", line: "enable = no") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "seat = seat1") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "calibration = 0 1 0 1 0 0") { reloadAsks($0, .openInput) },
@@ -98,6 +99,17 @@ struct ConfigEffectTests {
             return d.core.model?.isAnimating(at: d.time.mono + 3) == true
         },
         Row(section: "chart", line: "morph-curve = linear") { drive($0).core.model?.timing.curve == .linear },
+        Row(section: "chart", line: "baseline-1d = first") { c in
+            // The sample's daily bars give 1D a previous close unless the day's first price is asked for.
+            guard let m = drive(c).core.model else { return false }
+            let day = m.selection(for: .oneDay)
+            return day.baselineKind == .first && day.baselineValue == day.points.first?.value
+        },
+        Row(section: "chart", line: "extended-hours = hide") { drive($0).core.model?.rangeOptions.extendedHours == .hide },
+        Row(section: "chart", line: "watchlist = only") { c in
+            let d = drive(c)
+            return d.core.showingWatchlist && d.core.status().scene == "watchlist"
+        },
         Row(section: "chart", line: "time-axis = calendar") { drive($0).core.model?.timeAxis == .calendar },
         Row(section: "chart", line: "palette = color-blind") { drive($0).core.model?.screen.palette == .colorBlindSafe },
         Row(section: "chart", line: "locale = de-DE") { price($0).contains(",") && price($0).hasSuffix("\u{00A0}$") },
@@ -138,6 +150,15 @@ struct ConfigEffectTests {
         Row(section: "instrument A", line: "time-zone = Asia/Tokyo") {
             drive($0).core.model?.instrument.market.timeZone.identifier == "Asia/Tokyo"
         },
+        Row(section: "instrument A", line: "exchange = XTKS") { c in
+            // The exchange brings its calendar and, without a time-zone line, its zone.
+            let market = drive(c).core.model?.instrument.market
+            return market?.calendar?.mic == "XTKS" && market?.timeZone.identifier == "Asia/Tokyo"
+        },
+        Row(section: "instrument A", line: "session = 24/7") { c in
+            // Around the clock for the daemon too: its market status never closes.
+            drive(c).core.model?.instrument.market.calendar?.isAlwaysOpen == true
+        },
         Row(section: "instrument A", line: "currency = EUR") { price($0).hasPrefix("€") },
         Row(section: "instrument A", line: "currency = JPY") { !price($0).contains(".") && price($0).hasPrefix("¥") },
         Row(section: "instrument A", line: "currency = GBp") { price($0).hasSuffix("p") },
@@ -154,7 +175,7 @@ struct ConfigEffectTests {
     func everyKeyCovered() {
         var keys = Set<String>()
         for (section, entries) in Config.schema { for key in entries.keys { keys.insert("\(section).\(key)") } }
-        for key in ["name", "daily", "intraday", "time-zone", "currency", "price"] { keys.insert("instrument.\(key)") }
+        for key in ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price"] { keys.insert("instrument.\(key)") }
         let covered = Set(Self.rows.map { row in
             (row.section.hasPrefix("instrument") ? "instrument" : row.section) + "."
                 + String(row.line.prefix { $0 != " " && $0 != "=" })

@@ -79,6 +79,10 @@ struct ConfigTests {
         .init(text: "[instrument AAPL]\ntime-zone = ../etc/passwd",
               expected: "t.conf:2: time-zone: \"../etc/passwd\" is not an IANA time zone name like Europe/Berlin"),
         .init(text: "[instrument AAPL]\nprice = open", expected: "t.conf:2: price: expected close or adjusted, found \"open\""),
+        .init(text: "[instrument AAPL]\nexchange = XNYSE",
+              expected: "t.conf:2: exchange: expected a market identifier code (ISO 10383) of XNYS, XNAS, XETR, XLON, XPAR, XAMS, XSWX, XTKS, XHKG, XASX, XTSE, 24/7, found \"XNYSE\""),
+        .init(text: "[chart]\nbaseline-1d = open", expected: "t.conf:2: baseline-1d: expected previous-close or first, found \"open\""),
+        .init(text: "[chart]\nextended-hours = maybe", expected: "t.conf:2: extended-hours: expected show, dim or hide, found \"maybe\""),
     ]
 
     @Test("each broken input gives exactly its message, as an error", arguments: broken)

@@ -30,7 +30,9 @@ final class CoreDriver {
     /// What was on screen after each cycle step: (instrument, range, scene).
     private(set) var shown: [Timed<String>] = []
 
-    nonisolated(unsafe) static let fonts: FontSet = { try! FontSet.load() }()
+    /// A font set per use: a FontSet (its faces and glyph caches) must not be shared between
+    /// threads, and Swift Testing runs tests in parallel.
+    static var fonts: FontSet { try! FontSet.load() }
     static let berlin = try! ExchangeTimeZone(identifier: "Europe/Berlin", posixRule: "CET-1CEST,M3.5.0,M10.5.0/3")
 
     init(config: Config, zones: [String: ExchangeTimeZone]? = nil, localZone: ExchangeTimeZone = .utc,
@@ -96,7 +98,8 @@ final class CoreDriver {
     /// Records what is on screen after each timer, when it changed.
     func recordShown() {
         guard let m = core.model else { return }
-        let key = "\(core.status().instrumentID ?? "-") \(m.scene == .line ? m.range.rawValue : m.scene.rawValue)"
+        let key = core.showingWatchlist ? "watchlist"
+            : "\(core.status().instrumentID ?? "-") \(m.scene == .line ? m.range.rawValue : m.scene.rawValue)"
         if shown.last?.value != key { shown.append(Timed(time: time, value: key)) }
     }
 }

@@ -214,6 +214,20 @@ struct KioskCoreTests {
         #expect(d.core.model?.canvas.width == 270)
     }
 
+    @Test("the stats line counts the bytes copied to scanout: the mean, the last frame's and the running total")
+    func scanoutBytesInStats() {
+        let d = CoreDriver(config: Config.watchlist(["A"]))
+        d.send(.start)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 4000, frameBytes: 8000)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 0, frameBytes: 8000)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 200, frameBytes: 8000)
+        d.send(.statisticsRequested(""))
+        let line = d.logs.last { $0.value.hasPrefix("stats: ") }?.value ?? ""
+        // (the driver's own first frame counts 0 bytes: four frames)
+        #expect(line.contains("frames 4,"), "\(line)")
+        #expect(line.contains("scanout copy 1050 B/frame (13.13% of a frame), last 200 B, total 4200 B"), "\(line)")
+    }
+
     @Test("burn-in beyond the display's room falls back to copying: a full copy only when the offset changes")
     func burnInPartlyByScanout() {
         var config = Config.watchlist(["A"])
@@ -509,12 +523,18 @@ struct KioskCoreTests {
         status.delaySeconds = 900
         status.marketState = "CLOSED"
         status.currency = "GBp"
+        status.previousClose = 12.34
         d.send(.fetchStatus(instrumentID: "A", status))
         d.run(for: 1)
+        // The provider's previous close (for the session of its newest price) is 1D's baseline.
+        #expect(d.core.model?.selection(for: .oneDay).baseline == 12.34)
         // No currency in the config: the fetcher's word for it (pence) is how the price reads.
         #expect(d.core.model?.currentLabels().price.hasSuffix("p") == true, "\(d.core.model?.currentLabels().price ?? "")")
         let note = try #require(d.core.status().note)
-        #expect(note.hasPrefix("closed · as of 27 Nov 1"), "\(note)")
+        // Saturday: the calendar's words (the provider's CLOSED has no fetch time, so it is not "now").
+        #expect(note.hasPrefix("Closed · opens Mon 09:30 · as of 27 Nov 1"), "\(note)")
+        #expect(d.core.status().sessionState == "closed")
+        #expect(d.core.status().asOf == Self.intraday.last?.time)
         #expect(note.contains("EST"))
         #expect(note.contains("delayed 15 min"))
         #expect(!note.contains("stale"))
@@ -522,8 +542,16 @@ struct KioskCoreTests {
         // A week later with nothing new: the same time, now marked stale.
         d.run(for: 7 * 86_400)
         let later = try #require(d.core.status().note)
-        #expect(later.hasPrefix("closed · as of 27 Nov"))
+        #expect(later.hasPrefix("Closed · opens Mon 09:30 · as of 27 Nov"), "\(later)")
         #expect(later.hasSuffix("stale"))
         #expect(d.core.status().stale)
+        // A fresh word from the provider wins over the calendar (an unscheduled closure, a late open).
+        var fresh = status
+        fresh.fetchedAt = Int64(d.core.status().time) - 60
+        fresh.marketState = "REGULAR"
+        d.send(.fetchStatus(instrumentID: "A", fresh))
+        d.run(for: 1)
+        #expect(d.core.status().note?.hasPrefix("Open · as of 27 Nov") == true, "\(d.core.status().note ?? "")")
+        #expect(d.core.status().sessionState == "open")
     }
 }

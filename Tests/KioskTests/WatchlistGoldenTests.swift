@@ -1,6 +1,8 @@
 import Display
 import Feed
+import Chart
 import Kiosk
+import Text
 import Raster
 import TestSupport
 import Testing
@@ -19,8 +21,9 @@ struct WatchlistGoldenTests {
     /// Twelve different daily series from the sample market, the same on every machine: each is
     /// the sample's prices shifted along its dates, scaled, and every other one mirrored (falling).
     /// The files are named by symbol (the tile shows the file's name) in a fresh directory.
-    static func writeInstruments(count: Int) throws -> [String] {
-        let dir = TestPaths.temporary("watchlist-\(count)")
+    /// `tag` keeps the directories of tests running side by side apart.
+    static func writeInstruments(count: Int, tag: String = "") throws -> [String] {
+        let dir = TestPaths.temporary("watchlist-\(count)\(tag)")
         mkdir(dir, 0o700)
         let bars = SampleMarket.daily().bars
         var paths: [String] = []
@@ -61,6 +64,38 @@ struct WatchlistGoldenTests {
         let result = ImageComparison.check(frame, againstGolden: TestPaths.golden("\(name).png"),
                                            minimumPSNR: 40, maxFractionOver: 0.002)
         #expect(result.passed, "\(result.report)")
+    }
+
+    @Test("the market marks (shape and word), a stale tile and a waiting one match the golden image")
+    func marksGolden() throws {
+        let paths = try Self.writeInstruments(count: 6, tag: "-marks")
+        defer { for p in paths { unlink(p) }; rmdir(TestPaths.temporary("watchlist-6-marks")) }
+        let zone = SampleMarket.timeZone
+        let states: [MarketStatus.State?] = [.open, .preMarket, .afterHours, .closed, .lunchBreak, nil]
+        var entries: [WatchlistEntry] = []
+        for (i, path) in paths.enumerated() {
+            let one = try Instrument.load(csv: path, timeZone: zone, warn: { _ in })
+            entries.append(WatchlistEntry(instrument: one, isStale: i == 4, placeholder: i == 5 ? "waiting for data: FOXTROT.csv" : nil,
+                                          market: states[i]))
+        }
+        let board = WatchlistScene(entries: entries, width: 960, height: 540, fonts: try FontSet.load(), range: .sixMonths)
+        #expect(board.tileContents.map(\.mark?.word) == ["Open", "Pre", "After", "Closed", "Lunch", nil])
+        let result = ImageComparison.check(board.render().buffer, againstGolden: TestPaths.golden("watchlist-marks.png"),
+                                           minimumPSNR: 40, maxFractionOver: 0.002)
+        #expect(result.passed, "\(result.report)")
+    }
+
+    @Test("render --scene watchlist --now gives each tile the market mark of that moment")
+    func renderNow() throws {
+        let paths = try Self.writeInstruments(count: 1, tag: "-now")
+        defer { for p in paths { unlink(p) }; rmdir(TestPaths.temporary("watchlist-1-now")) }
+        let plain = TestPaths.temporary("wl-plain.png"), marked = TestPaths.temporary("wl-now.png")
+        defer { unlink(plain); unlink(marked) }
+        let base = ["render", "--scene", "watchlist", "--size", "480x270", "--data", paths[0]]
+        #expect(Tickerboard.main(base + ["--output", plain]) == 0)
+        #expect(Tickerboard.main(base + ["--now", "2026-11-30T10:00", "--output", marked]) == 0)
+        #expect(try PNG.read(plain).pixels != PNG.read(marked).pixels)
+        #expect(Tickerboard.main(base + ["--now", "yesterday", "--output", marked]) != 0)
     }
 
     @Test("several --data files are a usage error outside the watchlist, and so are more than twelve")

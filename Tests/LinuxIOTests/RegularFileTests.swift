@@ -36,4 +36,47 @@ import Testing
         #expect(String(decoding: status, as: UTF8.self).contains("VmRSS"))
         #expect(throws: FileReadError.tooLarge(bytes: 11, limit: 10)) { try RegularFile.read("/proc/self/status", limit: 10) }
     }
+
+    /// The one atomic writer: exactly the mode asked for whatever the umask, no temporary left
+    /// behind, and the old file intact when the new one cannot be written.
+    @Test func atomicWritesReplaceWholeOrNotAtAll() throws {
+        let dir = Self.temporary("atomic")
+        mkdir(dir, 0o700)
+        defer { _ = try? FileManagerless.removeTree(dir) }
+        let path = dir + "/data.csv"
+        let old = umask(0o077)
+        defer { umask(old) }
+        try AtomicFile.write(Array("one".utf8), to: path, permissions: 0o644, durable: true)
+        try AtomicFile.write(Array("two".utf8), to: path, permissions: 0o644)
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o644)
+        #expect(try RegularFile.read(path, limit: 10) == Array("two".utf8))
+        #expect(FileManagerless.names(in: dir) == ["data.csv"])
+        // a directory where the file should go: the write fails, nothing is left behind
+        mkdir(dir + "/sub.csv", 0o700)
+        #expect(throws: Errno.self) { try AtomicFile.write(Array("x".utf8), to: dir + "/sub.csv") }
+        #expect(FileManagerless.names(in: dir) == ["data.csv", "sub.csv"])
+    }
+}
+
+/// Just enough directory listing for the tests (no Foundation).
+enum FileManagerless {
+    static func names(in dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out.sorted()
+    }
+
+    static func removeTree(_ dir: String) throws {
+        for name in names(in: dir) {
+            let p = dir + "/" + name
+            if rmdir(p) != 0 { unlink(p) }
+        }
+        rmdir(dir)
+    }
 }

@@ -106,6 +106,23 @@ struct FontFaceTests {
         }
     }
 
+    /// A FIFO named as the font (a config pointing at the wrong thing) must neither block start-up
+    /// nor reach FreeType; a directory neither.
+    @Test func fifoOrDirectoryIsNoFont() {
+        let fifo = scratchPath("font.fifo"), dir = scratchPath("font.dir")
+        defer { unlink(fifo); rmdir(dir) }
+        mkfifo(fifo, 0o600)
+        mkdir(dir, 0o700)
+        for path in [fifo, dir] {
+            #expect {
+                try FontFace(path: path)
+            } throws: { error in
+                if case TextError.corruptFont(let p, _) = error { return p == path }
+                return false
+            }
+        }
+    }
+
     /// A truncated real font may open (its header is intact) but its glyphs cannot load: either a
     /// clear error at open, or boxes at draw time, never a crash.
     @Test func truncatedFontFailsCleanly() throws {

@@ -406,7 +406,7 @@ public struct Staleness: Equatable, Sendable {
     /// exchange's zone: with the default of three days, Friday's close is not stale over a weekend.
     public init(newestBarTime: Int64, interval: BarInterval, now: Int64, staleAfterSeconds: Int,
                 timeZone: ExchangeTimeZone) {
-        let months = Instrument.monthAbbreviations
+        let months = CivilDate.monthAbbreviations
         let reference: Int64
         if interval.isIntraday {
             reference = newestBarTime

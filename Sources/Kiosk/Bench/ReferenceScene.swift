@@ -111,7 +111,7 @@ public enum ReferenceScene {
 
     /// Draws SCENE.md §5 steps 1-6 into `canvas`, inside `clip` if given.
     public static func draw(_ L: Layout, _ f: Frame, on canvas: Canvas, clip: IntRect? = nil) {
-        canvas.clip = (clip ?? canvas.buffer.bounds).intersection(canvas.buffer.bounds)
+        canvas.clip = (clip ?? canvas.bounds).intersection(canvas.bounds)
         canvas.clear(background)
         let n = f.x.count
         var area = Path()
@@ -142,6 +142,7 @@ public enum ReferenceScene {
         var dot = Path()
         dot.addCircle(center: Point(f.x[f.cursor], f.y[f.cursor]), radius: L.dotRadius)
         canvas.fill(dot, paint: .solid(lineColor))
-        canvas.clip = canvas.buffer.bounds
+        canvas.finish()
+        canvas.clip = canvas.bounds
     }
 }

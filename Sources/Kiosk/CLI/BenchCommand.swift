@@ -10,10 +10,11 @@ enum BenchCommand {
     static let help = """
         usage: tickerboard bench [--mode static|morph|scrub|text|clear] [--n N] [--na N --nb N] [--size WxH]
                                  [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
-                                 [--png FILE] [--dump-series] [--font FILE]
+                                 [--png FILE] [--dump-series] [--font FILE] [--threads N]
 
         Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
         one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
+        --threads N (N > 1) draws in horizontal bands on N threads, as `[display] render-threads`.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -33,12 +34,14 @@ enum BenchCommand {
         let font = try args.option("--font")
         let dump = args.flag("--dump-series")
         _ = args.flag("--argb")  // accepted for protocol compatibility; frames are XRGB either way
-        _ = try args.option("--threads")
+        // 0 (the protocol's "not threaded") and 1 draw on this thread; more replay bands in parallel.
+        let threads = try args.integer("--threads", in: 0...16) ?? 0
         try args.finish()
 
         if dump { dumpSeries(); return 0 }
         let L = ReferenceScene.Layout(width: size.width, height: size.height)
         let canvas = Canvas(width: size.width, height: size.height)
+        canvas.renderThreads = max(1, threads)
         var times: [Double] = []
         var reportedN = n
         var extra = ""
@@ -112,7 +115,7 @@ enum BenchCommand {
                 if m > 0 { differing += 1 }
                 maxDiff = max(maxDiff, m)
             }
-            printResult(mode: mode, n: reportedN, size: size, times: times, extra: extra, tag: tag)
+            printResult(mode: mode, n: reportedN, size: size, threads: threads, times: times, extra: extra, tag: tag)
             printLine("CHECK scrub-damage-vs-full engine=\(engineName) w=\(size.width) h=\(size.height) max_diff=\(maxDiff) differing_px=\(differing)")
             return 0
         case "text":
@@ -145,7 +148,7 @@ enum BenchCommand {
         default:
             throw UsageError("bench: --mode \"\(mode)\" is not one of static, morph, scrub, text, clear")
         }
-        printResult(mode: mode, n: reportedN, size: size, times: times, extra: extra, tag: tag)
+        printResult(mode: mode, n: reportedN, size: size, threads: threads, times: times, extra: extra, tag: tag)
         if let png { write(canvas.buffer, png) }
         return 0
     }
@@ -178,7 +181,7 @@ enum BenchCommand {
         Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
-    private static func printResult(mode: String, n: Int, size: (width: Int, height: Int), times: [Double],
+    private static func printResult(mode: String, n: Int, size: (width: Int, height: Int), threads: Int, times: [Double],
                                     extra: String, tag: String?) {
         let s = times.sorted()
         let count = s.count
@@ -186,7 +189,7 @@ enum BenchCommand {
         let p10 = s[Int((0.1 * Double(count - 1)).rounded(.down))]
         let p90 = s[Int((0.9 * Double(count - 1)).rounded(.up))]
         let mean = s.reduce(0, +) / Double(count)
-        var line = "RESULT engine=\(engineName) mode=\(mode) n=\(n) w=\(size.width) h=\(size.height) fmt=xrgb threads=0"
+        var line = "RESULT engine=\(engineName) mode=\(mode) n=\(n) w=\(size.width) h=\(size.height) fmt=xrgb threads=\(threads)"
         line += " frames=\(count) median_ms=\(format(median, 4)) min_ms=\(format(s[0], 4)) max_ms=\(format(s[count - 1], 4))"
         line += " p10_ms=\(format(p10, 4)) p90_ms=\(format(p90, 4)) mean_ms=\(format(mean, 4))"
         if !extra.isEmpty { line += " " + extra }

@@ -14,7 +14,9 @@ enum RenderCommand {
         usage: tickerboard render [--data FILE.csv]... [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
                                   [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw|watchlist]
                                   [--currency CODE] [--locale LOCALE] [--colors green-up|red-up]
-                                  [--at SECONDS] [--scrub X] [--values] --output FILE.png
+                                  [--at SECONDS] [--scrub X] [--exchange MIC] [--now TIME]
+                                  [--baseline-1d previous-close|first] [--extended-hours show|dim|hide]
+                                  [--values] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
@@ -31,6 +33,13 @@ enum RenderCommand {
           --at SECONDS        time into the scene's animation (default: the end, when everything has settled)
           --scrub X           a finger at pixel x: the indicator snaps to the nearest point
           --time-axis AXIS    trading (default: nights and weekends collapsed) or calendar
+          --exchange MIC      the exchange calendar (default: the one of --time-zone): 1D spans its session
+          --now TIME          the moment for the market status, 2026-11-27T11:30 in exchange time or Unix
+                              seconds (default: the newest data point); with it or --exchange the header
+                              shows the status ("Closed · opens Mon 09:30 · as of 16:00 EST"), and each
+                              watchlist tile its market mark
+          --baseline-1d KIND  previous-close (default) or first
+          --extended-hours M  show, dim (default) or hide pre- and post-market bars
           --values            print what the frame says as key=value lines (price, change, baseline, ...),
                               the same numbers as the daemon's status file; --output is then optional
         """
@@ -57,7 +66,31 @@ enum RenderCommand {
         let currencyCode = try args.option("--currency") ?? "USD"
         let localeName = try args.option("--locale")
         let colorsName = try args.option("--colors")
+        let exchangeName = try args.option("--exchange")
+        let nowText = try args.option("--now")
+        let baselineName = try args.option("--baseline-1d")
+        let extendedName = try args.option("--extended-hours")
         try args.finish()
+        var rangeOptions = RangeOptions()
+        if let baselineName {
+            guard let b = DayBaseline(rawValue: baselineName.lowercased()) else {
+                throw UsageError("render: --baseline-1d \"\(baselineName)\" is not previous-close or first")
+            }
+            rangeOptions.dayBaseline = b
+        }
+        if let extendedName {
+            guard let e = ExtendedHoursDisplay(rawValue: extendedName.lowercased()) else {
+                throw UsageError("render: --extended-hours \"\(extendedName)\" is not show, dim or hide")
+            }
+            rangeOptions.extendedHours = e
+        }
+        var calendar = ExchangeCalendar.forTimeZone(zoneName)
+        if let exchangeName {
+            guard let c = ExchangeCalendar.named(exchangeName) else {
+                throw UsageError("render: --exchange \"\(exchangeName)\" is not one of \(ExchangeCalendar.all.map(\.mic).joined(separator: " "))")
+            }
+            calendar = c
+        }
 
         // The same rules as the daemon's: a config with just these keys set.
         var numbers = Config()
@@ -131,7 +164,19 @@ enum RenderCommand {
                     var one = try Instrument.load(csv: path, timeZone: zone, priceField: adjusted ? .adjustedClose : .close,
                                                   warn: { Log.warning($0) })
                     one.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
-                    entries.append(WatchlistEntry(instrument: one))
+                    // The market mark when a moment or an exchange is asked for, as the header's line.
+                    var state: MarketStatus.State?
+                    if nowText != nil || exchangeName != nil, let calendar {
+                        var now = [one.market.intraday, one.market.daily].compactMap { $0?.last?.time }.max() ?? 0
+                        if let nowText {
+                            guard let parsed = parseNow(nowText, zone: zone) else {
+                                throw UsageError("render: --now \"\(nowText)\" is not a time like 2026-11-27T11:30 (exchange time) or Unix seconds")
+                            }
+                            now = parsed
+                        }
+                        state = MarketStatus(calendar: calendar, zone: zone, at: now).state
+                    }
+                    entries.append(WatchlistEntry(instrument: one, market: state))
                 }
             } catch {
                 throw UsageError("render: \(error)")
@@ -151,8 +196,9 @@ enum RenderCommand {
         }
 
         var instrument: Instrument
+        let zone: ExchangeTimeZone
         do {
-            let zone = try ExchangeTimeZone(identifier: zoneName)
+            zone = try ExchangeTimeZone(identifier: zoneName)
             if let dataPath {
                 instrument = try Instrument.load(csv: dataPath, timeZone: zone, priceField: adjusted ? .adjustedClose : .close,
                                                  warn: { Log.warning($0) })
@@ -163,11 +209,27 @@ enum RenderCommand {
             throw UsageError("render: \(error)")
         }
         instrument.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
+        if dataPath != nil { instrument.market.calendar = calendar }
+        let newest = [instrument.market.intraday, instrument.market.daily].compactMap { $0 }
+            .max { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }
+        // "Now" for the market status: --now, else the newest data point's time.
+        var now = newest?.last?.time ?? 0
+        if let nowText {
+            guard let parsed = parseNow(nowText, zone: zone) else {
+                throw UsageError("render: --now \"\(nowText)\" is not a time like 2026-11-27T11:30 (exchange time) or Unix seconds")
+            }
+            now = parsed
+        }
+        let marketNote = MarketNote(calendar: instrument.market.calendar, zone: instrument.market.timeZone, now: now,
+                                    fetch: nil, newest: newest, staleness: nil)
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
         let model = ScreenModel(instrument: instrument, width: size.width, height: size.height, fonts: fonts,
                                 palette: palette, range: transitionRanges?.0 ?? range)
         if axis != model.timeAxis { model.timeAxis = axis }
+        model.rangeOptions = rangeOptions
+        // The status line is drawn when asked for (--now or --exchange); plain renders stay as they were.
+        if nowText != nil || exchangeName != nil { model.statusNote = marketNote.text }
 
         if let (from, to) = transitionRanges {
             guard !model.selection(for: from).points.isEmpty, !model.selection(for: to).points.isEmpty else {
@@ -201,10 +263,25 @@ enum RenderCommand {
             if !printValues { printLine("wrote \(output) (\(size.width)x\(size.height), \(instrument.name), \(range))") }
         }
         if printValues {
-            print(KioskStatus(values: model.values()).keyValueLines(only: KioskStatus.pictureKeys), terminator: "")
+            var status = KioskStatus(values: model.values())
+            status.sessionState = marketNote.state
+            status.asOf = marketNote.asOf
+            print(status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "")
             printLine("animating=\(model.isAnimating(at: time))")
         }
         return 0
+    }
+
+    /// `2026-11-27T11:30` (or with a space, optionally `:SS`) in the exchange's time, or Unix seconds.
+    static func parseNow(_ text: String, zone: ExchangeTimeZone) -> Int64? {
+        if let seconds = Int64(text), seconds >= 0, seconds < 7_258_118_400 { return seconds }
+        let parts = text.split(omittingEmptySubsequences: false) { $0 == "T" || $0 == " " }
+        guard parts.count == 2, let date = CalendarCommand.parseDate(String(parts[0])) else { return nil }
+        let hms = parts[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard (2...3).contains(hms.count), hms.allSatisfy({ $0 != nil }),
+              let local = CivilDateTime(date: date, hour: hms[0]!, minute: hms[1]!, second: hms.count == 3 ? hms[2]! : 0)
+        else { return nil }
+        return zone.unixTime(for: local)
     }
 
     static func pad4(_ i: Int) -> String {

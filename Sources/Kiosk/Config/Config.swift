@@ -15,10 +15,19 @@ public struct InstrumentConfig: Equatable, Sendable {
     public var dailyFile: String?
     public var intradayFile: String?
     public var timeZone = "America/New_York"
+    /// `exchange = MIC` (ISO 10383); nil: the exchange of the time zone, if it has one.
+    public var exchange: String?
+    /// `session = 24/7` (a fetcher key): the instrument trades around the clock (crypto).
+    public var aroundTheClock = false
     public var currency = "USD"
     public var adjusted = false
     /// The config line of each key set in the section (for `FILE:LINE: key:` messages).
     public var lines: [String: Int] = [:]
+
+    /// The trading calendar: the configured exchange, else the one of the time zone.
+    public var calendar: ExchangeCalendar? {
+        exchange.flatMap(ExchangeCalendar.named) ?? (aroundTheClock ? .alwaysOpen : ExchangeCalendar.forTimeZone(timeZone))
+    }
 }
 
 /// When the screen is on: per weekday (0 = Sunday) a list of local-time minute ranges.
@@ -34,6 +43,16 @@ public struct PowerSchedule: Equatable, Sendable {
 }
 
 /// The daemon's configuration, with the shipped defaults. Built from a file by `Config.load`.
+/// The watchlist overview in the unattended show.
+public enum WatchlistMode: String, Equatable, Sendable {
+    /// One instrument's chart at a time, as before.
+    case off
+    /// The overview once per round through the instruments, for `instrument-interval`.
+    case cycle
+    /// The overview is the screen; a tap opens an instrument until the touch pause ends.
+    case only
+}
+
 public struct Config: Equatable, Sendable {
     // [display]
     public var displayBackend = "auto"
@@ -43,6 +62,8 @@ public struct Config: Equatable, Sendable {
     /// Clockwise degrees; nil ("auto") follows the connector's panel-orientation property.
     public var rotation: Int?
     public var scale: Double?
+    /// Threads that draw each frame (horizontal bands); nil ("auto") uses the machine's processors.
+    public var renderThreads: Int? = 1
     // [input]
     public var inputEnabled = true
     public var seat = "seat0"
@@ -57,9 +78,13 @@ public struct Config: Equatable, Sendable {
     public var cycleSeconds = 8.0
     public var instrumentCycleSeconds = 60.0
     public var touchPauseSeconds = 30.0
+    /// Whether the watchlist overview is a screen of the unattended show (`[chart] watchlist`).
+    public var watchlist = WatchlistMode.off
     public var morph = MorphTiming.standard
     public var paletteName = "standard"
     public var timeAxis = TimeAxis.trading
+    /// `baseline-1d` and `extended-hours`.
+    public var rangeOptions = RangeOptions()
     /// Separators, grouping, symbol position and the up colour come from the locale; the keys
     /// below override one fact each (nil: the locale's, or for `decimals` the currency's minor
     /// units, with more decimals for sub-unit prices).
@@ -141,6 +166,10 @@ public struct Config: Equatable, Sendable {
                     if ExchangeTimeZone.isValidIdentifier(entry.value) { inst.timeZone = entry.value } else {
                         fail("\"\(entry.value)\" is not an IANA time zone name like Europe/Berlin")
                     }
+                case "exchange":
+                    if let calendar = ExchangeCalendar.named(entry.value) { inst.exchange = calendar.mic } else {
+                        fail("expected a market identifier code (ISO 10383) of \(ExchangeCalendar.all.map(\.mic).joined(separator: ", ")), found \"\(entry.value)\"")
+                    }
                 case "currency":
                     if Currency(code: entry.value) != nil { inst.currency = entry.value } else {
                         fail("expected an ISO 4217 code like USD or EUR, or GBp, ZAc, ILA for prices in pence or cents, found \"\(entry.value)\"")
@@ -154,10 +183,11 @@ public struct Config: Equatable, Sendable {
                 default:
                     // tickerboard-fetch's keys (symbol, providers, ...): checked here, used by the fetcher.
                     switch FetchSettings.checkInstrumentKey(entry.key, entry.value) {
-                    case .ok: break
+                    case .ok:
+                        if entry.key == "session" { inst.aroundTheClock = FetchSettings.parseSession(entry.value) == .always }
                     case .invalid(let message): fail(message)
                     case .unknown:
-                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "currency", "price"]
+                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price"]
                                                + FetchSettings.instrumentKeys))
                     }
                 }
@@ -183,6 +213,20 @@ public struct Config: Equatable, Sendable {
                 continue
             }
             if let message = apply(&config, entry.value) { fail(message) }
+        }
+        // An exchange without a time-zone line brings its own zone (`exchange = XTKS` is enough).
+        for i in config.instruments.indices {
+            guard let mic = config.instruments[i].exchange, let calendar = ExchangeCalendar.named(mic) else { continue }
+            if let line = config.instruments[i].lines["time-zone"] {
+                // Sessions are the exchange's hours in the instrument's zone: another zone shifts them.
+                if config.instruments[i].timeZone != calendar.timeZoneIdentifier, !calendar.isAlwaysOpen {
+                    issues.append(ConfigIssue(file: file, line: line, key: "time-zone",
+                                              message: "\(config.instruments[i].timeZone) is not the zone of \(calendar.mic) (\(calendar.timeZoneIdentifier)); its sessions are read in this zone",
+                                              severity: .warning))
+                }
+            } else {
+                config.instruments[i].timeZone = calendar.timeZoneIdentifier
+            }
         }
         return (config, issues)
     }
@@ -266,6 +310,13 @@ public struct Config: Equatable, Sendable {
                 guard let s = Double(v), s >= 0.25, s <= 4 else { return "expected auto or a number from 0.25 to 4, found \"\(v)\"" }
                 c.scale = s; return nil
             },
+            "render-threads": { c, v in
+                if v.lowercased() == "auto" { c.renderThreads = nil; return nil }
+                guard let n = Int(v), n >= 1, n <= Limits.renderThreads else {
+                    return "expected auto or a number of threads from 1 to \(Limits.renderThreads), found \"\(v)\""
+                }
+                c.renderThreads = n; return nil
+            },
         ],
         "input": [
             "enable": { c, v in
@@ -342,6 +393,24 @@ public struct Config: Equatable, Sendable {
                     return "expected cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1 and y1 and y2 from -5 to 5, found \"\(v)\""
                 }
                 c.morph.curve = curve; return nil
+            },
+            "baseline-1d": { c, v in
+                guard let base = DayBaseline(rawValue: v.lowercased()) else {
+                    return "expected previous-close or first, found \"\(v)\""
+                }
+                c.rangeOptions.dayBaseline = base; return nil
+            },
+            "extended-hours": { c, v in
+                guard let mode = ExtendedHoursDisplay(rawValue: v.lowercased()) else {
+                    return "expected show, dim or hide, found \"\(v)\""
+                }
+                c.rangeOptions.extendedHours = mode; return nil
+            },
+            "watchlist": { c, v in
+                guard let mode = WatchlistMode(rawValue: v.lowercased()) else {
+                    return "expected off, cycle (once per round through the instruments) or only, found \"\(v)\""
+                }
+                c.watchlist = mode; return nil
             },
             "time-axis": { c, v in
                 guard let axis = TimeAxis(rawValue: v.lowercased()) else {
@@ -431,6 +500,7 @@ enum Limits {
     static let symbolLength = 8
     static let instruments = 100
     static let scheduleClauses = 32
+    static let renderThreads = 8
 }
 
 func parseBool(_ v: String) -> Bool? {

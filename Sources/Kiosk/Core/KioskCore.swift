@@ -12,6 +12,7 @@ import Chart
 import Display
 import Feed
 import Input
+import Raster
 import Text
 
 /// Time as the core sees it.
@@ -234,6 +235,19 @@ public final class KioskCore {
     private var configProblems: [KioskProblem] = []
     private var dataProblems: [String: String] = [:]
 
+    // The watchlist overview (`[chart] watchlist`)
+    /// A tile per instrument, kept up to date while `watchlist` is on; nil when off or without a display.
+    public private(set) var watchlist: WatchlistScene?
+    /// The overview is on screen instead of `model` (which stays, for the instrument it opens next).
+    public private(set) var showingWatchlist = false
+    private var watchlistSince = 0.0
+    /// With `watchlist = only`: when the chart a tap opened gives way to the overview again.
+    private var overviewDue: Double?
+    /// When the tiles last looked at the clock (their staleness and marks), wall seconds.
+    private var tilesRefreshedAt = -Double.infinity
+    /// When a tile's market status next changes (Unix seconds): the core wakes up for it.
+    private var watchlistNextChange: Int64?
+
     // Display and frames
     public private(set) var displayState = DisplayState.none
     private var displayInfo: DisplayInfo?
@@ -356,10 +370,19 @@ public final class KioskCore {
         case .fetchStatus(let id, let status):
             if let i = entries.firstIndex(where: { $0.spec.id == id }), entries[i].fetch != status {
                 let before = currencyCode(of: entries[i])
+                let closeChanged = entries[i].fetch?.previousClose != status?.previousClose
+                    || entries[i].fetch?.lastPriceTime != status?.lastPriceTime
                 entries[i].fetch = status
+                updateTile(i)
                 if i == instrumentIndex % max(1, entries.count) {
                     // A currency learned from the fetcher changes how every price reads.
-                    if currencyCode(of: entries[i]) != before { rebuildModel() } else { refreshStatusNote() }
+                    if currencyCode(of: entries[i]) != before { rebuildModel() } else {
+                        // 1D's baseline may be the provider's previous close.
+                        if closeChanged, let model, model.placeholder == nil, let market = market(of: entries[i]) {
+                            model.replaceMarket(market, at: frameTime())
+                        }
+                        refreshStatusNote()
+                    }
                 }
             }
         case .dataProblems(let problems):
@@ -388,7 +411,7 @@ public final class KioskCore {
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt].compactMap { $0 }.min()
+        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -446,6 +469,7 @@ public final class KioskCore {
         // Stay on the instrument that was shown when it is still configured.
         instrumentIndex = entries.firstIndex { $0.spec.id == wasShowing } ?? 0
         rebuildModel()
+        rebuildWatchlist()
         armCycle(from: now.mono)
         decidePower()
         armBurnIn()
@@ -465,6 +489,7 @@ public final class KioskCore {
         let hadData = entries[i].hasData
         if slot == .daily { entries[i].daily = series } else { entries[i].intraday = series }
         log(.info, "data: \(id): \(series.count) \(slot == .daily ? "daily" : "intraday") bars")
+        updateTile(i)
         guard i == instrumentIndex % max(1, entries.count), let model else { return }
         if !hadData || model.placeholder != nil {
             // The placeholder turns into the chart at once; it draws itself in.
@@ -480,13 +505,19 @@ public final class KioskCore {
     private func market(of entry: Entry) -> MarketData? {
         guard let zone = entry.zone, entry.hasData else { return nil }
         let field: PriceField = entry.spec.adjusted ? .adjustedClose : .close
-        return MarketData(daily: entry.daily, intraday: entry.intraday, timeZone: zone, priceField: field)
+        var market = MarketData(daily: entry.daily, intraday: entry.intraday, timeZone: zone, priceField: field,
+                                calendar: entry.spec.calendar)
+        // The provider's previous close is the one before the session of its newest price.
+        if let close = entry.fetch?.previousClose, let t = entry.fetch?.lastPriceTime {
+            market.reportedPreviousClose = (close, zone.localDate(atUnixTime: t))
+        }
+        return market
     }
 
     private func instrument(of entry: Entry) -> Instrument {
         let name = entry.spec.name ?? entry.spec.id
         let market = self.market(of: entry)
-            ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone)
+            ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone, calendar: entry.spec.calendar)
         return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)))
     }
 
@@ -570,7 +601,9 @@ public final class KioskCore {
         let m = ScreenModel(instrument: instrument, width: max(1, w), height: max(1, h), fonts: fonts, palette: palette,
                             range: range ?? model?.range ?? firstRange, scale: config.scale, ranges: config.ranges)
         m.timing = config.morph
+        m.canvas.renderThreads = config.renderThreads ?? Canvas.automaticThreadCount
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
+        m.rangeOptions = config.rangeOptions
         m.placeholder = placeholder
         model = m
         fullCopyWanted = true
@@ -579,10 +612,10 @@ public final class KioskCore {
         emit(.layoutChanged(quarterTurns: quarterTurns))
     }
 
-    /// The small print about freshness. With the fetcher's status: "as of 16:00 EST" (the newest
-    /// price's own time, in the exchange's zone — never today's date on yesterday's price), its
-    /// delay when the provider has one, and "stale" when the data is older than `stale-after`.
-    /// Without it: "delayed · updated …" only when the newest bar is that old.
+    /// The small print about the market and freshness (MarketNote): "Closed · opens Mon 09:30"
+    /// from the exchange calendar (the provider's own word while fresh), "as of 16:00 EST" (the
+    /// newest price's own time, in the exchange's zone — never today's date on yesterday's price),
+    /// the provider's delay, and "stale" when the data is older than `stale-after`.
     private func refreshStatusNote() {
         guard let model, !showingSample, model.placeholder == nil else { return }
         let market = model.instrument.market
@@ -591,28 +624,14 @@ public final class KioskCore {
                                                    staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone)
         else { return }
         stale = staleness.isStale
-        var note: String?
-        if let fetch = entries[instrumentIndex % entries.count].fetch {
-            var parts: [String] = []
-            // The session as the provider reports it, in the words a finance app uses.
-            switch fetch.marketState?.uppercased() {
-            case "REGULAR"?: parts.append("open")
-            case "PRE"?, "PREPRE"?: parts.append("pre-market")
-            case "POST"?, "POSTPOST"?: parts.append("after hours")
-            case "CLOSED"?: parts.append("closed")
-            default: break
-            }
-            if let asOf = fetch.lastPriceTime ?? (newest.interval.isIntraday ? newest.last?.time : nil) {
-                parts.append("as of " + Self.describe(asOf, in: market.timeZone, now: now.wall))
-            } else {
-                parts.append(staleness.text)
-            }
-            if let delay = fetch.delaySeconds, delay > 0 { parts.append("delayed \(max(1, delay / 60)) min") }
-            if staleness.isStale { parts.append("stale") }
-            note = parts.joined(separator: " · ")
-        } else if staleness.isStale {
-            note = "delayed · " + staleness.text
-        }
+        let fetch = entries[instrumentIndex % entries.count].fetch
+        // Without the fetcher's status a daily file says nothing about today's market: the line
+        // then appears only for intraday data (or when stale), as plain renders expect.
+        let calendar = fetch != nil || newest.interval.isIntraday ? market.calendar : nil
+        let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
+                                    fetch: fetch, newest: newest, staleness: staleness)
+        self.marketNote = marketNote
+        let note = marketNote.text
         if note != model.statusNote {
             model.statusNote = note
             frameWanted = true
@@ -620,6 +639,8 @@ public final class KioskCore {
     }
 
     private var stale = false
+    /// The market status line last shown (its state and "as of" go to the status file).
+    public private(set) var marketNote: MarketNote?
     public var isStale: Bool { stale && model?.placeholder == nil && !showingSample }
 
     /// `16:00 EST` on the day of `now` (exchange time), else `27 Nov 16:00 EST`.
@@ -627,7 +648,7 @@ public final class KioskCore {
         let t = zone.localDateTime(atUnixTime: time)
         let today = zone.localDateTime(atUnixTime: now.clampedToInt64).date
         let clock = "\(t.hourMinute) " + zone.abbreviation(atUnixTime: time)
-        return t.date == today ? clock : "\(t.date.day) \(Instrument.monthAbbreviations[t.date.month - 1]) " + clock
+        return t.date == today ? clock : "\(t.date.day) \(CivilDate.monthAbbreviations[t.date.month - 1]) " + clock
     }
 
     // MARK: Display lifecycle
@@ -640,6 +661,7 @@ public final class KioskCore {
         lastVblank = nil
         displayState = info.outputConnected ? .presenting : .waitingForOutput
         rebuildModel()
+        rebuildWatchlist()
         if info.outputConnected {
             log(.notice, "display: \(info.width)x\(info.height)@\(format(info.refreshHz, 2)) Hz")
             if burnIn.shift > 0 { log(.notice, "display: burn-in shift of \(burnIn.shift) px by \(burnInMethod)") }
@@ -667,7 +689,10 @@ public final class KioskCore {
             displayState = .presenting
             flipInFlight = false
             lastVblank = nil
-            if resized { rebuildModel() }
+            if resized {
+                rebuildModel()
+                rebuildWatchlist()
+            }
             stats.resetSequence()
             fullCopyWanted = true
             frameWanted = true
@@ -683,7 +708,7 @@ public final class KioskCore {
         flipInFlight = false
         flipStuckReported = false
         lastVblank = vblank
-        let animating = model?.isAnimating(at: vblank) ?? false
+        let animating = isAnimating(at: vblank)
         // After an idle pause (the previous flip ended the motion) the sequence gap is no miss.
         if !lastFlipAnimating { stats.resetSequence() }
         stats.recordFlip(sequence: sequence, animating: animating)
@@ -710,7 +735,7 @@ public final class KioskCore {
 
     /// Asks for the next frame when one is wanted and the display can take it.
     private func scheduleFrame() {
-        guard displayState == .presenting, !flipInFlight, let model else { return }
+        guard displayState == .presenting, !flipInFlight, model != nil else { return }
         if !screenOn {
             guard blackFrameWanted else { return }
             blackFrameWanted = false
@@ -722,7 +747,7 @@ public final class KioskCore {
         let t = frameTime()
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        let changing = frameWanted || model.isAnimating(at: t) || model.isAnimating(at: lastFrameTime)
+        let changing = frameWanted || isAnimating(at: t) || isAnimating(at: lastFrameTime)
         guard changing || burnInStepWanted else { return }
         lastFrameTime = t
         frameWanted = false
@@ -741,10 +766,15 @@ public final class KioskCore {
         inFlightInputMicros = pendingInputMicros
         pendingInputMicros = nil
         var plan = FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
-                             settled: !model.isAnimating(at: t))
+                             settled: !isAnimating(at: t))
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full
         present(plan)
+    }
+
+    /// Whether the picture on screen moves at `time`: the overview never does.
+    private func isAnimating(at time: Double) -> Bool {
+        !showingWatchlist && model?.isAnimating(at: time) == true
     }
 
     private func present(_ plan: FramePlan) {
@@ -767,6 +797,15 @@ public final class KioskCore {
             if displayState == .none { emit(.openDisplay) }
         }
         if let due = cycleDue, due <= t { cycle() }
+        if let due = overviewDue, due <= t {
+            // Back to the overview once nobody has touched the screen for the touch pause.
+            if let lastTouch, lastTouch + config.touchPauseSeconds > t + 1e-9 {
+                overviewDue = lastTouch + config.touchPauseSeconds
+            } else {
+                overviewDue = nil
+                if config.watchlist == .only { showWatchlist() }
+            }
+        }
         if let due = powerDue, due <= t { decidePower() }
         if let due = burnInDue, due <= t {
             burnInStepWanted = true
@@ -824,14 +863,29 @@ public final class KioskCore {
             cycleDue = lastTouch + config.touchPauseSeconds
             return
         }
+        if showingWatchlist {
+            // The overview stays for `instrument-interval`, then the round starts again at the first.
+            guard config.watchlist == .cycle, config.instrumentCycleSeconds > 0,
+                  now.mono - watchlistSince >= config.instrumentCycleSeconds - 1e-9 else { return }
+            open(instrument: 0, range: config.ranges[0])
+            return
+        }
+        // With `only` the chart a tap opened stays until `overviewDue`.
+        if config.watchlist == .only, watchlist != nil { return }
         // Nothing to cycle on a placeholder: the ranges of no data all look the same.
         if model.scrubIndex != nil || (model.placeholder != nil && (showingSample || entries.count < 2)) { return }
         let t = frameTime()
         let ranges = config.ranges
         let roundDone = Set(ranges).isSubset(of: rangesShown) && (barsShown || ranges.count < 2)
         let count = showingSample ? 1 : entries.count
-        if roundDone && count > 1 && config.instrumentCycleSeconds > 0
+        let overviewDue = config.watchlist == .cycle && watchlist != nil && instrumentIndex % count == count - 1
+        if roundDone && (count > 1 || overviewDue) && config.instrumentCycleSeconds > 0
             && now.mono - instrumentSince >= config.instrumentCycleSeconds - 1e-9 {
+            // Once per round through the instruments, after the last: the overview.
+            if overviewDue {
+                showWatchlist()
+                return
+            }
             instrumentIndex = (instrumentIndex + 1) % count
             rebuildModel(range: ranges[0])
             self.model?.show(.drawIn, at: t)
@@ -856,6 +910,98 @@ public final class KioskCore {
         frameWanted = true
     }
 
+    // MARK: The watchlist overview
+
+    /// The overview of every instrument when `[chart] watchlist` asks for it, at the screen's size.
+    private func rebuildWatchlist() {
+        guard config.watchlist != .off, let info = displayInfo else {
+            if showingWatchlist { fullCopyWanted = true; frameWanted = true }
+            watchlist = nil
+            showingWatchlist = false
+            return
+        }
+        let sideways = quarterTurns % 2 == 1
+        let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
+        let tiles = showingSample ? [WatchlistEntry(instrument: .sample())] : entries.indices.map(watchlistEntry)
+        watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
+                                   palette: config.palette, range: watchlist?.range ?? firstRange)
+        watchlistNextChange = showingSample ? nil : entries.indices.compactMap { tileState($0).nextChange }.min()
+        if config.watchlist == .only && !showingWatchlist { showWatchlist() }
+        if showingWatchlist { fullCopyWanted = true; frameWanted = true }
+    }
+
+    /// What the tile of entry `i` says: the same instrument, placeholder and staleness the chart
+    /// would show, and the market status the header would.
+    private func watchlistEntry(_ i: Int) -> WatchlistEntry {
+        let entry = entries[i]
+        let state = tileState(i)
+        return WatchlistEntry(instrument: instrument(of: entry), isStale: state.stale, placeholder: placeholderText(for: entry),
+                              market: state.market)
+    }
+
+    private func tileState(_ i: Int) -> (stale: Bool, market: MarketStatus.State?, nextChange: Int64?) {
+        let entry = entries[i]
+        guard let zone = entry.zone else { return (false, nil, nil) }
+        let wall = Int64(now.wall.clampedToInt64)
+        let newest = [entry.intraday, entry.daily].compactMap { $0 }.max { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }
+        let staleness = newest.flatMap {
+            Staleness(series: $0, now: wall, staleAfterSeconds: config.staleAfterSeconds, timeZone: zone)
+        }
+        // The exchange's calendar even for daily data: the mark is about the market, not the file.
+        let note = MarketNote(calendar: entry.spec.calendar, zone: zone, now: wall, fetch: entry.fetch, newest: newest,
+                              staleness: staleness)
+        return (staleness?.isStale ?? false, note.state.flatMap(MarketStatus.State.init(rawValue:)), note.nextChange)
+    }
+
+    /// New data, a fetch status or the clock changed what entry `i` knows: its tile follows.
+    private func updateTile(_ i: Int) {
+        guard let watchlist, !showingSample, entries.indices.contains(i) else { return }
+        if watchlist.update(watchlistEntry(i), at: i), showingWatchlist { frameWanted = true }
+    }
+
+    /// Staleness and market marks of every tile, as of now.
+    private func refreshTiles() {
+        guard watchlist != nil, !showingSample else { return }
+        tilesRefreshedAt = now.wall
+        for i in entries.indices { updateTile(i) }
+        watchlistNextChange = entries.indices.compactMap { tileState($0).nextChange }.min()
+    }
+
+    private func showWatchlist() {
+        guard watchlist != nil else { return }
+        if model?.scrubIndex != nil { model?.endScrub() }
+        showingWatchlist = true
+        watchlistSince = now.mono
+        overviewDue = nil
+        refreshTiles()
+        fullCopyWanted = true
+        frameWanted = true
+    }
+
+    /// The chart of instrument `index` (a tapped tile, or the first after the overview), drawing
+    /// itself in; its round starts now.
+    private func open(instrument index: Int, range: ChartRange) {
+        showingWatchlist = false
+        if config.watchlist == .only { overviewDue = (lastTouch ?? now.mono) + config.touchPauseSeconds }
+        if !showingSample, !entries.isEmpty { instrumentIndex = index % entries.count }
+        rebuildModel(range: range)
+        model?.show(.drawIn, at: frameTime())
+        instrumentSince = now.mono
+        rangesShown = [range]
+        barsShown = false
+        fullCopyWanted = true
+        frameWanted = true
+    }
+
+    /// Swipes and arrow keys on the overview step every tile through the configured ranges.
+    private func stepWatchlist(_ delta: Int) {
+        guard let watchlist else { return }
+        let ranges = config.ranges
+        let i = ((ranges.firstIndex(of: watchlist.range) ?? 0) + delta % ranges.count + ranges.count) % ranges.count
+        watchlist.select(ranges[i])
+        frameWanted = true
+    }
+
     // MARK: Input
 
     private func handle(_ gesture: Gesture, inputMicros: UInt64?) {
@@ -873,6 +1019,20 @@ public final class KioskCore {
             ignoringWakingContact = false
         }
         let t = frameTime()
+        if showingWatchlist, let watchlist {
+            switch gesture {
+            case .tap(let x, let y):
+                // The chart of the tile's instrument, on the tile's range; the show goes on after
+                // the touch pause (`cycle`).
+                if let i = watchlist.layout.tile(atX: x, y: y) {
+                    if pendingInputMicros == nil { pendingInputMicros = inputMicros }
+                    open(instrument: i, range: watchlist.range)
+                }
+            case .swipe(let direction): stepWatchlist(direction == .left ? 1 : -1)
+            case .scrubBegan, .scrubMoved, .scrubEnded: break
+            }
+            return
+        }
         let plot = model.screen.layout.plot
         switch gesture {
         case .scrubBegan(let x, let y), .scrubMoved(let x, let y):
@@ -904,6 +1064,21 @@ public final class KioskCore {
         lastTouch = now.mono
         if noteActivity() { return }
         let t = frameTime()
+        if showingWatchlist, let watchlist {
+            // The keys choose the range of every tile.
+            switch command {
+            case .selectRange(let index):
+                guard index >= 0, index < config.ranges.count else { return }
+                watchlist.select(config.ranges[index])
+                frameWanted = true
+            case .previousRange: stepWatchlist(-1)
+            case .nextRange: stepWatchlist(1)
+            case .togglePause:
+                paused.toggle()
+                log(.notice, "cycling \(paused ? "paused" : "resumed") from the keyboard")
+            }
+            return
+        }
         switch command {
         case .selectRange(let index):
             guard index >= 0, index < config.ranges.count else { return }
@@ -947,7 +1122,17 @@ public final class KioskCore {
         powerReason = decision.reason
         setScreen(on: decision.isOn)
         refreshStatusNote()
-        let sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
+        var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
+        // The market status changes at the open, the lunch break and the close: wake up for it.
+        if let change = marketNote?.nextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
+        // The tiles' staleness and market marks move with the clock too; a finger's every move
+        // (the idle countdown) need not recompute twelve instruments, once a minute will do.
+        if watchlist != nil {
+            if now.wall - tilesRefreshedAt >= 60 || watchlistNextChange.map({ Double($0) <= now.wall }) == true {
+                refreshTiles()
+            }
+            if let change = watchlistNextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
+        }
         powerDue = now.mono + sleep
     }
 
@@ -1018,6 +1203,10 @@ public final class KioskCore {
     public func status() -> KioskStatus {
         var s = model.map { KioskStatus(values: $0.values()) } ?? KioskStatus()
         s.instrumentID = currentID
+        if model?.placeholder == nil, !showingSample {
+            s.sessionState = marketNote?.state
+            s.asOf = marketNote?.asOf
+        }
         s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
         s.animating = model?.isAnimating(at: now.mono) ?? false
@@ -1034,6 +1223,22 @@ public final class KioskCore {
         s.problems = problems
         s.time = now.wall
         s.paused = paused
+        if showingWatchlist, let watchlist {
+            // The overview: no one instrument's numbers.
+            var w = KioskStatus()
+            w.scene = "watchlist"
+            w.range = watchlist.range.rawValue
+            w.stale = watchlist.tileContents.contains { $0.isStale }
+            w.display = s.display
+            w.frames = s.frames
+            w.missedVblanks = s.missedVblanks
+            w.inputToFlipP50 = s.inputToFlipP50
+            w.inputToFlipP99 = s.inputToFlipP99
+            w.problems = s.problems
+            w.time = s.time
+            w.paused = s.paused
+            return w
+        }
         return s
     }
 

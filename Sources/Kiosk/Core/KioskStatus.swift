@@ -13,6 +13,12 @@ public struct KioskStatus: Sendable, Equatable {
     public var change: Double?
     public var changePercent: Double?
     public var baseline: Double?
+    /// `previous-close` (1D against the previous session's close) or `first` (the range's first value).
+    public var baselineKind: String?
+    /// The market: `open`, `pre-market`, `lunch-break`, `after-hours` or `closed`, when known.
+    public var sessionState: String?
+    /// Unix time of the newest price (the header's "as of"), when known.
+    public var asOf: Int64?
     /// Unix time of the newest data point shown.
     public var lastDataTime: Int64?
     public var stale = false
@@ -55,6 +61,7 @@ public struct KioskStatus: Sendable, Equatable {
         change = v.change
         changePercent = v.changePercent
         baseline = v.baseline
+        baselineKind = v.baseline == nil ? nil : v.baselineKind
         lastDataTime = v.lastDataTime
         waitingFor = v.waitingFor
         note = v.note.isEmpty ? nil : v.note
@@ -62,7 +69,8 @@ public struct KioskStatus: Sendable, Equatable {
 
     /// The keys `render --values` prints: what the picture says.
     public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
-                                                  "baseline", "last_data_time", "waiting_for", "note"]
+                                                  "baseline", "baseline_kind", "session_state", "as_of",
+                                                  "last_data_time", "waiting_for", "note"]
 
     private enum Value {
         case text(String?), number(Double?), raw(String)
@@ -89,7 +97,8 @@ public struct KioskStatus: Sendable, Equatable {
         [("instrument_id", .text(instrumentID)), ("instrument_name", .text(instrumentName)),
          ("range", .text(range)), ("scene", .text(scene)),
          ("price", .number(price)), ("change", .number(change)), ("change_percent", .number(changePercent)),
-         ("baseline", .number(baseline)), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
+         ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)), ("session_state", .text(sessionState)),
+         ("as_of", .raw(asOf.map(String.init) ?? "null")), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
          ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("note", .text(note)), ("display", .text(display)),
          ("frames", .raw(String(frames))), ("missed_vblanks", .raw(String(missedVblanks))),
          ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),

@@ -28,18 +28,10 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                   "rows add up: \(report.dataRows) = \(report.usedRows) + \(report.skippedRows) + \(report.duplicateRows)")
         fuzzCheck(report.firstSkipped.count == min(report.skippedRows, ParseReport.itemisedLimit), "itemised skips")
         if let message = report.message { fuzzCheck(!message.contains("\n") && message.utf8.count < 2048, "report is one short line") }
-        var previous: Int64?
-        for bar in series.bars {
-            if let previous { fuzzCheck(bar.time > previous, "times strictly ascending") }
-            previous = bar.time
-            for p in [bar.open, bar.high, bar.low, bar.close] + [bar.adjustedClose].compactMap({ $0 }) {
-                fuzzCheck(p.isFinite && p > 0, "price finite and positive: \(p)")
-            }
-            if let v = bar.volume { fuzzCheck(v.isFinite && v >= 0, "volume finite, not negative: \(v)") }
-            fuzzCheck(bar.price(field).isFinite, "chosen price finite")
-        }
+        checkBars(series.bars, "csv")
+        for bar in series.bars { fuzzCheck(bar.price(field).isFinite, "chosen price finite") }
         if case .intraday(let seconds) = series.interval { fuzzCheck(seconds > 0, "intraday spacing positive") }
-        _ = series.firstIndex(atOrAfter: previous ?? 0)
+        _ = series.firstIndex(atOrAfter: series.bars.last?.time ?? 0)
     }
     return 0
 }

@@ -27,15 +27,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let response = HTTPResponse(status: status, headers: ["content-type": "application/json"], body: body)
             switch provider.parse(response, for: request) {
             case .success(let result):
-                var previous: Int64?
-                for bar in result.bars {
-                    if let previous { fuzzCheck(bar.time > previous, "\(provider.name): bars in time order") }
-                    previous = bar.time
-                    for p in [bar.open, bar.high, bar.low, bar.close] + [bar.adjustedClose].compactMap({ $0 }) {
-                        fuzzCheck(p.isFinite && p > 0, "\(provider.name): price finite and positive: \(p)")
-                    }
-                    if let v = bar.volume { fuzzCheck(v.isFinite && v >= 0, "\(provider.name): volume finite") }
-                }
+                checkBars(result.bars, provider.name)
                 if case .intraday(let s) = result.interval { fuzzCheck(s > 0, "\(provider.name): spacing positive") }
             case .failure(let problem):
                 let text = "\(problem)"

@@ -1,5 +1,6 @@
 // libFuzzer harness: TZif files and POSIX TZ rules, then every query the chart and the power
-// schedule make of a zone, at times from the epoch's edges to now.
+// schedule make of a zone, at times from the epoch's edges to now, and every exchange calendar's
+// sessions in that zone (a hostile zone must not trap the calendar's local-to-instant arithmetic).
 import Feed
 import FuzzSupport
 
@@ -34,6 +35,19 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = zone.abbreviation(atUnixTime: t)
         _ = zone.startOfDay(local.date)
         _ = zone.description
+    }
+    let year = 1900 + Int(size % 301)
+    for calendar in ExchangeCalendar.all {
+        for holiday in calendar.holidays(in: year) {
+            fuzzCheck(holiday.date.year == year && !holiday.date.weekday.isWeekend, "a holiday is a weekday of its year")
+        }
+        let from = CivilDate(year: year, month: 3, day: 1)!
+        for session in calendar.sessions(from: from, through: from.adding(days: 14), zone: zone) {
+            fuzzCheck(calendar.localHours(on: session.date) != nil, "a session is on a trading day")
+            _ = session.isTrading(at: session.open)
+        }
+        _ = calendar.nextSession(after: 1_796_000_000, zone: zone)
+        _ = calendar.latestSession(atOrBefore: 1_796_000_000, zone: zone)
     }
     return 0
 }

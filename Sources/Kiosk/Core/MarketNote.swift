@@ -1,0 +1,89 @@
+// The header's small print about the market and the data: "Closed · opens Mon 09:30 · as of
+// 16:00 EST · delayed 15 min · stale". One pure function, so the daemon and `render` say the same.
+import Chart
+import Feed
+
+/// The market status line and what it is built from.
+public struct MarketNote: Equatable, Sendable {
+    /// The status words, e.g. `Closed · opens Mon 09:30`; nil when neither a calendar nor the
+    /// provider says.
+    public var status: String?
+    /// `open`, `pre-market`, `lunch-break`, `after-hours`, `closed` (for `render --values` and the status file).
+    public var state: String?
+    /// The instant of the newest price, when known (the "as of" time).
+    public var asOf: Int64?
+    /// The whole line.
+    public var text: String?
+    /// When the status words next change (the daemon wakes up for it).
+    public var nextChange: Int64?
+
+    /// A provider's market state counts for this long after the fetch (it describes "now").
+    static let providerStateLifetime: Int64 = 30 * 60
+
+    /// - Parameters:
+    ///   - newest: the newest series (intraday or daily) and whether it is stale, when there is data.
+    ///   - alwaysShow: without a fetch status, show the line anyway (the daemon shows it only when
+    ///     stale, as before, unless a calendar is known).
+    public init(calendar: ExchangeCalendar?, zone: ExchangeTimeZone, now: Int64, fetch: FetchStatus?,
+                newest: PriceSeries?, staleness: Staleness?) {
+        var parts: [String] = []
+        // The provider's word wins while it is fresh (an unscheduled closure); otherwise the calendar.
+        if let fetch, let word = fetch.marketState?.uppercased(), let at = fetch.fetchedAt ?? fetch.attemptedAt,
+           now - at <= Self.providerStateLifetime, let state = Self.providerState(word) {
+            self.state = state.rawValue
+            var words = Self.words(state)
+            if state == .closed, let calendar, let next = calendar.nextSession(after: now, zone: zone) {
+                words += " · opens " + MarketStatus.when(next.open, zone: zone, now: now)
+            }
+            status = words
+            nextChange = nil
+        } else if let calendar {
+            let market = MarketStatus(calendar: calendar, zone: zone, at: now)
+            state = market.state.rawValue
+            status = market.text(zone: zone, now: now)
+            nextChange = market.nextChange
+        } else if let fetch, let word = fetch.marketState?.uppercased(), let state = Self.providerState(word) {
+            self.state = state.rawValue
+            status = Self.words(state)
+            nextChange = nil
+        }
+        if let status { parts.append(status) }
+        if let fetch, let t = fetch.lastPriceTime ?? (newest?.interval.isIntraday == true ? newest?.last?.time : nil) {
+            asOf = t
+        } else if fetch == nil, let newest, newest.interval.isIntraday, calendar != nil {
+            asOf = newest.last?.time
+        }
+        if let asOf {
+            parts.append("as of " + KioskCore.describe(asOf, in: zone, now: Double(now)))
+        } else if let staleness, fetch != nil || staleness.isStale {
+            parts.append(staleness.text)
+        }
+        if let delay = fetch?.delaySeconds, delay > 0 { parts.append("delayed \(max(1, delay / 60)) min") }
+        if staleness?.isStale == true {
+            // Without the fetcher's word the old line said "delayed · updated ..."; keep its sense.
+            if fetch == nil && asOf == nil { parts.insert("delayed", at: status == nil ? 0 : 1) }
+            parts.append("stale")
+        }
+        text = parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    static func providerState(_ word: String) -> MarketStatus.State? {
+        switch word {
+        case "REGULAR": return .open
+        case "PRE", "PREPRE": return .preMarket
+        case "POST", "POSTPOST": return .afterHours
+        case "CLOSED": return .closed
+        default: return nil
+        }
+    }
+
+    static func words(_ state: MarketStatus.State) -> String {
+        switch state {
+        case .open: return "Open"
+        case .preMarket: return "Pre-market"
+        case .lunchBreak: return "Lunch break"
+        case .afterHours: return "After hours"
+        case .closed: return "Closed"
+        }
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Checks tickerboard's exchange calendars session by session, 2000-2030, against the
+# `exchange-calendars` package from PyPI (the oracle, installed here into a venv if missing; it
+# is never a dependency of tickerboard). Differences must be listed in exceptions.txt.
+# usage: check-calendars.sh [TICKERBOARD-BINARY] [EXCHANGE ...]   (default .build/release/tickerboard)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+binary=${1:-.build/release/tickerboard}
+shift || true
+if [ ! -x "$binary" ]; then
+    swift build -c release --product tickerboard
+fi
+venv=${TICKERBOARD_ORACLE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/tickerboard/calendars-venv}
+if ! "$venv/bin/python" -c 'import exchange_calendars' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q exchange-calendars
+fi
+"$venv/bin/python" -c 'import exchange_calendars as x; print("calendars: exchange-calendars", x.__version__)'
+exec "$venv/bin/python" Tests/Calendars/check-calendars.py "$binary" "$@"
