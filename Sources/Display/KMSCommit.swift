@@ -40,6 +40,19 @@ enum KMSCommitChoice {
         return (.atomic, "driver takes atomic commits")
     }
 
+    /// A flip that cannot be done on this device with two buffers.
+    private static func flipFailure(_ error: Errno) -> (path: KMSCommitPath, reason: String)? {
+        switch error {
+        case .noMemory, .noSpace:
+            // bochs at 1080p: its 16 MB hold the console's buffer and one of ours, not two.
+            return (.dirtyFramebuffer, "no video memory for a second buffer (\(error)); drawing single-buffered")
+        case .notSupported, .notImplemented:
+            return (.dirtyFramebuffer, "page flip unsupported (\(error))")
+        default:
+            return nil
+        }
+    }
+
     /// What a step that failed with `error` on `path` means: nil when it is no reason to change
     /// path (lost master: the caller waits; anything else: a real failure), else the path to use
     /// from now on. `flip` false: the modeset failed.
@@ -48,18 +61,14 @@ enum KMSCommitChoice {
         switch path {
         case .atomic:
             if !flip { return (.legacy, "atomic modeset failed (\(error))") }
+            // EINVAL: this commit is refused, a legacy flip may not be; the rest is about flipping.
             if error == .invalidArgument { return (.legacy, "atomic flip rejected (\(error))") }
-            return nil
+            return flipFailure(error)
         case .legacy:
-            guard flip else { return nil }
-            switch error {
-            case .noMemory, .noSpace:
-                return (.dirtyFramebuffer, "no video memory for a second buffer (\(error)); drawing single-buffered")
-            case .invalidArgument, .notSupported, .notImplemented:
-                return (.dirtyFramebuffer, "page flip unsupported (\(error))")
-            default:
-                return nil
+            guard flip, error != .invalidArgument else {
+                return flip ? (.dirtyFramebuffer, "page flip unsupported (\(error))") : nil
             }
+            return flipFailure(error)
         case .dirtyFramebuffer:
             return nil
         }

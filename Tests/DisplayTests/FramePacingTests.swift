@@ -143,6 +143,9 @@ import Testing
         (.atomic, false, .notSupported, .legacy),
         (.atomic, true, .invalidArgument, .legacy),
         (.atomic, true, .resourceBusy, nil),
+        (.atomic, true, .noMemory, .dirtyFramebuffer),  // bochs at 1080p
+        (.atomic, true, .noSpace, .dirtyFramebuffer),
+        (.atomic, true, .notSupported, .dirtyFramebuffer),
         (.atomic, true, .permissionDenied, nil),
         (.legacy, true, .invalidArgument, .dirtyFramebuffer),
         (.legacy, true, .notSupported, .dirtyFramebuffer),

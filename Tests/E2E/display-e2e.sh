@@ -84,6 +84,15 @@ if [ "$(field exit "$L")" = 0 ] && [ -n "$RP" ] && [ "$RP" = "$(rot_expected "$L
 else
   result bochs-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L"); $($CHECK "$OUT/bochs-rot90.ppm" pattern-rot90 2>&1)"
 fi
+# (a'') bochs at 1080p: whichever path it ends on (single-buffered DIRTYFB when two buffers do not
+# fit), the pattern is on the glass and the frames keep coming, timer-paced
+L="$OUT/bochs-1080.log"
+if [ "$(field exit "$L")" = 0 ] && [ "$(field flips "$L")" -ge 60 ] 2>/dev/null && [ "$(field pacing "$L")" = timer ] \
+   && D=$($CHECK "$OUT/bochs-1080.ppm" pattern 2>&1); then
+  result bochs-1080 PASS "commit $(field commit "$L")$(grep -o 'commit path [a-z]* -> [a-z]*' "$L" | head -1 | sed 's/^/ after /'), $(field flips "$L") flips at $(field hz "$L") Hz; $D"
+else
+  result bochs-1080 FAIL "exit=$(field exit "$L") flips=$(field flips "$L") pacing=$(field pacing "$L") $(grep -E 'commit|memory' "$L" | tr '\n' '|'); $($CHECK "$OUT/bochs-1080.ppm" pattern 2>&1)"
+fi
 # (c) vkms: flips at the vblank rate, with the kernel's vblank sequence
 L="$OUT/vkms.log"
 if [ -z "$VKMS" ]; then
@@ -131,7 +140,7 @@ else
 fi
 # The commit path each KMS run took is the one chosen at open (logged with its reason) or a logged fallback.
 PATHS="" BAD=""
-for L in "$OUT/bochs.log" "$OUT/vkms.log" "$OUT/vkms-legacy.log" "$OUT/virtio/virtio.log"; do
+for L in "$OUT/bochs.log" "$OUT/bochs-1080.log" "$OUT/vkms.log" "$OUT/vkms-legacy.log" "$OUT/virtio/virtio.log"; do
   [ -f "$L" ] || continue
   C=$(field commit "$L"); CHOSEN=$(grep -o 'commit path [a-z]* (' "$L" | head -1 | cut -d' ' -f3)
   PATHS="$PATHS $(basename "$L" .log)=$C($(field pacing "$L"))"
