@@ -269,7 +269,7 @@ for f in d-vkms d-vkms-1024 d-vkms-1080 d-touch-vkms d-touch; do
 done
 # (2'') a settled burn-in step presents one frame by itself: on vkms it moves the framebuffer's
 # start and copies nothing to scanout; on bochs-drm it copies the shifted picture, and the capture
-# after the step is the one before moved by one pixel (not shown misplaced, rows or columns away).
+# after the step is the one before moved by a pixel or two (not shown misplaced, rows or columns away).
 for v in burnin-vkms burnin-bochs; do
   L="$OUT/d-$v.log"
   [ "$v" = burnin-vkms ] && [ -z "$VKMS" ] && continue
