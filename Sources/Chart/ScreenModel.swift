@@ -61,7 +61,7 @@ public final class ScreenModel {
     public private(set) var lastRedrawnRegions: [IntRect] = []
     /// Enough of the previous frame to tell whether the next one may be a partial redraw.
     private struct FrameKey: Equatable {
-        var scene: Scene, range: ChartRange, indicatorX: Double?, moving: Bool
+        var scene: Scene, range: ChartRange, indicator: Point?, moving: Bool
     }
     private var previousKey: FrameKey?
     /// Each label part as the last line frame painted it, one look per cross-fade layer.
@@ -193,7 +193,7 @@ public final class ScreenModel {
 
     /// The rectangles to redraw between two frames of the line chart: everything after a range
     /// change or during a morph; while a finger scrubs a settled chart only the label parts whose
-    /// look changed (their old and new ink) and the indicator's old and new columns — a few percent
+    /// look changed (their old and new ink) and the indicator's old and new places — a few percent
     /// of the screen.
     private func partialRegions(from old: FrameKey?, to new: FrameKey,
                                 looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]]) -> [IntRect] {
@@ -207,11 +207,18 @@ public final class ScreenModel {
             guard before != after else { continue }
             regions.append((before + after).reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1.bounds) }.intersection(all))
         }
-        let pad = 6 * s + 3 * s + 2
-        for x in Set([old.indicatorX, new.indicatorX].compactMap { $0 }) where old.indicatorX != new.indicatorX {
-            regions.append(IntRect(x0: Int((x - pad).rounded(.down)), y0: Int(plot.top) - 1 - Int(pad),
-                                   x1: Int((x + pad).rounded(.up)), y1: Int(plot.bottom.rounded(.up)) + 1 + Int(pad))
-                .intersection(all))
+        if old.indicator != new.indicator {
+            // The indicator is a hairline down the plot and a dot on the line: a strip a few pixels
+            // wide and a box around the dot, old and new (the picture around them does not change).
+            let metrics = LineChartMetrics(scale: s)
+            let halfLine = Int(metrics.indicatorWidth.rounded(.up)) + 2
+            let dot = Int((metrics.dotRadius + 2).rounded(.up))
+            for p in [old.indicator, new.indicator].compactMap({ $0 }) where abs(p.x) < 1e9 && abs(p.y) < 1e9 {
+                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+                regions.append(IntRect(x0: x - halfLine, y0: Int(plot.top) - halfLine,
+                                       x1: x + 1 + halfLine, y1: Int(plot.bottom.rounded(.up)) + halfLine).intersection(all))
+                regions.append(IntRect(x0: x - dot, y0: y - dot, x1: x + 1 + dot, y1: y + 1 + dot).intersection(all))
+            }
         }
         return regions.filter { !$0.isEmpty }
     }
@@ -374,7 +381,7 @@ public final class ScreenModel {
             }
             shownLabels = labels
             let fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
-            let key = FrameKey(scene: .line, range: range, indicatorX: indicator?.x, moving: morph.isAnimating(at: time))
+            let key = FrameKey(scene: .line, range: range, indicator: indicator, moving: morph.isAnimating(at: time))
             let fading = fade < 1 ? fadeFrom : nil
             let looks = labelLooks(labels, fadingFrom: fading, fade: fade)
             let regions = partialRegions(from: previousKey, to: key, looks: looks)

@@ -12,7 +12,7 @@ Standard library only (runs on the host, and in the guest for `locate-rot`).
                                  the physical pixel of logical point LX LY: "q X Y"
   stats LOG                      the last `stats:` line of a daemon log as key=value
   morph SAMPLES                  flip rate during morphs from daemon-sample.py output
-  shifted BEFORE AFTER            the one-pixel move between two captures of a burn-in step
+  shifted BEFORE AFTER            the move (<= 2 px) between two captures around burn-in steps
   span LOG MARK [END]            frames and bytes copied to scanout between the readings around
                                  `mark MARK` (and `mark END`)
   dark IMG                       the picture is black (>= 99 % of pixels with every channel <= 16)
@@ -346,31 +346,28 @@ def span(path, mark, end=None):
 
 
 def shifted(before_path, after_path):
-    """Which move by at most one pixel each way turns capture BEFORE into AFTER (a burn-in step):
-    prints the best (dx, dy) and the share of pixels of the overlap that still differ. A picture
-    shown misplaced (rows or columns away) matches no such move."""
+    """Which move by at most two pixels each way turns capture BEFORE into AFTER (burn-in steps; a
+    loaded guest may capture after two): prints the best (dx, dy) and the share of the overlap's
+    rows that still differ. A picture shown misplaced (rows or columns away) matches no such move."""
     a, b = load(before_path), load(after_path)
     if (a.width, a.height) != (b.width, b.height):
         print("sizes differ: %dx%d vs %dx%d" % (a.width, a.height, b.width, b.height))
         return 1
     w, h = a.width, a.height
     results = []
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
             x0, x1 = max(0, dx), w + min(0, dx)
-            differing = 0
-            for y in range(max(0, dy), h + min(0, dy)):
-                rb = b.rgb[(y * w + x0) * 3:(y * w + x1) * 3]
-                ra = a.rgb[((y - dy) * w + x0 - dx) * 3:((y - dy) * w + x1 - dx) * 3]
-                if ra != rb:
-                    differing += sum(1 for i in range(0, len(ra), 3) if ra[i:i + 3] != rb[i:i + 3])
-            results.append((differing / ((x1 - x0) * (h - abs(dy))), dx, dy))
+            rows = range(max(0, dy), h + min(0, dy))
+            differing = sum(1 for y in rows if a.rgb[((y - dy) * w + x0 - dx) * 3:((y - dy) * w + x1 - dx) * 3]
+                            != b.rgb[(y * w + x0) * 3:(y * w + x1) * 3])
+            results.append((differing / len(rows), abs(dx) + abs(dy), dx, dy))
     results.sort()
-    share, dx, dy = results[0]
-    still = [r for r in results if r[1] == 0 and r[2] == 0][0][0]
-    print("moved dx=%d dy=%d: %.4f %% of the pixels differ after that move (%.4f %% without moving)"
+    share, _, dx, dy = results[0]
+    still = [r for r in results if r[2] == 0 and r[3] == 0][0][0]
+    print("moved dx=%d dy=%d: %.2f %% of the rows differ after that move (%.2f %% without moving)"
           % (dx, dy, 100 * share, 100 * still))
-    return 0 if abs(dx) + abs(dy) == 1 and share <= 0.001 else 1
+    return 0 if (dx, dy) != (0, 0) and share <= 0.001 else 1
 
 
 def morph(path):

@@ -52,6 +52,11 @@ shot_until() {
   done
   cp "$OUT/$name.try$try" "$OUT/$name" 2>/dev/null; echo "shot_until $name: try $try" >> "$OUT/shots.log"
 }
+# data_settled STATUS: (<= 120 s) the data is on screen and the chart has stopped moving (the
+# readings around a scrub must not take in the morph from the placeholder to the data)
+data_settled() {
+  i=0; until grep -q '"animating": false' "$1" 2>/dev/null && grep -q '"last_data_time": [0-9]' "$1" || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
+}
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt "${2:-300}" ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
 wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge "${3:-1200}" ]; do sleep 0.05; i=$((i + 1)); done; }
 # flips_after PID LOG N: statistics until they count more than N flips (<= 60 s)
@@ -255,9 +260,10 @@ done
 FOUND='found "tickerboard e2e touchscreen"'
 # (7'') input-to-flip latency at a real 60 Hz vblank: a slow drag over the 1Y chart on vkms
 if [ -e /dev/dri/card1 ]; then
-  $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv 2>> "$OUT/d-touch-vkms.log" &
+  $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv --status /tmp/st-tv.json 2>> "$OUT/d-touch-vkms.log" &
   P=$!
   wait_file /tmp/ready-tv 600; sleep 1
+  data_settled /tmp/st-tv.json
   stats $P "$OUT/d-touch-vkms.log"; echo "mark scrub_before" >> "$OUT/d-touch-vkms.log"
   timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 sleep 1 \
     drag 100 400 900 400 60 25 sleep 1 destroy sleep 0.3 > "$OUT/d-inject-vkms.log" 2>&1
@@ -270,6 +276,7 @@ INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL
 $B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t --status /tmp/st-t.json 2>> "$OUT/d-touch.log" &
 P=$!
 wait_file /tmp/ready-t 600
+data_settled /tmp/st-t.json
 stats $P "$OUT/d-touch.log"; echo "mark scrub_before" >> "$OUT/d-touch.log"
 # The finger stays down (and the next step waits) until the guest has its capture: the injector
 # waits for the capture's line in shots.log, not for a number of seconds.

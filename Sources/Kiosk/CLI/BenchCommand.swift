@@ -1,3 +1,4 @@
+import Chart
 import Display
 import Raster
 import Text
@@ -100,6 +101,9 @@ enum BenchCommand {
             }
             let framePixels = Double(frames) * Double(size.width * size.height)
             extra = "damage_frac=\(format(damagedPixels / framePixels, 4)) scanout_copy_fraction=\(format(copiedPixels / framePixels, 4))"
+            if let product = screenScrubCopyFraction(width: size.width, height: size.height) {
+                extra += " screen_copy_fraction=\(format(product, 4))"
+            }
             if let png { write(canvas.buffer, png) }
             // A full redraw must give the pixels the chain of damage redraws gave.
             let chained = canvas.buffer
@@ -151,6 +155,31 @@ enum BenchCommand {
         printResult(mode: mode, n: reportedN, size: size, threads: threads, times: times, extra: extra, tag: tag)
         if let png { write(canvas.buffer, png) }
         return 0
+    }
+
+    /// The daemon's own scrub at this size, untimed: the sample chart's 6M range scrubbed left to
+    /// right at 60 frames a second (header cross-fade on, as configured by default), the share of
+    /// the frame's bytes double-buffered scanout receives per frame. Nil without fonts.
+    static func screenScrubCopyFraction(width: Int, height: Int) -> Double? {
+        guard let fonts = try? FontSet.load() else { return nil }
+        let m = ScreenModel(instrument: .sample(), width: width, height: height, fonts: fonts, range: .sixMonths)
+        m.render(at: 0)
+        var scanout = ScanoutDamage(bufferCount: 2, bounds: m.canvas.buffer.bounds)
+        _ = scanout.write([m.canvas.buffer.bounds], into: 0)
+        _ = scanout.write([], into: 1)
+        let plot = m.screen.layout.plot
+        let points = max(2, m.selection(for: .sixMonths).points.count)
+        var back = 0, copied = 0, frames = 0, t = 1.0
+        // One point further per frame, as a steady finger does.
+        for i in 0..<points {
+            m.scrub(atX: plot.left + (plot.right - plot.left) * Double(i) / Double(points - 1))
+            m.render(at: t)
+            copied += scanout.write(m.lastRedrawnRegions, into: back).area
+            back = 1 - back
+            frames += 1
+            t += 1.0 / 60
+        }
+        return Double(copied) / Double(frames * width * height)
     }
 
     private static func write(_ buffer: PixelBuffer, _ path: String) {
