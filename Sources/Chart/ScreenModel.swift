@@ -61,9 +61,11 @@ public final class ScreenModel {
     public private(set) var lastRedrawnRegions: [IntRect] = []
     /// Enough of the previous frame to tell whether the next one may be a partial redraw.
     private struct FrameKey: Equatable {
-        var scene: Scene, range: ChartRange, indicatorX: Double?, moving: Bool
+        var scene: Scene, range: ChartRange, indicator: Point?, moving: Bool
     }
     private var previousKey: FrameKey?
+    /// Each label part as the last line frame painted it, one look per cross-fade layer.
+    private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
     private let barFont: Font
 
     /// Shown instead of the chart while the instrument has no usable data yet, e.g.
@@ -190,24 +192,56 @@ public final class ScreenModel {
     }
 
     /// The rectangles to redraw between two frames of the line chart: everything after a range
-    /// change or during a morph; only the price lines, the selector and the indicator's old and new
-    /// columns while a finger scrubs a settled chart (about a quarter of the screen).
-    private func partialRegions(from old: FrameKey?, to new: FrameKey) -> [IntRect] {
+    /// change or during a morph; while a finger scrubs a settled chart only the label parts whose
+    /// look changed (their old and new ink) and the indicator's old and new places — a few percent
+    /// of the screen.
+    private func partialRegions(from old: FrameKey?, to new: FrameKey,
+                                looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]]) -> [IntRect] {
         let all = canvas.buffer.bounds
         guard let old, old.scene == .line, old.range == new.range, !old.moving, !new.moving else { return [all] }
         let L = screen.layout, s = L.scale
         let plot = L.plot
-        // The price and change lines (the instrument name above them never changes while scrubbing).
-        var regions = [IntRect(x0: 0, y0: Int(L.nameBaseline + 12 * s), x1: L.width, y1: Int(L.changeBaseline + 14 * s)),
-                       IntRect(x0: 0, y0: Int(plot.bottom.rounded(.up)) + 1, x1: L.width, y1: L.height)]
-        let pad = 6 * s + 3 * s + 2
-        for x in Set([old.indicatorX, new.indicatorX].compactMap { $0 }) {
-            regions.append(IntRect(x0: Int((x - pad).rounded(.down)), y0: Int(plot.top) - 1 - Int(pad),
-                                   x1: Int((x + pad).rounded(.up)), y1: Int(plot.bottom.rounded(.up)) + 1 + Int(pad))
-                .intersection(all))
+        var regions: [IntRect] = []
+        for part in TickerScreen.LabelPart.allCases {
+            let before = paintedLooks[part] ?? [], after = looks[part] ?? []
+            guard before != after else { continue }
+            regions.append((before + after).reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1.bounds) }.intersection(all))
+        }
+        if old.indicator != new.indicator {
+            // The indicator is a hairline down the plot and a dot on the line: a strip a few pixels
+            // wide and a box around the dot, old and new (the picture around them does not change).
+            let metrics = LineChartMetrics(scale: s)
+            let halfLine = Int(metrics.indicatorWidth.rounded(.up)) + 2
+            let dot = Int((metrics.dotRadius + 2).rounded(.up))
+            for p in [old.indicator, new.indicator].compactMap({ $0 }) where abs(p.x) < 1e9 && abs(p.y) < 1e9 {
+                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+                regions.append(IntRect(x0: x - halfLine, y0: Int(plot.top) - halfLine,
+                                       x1: x + 1 + halfLine, y1: Int(plot.bottom.rounded(.up)) + halfLine).intersection(all))
+                regions.append(IntRect(x0: x - dot, y0: y - dot, x1: x + 1 + dot, y1: y + 1 + dot).intersection(all))
+            }
         }
         return regions.filter { !$0.isEmpty }
     }
+
+    /// The looks of every label part a frame with `labels` (cross-fading from `previous` by `fade`)
+    /// paints; the same decision `TickerScreen.draw` makes about the fade.
+    private func labelLooks(_ labels: TickerLabels, fadingFrom previous: TickerLabels?,
+                            fade: Double) -> [TickerScreen.LabelPart: [TickerScreen.LabelLook]] {
+        let f = min(1, max(0, fade.isFinite ? fade : 1))
+        var layers: [(TickerLabels, Double)] = [(labels, 1)]
+        if let previous, f < 1 { layers = [(previous, 1 - f), (labels, f)] }
+        var looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
+        for part in TickerScreen.LabelPart.allCases {
+            switch part {
+            case .name, .selection: looks[part] = [screen.look(of: part, in: labels)]
+            case .price, .change, .note: looks[part] = layers.map { screen.look(of: part, in: $0.0, opacity: $0.1) }
+            }
+        }
+        return looks
+    }
+
+    /// The next `render` paints the whole canvas, as if no frame had been drawn before.
+    public func invalidate() { previousKey = nil }
 
     /// The line's vertices on screen at `time` (for tests of the motion itself).
     public func presentationForTesting(at time: Double) -> ChartView { morph.presentation(at: time) }
@@ -347,12 +381,15 @@ public final class ScreenModel {
             }
             shownLabels = labels
             let fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
-            let key = FrameKey(scene: .line, range: range, indicatorX: indicator?.x, moving: morph.isAnimating(at: time))
-            let regions = partialRegions(from: previousKey, to: key)
+            let key = FrameKey(scene: .line, range: range, indicator: indicator, moving: morph.isAnimating(at: time))
+            let fading = fade < 1 ? fadeFrom : nil
+            let looks = labelLooks(labels, fadingFrom: fading, fade: fade)
+            let regions = partialRegions(from: previousKey, to: key, looks: looks)
             previousKey = key
+            paintedLooks = looks
             for region in regions {
                 canvas.clip = region
-                screen.draw(chart: frame, labels: labels, fadingFrom: fade < 1 ? fadeFrom : nil, fade: fade, on: canvas)
+                screen.draw(chart: frame, labels: labels, fadingFrom: fading, fade: fade, on: canvas)
             }
             lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
             lastRedrawnRegions = regions

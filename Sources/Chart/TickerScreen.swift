@@ -117,6 +117,58 @@ public final class TickerScreen {
         }
     }
 
+    /// The pieces of the screen that follow the labels, each redrawn on its own when it changes.
+    public enum LabelPart: CaseIterable, Sendable {
+        case name, price, change, note, selection
+    }
+
+    /// How one part of the labels is painted: equal looks paint equal pixels, and `bounds` holds
+    /// every pixel the part touches (a partial redraw covers the old and the new bounds).
+    public struct LabelLook: Equatable, Sendable {
+        public var text: String
+        public var color: Color
+        public var bounds: IntRect
+    }
+
+    /// The look of `part` of `labels` drawn at `opacity` (the header's cross-fade; the name and
+    /// the selector are always drawn from the current labels at full opacity).
+    public func look(of part: LabelPart, in labels: TickerLabels, opacity: Double = 1) -> LabelLook {
+        let L = layout
+        switch part {
+        case .name:
+            return LabelLook(text: labels.instrument, color: palette.secondaryText,
+                             bounds: renderer.inkBounds(of: labels.instrument, font: nameFont, x: L.margin, y: L.nameBaseline))
+        case .price:
+            return LabelLook(text: labels.price, color: palette.text.withOpacity(opacity),
+                             bounds: renderer.inkBounds(of: labels.price, font: priceFont, x: L.margin, y: L.priceBaseline))
+        case .change:
+            return LabelLook(text: labels.change, color: labels.changeColor.withOpacity(opacity),
+                             bounds: renderer.inkBounds(of: labels.change, font: changeFont, x: L.margin, y: L.changeBaseline))
+        case .note:
+            let bounds = labels.note.isEmpty ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+                : renderer.inkBounds(of: labels.note, font: changeFont, x: Double(L.width) - L.margin, y: L.changeBaseline,
+                                     alignment: .baselineRight)
+            return LabelLook(text: labels.note, color: palette.secondaryText.withOpacity(opacity), bounds: bounds)
+        case .selection:
+            // The pill of the chosen range (antialiased: a pixel more on every side) and its word.
+            guard let i = L.ranges.firstIndex(of: labels.selectedRange) else {
+                return LabelLook(text: "", color: labels.changeColor, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
+            }
+            let (left, top, w, h) = pillFrame(at: L.selectorCenters[i])
+            let pill = IntRect(x0: Int(left.rounded(.down)) - 1, y0: Int(top.rounded(.down)) - 1,
+                               x1: Int((left + w).rounded(.up)) + 1, y1: Int((top + h).rounded(.up)) + 1)
+            let word = renderer.inkBounds(of: labels.selectedRange.rawValue, font: selectedFont, x: L.selectorCenters[i],
+                                          y: L.selectorBaseline, alignment: .baselineCenter)
+            return LabelLook(text: labels.selectedRange.rawValue, color: labels.changeColor, bounds: pill.union(word))
+        }
+    }
+
+    /// Left, top, width and height of the pill behind the range label centred at `x`.
+    private func pillFrame(at x: Double) -> (Double, Double, Double, Double) {
+        let h = 46 * layout.scale, w = 96 * layout.scale
+        return (x - w / 2, layout.selectorBaseline - 10 * layout.scale - h / 2, w, h)
+    }
+
     public var painter: LineChartPainter {
         LineChartPainter(palette: palette, metrics: LineChartMetrics(scale: layout.scale), plot: layout.plot)
     }
@@ -142,9 +194,9 @@ public final class TickerScreen {
             let x = L.selectorCenters[i]
             if selected {
                 // A pill behind the chosen range, in a muted version of the trend colour.
-                let h = 46 * L.scale, w = 96 * L.scale
+                let (left, top, w, h) = pillFrame(at: x)
                 var pill = Path()
-                let r = h / 2, left = x - w / 2, top = L.selectorBaseline - 10 * L.scale - h / 2
+                let r = h / 2
                 pill.move(to: Point(left + r, top))
                 pill.line(to: Point(left + w - r, top))
                 pill.cubic(to: Point(left + w - r, top + h), control1: Point(left + w - r + r * 1.33, top),

@@ -184,11 +184,13 @@ final class DRMCard {
         try Errno.checkNegated(drmModePageFlip(fd, crtc, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), userData))
     }
 
-    /// Tells drivers that scan out from a shadow (simpledrm, USB/SPI panels) which rows changed.
-    func markDirty(_ framebuffer: UInt32, rows: Range<Int>, width: Int) -> Errno? {
-        var clip = drmModeClip(x1: 0, y1: UInt16(clamping: rows.lowerBound), x2: UInt16(clamping: width),
-                               y2: UInt16(clamping: rows.upperBound))
-        let rc = drmModeDirtyFB(fd, framebuffer, &clip, 1)
+    /// Tells drivers that scan out from a shadow (simpledrm, USB/SPI panels) which rectangles changed.
+    func markDirty(_ framebuffer: UInt32, _ region: DamageRegion) -> Errno? {
+        var clips = region.rects.map {
+            drmModeClip(x1: UInt16(clamping: $0.x0), y1: UInt16(clamping: $0.y0), x2: UInt16(clamping: $0.x1), y2: UInt16(clamping: $0.y1))
+        }
+        guard !clips.isEmpty else { return nil }
+        let rc = drmModeDirtyFB(fd, framebuffer, &clips, UInt32(clips.count))
         return rc < 0 ? Errno(rawValue: -rc) : nil
     }
 
@@ -210,25 +212,36 @@ final class DRMCard {
 
 /// A dumb buffer: kernel memory we fill with the CPU and scan out, mapped write-combined.
 /// Never read it (reads from write-combined memory are uncached and very slow).
+///
+/// With a `margin` the buffer is that much larger on every side than the mode and the picture
+/// sits in its middle; a burn-in shift then scans out a mode-sized framebuffer that starts
+/// elsewhere in it (the framebuffer's offset), so moving the picture copies no pixel.
 final class ScanoutBuffer {
     unowned let card: DRMCard
+    /// The mode's size (what a framebuffer of this buffer shows).
     let width: Int, height: Int
+    let margin: Int
     let handle: UInt32
     let pitch: Int
     let size: Int
     let pixels: UnsafeMutableRawPointer
+    /// The framebuffer showing the picture unshifted.
     let framebufferID: UInt32
-    /// Rows this buffer still lacks compared with the latest frame (its "age" as a damage region).
-    var staleRows: Range<Int>
+    /// Framebuffers at other offsets, made when first shown.
+    private var shifted: [ScanoutShift: UInt32] = [:]
+    /// The colour the margins were last filled with (nil: never, they hold whatever was there).
+    private var marginFill: UInt32?
 
-    init(card: DRMCard, width: Int, height: Int) throws(DisplayError) {
+    init(card: DRMCard, width: Int, height: Int, margin: Int = 0) throws(DisplayError) {
         self.card = card
         self.width = width
         self.height = height
+        self.margin = max(0, margin)
+        let fullWidth = width + 2 * self.margin, fullHeight = height + 2 * self.margin
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
-        var rc = drmModeCreateDumbBuffer(card.fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
+        var rc = drmModeCreateDumbBuffer(card.fd, UInt32(fullWidth), UInt32(fullHeight), 32, 0, &handle, &pitch, &size)
         guard rc == 0 else {
-            throw card.error("drmModeCreateDumbBuffer", Errno(rawValue: -rc), detail: "\(width)x\(height) 32 bpp")
+            throw card.error("drmModeCreateDumbBuffer", Errno(rawValue: -rc), detail: "\(fullWidth)x\(fullHeight) 32 bpp")
         }
         var offset: UInt64 = 0
         rc = drmModeMapDumbBuffer(card.fd, handle, &offset)
@@ -241,42 +254,80 @@ final class ScanoutBuffer {
             _ = drmModeDestroyDumbBuffer(card.fd, handle)
             throw card.error("mmap dumb buffer", e)
         }
-        let handles: [UInt32] = [handle, 0, 0, 0], pitches: [UInt32] = [pitch, 0, 0, 0], offsets: [UInt32] = [0, 0, 0, 0]
-        var fb: UInt32 = 0
-        rc = drmModeAddFB2(card.fd, UInt32(width), UInt32(height), tb_drm_format_xrgb8888, handles, pitches, offsets, &fb, 0)
-        guard rc == 0 else {
-            munmap(p, Int(size))
-            _ = drmModeDestroyDumbBuffer(card.fd, handle)
-            throw card.error("drmModeAddFB2", Errno(rawValue: -rc), .unsupported, detail: "XRGB8888 \(width)x\(height)")
-        }
         self.handle = handle
         self.pitch = Int(pitch)
         self.size = Int(size)
         self.pixels = p
-        self.framebufferID = fb
-        self.staleRows = 0..<height
+        let byteOffset = self.margin * Int(pitch) + self.margin * 4
+        switch ScanoutBuffer.addFramebuffer(card, handle: handle, width: width, height: height, pitch: pitch, offset: byteOffset) {
+        case .success(let fb): self.framebufferID = fb
+        case .failure(let e):
+            munmap(p, Int(size))
+            _ = drmModeDestroyDumbBuffer(card.fd, handle)
+            throw card.error("drmModeAddFB2", e, .unsupported, detail: "XRGB8888 \(width)x\(height) at offset \(byteOffset)")
+        }
+    }
+
+    private static func addFramebuffer(_ card: DRMCard, handle: UInt32, width: Int, height: Int, pitch: UInt32,
+                                       offset: Int) -> Result<UInt32, Errno> {
+        let handles: [UInt32] = [handle, 0, 0, 0], pitches: [UInt32] = [pitch, 0, 0, 0]
+        let offsets: [UInt32] = [UInt32(offset), 0, 0, 0]
+        var fb: UInt32 = 0
+        let rc = drmModeAddFB2(card.fd, UInt32(width), UInt32(height), tb_drm_format_xrgb8888, handles, pitches, offsets, &fb, 0)
+        return rc == 0 ? .success(fb) : .failure(Errno(rawValue: -rc))
+    }
+
+    /// The framebuffer that shows the picture moved by `shift` (within the margin).
+    func framebuffer(for shift: ScanoutShift) throws(Errno) -> UInt32 {
+        let key = ScanoutShift(dx: shift.dx, dy: shift.dy, fill: 0)
+        if key.isZero { return framebufferID }
+        if let fb = shifted[key] { return fb }
+        // The picture moves right by dx when the scanout starts dx pixels further left.
+        let x = margin - shift.dx, y = margin - shift.dy
+        guard x >= 0, y >= 0, x <= 2 * margin, y <= 2 * margin else { throw .invalidArgument }
+        switch ScanoutBuffer.addFramebuffer(card, handle: handle, width: width, height: height, pitch: UInt32(pitch),
+                                            offset: y * pitch + x * 4) {
+        case .success(let fb):
+            shifted[key] = fb
+            return fb
+        case .failure(let e): throw e
+        }
     }
 
     /// Writes black everywhere (write-only, like every access to this memory).
     func clear() {
         pixels.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        staleRows = 0..<height
+        marginFill = 0
     }
 
-    /// Copies the stale rows plus `rows` of `frame` into this buffer.
-    func update(from frame: PixelBuffer, rows: Range<Int>) {
-        let wanted = ScanoutBuffer.union(staleRows, rows)
-        frame.copyRows(wanted, to: pixels, pitch: pitch)
-        staleRows = 0..<0
+    /// Copies `region` of `frame` into the picture area; returns the bytes written.
+    func update(from frame: PixelBuffer, region: DamageRegion) -> Int {
+        frame.copy(region, to: pixels, pitch: pitch, offsetX: margin, offsetY: margin)
     }
 
-    static func union(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
-        if a.isEmpty { return b }
-        if b.isEmpty { return a }
-        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+    /// Paints the margins `color` unless they hold it already; returns the bytes written.
+    func fillMargins(_ color: UInt32) -> Int {
+        guard margin > 0, marginFill != color else { return 0 }
+        marginFill = color
+        let fullWidth = width + 2 * margin
+        var bytes = 0
+        func fill(row: Int, x0: Int, count: Int) {
+            (pixels + row * pitch + x0 * 4).initializeMemory(as: UInt32.self, repeating: color, count: count)
+            bytes += count * 4
+        }
+        for row in 0..<(height + 2 * margin) {
+            if row < margin || row >= margin + height {
+                fill(row: row, x0: 0, count: fullWidth)
+            } else {
+                fill(row: row, x0: 0, count: margin)
+                fill(row: row, x0: margin + width, count: margin)
+            }
+        }
+        return bytes
     }
 
     deinit {
+        for fb in shifted.values { _ = drmModeRmFB(card.fd, fb) }
         _ = drmModeRmFB(card.fd, framebufferID)
         munmap(pixels, size)
         _ = drmModeDestroyDumbBuffer(card.fd, handle)
@@ -306,6 +357,11 @@ struct AtomicPipe {
     var planeFB: UInt32, planeCrtc: UInt32
     var planeSrc: (x: UInt32, y: UInt32, w: UInt32, h: UInt32)
     var planeDst: (x: UInt32, y: UInt32, w: UInt32, h: UInt32)
+    /// The plane's FB_DAMAGE_CLIPS property, where the driver has it.
+    var planeDamageClips: UInt32?
+    /// The plane's `rotation` property and the bits it offers (DRM_MODE_ROTATE_*), where it has one.
+    var planeRotation: UInt32?
+    var supportedRotations: UInt64 = 0
 }
 
 extension DRMCard {
@@ -351,7 +407,21 @@ extension DRMCard {
               let dx = p["CRTC_X"]?.id, let dy = p["CRTC_Y"]?.id, let dw = p["CRTC_W"]?.id, let dh = p["CRTC_H"]?.id
         else { return nil }
         return AtomicPipe(connector: connector, crtc: crtc, plane: plane, connectorCrtcID: cc, crtcModeID: mode,
-                          crtcActive: active, planeFB: fb, planeCrtc: pc, planeSrc: (sx, sy, sw, sh), planeDst: (dx, dy, dw, dh))
+                          crtcActive: active, planeFB: fb, planeCrtc: pc, planeSrc: (sx, sy, sw, sh), planeDst: (dx, dy, dw, dh),
+                          planeDamageClips: p["FB_DAMAGE_CLIPS"]?.id, planeRotation: p["rotation"]?.id,
+                          supportedRotations: p["rotation"].map { bitmaskValues(of: $0.id) } ?? 0)
+    }
+
+    /// The bits a bitmask property offers (its enum entries name bit positions).
+    func bitmaskValues(of property: UInt32) -> UInt64 {
+        guard let prop = drmModeGetProperty(fd, property) else { return 0 }
+        defer { drmModeFreeProperty(prop) }
+        guard prop.pointee.flags & UInt32(DRM_MODE_PROP_BITMASK) != 0 else { return 0 }
+        var mask: UInt64 = 0
+        for i in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[i].value < 64 {
+            mask |= 1 << prop.pointee.enums[i].value
+        }
+        return mask
     }
 
     /// One atomic commit built by `fill` (-errno convention, like the other mode calls).
@@ -363,15 +433,22 @@ extension DRMCard {
         try Errno.checkNegated(drmModeAtomicCommit(fd, req, flags, userData))
     }
 
-    /// Modeset: connector → CRTC with `mode`, primary plane showing `framebuffer` full screen.
-    func atomicModeset(_ pipe: AtomicPipe, mode: DRMMode, framebuffer: UInt32) throws(Errno) {
+    /// Modeset: connector → CRTC with `mode`, primary plane showing `framebuffer` full screen,
+    /// turned by the plane as `layout` says (its source is the framebuffer's size). `testOnly`:
+    /// the kernel checks the request and changes nothing.
+    func atomicModeset(_ pipe: AtomicPipe, mode: DRMMode, framebuffer: UInt32, layout: PlaneLayout,
+                       testOnly: Bool) throws(Errno) {
+        if layout.quarterTurns != 0 && pipe.planeRotation == nil { throw .notSupported }
         var info = mode.info
         var blob: UInt32 = 0
         try Errno.checkNegated(drmModeCreatePropertyBlob(fd, &info, MemoryLayout<drmModeModeInfo>.size, &blob))
         // The CRTC holds its own reference to the blob once committed.
         defer { _ = drmModeDestroyPropertyBlob(fd, blob) }
         let w = UInt64(mode.width), h = UInt64(mode.height)
-        try commit(flags: UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET), userData: nil) { req in
+        let sw = UInt64(layout.sourceWidth), sh = UInt64(layout.sourceHeight)
+        var flags = UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)
+        if testOnly { flags |= UInt32(DRM_MODE_ATOMIC_TEST_ONLY) }
+        try commit(flags: flags, userData: nil) { req in
             _ = drmModeAtomicAddProperty(req, pipe.connector, pipe.connectorCrtcID, UInt64(pipe.crtc))
             _ = drmModeAtomicAddProperty(req, pipe.crtc, pipe.crtcModeID, UInt64(blob))
             _ = drmModeAtomicAddProperty(req, pipe.crtc, pipe.crtcActive, 1)
@@ -379,19 +456,38 @@ extension DRMCard {
             // Source rectangle in 16.16 fixed point, destination in pixels.
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.x, 0)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.y, 0)
-            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.w, w << 16)
-            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.h, h << 16)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.w, sw << 16)
+            _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeSrc.h, sh << 16)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.x, 0)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.y, 0)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.w, w)
             _ = drmModeAtomicAddProperty(req, pipe.plane, pipe.planeDst.h, h)
+            // Set every time the plane has it: a turn left by the previous master must not stand.
+            if let rotation = pipe.planeRotation {
+                _ = drmModeAtomicAddProperty(req, pipe.plane, rotation, layout.rotationBits)
+            }
         }
     }
 
     /// Page flip: only the plane's framebuffer changes; completion arrives as a flip event.
-    func atomicFlip(_ pipe: AtomicPipe, framebuffer: UInt32, userData: UnsafeMutableRawPointer?) throws(Errno) {
+    /// `damage` (framebuffer coordinates) goes to FB_DAMAGE_CLIPS where the plane has it, so a
+    /// driver that uploads or compresses (virtio-gpu, USB panels) touches only what changed; nil
+    /// says "everything".
+    func atomicFlip(_ pipe: AtomicPipe, framebuffer: UInt32, damage: DamageRegion?,
+                    userData: UnsafeMutableRawPointer?) throws(Errno) {
         let flags = UInt32(DRM_MODE_PAGE_FLIP_EVENT) | UInt32(DRM_MODE_ATOMIC_NONBLOCK)
-        try commit(flags: flags, userData: userData) { req in addPlane(req, pipe, framebuffer: framebuffer) }
+        var blob: UInt32 = 0
+        if pipe.planeDamageClips != nil, let damage, !damage.isEmpty {
+            var rects = damage.rects.map { drm_mode_rect(x1: Int32($0.x0), y1: Int32($0.y0), x2: Int32($0.x1), y2: Int32($0.y1)) }
+            try Errno.checkNegated(drmModeCreatePropertyBlob(fd, &rects, rects.count * MemoryLayout<drm_mode_rect>.stride, &blob))
+        }
+        // The commit holds its own reference to the blob.
+        defer { if blob != 0 { _ = drmModeDestroyPropertyBlob(fd, blob) } }
+        try commit(flags: flags, userData: userData) { req in
+            addPlane(req, pipe, framebuffer: framebuffer)
+            // 0 (no blob) every time there is no list: a blob left from the last flip must not stand.
+            if let clips = pipe.planeDamageClips { _ = drmModeAtomicAddProperty(req, pipe.plane, clips, UInt64(blob)) }
+        }
     }
 
     private func addPlane(_ req: OpaquePointer, _ pipe: AtomicPipe, framebuffer: UInt32) {

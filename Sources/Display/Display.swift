@@ -21,9 +21,32 @@ public protocol Display: AnyObject {
     var pollDescriptor: CInt? { get }
     /// True when a frame may be presented now: no flip pending, output connected, master held.
     var canPresent: Bool { get }
-    /// Shows `frame`: copies the rows of `damage` (plus whatever the back buffer is missing from
-    /// earlier frames) into the back buffer, then flips. `frame` must be `width`×`height`.
-    func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError)
+    /// Shows `frame`: copies the rectangles `damage` (plus whatever the back buffer is missing from
+    /// earlier frames) into the back buffer, then flips, scanning out moved by `shift` when
+    /// ``scanoutShiftLimit`` allows it. `frame` must be `width`×`height`. Returns the bytes written
+    /// to scanout memory.
+    @discardableResult
+    func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int
+    /// How far (pixels, either axis) the display can move the picture on screen without copying it
+    /// (burn-in care); 0 when it cannot, and the caller then moves the pixels itself.
+    var scanoutShiftLimit: Int { get }
+    /// How a burn-in shift is done, for the log and the status file: `fb-offset` (the scanout
+    /// starts elsewhere in a larger buffer) or `copy` (the caller moves the pixels).
+    var shiftMethod: String { get }
+    /// Clockwise quarter turns the display can give the picture itself when it scans out (a
+    /// plane's `rotation`); always contains 0.
+    var scanoutQuarterTurns: Set<Int> { get }
+    /// The turn the display applies now (0: none; frames are the mode's size).
+    var scanoutRotation: Int { get }
+    /// Lets the display turn the picture by `quarterTurns` clockwise from now on: ``present``
+    /// then takes frames unturned (width and height swapped for odd turns) and burn-in shifts are
+    /// in the picture's axes. False when it cannot: nothing changes, the caller turns the pixels.
+    func rotateScanout(quarterTurns: Int) -> Bool
+    /// How frames reach the screen, for the log and the status file: `atomic`, `legacy` or
+    /// `dirtyfb` (KMS), `pan` or `copy` (fbdev), `memory` (headless).
+    var presentMethod: String { get }
+    /// What paces the flips: `vblank`, `timer`, `vsync-ioctl+timer`.
+    var pacingMethod: String { get }
     /// Drains the display's pending events (flip completions, hotplug, master changes).
     func handleReadable() -> [DisplayEvent]
     /// Gives the screen back (restores the console's CRTC or fbdev state). Idempotent.
@@ -41,6 +64,18 @@ public protocol Display: AnyObject {
 }
 
 extension Display {
+    /// The whole-rectangle form, unshifted (diagnostics, one-off frames).
+    @discardableResult
+    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) -> Int {
+        try present(frame, damage: [damage], shift: .zero)
+    }
+    public var scanoutShiftLimit: Int { 0 }
+    public var scanoutQuarterTurns: Set<Int> { [0] }
+    public var scanoutRotation: Int { 0 }
+    public func rotateScanout(quarterTurns: Int) -> Bool { quarterTurns % 4 == 0 }
+    public var presentMethod: String { "memory" }
+    public var pacingMethod: String { "timer" }
+    public var shiftMethod: String { "copy" }
     public var pollDescriptor: CInt? { nil }
     public var canPresent: Bool { true }
     public func handleReadable() -> [DisplayEvent] { [] }
@@ -49,6 +84,22 @@ extension Display {
     public func setPowered(_ on: Bool) -> Bool { false }
     public func suspend() {}
     public func resume() {}
+}
+
+/// A burn-in offset the display applies when it scans out: the picture appears moved by
+/// (`dx`, `dy`) pixels, and the strips it uncovers show `fill` (premultiplied ARGB).
+public struct ScanoutShift: Equatable, Hashable, Sendable {
+    public var dx: Int
+    public var dy: Int
+    public var fill: UInt32
+    public init(dx: Int, dy: Int, fill: UInt32 = 0xFF00_0000) {
+        self.dx = dx
+        self.dy = dy
+        self.fill = fill
+    }
+    public static let zero = ScanoutShift(dx: 0, dy: 0)
+    public var isZero: Bool { dx == 0 && dy == 0 }
+    public func sameOffset(as other: ScanoutShift) -> Bool { dx == other.dx && dy == other.dy }
 }
 
 /// Something that happened to a display.

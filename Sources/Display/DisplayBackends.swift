@@ -23,16 +23,17 @@ public enum DisplayBackends {
     /// until `.connectorReturned`). Throws `.noDisplay` when there is no device at all.
     public static func open(
         _ choice: Choice = .auto, device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
-        log: @escaping (String) -> Void = { _ in }
+        shiftMargin: Int = 0, log: @escaping (String) -> Void = { _ in }
     ) throws(DisplayError) -> any Display {
         switch choice {
         case .kms:
-            return try KMSDisplay(options: .init(devicePath: device, connectorName: connector, mode: mode, waitForOutput: device != nil), log: log)
+            return try KMSDisplay(options: .init(devicePath: device, connectorName: connector, mode: mode, waitForOutput: device != nil,
+                                                 shiftMargin: shiftMargin), log: log)
         case .fbdev:
             return try FBDevDisplay(path: device ?? "/dev/fb0")
         case .auto:
             do {
-                return try KMSDisplay(options: .init(devicePath: device, connectorName: connector, mode: mode), log: log)
+                return try KMSDisplay(options: .init(devicePath: device, connectorName: connector, mode: mode, shiftMargin: shiftMargin), log: log)
             } catch where error.kind == .noDisplay || error.kind == .unsupported {
                 if device == nil, access("/dev/fb0", F_OK) == 0, let fb = try? FBDevDisplay(path: "/dev/fb0") {
                     log("no usable KMS output (\(error)); using /dev/fb0")
@@ -40,7 +41,8 @@ public enum DisplayBackends {
                 }
                 if let first = DRMCardFinder.cardPaths().first, device == nil {
                     log("nothing connected to \(first); waiting for a display to be plugged in")
-                    return try KMSDisplay(options: .init(devicePath: first, connectorName: connector, mode: mode, waitForOutput: true), log: log)
+                    return try KMSDisplay(options: .init(devicePath: first, connectorName: connector, mode: mode, waitForOutput: true,
+                                                                     shiftMargin: shiftMargin), log: log)
                 }
                 throw error
             }

@@ -8,7 +8,9 @@ import Glibc
 
 /// A legacy framebuffer device (`/dev/fbN`) for boards without KMS: ioctl + mmap, page flipping
 /// with `FBIOPAN_DISPLAY` when the virtual height holds two pages, `FBIO_WAITFORVSYNC` when the
-/// driver has it, and a timerfd at the refresh rate for pacing either way. The console VT is put in
+/// driver has it (before the pan, or with one page before copying the damage), only the damaged
+/// rectangles copied (per page), `FBIOBLANK` for screen power, and a timerfd at the refresh rate
+/// for pacing either way. The console VT is put in
 /// `KD_GRAPHICS` so fbcon's cursor and blanking stay off our picture, and restored at shutdown.
 public final class FBDevDisplay: Display {
     public let devicePath: String
@@ -20,7 +22,10 @@ public final class FBDevDisplay: Display {
     /// 2 when flipping with FBIOPAN_DISPLAY, 1 when drawing into the visible page.
     public let pageCount: Int
     public let hasVSyncIoctl: Bool
-    public private(set) var flipsCompleted = 0
+    public var flipsCompleted: Int { pacer.completed }
+    /// `pan` (two pages, FBIOPAN_DISPLAY) or `copy` (into the visible page).
+    public var presentMethod: String { pageCount == 2 ? "pan" : "copy" }
+    public var pacingMethod: String { hasVSyncIoctl ? "vsync-ioctl+timer" : "timer" }
 
     private let fd: CInt
     private let memory: UnsafeMutableRawPointer
@@ -29,16 +34,14 @@ public final class FBDevDisplay: Display {
     private var variable: fb_var_screeninfo
     private let originalVariable: fb_var_screeninfo
     private var visiblePage = 0
-    private var staleRows: [Range<Int>]
-    private let pacer: TimerFD
-    private var awaitingTick = false
-    private var pacerArmed = false
-    private var tickSequence: UInt64 = 0
+    private var damage: ScanoutDamage
+    private let device: FBDevice
+    /// Set after FBIOBLANK switched the screen off; presents wait until it is back on.
+    private var blanked = false
+    private let pacingTimer: PacingTimer
+    private var pacer: FramePacer
     private var console: (fd: CInt, mode: CInt)?
     private var isShutDown = false
-
-    // _IOW('F', 0x20, __u32): function-like macros are not imported into Swift.
-    private static let waitForVSync: UInt = 0x4004_4620
 
     public init(path: String = "/dev/fb0") throws(DisplayError) {
         devicePath = path
@@ -51,10 +54,11 @@ public final class FBDevDisplay: Display {
         func failure(_ op: String, _ kind: DisplayError.Kind = .failed, detail: String? = nil, errno: Errno? = .current) -> DisplayError {
             DisplayError(kind, device: path, operation: op, errno: errno, detail: detail)
         }
-        var fix = fb_fix_screeninfo()
-        var v = fb_var_screeninfo()
-        guard ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fix) == 0 else { throw failure("FBIOGET_FSCREENINFO") }
-        guard ioctl(fd, UInt(FBIOGET_VSCREENINFO), &v) == 0 else { throw failure("FBIOGET_VSCREENINFO") }
+        let device = FBDevice(fd: fd)
+        let fix: fb_fix_screeninfo
+        var v: fb_var_screeninfo
+        do { fix = try device.fixedInfo() } catch { throw failure("FBIOGET_FSCREENINFO", errno: error) }
+        do { v = try device.variableInfo() } catch { throw failure("FBIOGET_VSCREENINFO", errno: error) }
         originalVariable = v
         driverName = withUnsafeBytes(of: fix.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard v.bits_per_pixel == 32, v.red.offset == 16, v.green.offset == 8, v.blue.offset == 0 else {
@@ -69,14 +73,14 @@ public final class FBDevDisplay: Display {
         if pages == 1, Int(fix.smem_len) >= 2 * height * lineLength {
             var bigger = v
             bigger.yres_virtual = v.yres * 2
-            if ioctl(fd, UInt(FBIOPUT_VSCREENINFO), &bigger) == 0, Int(bigger.yres_virtual) >= 2 * height { v = bigger; pages = 2 }
+            if let got = try? device.setVariableInfo(bigger), Int(got.yres_virtual) >= 2 * height { v = got; pages = 2 }
         }
         // Panning needs the driver to accept a y offset; check it on page 0 (a no-op move).
         if pages == 2 {
             var pan = v
             pan.xoffset = 0
             pan.yoffset = 0
-            if ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan) != 0 { pages = 1 }
+            if (try? device.pan(pan)) == nil { pages = 1 }
         }
         pageCount = pages
         variable = v
@@ -90,9 +94,12 @@ public final class FBDevDisplay: Display {
         let vTotal = Double(v.yres + v.upper_margin + v.lower_margin + v.vsync_len)
         let hz = v.pixclock > 0 ? 1e12 / (Double(v.pixclock) * hTotal * vTotal) : 60
         refreshHz = hz.isFinite && hz >= 10 && hz <= 240 ? hz : 60
-        hasVSyncIoctl = FBDevDisplay.vsyncIoctlWorks(fd, refreshHz: refreshHz)
-        do { pacer = try TimerFD() } catch { munmap(p, memoryLength); throw failure("timerfd_create", errno: error) }
-        staleRows = Array(repeating: 0..<height, count: pages)
+        hasVSyncIoctl = FBDevDisplay.vsyncIoctlWorks(device, refreshHz: refreshHz)
+        do { pacingTimer = try PacingTimer() } catch { munmap(p, memoryLength); throw failure("timerfd_create", errno: error) }
+        // No flip events here: a frame counts as shown at the next tick of the mode's rate.
+        pacer = FramePacer(refreshHz: refreshHz, source: .timer, timerReason: "fbdev has no flip events")
+        damage = ScanoutDamage(bufferCount: pages, bounds: IntRect(x0: 0, y0: 0, x1: width, y1: height))
+        self.device = device
         self.fd = fd
         ok = true
         enterGraphicsMode()
@@ -104,68 +111,70 @@ public final class FBDevDisplay: Display {
         close(fd)
     }
 
-    public var pollDescriptor: CInt? { pacer.descriptor.rawValue }
-    public var canPresent: Bool { !awaitingTick && !isShutDown }
+    public var pollDescriptor: CInt? { pacingTimer.descriptor }
+    public var canPresent: Bool { pacer.canPresent && !isShutDown }
 
-    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
+    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int {
         guard frame.width == width, frame.height == height else {
             throw DisplayError(.invalidRequest, device: devicePath, operation: "present",
                                detail: "frame is \(frame.width)x\(frame.height), screen is \(width)x\(height)")
         }
-        guard !isShutDown else { return }
-        let rows = max(0, damage.y0)..<max(max(0, damage.y0), min(height, damage.y1))
-        for i in staleRows.indices { staleRows[i] = ScanoutBuffer.union(staleRows[i], rows) }
+        guard !isShutDown else { return 0 }
         let target = pageCount == 2 ? 1 - visiblePage : 0
-        frame.copyRows(staleRows[target], to: memory + target * height * lineLength, pitch: lineLength)
-        staleRows[target] = 0..<0
+        let region = damage.write(frameDamage, into: target)
+        // One page: the copy goes straight to the glass, so start it at the vblank to keep the
+        // beam from crossing a half-written region (where the driver can wait for one).
+        if pageCount == 1, hasVSyncIoctl, !region.isEmpty { try? device.waitForVSync() }
+        let bytes = frame.copy(region, to: memory + target * height * lineLength, pitch: lineLength)
         if pageCount == 2 {
-            var zero: UInt32 = 0
             // Blocks until the next vblank; only on drivers that have it, and at most one frame.
-            if hasVSyncIoctl { _ = ioctl(fd, FBDevDisplay.waitForVSync, &zero) }
+            if hasVSyncIoctl { try? device.waitForVSync() }
             var pan = variable
             pan.xoffset = 0
             pan.yoffset = UInt32(target * height)
-            if ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan) != 0 {
-                throw DisplayError(.failed, device: devicePath, operation: "FBIOPAN_DISPLAY", errno: .current)
+            do { try device.pan(pan) } catch {
+                throw DisplayError(.failed, device: devicePath, operation: "FBIOPAN_DISPLAY", errno: error)
             }
             visiblePage = target
         }
-        awaitingTick = true
-        guard !pacerArmed else { return }
-        // Periodic, so back-to-back frames keep the rate instead of adding render time per period.
-        let period = UInt64(1e9 / refreshHz)
-        do { try pacer.arm(atMonotonicNanos: MonotonicClock.now() + period, intervalNanos: period) } catch {
+        lastPresentBytes = bytes
+        do { try pacingTimer.tryApply(pacer.presented(at: MonotonicClock.now(), flipEvent: false), to: &pacer) } catch {
             throw DisplayError(.failed, device: devicePath, operation: "timerfd_settime", errno: error)
         }
-        pacerArmed = true
+        return bytes
+    }
+
+    /// Bytes written to the framebuffer by the last present.
+    public private(set) var lastPresentBytes = 0
+
+    /// Screen power with FBIOBLANK (sync signals off, and the backlight where the driver drives
+    /// one) instead of a black picture lit from behind. False when the driver cannot blank.
+    public func setPowered(_ on: Bool) -> Bool {
+        guard !isShutDown else { return false }
+        do { try device.blank(!on) } catch { return false }
+        blanked = !on
+        // A driver may drop what the pages held while blanked: the next frame is whole.
+        if on { damage.invalidateAll() }
+        return true
     }
 
     public func handleReadable() -> [DisplayEvent] {
-        let n = (try? pacer.readExpirations()) ?? 0
-        guard n > 0 else { return [] }
-        tickSequence += n
-        guard awaitingTick else {
-            // A period with nothing to show: stop ticking so an idle screen costs no wakeups.
-            try? pacer.disarm()
-            pacerArmed = false
-            return []
-        }
-        awaitingTick = false
-        flipsCompleted += 1
-        return [.flipCompleted(vblankNanos: MonotonicClock.now(), sequence: tickSequence)]
+        guard let done = pacingTimer.expired(&pacer) else { return [] }
+        return [.flipCompleted(vblankNanos: done.vblankNanos, sequence: done.sequence)]
     }
 
     /// Pans back to page 0 with the original geometry and returns the VT to text mode.
     public func shutdown() {
         guard !isShutDown else { return }
         isShutDown = true
-        try? pacer.disarm()
-        var original = originalVariable
+        pacingTimer.disarm()
+        if blanked { try? device.blank(false) }
+        let original = originalVariable
         if pageCount == 2 || original.yres_virtual != variable.yres_virtual {
-            _ = ioctl(fd, UInt(FBIOPUT_VSCREENINFO), &original)
+            _ = try? device.setVariableInfo(original)
             var pan = original
             pan.yoffset = 0
-            _ = ioctl(fd, UInt(FBIOPAN_DISPLAY), &pan)
+            try? device.pan(pan)
         }
         if let console {
             _ = ioctl(console.fd, UInt(KDSETMODE), CInt(console.mode))
@@ -177,11 +186,10 @@ public final class FBDevDisplay: Display {
     /// Whether FBIO_WAITFORVSYNC really waits for a vblank: some drivers (DRM's fbdev emulation on
     /// hardware without vblank) accept it but return at odd times, which would only stall the loop.
     /// Two waits in a row must be about one refresh period apart.
-    private static func vsyncIoctlWorks(_ fd: CInt, refreshHz: Double) -> Bool {
-        var zero: UInt32 = 0
-        guard ioctl(fd, waitForVSync, &zero) == 0 else { return false }
+    private static func vsyncIoctlWorks(_ device: FBDevice, refreshHz: Double) -> Bool {
+        guard (try? device.waitForVSync()) != nil else { return false }
         let start = MonotonicClock.now()
-        guard ioctl(fd, waitForVSync, &zero) == 0 else { return false }
+        guard (try? device.waitForVSync()) != nil else { return false }
         let period = Double(MonotonicClock.now() - start) / 1e9
         return abs(period * refreshHz - 1) < 0.3
     }

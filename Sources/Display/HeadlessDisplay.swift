@@ -35,16 +35,20 @@ public final class HeadlessDisplay: Display {
     public var pollDescriptor: CInt? { vsync?.descriptor.rawValue }
     public var canPresent: Bool { !flipPending }
 
-    /// Copies the damaged rows of `frame` to the screen and completes the "flip" at the next vblank.
-    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
+    /// Copies the damaged rectangles of `frame` to the screen and completes the "flip" at the next
+    /// vblank. Single-buffered, like a panel with its own memory: nothing is owed from earlier frames.
+    public func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int {
         guard !flipPending else {
             throw DisplayError(.invalidRequest, device: "headless", operation: "present", detail: "a flip is pending")
         }
+        var bytes = 0
         if frame.width != screen.width || frame.height != screen.height {
             screen = frame
+            bytes = frame.width * frame.height * 4
         } else {
-            let rows = damage.intersection(screen.bounds)
-            screen.copy(IntRect(x0: 0, y0: rows.y0, x1: screen.width, y1: rows.y1), from: frame)
+            let region = DamageRegion(damage, bounds: screen.bounds)
+            for r in region.rects { screen.copy(r, from: frame) }
+            bytes = region.area * 4
         }
         vblankSequence += 1
         presentedFrames += 1
@@ -55,6 +59,7 @@ public final class HeadlessDisplay: Display {
                 throw DisplayError(.failed, device: "headless", operation: "timerfd_settime", errno: error)
             }
         }
+        return bytes
     }
 
     public func handleReadable() -> [DisplayEvent] {

@@ -19,9 +19,12 @@ private let pageFlipHandler: @convention(c) (CInt, UInt32, UInt32, UInt32, Unsaf
     Unmanaged<FlipSink>.fromOpaque(userData).takeUnretainedValue().completions.append((sequence, nanos))
 }
 
-/// A KMS/DRM display: one connector, one CRTC, two XRGB8888 dumb buffers, page flips with events
-/// (atomic commits when the driver takes DRM_CLIENT_CAP_ATOMIC, else legacy SetCrtc + PageFlip),
-/// paced by the vblank or, on drivers without one, by a timerfd at the mode's rate.
+/// A KMS/DRM display: one connector, one CRTC, two XRGB8888 dumb buffers. How frames reach the
+/// CRTC is a `KMSCommitter` (atomic commits, legacy SetCrtc + PageFlip, or SetCrtc + DIRTYFB),
+/// chosen once when the output is adopted from what the device offers; when they are on screen is
+/// a `FramePacer` (the vblank events, or a timerfd at the mode's rate on drivers without one).
+/// Where the primary plane has a `rotation` property, the picture can be turned by the plane
+/// instead of by a rotated copy (``rotateScanout(quarterTurns:)``).
 ///
 /// Its ``pollDescriptor`` is a private epoll set holding the DRM fd, the pacing timer, the
 /// master-retry timer and a netlink uevent socket, so the caller's loop watches one descriptor.
@@ -40,9 +43,14 @@ public final class KMSDisplay: Display {
         public var forceTimerPacing: Bool
         /// Use the legacy modeset/page-flip API even when atomic is available.
         public var legacyOnly: Bool
+        /// Make the buffers this much larger on every side so a burn-in shift of up to this many
+        /// pixels moves the scanout instead of the pixels (0: no such room).
+        public var shiftMargin: Int
 
         public init(devicePath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil,
-                    waitForOutput: Bool = false, forceTimerPacing: Bool = false, legacyOnly: Bool = false) {
+                    waitForOutput: Bool = false, forceTimerPacing: Bool = false, legacyOnly: Bool = false,
+                    shiftMargin: Int = 0) {
+            self.shiftMargin = max(0, min(64, shiftMargin))
             self.devicePath = devicePath
             self.connectorName = connectorName
             self.mode = mode
@@ -64,47 +72,69 @@ public final class KMSDisplay: Display {
     public private(set) var connectorName = ""
     /// The mode in use, e.g. `1280x800@75`.
     public var modeDescription: String { "\(width)x\(height)@\(ModeRequest.formatHz(refreshHz))" }
+    /// How frames reach the CRTC (atomic until an output is adopted on a device that takes it).
+    public var commitPath: KMSCommitPath { committer?.path ?? initialPath.path }
     /// True when the driver has no usable vblank counter and flips are paced by a timer.
-    public private(set) var pacedByTimer = false
+    public var pacedByTimer: Bool { pacer.source == .timer }
+    /// `vblank` or `timer`, for display-check, the log and the status file.
+    public var pacingMethod: String { pacedByTimer ? "timer" : "vblank" }
+    public var presentMethod: String { commitPath.rawValue }
     /// True when the driver cannot page-flip and frames are set with a modeset and DIRTYFB.
-    public private(set) var usesDirtyFramebuffer = false
+    public var usesDirtyFramebuffer: Bool { commitPath == .dirtyFramebuffer }
     /// True when modesets and flips are atomic commits.
-    public var usesAtomic: Bool { atomicPipe != nil }
+    public var usesAtomic: Bool { commitPath == .atomic }
+    /// True when flips carry FB_DAMAGE_CLIPS (atomic, and the plane has the property).
+    public var usesDamageClips: Bool { commitPath == .atomic && (committer?.sendsDamage ?? false) }
+    /// Room around the picture in the buffers: a burn-in shift up to this far copies nothing.
+    public var scanoutShiftLimit: Int { buffers.first?.margin ?? 0 }
+    public var shiftMethod: String { scanoutShiftLimit > 0 ? "fb-offset" : "copy" }
+    /// Clockwise quarter turns the primary plane can apply (0 always).
+    public var scanoutQuarterTurns: Set<Int> { committer?.scanoutQuarterTurns ?? [0] }
+    /// The plane's turn in use: frames are presented at the mode's size turned back by it.
+    public private(set) var scanoutRotation = 0
     /// Informational messages (pacing choice, master changes); the daemon routes them to its log.
     public var log: (String) -> Void = { _ in }
 
-    public private(set) var flipsCompleted = 0
+    public var flipsCompleted: Int { pacer.completed }
     /// vblanks (or pacing periods) skipped between consecutive flips.
-    public private(set) var missedVblanks = 0
+    public var missedVblanks: Int { pacer.missedVblanks }
 
     private let card: DRMCard
     private let options: Options
     private let epoll: Epoll
-    private let pacer: TimerFD
+    private let pacingTimer: PacingTimer
+    private var pacer: FramePacer
     private let masterRetry: TimerFD
     private let uevents: UEventMonitor?
     private let sink = FlipSink()
     private var eventContext = drmEventContext()
     private var state: State
-    private var buffers: [ScanoutBuffer] = []
+    private var capabilities: KMSDeviceCapabilities
+    private var committer: KMSCommitter?
+    private var initialPath: (path: KMSCommitPath, reason: String)
+    private var announcedPath: KMSCommitPath?
+    private var layout: PlaneLayout {
+        PlaneLayout(modeWidth: width, modeHeight: height, quarterTurns: scanoutRotation)
+    }
+    private var buffers: [ScanoutBuffer] = [] {
+        didSet {
+            damage = ScanoutDamage(bufferCount: buffers.count,
+                                   bounds: IntRect(x0: 0, y0: 0, x1: layout.sourceWidth, y1: layout.sourceHeight))
+        }
+    }
+    /// What each buffer lacks of the newest frame.
+    private var damage = ScanoutDamage(bufferCount: 1, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
+    /// The shift of the framebuffer on screen (or flipping to it).
+    private var shownShift = ScanoutShift.zero
     private var front = 0
+    /// The buffer a flip in flight shows when its event comes.
     private var pendingFlip: Int?
     private var connectorID: UInt32 = 0
     private var crtcID: UInt32 = 0
     private var mode: DRMMode?
     private var saved: DRMCrtcState?
-    private var atomicEnabled = false
-    private var atomicPipe: AtomicPipe?
     private var didModeset = false
     private var queuedEvents: [DisplayEvent] = []
-    private var lastSequence: UInt64?
-    // Timer pacing: ticks at anchor + k·period stand in for vblanks.
-    private var pacerArmed = false
-    private var pacerAnchor: UInt64 = 0
-    private var ticksSinceAnchor: UInt64 = 0
-    private var tickSequence: UInt64 = 0
-    private var lastTickNanos: UInt64 = 0
-    private var awaitingTickAfter: UInt64?
 
     /// Opens the card and lights the output with a black frame.
     public init(options: Options = Options(), log: @escaping (String) -> Void = { _ in }) throws(DisplayError) {
@@ -135,10 +165,10 @@ public final class KMSDisplay: Display {
         }
         do {
             epoll = try Epoll()
-            pacer = try TimerFD()
+            pacingTimer = try PacingTimer()
             masterRetry = try TimerFD()
             try epoll.add(card.fd, events: .readable, token: Token.drm.rawValue)
-            try epoll.add(pacer.descriptor.rawValue, events: .readable, token: Token.pacer.rawValue)
+            try epoll.add(pacingTimer.descriptor, events: .readable, token: Token.pacer.rawValue)
             try epoll.add(masterRetry.descriptor.rawValue, events: .readable, token: Token.masterRetry.rawValue)
         } catch {
             throw card.error("epoll/timerfd setup", error)
@@ -147,12 +177,15 @@ public final class KMSDisplay: Display {
         uevents = try? UEventMonitor(subsystems: ["drm"])
         if let uevents { try? epoll.add(uevents.descriptor.rawValue, events: .readable, token: Token.uevent.rawValue) }
         // Atomic implies universal planes: from here on the plane list includes the primary planes.
-        atomicEnabled = !options.legacyOnly && card.enableClientCapability(DRM_CLIENT_CAP_ATOMIC)
+        let atomicCap = !options.legacyOnly && card.enableClientCapability(DRM_CLIENT_CAP_ATOMIC)
+        capabilities = KMSDeviceCapabilities(atomicClientCap: atomicCap, atomicPipe: false, legacyRequested: options.legacyOnly)
+        initialPath = KMSCommitChoice.initial(capabilities)
         eventContext.version = 2  // enough for page_flip_handler (atomic flip events use it too)
         eventContext.page_flip_handler = pageFlipHandler
         width = options.mode?.width ?? 1024
         height = options.mode?.height ?? 768
         refreshHz = options.mode?.refreshHz ?? 60
+        pacer = FramePacer(refreshHz: refreshHz)
         state = .noOutput
 
         guard let output = try chooseOutput() else {
@@ -173,77 +206,170 @@ public final class KMSDisplay: Display {
 
     public var pollDescriptor: CInt? { epoll.descriptor.rawValue }
 
-    public var canPresent: Bool { state == .running && pendingFlip == nil && awaitingTickAfter == nil }
+    public var canPresent: Bool { state == .running && pendingFlip == nil && pacer.canPresent }
 
     // MARK: - Presenting
 
-    public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) {
-        guard frame.width == width, frame.height == height else {
+    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift requested: ScanoutShift) throws(DisplayError) -> Int {
+        let layout = self.layout
+        guard frame.width == layout.sourceWidth, frame.height == layout.sourceHeight else {
             throw card.error("present", nil, .invalidRequest,
-                             detail: "frame is \(frame.width)x\(frame.height), mode is \(width)x\(height)")
+                             detail: "frame is \(frame.width)x\(frame.height), the scanout takes \(layout.sourceWidth)x\(layout.sourceHeight)")
         }
-        let rows = max(0, damage.y0)..<max(max(0, damage.y0), min(height, damage.y1))
-        for buffer in buffers { buffer.staleRows = ScanoutBuffer.union(buffer.staleRows, rows) }
-        guard state == .running else { return }  // nothing on screen to update; buffers remember
-        guard pendingFlip == nil, awaitingTickAfter == nil else {
+        let limit = scanoutShiftLimit
+        guard abs(requested.dx) <= limit, abs(requested.dy) <= limit else {
+            throw card.error("present", nil, .invalidRequest, detail: "shift \(requested.dx),\(requested.dy) beyond the margin \(limit)")
+        }
+        guard state == .running, let committer else {
+            // Nothing on screen to update; the buffers remember what they lack.
+            damage.note(frameDamage)
+            return 0
+        }
+        guard canPresent else {
             throw card.error("present", nil, .invalidRequest, detail: "a flip is still pending; wait for canPresent")
         }
-        let back = usesDirtyFramebuffer ? front : 1 - front
-        buffers[back].update(from: frame, rows: rows)
-        if usesDirtyFramebuffer {
-            _ = card.markDirty(buffers[back].framebufferID, rows: rows, width: width)
-            waitForTick()
-            return
+        let shift = limit > 0 ? requested : .zero
+        let bounds = IntRect(x0: 0, y0: 0, x1: layout.sourceWidth, y1: layout.sourceHeight)
+        let changed = DamageRegion(frameDamage, bounds: bounds)
+        let singleBuffered = committer.path == .dirtyFramebuffer
+        // Nothing new to draw (a burn-in step of a still picture): show the front buffer again,
+        // moved; copying into the back buffer what it lacks would be work for nothing.
+        let back = singleBuffered || (changed.isEmpty && damage.missing(in: front).isEmpty) ? front : 1 - front
+        let region = damage.write(changed.rects, into: back)
+        var bytes = buffers[back].update(from: frame, region: region)
+        if limit > 0 { bytes += buffers[back].fillMargins(shift.fill) }
+        let framebuffer: UInt32
+        do { framebuffer = try buffers[back].framebuffer(for: shift) } catch {
+            throw card.error("drmModeAddFB2 (shifted)", error, detail: "shift \(shift.dx),\(shift.dy)")
         }
+        // On screen only this frame's damage differs from the last one, unless the picture moved
+        // (single-buffered: what was just copied, backlog included).
+        let clips = shift.sameOffset(as: shownShift)
+            ? Self.translate(singleBuffered ? region : changed, by: shift, within: bounds) : nil
         do {
-            let userData = Unmanaged.passUnretained(sink).toOpaque()
-            if let pipe = atomicPipe {
-                do {
-                    try card.atomicFlip(pipe, framebuffer: buffers[back].framebufferID, userData: userData)
-                } catch .invalidArgument {
-                    log("\(card.path): atomic flip rejected (EINVAL); using legacy page flips")
-                    atomicPipe = nil
-                    try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID, userData: userData)
-                }
-            } else {
-                try card.pageFlip(crtcID, framebuffer: buffers[back].framebufferID, userData: userData)
-            }
-            pendingFlip = back
-            if pacedByTimer { waitForTick() }
+            try show(framebuffer, damage: clips, from: back, shift: shift)
         } catch {
-            switch error {
-            case .permissionDenied, .notPermitted:
+            if error == .permissionDenied || error == .notPermitted {
                 loseMaster()
-            case .noMemory, .noSpace:
-                // Video memory too small for two buffers of this mode (bochs' 16 MB at 1080p, next
-                // to the console's): keep the one on screen, draw into it, tell the driver what changed.
-                log("\(card.path): no video memory for a second \(width)x\(height) buffer (\(error)); drawing single-buffered")
-                let keep = buffers[front]
-                buffers = [keep]
-                front = 0
-                usesDirtyFramebuffer = true
-                startTimerPacing(reason: "single-buffered")
-                keep.update(from: frame, rows: rows)
-                _ = card.markDirty(keep.framebufferID, rows: 0..<height, width: width)
-                waitForTick()
-            case .invalidArgument, .notSupported, .notImplemented:
-                // No page flip in this driver (some shadow-buffered ones): set the frame directly
-                // and tell the driver what changed, paced by the timer from now on.
-                log("\(card.path): page flip unsupported (\(error)); using modeset + DIRTYFB")
-                usesDirtyFramebuffer = true
-                pacedByTimer = true
-                do {
-                    try card.setCrtc(crtcID, framebuffer: buffers[back].framebufferID, connector: connectorID, mode: mode!)
-                } catch {
-                    throw card.error("drmModeSetCrtc", error)
+                return bytes
+            }
+            guard let next = KMSCommitChoice.fallback(from: committer.path, flip: true, error: error) else {
+                throw card.error(committer.path == .atomic ? "atomic flip" : committer.path == .legacy ? "drmModePageFlip"
+                                 : "drmModeSetCrtc/DirtyFB", error)
+            }
+            log("\(card.path): \(next.reason); commit path \(committer.path.rawValue) -> \(next.path.rawValue)")
+            if next.path == .dirtyFramebuffer {
+                bytes += try becomeSingleBuffered(frame, shift: shift)
+            } else {
+                switchCommitter(to: next.path)
+                do { try show(framebuffer, damage: clips, from: back, shift: shift) } catch {
+                    if error == .permissionDenied || error == .notPermitted { loseMaster(); return bytes }
+                    guard KMSCommitChoice.fallback(from: next.path, flip: true, error: error)?.path == .dirtyFramebuffer else {
+                        throw card.error("drmModePageFlip", error)
+                    }
+                    log("\(card.path): page flip failed too (\(error)); commit path \(next.path.rawValue) -> dirtyfb")
+                    bytes += try becomeSingleBuffered(frame, shift: shift)
                 }
-                front = back
-                _ = card.markDirty(buffers[back].framebufferID, rows: 0..<height, width: width)
-                waitForTick()
-            default:
-                throw card.error("drmModePageFlip", error)
             }
         }
+        return bytes
+    }
+
+    /// Hands `framebuffer` (buffer `index`) to the committer and tells the pacer.
+    private func show(_ framebuffer: UInt32, damage: DamageRegion?, from index: Int, shift: ScanoutShift) throws(Errno) {
+        guard let committer else { return }
+        let userData = Unmanaged.passUnretained(sink).toOpaque()
+        let event = try committer.show(framebuffer: framebuffer, damage: damage, userData: userData)
+        if event { pendingFlip = index } else { front = index }
+        shownShift = shift
+        pacingTimer.apply(pacer.presented(at: MonotonicClock.now(), flipEvent: event), to: &pacer)
+    }
+
+    /// No page flips on this device (or no room for a second buffer): keep the buffer on screen,
+    /// draw the whole frame into it, and tell the driver what changed from now on, timer-paced.
+    private func becomeSingleBuffered(_ frame: PixelBuffer, shift: ScanoutShift) throws(DisplayError) -> Int {
+        let keep = buffers[front]
+        buffers = [keep]
+        front = 0
+        switchCommitter(to: .dirtyFramebuffer)
+        startTimerPacing(reason: "single-buffered (modeset + DIRTYFB)")
+        let region = damage.write([], into: 0)
+        var bytes = keep.update(from: frame, region: region)
+        if keep.margin > 0 { bytes += keep.fillMargins(shift.fill) }
+        let fb = (try? keep.framebuffer(for: shift)) ?? keep.framebufferID
+        do { try show(fb, damage: nil, from: 0, shift: shift) } catch {
+            if error == .permissionDenied || error == .notPermitted { loseMaster(); return bytes }
+            throw card.error("drmModeSetCrtc", error)
+        }
+        return bytes
+    }
+
+    /// Damage of the picture as the framebuffer showing it moved by `shift` sees it.
+    static func translate(_ region: DamageRegion, by shift: ScanoutShift, within bounds: IntRect) -> DamageRegion {
+        DamageRegion(region.rects.map { IntRect(x0: $0.x0 + shift.dx, y0: $0.y0 + shift.dy, x1: $0.x1 + shift.dx, y1: $0.y1 + shift.dy) },
+                     bounds: bounds)
+    }
+
+    // MARK: - Commit paths
+
+    /// The committer for `path` on the adopted output (nil before one).
+    private func makeCommitter(_ path: KMSCommitPath) -> KMSCommitter? {
+        guard let mode else { return nil }
+        switch path {
+        case .atomic:
+            guard let index = card.crtcIndex(crtcID),
+                  let pipe = card.atomicPipe(connector: connectorID, crtc: crtcID, crtcIndex: index) else { return nil }
+            return AtomicCommitter(card: card, pipe: pipe, mode: mode)
+        case .legacy:
+            return LegacyCommitter(card: card, crtc: crtcID, connector: connectorID, mode: mode)
+        case .dirtyFramebuffer:
+            return DirtyFramebufferCommitter(card: card, crtc: crtcID, connector: connectorID, mode: mode)
+        }
+    }
+
+    private func switchCommitter(to path: KMSCommitPath) {
+        committer = makeCommitter(path) ?? LegacyCommitter(card: card, crtc: crtcID, connector: connectorID, mode: mode!)
+        announcedPath = committer?.path
+    }
+
+    // MARK: - Rotation by the plane
+
+    /// Turns the picture by the primary plane's `rotation` (clockwise quarter turns) from now on:
+    /// frames are then presented unturned, at the mode's size with width and height swapped for
+    /// odd turns, and burn-in offsets stay in the picture's axes. The driver is asked first (a
+    /// test-only commit); false when the plane cannot (then nothing changes and the caller turns
+    /// the pixels). The next present copies a whole frame.
+    public func rotateScanout(quarterTurns: Int) -> Bool {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        if turns == scanoutRotation { return true }
+        guard state == .running, let committer, committer.scanoutQuarterTurns.contains(turns), let mode else { return false }
+        let wanted = PlaneLayout(modeWidth: mode.width, modeHeight: mode.height, quarterTurns: turns)
+        let old = buffers, oldTurns = scanoutRotation
+        waitForFlip(timeoutNanos: 500_000_000)
+        scanoutRotation = turns
+        buffers = []
+        do { try makeBuffers(quiet: true) } catch {
+            log("\(card.path): no buffers for the turned picture (\(error)); rotation by copy")
+            scanoutRotation = oldTurns
+            buffers = old
+            return false
+        }
+        guard committer.test(framebuffer: buffers[0].framebufferID, layout: wanted) else {
+            log("\(card.path): the plane refuses rotation \(turns * 90)° (test commit); rotation by copy")
+            scanoutRotation = oldTurns
+            buffers = old
+            damage.invalidateAll()
+            return false
+        }
+        do { try modeset() } catch {
+            log("\(card.path): modeset with the plane turned \(turns * 90)° failed (\(error)); rotation by copy")
+            scanoutRotation = oldTurns
+            buffers = old
+            try? modeset()
+            return false
+        }
+        log("\(card.path): rotation \(turns * 90)° by the plane (rotation property)")
+        return true
     }
 
     // MARK: - Events
@@ -255,7 +381,8 @@ public final class KMSDisplay: Display {
         for event in ready {
             switch Token(rawValue: event.token) {
             case .drm: out += handleDRMEvents()
-            case .pacer: out += handlePacerTick()
+            case .pacer:
+                if let done = pacingTimer.expired(&pacer) { out.append(.flipCompleted(vblankNanos: done.vblankNanos, sequence: done.sequence)) }
             case .masterRetry: out += retryMaster()
             case .uevent: out += handleUEvents()
             case nil: break
@@ -273,69 +400,41 @@ public final class KMSDisplay: Display {
             guard let flipped = pendingFlip else { continue }
             front = flipped
             pendingFlip = nil
-            let sequence = UInt64(completion.sequence)
-            if !pacedByTimer, sequence == 0 || sequence == lastSequence {
-                // The counter does not advance: a driver without vblank that flips at once.
-                startTimerPacing(reason: "flip events carry no vblank sequence")
-                waitForTick()
-            }
-            if pacedByTimer {
-                out += completeIfTicked(flipNanos: completion.nanos)
-            } else {
-                out.append(complete(sequence: sequence, nanos: completion.nanos))
-            }
+            let wasTimer = pacedByTimer
+            let (done, command) = pacer.flipEvent(sequence: UInt64(completion.sequence), nanos: completion.nanos,
+                                                  now: MonotonicClock.now())
+            pacingTimer.apply(command, to: &pacer)
+            if !wasTimer && pacedByTimer { announceTimerPacing() }
+            if let done { out.append(.flipCompleted(vblankNanos: done.vblankNanos, sequence: done.sequence)) }
         }
         sink.completions.removeAll()
         return out
     }
 
-    private func complete(sequence: UInt64, nanos: UInt64) -> DisplayEvent {
-        if let last = lastSequence, sequence > last + 1 { missedVblanks += Int(sequence - last - 1) }
-        lastSequence = sequence
-        flipsCompleted += 1
-        return .flipCompleted(vblankNanos: nanos, sequence: sequence)
+    /// Polls the DRM fd (at most `timeoutNanos`) until the flip in flight has landed.
+    private func waitForFlip(timeoutNanos: UInt64) {
+        let deadline = MonotonicClock.now() + timeoutNanos
+        while pendingFlip != nil, MonotonicClock.now() < deadline {
+            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 50) > 0 { queuedEvents.append(contentsOf: handleDRMEvents()) }
+        }
     }
 
-    // MARK: - Timer pacing (drivers without vblank)
-
-    private var periodNanos: UInt64 { UInt64(1e9 / max(1, refreshHz)) }
+    // MARK: - Pacing
 
     private func startTimerPacing(reason: String) {
-        guard !pacedByTimer else { return }
-        pacedByTimer = true
-        log("\(card.path) (\(card.driverName)): \(reason); pacing flips with a timer at \(ModeRequest.formatHz(refreshHz)) Hz")
+        guard pacer.useTimer(reason: reason) else { return }
+        announceTimerPacing()
     }
 
-    /// Marks the frame just queued as shown at the next pacing tick, arming the timer if idle.
-    private func waitForTick() {
-        awaitingTickAfter = tickSequence
-        guard !pacerArmed else { return }
-        pacerAnchor = MonotonicClock.now() + periodNanos
-        ticksSinceAnchor = 0
-        if (try? pacer.arm(atMonotonicNanos: pacerAnchor, intervalNanos: periodNanos)) != nil { pacerArmed = true }
+    private func announceTimerPacing() {
+        log("\(card.path) (\(card.driverName)): \(pacer.timerReason ?? "timer pacing"); pacing flips with a timer at \(ModeRequest.formatHz(refreshHz)) Hz")
     }
 
-    private func handlePacerTick() -> [DisplayEvent] {
-        let n = (try? pacer.readExpirations()) ?? 0
-        guard n > 0 else { return [] }
-        ticksSinceAnchor += n
-        tickSequence += n
-        lastTickNanos = pacerAnchor + (ticksSinceAnchor - 1) * periodNanos
-        let out = completeIfTicked(flipNanos: nil)
-        if out.isEmpty && awaitingTickAfter == nil && pendingFlip == nil {
-            // A whole period with nothing to show: stop the timer so an idle display costs no
-            // wakeups. (After a completion it stays armed: the next frame usually follows at once,
-            // and re-anchoring then would stretch every period by the render time.)
-            try? pacer.disarm()
-            pacerArmed = false
-        }
-        return out
-    }
-
-    private func completeIfTicked(flipNanos: UInt64?) -> [DisplayEvent] {
-        guard let after = awaitingTickAfter, pendingFlip == nil, tickSequence > after else { return [] }
-        awaitingTickAfter = nil
-        return [complete(sequence: tickSequence, nanos: max(lastTickNanos, flipNanos ?? 0))]
+    private func resetFlipState() {
+        pendingFlip = nil
+        sink.completions.removeAll()
+        pacingTimer.apply(pacer.reset(), to: &pacer)
     }
 
     // MARK: - Hotplug
@@ -372,14 +471,6 @@ public final class KMSDisplay: Display {
         case .shutDown:
             return []
         }
-    }
-
-    private func resetFlipState() {
-        pendingFlip = nil
-        awaitingTickAfter = nil
-        sink.completions.removeAll()
-        try? pacer.disarm()
-        pacerArmed = false
     }
 
     // MARK: - DRM master
@@ -420,11 +511,7 @@ public final class KMSDisplay: Display {
     public func setPowered(_ on: Bool) -> Bool {
         guard state == .running else { return false }
         // A flip in flight would complete into a powered-down CRTC: let it land first.
-        let deadline = MonotonicClock.now() + 500_000_000
-        while pendingFlip != nil, MonotonicClock.now() < deadline {
-            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, 50) > 0 { queuedEvents.append(contentsOf: handleDRMEvents()) }
-        }
+        waitForFlip(timeoutNanos: 500_000_000)
         guard let dpms = card.properties(of: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"] else {
             return false
         }
@@ -506,50 +593,114 @@ public final class KMSDisplay: Display {
         crtcID = output.crtc
         mode = output.mode
         refreshHz = output.mode.refreshHz
-        atomicPipe = nil
-        if atomicEnabled, let index = card.crtcIndex(output.crtc) {
-            atomicPipe = card.atomicPipe(connector: output.connector.id, crtc: output.crtc, crtcIndex: index)
+        pacer.setRefresh(hz: refreshHz)
+        // The commit path, chosen once for the device from what it offers (a path that a failure
+        // at run time proved wrong stays dropped for later outputs of the same device).
+        let hasPipe = card.crtcIndex(output.crtc).flatMap {
+            capabilities.atomicClientCap ? card.atomicPipe(connector: output.connector.id, crtc: output.crtc, crtcIndex: $0) : nil
+        } != nil
+        capabilities.atomicPipe = hasPipe
+        let choice = announcedPath.map { (path: $0, reason: "as before") } ?? KMSCommitChoice.initial(capabilities)
+        initialPath = choice
+        committer = makeCommitter(choice.path) ?? LegacyCommitter(card: card, crtc: crtcID, connector: connectorID, mode: output.mode)
+        if announcedPath == nil, let committer {
+            log("\(card.path) (\(card.driverName)): commit path \(committer.path.rawValue) (\(choice.reason))"
+                + (committer.scanoutQuarterTurns.count > 1
+                   ? "; the plane can turn the picture \(committer.scanoutQuarterTurns.sorted().map { String($0 * 90) }.joined(separator: "/"))°"
+                   : "; the plane cannot turn the picture"))
+            announcedPath = committer.path
         }
+        // A new output starts unturned; the caller asks for the plane's turn again.
+        if !committer!.scanoutQuarterTurns.contains(scanoutRotation) { scanoutRotation = 0; buffers = [] }
         if buffers.isEmpty || width != output.mode.width || height != output.mode.height {
             buffers = []
             width = output.mode.width
             height = output.mode.height
-            for _ in 0..<2 { buffers.append(try ScanoutBuffer(card: card, width: width, height: height)) }
+            try makeBuffers()
         }
+    }
+
+    /// Two buffers of the picture's size (the mode's, transposed when the plane turns it by a
+    /// quarter), with room for the burn-in shift around the picture when the driver takes
+    /// framebuffers that start inside a buffer; without, the caller moves the pixels.
+    private func makeBuffers(quiet: Bool = false) throws(DisplayError) {
+        let width = layout.sourceWidth, height = layout.sourceHeight
+        // bochs-drm turns a framebuffer's start into the VGA's x/y offset registers, and QEMU clamps
+        // the x offset to (virtual width − width): a start inside a wider buffer lands rows away
+        // (seen in the VM: the picture 6 rows low). It gets the copy.
+        let startsMisplaced = ["bochs-drm"].contains(card.driverName)
+        let margin = startsMisplaced ? 0 : options.shiftMargin
+        if startsMisplaced && options.shiftMargin > 0 && !quiet {
+            log("\(card.path) (\(card.driverName)): framebuffers starting inside a buffer are shown misplaced; burn-in shift copies the picture")
+        }
+        if margin > 0 {
+            var made: [ScanoutBuffer] = []
+            var problem: String?
+            for _ in 0..<2 where problem == nil {
+                do { made.append(try ScanoutBuffer(card: card, width: width, height: height, margin: margin)) } catch {
+                    problem = "no room for larger buffers (\(error))"
+                }
+            }
+            if problem == nil {
+                // The farthest corners: a driver that refuses framebuffers at an offset says so here.
+                do {
+                    _ = try made[0].framebuffer(for: ScanoutShift(dx: margin, dy: margin))
+                    _ = try made[0].framebuffer(for: ScanoutShift(dx: -margin, dy: -margin))
+                } catch {
+                    problem = "framebuffers at an offset refused (\(error))"
+                }
+            }
+            if problem == nil {
+                buffers = made
+                if !quiet { log("\(card.path): burn-in shift up to \(margin) px moves the scanout (framebuffer offset), copying nothing") }
+                return
+            }
+            if !quiet { log("\(card.path): \(problem ?? ""); burn-in shift copies the picture") }
+        }
+        var made: [ScanoutBuffer] = []
+        for _ in 0..<2 { made.append(try ScanoutBuffer(card: card, width: width, height: height)) }
+        buffers = made
     }
 
     /// Lights the CRTC with a black buffer; every buffer then needs a full frame.
     private func modeset() throws(DisplayError) {
-        guard let mode else { return }
+        guard mode != nil, var committer else { return }
         resetFlipState()
         buffers[0].clear()
-        for buffer in buffers { buffer.staleRows = 0..<height }
-        if let pipe = atomicPipe {
-            do {
-                try card.atomicModeset(pipe, mode: mode, framebuffer: buffers[0].framebufferID)
-            } catch {
-                if error == .permissionDenied || error == .notPermitted {
-                    throw card.error("atomic modeset", error, detail: "\(connectorName) \(modeDescription)")
-                }
-                log("\(card.path): atomic modeset failed (\(error)); using the legacy API")
-                atomicPipe = nil
+        damage.invalidateAll()
+        shownShift = .zero
+        front = 0
+        do {
+            try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout)
+        } catch {
+            guard let next = KMSCommitChoice.fallback(from: committer.path, flip: false, error: error) else {
+                throw card.error(committer.path == .atomic ? "atomic modeset" : "drmModeSetCrtc", error,
+                                 detail: "\(connectorName) \(modeDescription)")
             }
-        }
-        if atomicPipe == nil {
-            do {
-                try card.setCrtc(crtcID, framebuffer: buffers[0].framebufferID, connector: connectorID, mode: mode)
-            } catch {
+            log("\(card.path): \(next.reason); commit path \(committer.path.rawValue) -> \(next.path.rawValue)")
+            switchCommitter(to: next.path)
+            committer = self.committer!
+            if scanoutRotation != 0 {
+                // Only atomic commits turn the plane: back to the caller's rotated copy.
+                scanoutRotation = 0
+                buffers = []
+                try makeBuffers(quiet: true)
+                buffers[0].clear()
+            }
+            do { try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout) } catch {
                 throw card.error("drmModeSetCrtc", error, detail: "\(connectorName) \(modeDescription)")
             }
         }
-        front = 0
+        if usesDamageClips && !didModeset { log("\(card.path): flips carry FB_DAMAGE_CLIPS (the damaged rectangles)") }
         didModeset = true
         state = .running
-        lastSequence = nil
-        if options.forceTimerPacing {
-            startTimerPacing(reason: "timer pacing requested")
-        } else if !pacedByTimer, let index = card.crtcIndex(crtcID), !card.vblankCounterWorks(crtcIndex: index) {
-            startTimerPacing(reason: "driver has no vblank counter")
+        if committer.path == .dirtyFramebuffer {
+            startTimerPacing(reason: "no page flips (modeset + DIRTYFB)")
+            return
+        }
+        let vblank = card.crtcIndex(crtcID).map { card.vblankCounterWorks(crtcIndex: $0) } ?? false
+        if let reason = FramePacer.timerReason(forced: options.forceTimerPacing, vblankCounterWorks: vblank) {
+            startTimerPacing(reason: reason)
         }
     }
 
@@ -558,12 +709,15 @@ public final class KMSDisplay: Display {
     /// Waits (at most 1 s) for a flip in flight, restores the CRTC as found, frees the buffers.
     public func shutdown() {
         guard state != .shutDown else { return }
-        let deadline = MonotonicClock.now() + 1_000_000_000
-        while pendingFlip != nil, MonotonicClock.now() < deadline {
-            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, 100) > 0 { _ = handleDRMEvents() }
-        }
+        waitForFlip(timeoutNanos: 1_000_000_000)
         if didModeset, state == .running, let saved {
+            // The console's restore is a legacy SetCrtc, which leaves the plane's turn as it is.
+            if scanoutRotation != 0, let committer, let mode,
+               let plain = try? ScanoutBuffer(card: card, width: mode.width, height: mode.height) {
+                plain.clear()
+                try? committer.modeset(framebuffer: plain.framebufferID,
+                                       layout: PlaneLayout(modeWidth: mode.width, modeHeight: mode.height))
+            }
             do {
                 try card.restore(saved, connector: connectorID)
             } catch {
@@ -571,7 +725,7 @@ public final class KMSDisplay: Display {
             }
         }
         state = .shutDown
-        try? pacer.disarm()
+        pacingTimer.disarm()
         buffers = []
     }
 

@@ -51,6 +51,8 @@ final class Daemon {
     /// The panel's turn as the core last said (`.layoutChanged`): touch maps through it.
     private var quarterTurns = 0
     private var rotated: PixelBuffer?
+    /// Turns the display offered but then refused (its test commit failed): copied from then on.
+    private var refusedTurns: Set<Int> = []
     private var exitStatus: Int32 = 0
 
     init(config: Config, options: Options, fonts: FontSet) throws(Errno) {
@@ -169,7 +171,8 @@ final class Daemon {
             } else {
                 let choice = DisplayBackends.Choice(rawValue: options.displayChoice) ?? .auto
                 d = try DisplayBackends.open(choice, device: config.displayDevice, connector: config.connector,
-                                             mode: config.mode, log: { Log.notice("display: \($0)") })
+                                             mode: config.mode, shiftMargin: config.burnInShift,
+                                             log: { Log.notice("display: \($0)") })
             }
             display = d
             // Only a KMS output competes with the console and other sessions for the screen.
@@ -197,7 +200,8 @@ final class Daemon {
 
     private func info(of d: any Display) -> DisplayInfo {
         DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
-                    outputConnected: d.canPresent)
+                    outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
+                    scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns))
     }
 
     private func handleDisplayEvents() {
@@ -239,42 +243,84 @@ final class Daemon {
         }
         let t0 = MonotonicClock.now()
         do throws(DisplayError) {
+            let frameBytes = d.width * d.height * 4
             if plan.black {
-                let black = PixelBuffer(width: d.width, height: d.height, fill: 0xFF00_0000)
-                try d.present(black, damage: black.bounds)
+                // The size the display takes: the mode's, transposed while it turns by a quarter.
+                let sideways = d.scanoutRotation % 2 == 1
+                let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
+                let bytes = try d.present(black, damage: black.bounds)
+                core.recordFrame(renderNanos: 0, copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)
                 return
             }
-            // The overview is redrawn whole: it changes only when a tile's data does.
+            // The overview is redrawn whole: it changes only when a tile's data does. A burn-in
+            // step of a still picture paints nothing: the canvas holds the last frame.
             let board = core.showingWatchlist ? core.watchlist : nil
-            let canvas = board?.render() ?? model.render(at: plan.time)
+            let canvas = board.map { plan.redraw ? $0.render() : $0.canvas }
+                ?? (plan.redraw ? model.render(at: plan.time) : model.canvas)
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var damage = plan.fullCopy || board != nil ? picture.bounds : model.lastDamage
+            var damage = plan.fullCopy || (board != nil && plan.redraw) ? [picture.bounds]
+                : plan.redraw ? model.lastRedrawnRegions : []
+            let background = model.screen.palette.background.premultiplied
+            // The margins a scanout shift uncovers show the background, shifted or not yet.
+            var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
+            // The display turns the picture itself (a plane's rotation): present it unturned.
+            let turns = ((plan.quarterTurns % 4) + 4) % 4
+            let turnedByDisplay = d.scanoutRotation == turns
             if plan.offset != .zero {
-                var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
-                shifted = nil  // uniquely referenced while written
-                moved.copy(from: picture, offsetX: plan.offset.dx, offsetY: plan.offset.dy,
-                           fill: model.screen.palette.background.premultiplied)
-                picture = moved
-                shifted = moved
-                damage = picture.bounds
+                let o = plan.offset
+                if plan.shiftByScanout, turnedByDisplay, abs(o.dx) <= d.scanoutShiftLimit, abs(o.dy) <= d.scanoutShiftLimit {
+                    shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
+                } else {
+                    // The pixels move: all of them at a new offset, else only the damage, moved.
+                    let whole = plan.fullCopy || plan.shiftByScanout || shifted == nil
+                    var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
+                    shifted = nil  // uniquely referenced while written
+                    if whole {
+                        moved.copy(from: picture, offsetX: o.dx, offsetY: o.dy, fill: background)
+                        damage = [moved.bounds]
+                    } else {
+                        damage = damage.map { Daemon.copy($0, from: picture, into: &moved, dx: o.dx, dy: o.dy) }
+                    }
+                    picture = moved
+                    shifted = moved
+                }
             }
-            if plan.quarterTurns % 4 != 0 {
+            let bytes: Int
+            if !turnedByDisplay {
                 var turned = rotated ?? PixelBuffer(width: d.width, height: d.height)
                 rotated = nil  // uniquely referenced while written
                 picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
-                try d.present(turned, damage: turned.bounds)
+                bytes = try d.present(turned, damage: turned.bounds)
                 rotated = turned
             } else {
-                try d.present(picture, damage: damage)
+                bytes = try d.present(picture, damage: damage, shift: shift)
             }
-            core.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1)
+            core.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes, frameBytes: frameBytes)
             if plan.settled, let preview = options.previewFile, let headless = d as? HeadlessDisplay {
                 writePreview(headless, to: preview)
             }
         } catch {
             send(.presentFailed("\(error)"))
         }
+    }
+
+    /// Copies `rect` of `source` into `target` moved by (`dx`, `dy`); returns where it landed.
+    /// (The strips a shift uncovers keep the fill they got when the offset was set.)
+    static func copy(_ rect: IntRect, from source: PixelBuffer, into target: inout PixelBuffer, dx: Int, dy: Int) -> IntRect {
+        let landed = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
+            .intersection(target.bounds).intersection(IntRect(x0: dx, y0: dy, x1: source.width + dx, y1: source.height + dy))
+        guard !landed.isEmpty else { return landed }
+        let ss = source.stride, ts = target.stride
+        source.pixels.withUnsafeBufferPointer { src in
+            target.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in landed.y0..<landed.y1 {
+                    let from = src.baseAddress! + (y - dy) * ss + (landed.x0 - dx)
+                    (dst.baseAddress! + y * ts + landed.x0).update(from: from, count: landed.width)
+                }
+            }
+        }
+        return landed
     }
 
     /// The preview file is replaced whole (PNG.write renames a finished file over it): a reader
@@ -288,6 +334,14 @@ final class Daemon {
     private func layoutChanged() {
         guard let model = core.model, let d = display else { return }
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let wanted = d.scanoutQuarterTurns.subtracting(refusedTurns).contains(turns) ? turns : 0
+        if d.scanoutRotation != wanted, !d.rotateScanout(quarterTurns: wanted) {
+            // Offered but refused: say so, and let the core plan copies (a new model, full frames).
+            if wanted != 0 { refusedTurns.insert(wanted) }
+            Log.warning("display: the plane refused rotation \(wanted * 90)°; turning the picture by copy")
+            send(.displayOpened(info(of: d)))
+        }
         gestures.resize(width: Double(model.canvas.width), height: Double(model.canvas.height))
         shifted = nil
         rotated = nil
@@ -417,6 +471,8 @@ final class Daemon {
     private func writeStatus() {
         guard let path = options.statusFile else { return }
         var status = core.status()
+        status.presentMethod = display?.presentMethod
+        status.pacing = display?.pacingMethod
         status.rssKB = ProcessResources.residentKB()
         status.openFDs = ProcessResources.openDescriptors()
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {

@@ -1,29 +1,55 @@
+import Display
+
 /// Counts and timings of presented frames, for SIGUSR1, the exit summary and the E2E checks.
 public struct FrameStatistics: Sendable, Equatable {
     public private(set) var presentedFrames = 0
     public private(set) var completedFlips = 0
-    public private(set) var missedVblanks = 0
+    public var missedVblanks: Int { vblanks.missed }
     private var renderNanos: [UInt64] = []
     private var copyNanos: [UInt64] = []
-    private var lastSequence: UInt64?
+    /// The same counting the displays do, here only while animating (an idle gap is no miss).
+    private var vblanks = VblankSequenceTracker()
     private var inputLatencyNanos: [UInt64] = []
+    /// Bytes written to scanout memory per frame, and the share of the frame's bytes that is.
+    private var copiedBytes: [Int] = []
+    private var copiedFractions: [Double] = []
+    /// Bytes the last presented frame wrote to scanout memory.
+    public private(set) var lastCopiedBytes = 0
+    /// Bytes written to scanout memory since the start: two readings bracket a scene (a scrub, a
+    /// burn-in step) and give its bytes per frame with the frame counts.
+    public private(set) var totalCopiedBytes = 0
     private let window = 4096
 
     public init() {}
 
-    mutating func recordFrame(renderNanos render: UInt64, copyNanos copy: UInt64) {
+    mutating func recordFrame(renderNanos render: UInt64, copyNanos copy: UInt64, copiedBytes bytes: Int = 0,
+                              frameBytes: Int = 0) {
         presentedFrames += 1
         // A bounded window: statistics must not grow over years of uptime.
         if renderNanos.count == window { renderNanos.removeFirst(window / 2); copyNanos.removeFirst(window / 2) }
         renderNanos.append(render)
         copyNanos.append(copy)
+        if copiedBytes.count == window { copiedBytes.removeFirst(window / 2); copiedFractions.removeFirst(window / 2) }
+        copiedBytes.append(bytes)
+        copiedFractions.append(frameBytes > 0 ? Double(bytes) / Double(frameBytes) : 0)
+        lastCopiedBytes = bytes
+        totalCopiedBytes += bytes
+    }
+
+    /// Mean bytes written to scanout memory per frame over the recent frames (nil before one).
+    public var meanCopiedBytes: Double? {
+        copiedBytes.isEmpty ? nil : Double(copiedBytes.reduce(0, +)) / Double(copiedBytes.count)
+    }
+
+    /// Mean share of a frame's bytes written to scanout memory per frame (0...1; nil before one).
+    public var meanCopyFraction: Double? {
+        copiedFractions.isEmpty ? nil : copiedFractions.reduce(0, +) / Double(copiedFractions.count)
     }
 
     /// A completed flip; a sequence jump of more than one while animating means vblanks were missed.
     mutating func recordFlip(sequence: UInt64, animating: Bool) {
         completedFlips += 1
-        if let last = lastSequence, animating, sequence > last + 1 { missedVblanks += Int(sequence - last - 1) }
-        lastSequence = sequence
+        vblanks.record(sequence, counting: animating)
     }
 
     /// Time from an input event to the vblank of the frame answering it.
@@ -33,7 +59,7 @@ public struct FrameStatistics: Sendable, Equatable {
     }
 
     /// Forget the sequence after a pause (idle, screen off): the gap is not a miss.
-    mutating func resetSequence() { lastSequence = nil }
+    mutating func resetSequence() { vblanks.reset() }
 
     /// Input-to-flip latency percentile in milliseconds (nil before the first sample).
     public func inputLatencyPercentile(_ p: Double) -> Double? {
@@ -53,5 +79,7 @@ public struct FrameStatistics: Sendable, Equatable {
             + "copy p50 \(format(Self.percentile(copyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(copyNanos, 0.99), 2)) ms, "
             + "input-to-flip p50 \(format(Self.percentile(inputLatencyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(inputLatencyNanos, 0.99), 2)) ms"
             + " (\(inputLatencyNanos.count) samples)"
+            + ", scanout copy \(Int((meanCopiedBytes ?? 0).rounded())) B/frame (\(format((meanCopyFraction ?? 0) * 100, 2))% of a frame)"
+            + ", last \(lastCopiedBytes) B, total \(totalCopiedBytes) B"
     }
 }

@@ -70,12 +70,6 @@ import LinuxIO
         info.clock = 0
         #expect(DRMMode(info: info).refreshHz == 60)
     }
-
-    @Test func rowUnion() {
-        #expect(ScanoutBuffer.union(0..<0, 5..<9) == 5..<9)
-        #expect(ScanoutBuffer.union(2..<4, 0..<0) == 2..<4)
-        #expect(ScanoutBuffer.union(2..<4, 10..<12) == 2..<12)
-    }
 }
 
 @Suite struct OutputsReportTests {
@@ -84,6 +78,88 @@ import LinuxIO
         #expect(report.text.hasSuffix("\n"))
         if report.exitCode == 1 {
             #expect(report.text == "no display: no /dev/dri/card* and no /dev/fb* devices\n")
+        }
+    }
+}
+
+/// The damage bookkeeping behind every scanout copy: pure, so each decision is checked here.
+@Suite struct ScanoutDamageTests {
+    static let screen = IntRect(x0: 0, y0: 0, x1: 100, y1: 50)
+
+    @Test("a region clips, drops what another contains, and merges overlaps that cost nothing")
+    func regionNormalises() {
+        var r = DamageRegion(bounds: Self.screen)
+        r.add(IntRect(x0: -10, y0: -10, x1: 10, y1: 10))
+        #expect(r.rects == [IntRect(x0: 0, y0: 0, x1: 10, y1: 10)])
+        r.add(IntRect(x0: 2, y0: 2, x1: 5, y1: 5))
+        #expect(r.rects.count == 1)
+        // Disjoint and far apart: two rectangles, not their bounding box.
+        r.add(IntRect(x0: 80, y0: 40, x1: 90, y1: 50))
+        #expect(r.rects.count == 2)
+        #expect(r.area == 200)
+        // Two columns a scrub indicator leaves, overlapping by most of their width: one.
+        var c = DamageRegion(bounds: Self.screen)
+        c.add(IntRect(x0: 40, y0: 0, x1: 52, y1: 50))
+        c.add(IntRect(x0: 43, y0: 0, x1: 55, y1: 50))
+        #expect(c.rects == [IntRect(x0: 40, y0: 0, x1: 55, y1: 50)])
+        r.add(IntRect(x0: 200, y0: 0, x1: 300, y1: 10))
+        #expect(r.rects.count == 2)
+    }
+
+    @Test("past its limit a region merges the cheapest pair, and still covers everything")
+    func regionLimit() {
+        var r = DamageRegion(bounds: Self.screen, limit: 4)
+        let dots = (0..<10).map { IntRect(x0: $0 * 10, y0: ($0 % 2) * 40, x1: $0 * 10 + 2, y1: ($0 % 2) * 40 + 2) }
+        for d in dots { r.add(d) }
+        #expect(r.rects.count <= 4)
+        for d in dots {
+            #expect(r.rects.contains { $0.x0 <= d.x0 && $0.y0 <= d.y0 && $0.x1 >= d.x1 && $0.y1 >= d.y1 })
+        }
+    }
+
+    @Test("double buffering: the back buffer gets its own frame's damage and the one it missed")
+    func bufferAge() {
+        var d = ScanoutDamage(bufferCount: 2, bounds: Self.screen)
+        // New buffers hold nothing: the first frame into each is whole.
+        #expect(d.write([IntRect(x0: 0, y0: 0, x1: 1, y1: 1)], into: 0).rects == [Self.screen])
+        #expect(d.write([], into: 1).rects == [Self.screen])
+        let a = IntRect(x0: 10, y0: 10, x1: 20, y1: 20), b = IntRect(x0: 60, y0: 30, x1: 70, y1: 40)
+        #expect(d.write([a], into: 0).rects == [a])
+        // Buffer 1 missed frame a: it gets a and b.
+        #expect(Set(d.write([b], into: 1).rects) == [a, b])
+        #expect(d.missing(in: 0).rects == [b])
+        // Nothing new: the back buffer still owes b, the front owes nothing.
+        #expect(d.write([], into: 0).rects == [b])
+        #expect(d.missing(in: 1).isEmpty)
+        #expect(d.write([], into: 1).isEmpty)
+    }
+
+    @Test("frames shown nowhere and a modeset are remembered")
+    func invalidation() {
+        var d = ScanoutDamage(bufferCount: 2, bounds: Self.screen)
+        _ = d.write([], into: 0)
+        _ = d.write([], into: 1)
+        let a = IntRect(x0: 1, y0: 1, x1: 5, y1: 5)
+        d.note([a])
+        #expect(d.missing(in: 0).rects == [a] && d.missing(in: 1).rects == [a])
+        d.invalidateAll()
+        #expect(d.write([], into: 1).rects == [Self.screen])
+    }
+
+    @Test("the copy writes exactly the rectangles, at the margin's offset, and counts their bytes")
+    func copyToScanout() {
+        var frame = PixelBuffer(width: 8, height: 4, fill: 0xFF00_0000)
+        for i in frame.pixels.indices { frame.pixels[i] = UInt32(i) }
+        let pitch = (8 + 2) * 4
+        var memory = [UInt32](repeating: 0xDEAD_BEEF, count: 10 * 6)
+        let region = DamageRegion([IntRect(x0: 2, y0: 1, x1: 4, y1: 3)], bounds: frame.bounds)
+        let bytes = memory.withUnsafeMutableBytes { frame.copy(region, to: $0.baseAddress!, pitch: pitch, offsetX: 1, offsetY: 1) }
+        #expect(bytes == 2 * 2 * 4)
+        for y in 0..<6 {
+            for x in 0..<10 {
+                let inside = (2...3).contains(y) && (3...4).contains(x)
+                #expect(memory[y * 10 + x] == (inside ? UInt32((y - 1) * 8 + (x - 1)) : 0xDEAD_BEEF))
+            }
         }
     }
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""check-screen.py FILE pattern|console — checks a QMP screendump (binary PPM) of display-check.
+"""check-screen.py FILE pattern|pattern-rot90|console — checks a QMP screendump (binary PPM) of display-check.
 
 pattern: the four bars (red, green, blue, yellow) fill the top 3/5 of the screen and the band below
          is dark grey (0x20) with a white moving block; samples must match within a tolerance.
+pattern-rot90: the same pattern turned 90° clockwise (`display-check --rotation 90`): its top edge
+         along the screen's right edge, drawn at the screen's size transposed.
 console: none of the bar colours is on screen at the bar sample points (the console is back).
 Prints one line of detail; exit 0 when the check holds. Standard library only.
 """
@@ -34,13 +36,22 @@ def main():
     path, mode = sys.argv[1], sys.argv[2]
     img = read_ppm(path)
     w, h, _ = img
+    def at(x, y):
+        return pixel(img, x, y)
+    if mode == "pattern-rot90":
+        # The unturned pattern's (x, y) lands on screen at (w-1-y, x): sample through that.
+        screen_w = w
+        def at(x, y):  # noqa: F811
+            return pixel(img, screen_w - 1 - y, x)
+        w, h = h, w
+        mode = "pattern"
     samples = []  # (expected, got) pairs
     for i, colour in enumerate(BARS):
         for fy in (0.1, 0.3, 0.5):
             x = int(w * (i + 0.5) / 4)
-            samples.append((colour, pixel(img, x, int(h * fy))))
+            samples.append((colour, at(x, int(h * fy))))
     bar_hits = sum(close(e, g) for e, g in samples)
-    band = [pixel(img, int(w * fx), int(h * 0.62)) for fx in (0.05, 0.5, 0.95)]
+    band = [at(int(w * fx), int(h * 0.62)) for fx in (0.05, 0.5, 0.95)]
     band_hits = sum(close(BAND, g) for g in band)
     detail = "%dx%d bars %d/%d band %d/3 first=%s" % (w, h, bar_hits, len(samples), band_hits, samples[0][1])
     if mode == "pattern":

@@ -12,6 +12,9 @@ Standard library only (runs on the host, and in the guest for `locate-rot`).
                                  the physical pixel of logical point LX LY: "q X Y"
   stats LOG                      the last `stats:` line of a daemon log as key=value
   morph SAMPLES                  flip rate during morphs from daemon-sample.py output
+  shifted BEFORE AFTER            the move (<= 2 px) between two captures around burn-in steps
+  span LOG MARK [END]            frames and bytes copied to scanout between the readings around
+                                 `mark MARK` (and `mark END`)
   dark IMG                       the picture is black (>= 99 % of pixels with every channel <= 16)
   no-chart IMG                   exit 0 when `chart` would fail (the console is back), silently
 Images: binary PPM (QMP screendump) or 8-bit RGB/RGBA PNG (tickerboard render). Exit 0 = holds.
@@ -289,9 +292,10 @@ def locate_rot(img_path, ref_path, lx, ly):
 
 STATS = re.compile(r"frames (\d+), flips (\d+), missed vblanks (\d+), render p50 ([\d.]+) ms p99 ([\d.]+) ms, "
                    r"copy p50 ([\d.]+) ms p99 ([\d.]+) ms, input-to-flip p50 ([\d.]+) ms p99 ([\d.]+) ms "
-                   r"\((\d+) samples\), cpu (\d+) ms, max rss (\d+) kB, wakeups (\d+)")
+                   r"\((\d+) samples\)(?:, scanout copy (\d+) B/frame \(([\d.]+)% of a frame\), last (\d+) B(?:, total (\d+) B)?)?, "
+                   r"cpu (\d+) ms, max rss (\d+) kB, wakeups (\d+)")
 KEYS = ["frames", "flips", "missed", "render_p50", "render_p99", "copy_p50", "copy_p99", "lat_p50", "lat_p99",
-        "lat_n", "cpu_ms", "rss_kb", "wakeups"]
+        "lat_n", "copy_bytes", "copy_pct", "last_copy_bytes", "copy_total", "cpu_ms", "rss_kb", "wakeups"]
 
 
 def parse_stats(line):
@@ -308,6 +312,62 @@ def stats(path):
         return 1
     print(" ".join("%s=%s" % kv for kv in last.items()))
     return 0
+
+
+def span(path, mark, end=None):
+    """What the frames between two statistics readings copied to scanout: the reading before the
+    line `mark MARK`, and the one before `mark END` (without END: the first reading after MARK)."""
+    before = after = None
+    state = 0
+    for line in open(path, errors="replace"):
+        if line.strip() == "mark " + mark:
+            state = 1
+            continue
+        if end and line.strip() == "mark " + end:
+            break
+        if "stats:" in line or "exiting;" in line:
+            parsed = parse_stats(line)
+            if not parsed or parsed.get("copy_total") is None:
+                continue
+            if state == 0:
+                before = parsed
+            else:
+                after = parsed
+                if not end:
+                    break
+    if not before or not after:
+        print("frames= bytes= per_frame= last_copy_bytes=")
+        return 1
+    frames = int(after["frames"]) - int(before["frames"])
+    total = int(after["copy_total"]) - int(before["copy_total"])
+    print("frames=%d bytes=%d per_frame=%s last_copy_bytes=%s" % (
+        frames, total, "%d" % (total // frames) if frames > 0 else "", after["last_copy_bytes"]))
+    return 0
+
+
+def shifted(before_path, after_path):
+    """Which move by at most two pixels each way turns capture BEFORE into AFTER (burn-in steps; a
+    loaded guest may capture after two): prints the best (dx, dy) and the share of the overlap's
+    rows that still differ. A picture shown misplaced (rows or columns away) matches no such move."""
+    a, b = load(before_path), load(after_path)
+    if (a.width, a.height) != (b.width, b.height):
+        print("sizes differ: %dx%d vs %dx%d" % (a.width, a.height, b.width, b.height))
+        return 1
+    w, h = a.width, a.height
+    results = []
+    for dy in range(-2, 3):
+        for dx in range(-2, 3):
+            x0, x1 = max(0, dx), w + min(0, dx)
+            rows = range(max(0, dy), h + min(0, dy))
+            differing = sum(1 for y in rows if a.rgb[((y - dy) * w + x0 - dx) * 3:((y - dy) * w + x1 - dx) * 3]
+                            != b.rgb[(y * w + x0) * 3:(y * w + x1) * 3])
+            results.append((differing / len(rows), abs(dx) + abs(dy), dx, dy))
+    results.sort()
+    share, _, dx, dy = results[0]
+    still = [r for r in results if r[2] == 0 and r[3] == 0][0][0]
+    print("moved dx=%d dy=%d: %.2f %% of the rows differ after that move (%.2f %% without moving)"
+          % (dx, dy, 100 * share, 100 * still))
+    return 0 if (dx, dy) != (0, 0) and share <= 0.001 else 1
 
 
 def morph(path):
@@ -367,6 +427,10 @@ def main(argv):
         return locate_rot(args[0], args[1], float(args[2]), float(args[3]))
     if cmd == "stats":
         return stats(args[0])
+    if cmd == "shifted":
+        return shifted(args[0], args[1])
+    if cmd == "span":
+        return span(args[0], args[1], args[2] if len(args) > 2 else None)
     if cmd == "morph":
         return morph(args[0])
     if cmd == "dark":

@@ -52,6 +52,11 @@ shot_until() {
   done
   cp "$OUT/$name.try$try" "$OUT/$name" 2>/dev/null; echo "shot_until $name: try $try" >> "$OUT/shots.log"
 }
+# data_settled STATUS: (<= 120 s) the data is on screen and the chart has stopped moving (the
+# readings around a scrub must not take in the morph from the placeholder to the data)
+data_settled() {
+  i=0; until grep -q '"animating": false' "$1" 2>/dev/null && grep -q '"last_data_time": [0-9]' "$1" || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
+}
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt "${2:-300}" ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
 wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge "${3:-1200}" ]; do sleep 0.05; i=$((i + 1)); done; }
 # flips_after PID LOG N: statistics until they count more than N flips (<= 60 s)
@@ -155,6 +160,7 @@ P=$!
 wait_file /tmp/ready-a 600
 settled d-bochs.ppm $P "$OUT/d-bochs.log" /tmp/st-a.json '"display": "presenting"'
 stats $P "$OUT/d-bochs.log"; T1=$(cpu_ticks $P); SW=$(switches $P)
+cp /tmp/st-a.json "$OUT/d-bochs-status.json"
 sleep 10
 T2=$(cpu_ticks $P); SW2=$(switches $P); stats $P "$OUT/d-bochs.log"
 echo "idle_ticks=$((T2 - T1)) idle_switches=$((SW2 - SW))" >> "$OUT/d-bochs.log"
@@ -229,12 +235,36 @@ if [ -e /dev/dri/card1 ]; then
   done
 fi
 
+# (2'') burn-in steps of a still chart (period 10 s): the frame a step presents by itself and the
+# bytes it copied to scanout (vkms moves the framebuffer's start: none; bochs-drm copies); on bochs
+# a capture after the step shows where the shifted picture lands.
+frames_now() { grep 'stats:' "$1" | tail -1 | grep -o 'frames [0-9]*' | cut -d' ' -f2; }
+for v in burnin-bochs burnin-vkms; do
+  [ "$v" = burnin-vkms ] && [ ! -e /dev/dri/card1 ] && continue
+  L="$OUT/d-$v.log"
+  $B run --config "$OUT/$v.conf" --ready-file /tmp/ready-$v --status /tmp/st-$v.json 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-$v 600
+  if [ "$v" = burnin-bochs ]; then settled d-$v.ppm $P "$L" /tmp/st-$v.json '"display": "presenting"'
+  else   # (no capture: QMP's screendump shows bochs)
+    i=0; until grep -q '"animating": false' /tmp/st-$v.json 2>/dev/null && grep -q '"display": "presenting"' /tmp/st-$v.json || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
+  fi
+  stats $P "$L"; F0=$(frames_now "$L"); echo "mark step_before" >> "$L"
+  # the step comes within one period (10 s) by itself; polled twice a second, for at most 60 s
+  i=0; while [ "$(frames_now "$L")" = "$F0" ] && [ $i -lt 120 ]; do sleep 0.5; stats $P "$L"; i=$((i + 1)); done
+  echo "mark step_after" >> "$L"
+  [ "$v" = burnin-bochs ] && still_shot d-$v-step.ppm $P "$L"
+  stop $P "$L"
+done
+
 FOUND='found "tickerboard e2e touchscreen"'
 # (7'') input-to-flip latency at a real 60 Hz vblank: a slow drag over the 1Y chart on vkms
 if [ -e /dev/dri/card1 ]; then
-  $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv 2>> "$OUT/d-touch-vkms.log" &
+  $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv --status /tmp/st-tv.json 2>> "$OUT/d-touch-vkms.log" &
   P=$!
   wait_file /tmp/ready-tv 600; sleep 1
+  data_settled /tmp/st-tv.json
+  stats $P "$OUT/d-touch-vkms.log"; echo "mark scrub_before" >> "$OUT/d-touch-vkms.log"
   timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 sleep 1 \
     drag 100 400 900 400 60 25 sleep 1 destroy sleep 0.3 > "$OUT/d-inject-vkms.log" 2>&1
   stats $P "$OUT/d-touch-vkms.log"
@@ -246,6 +276,8 @@ INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL
 $B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t --status /tmp/st-t.json 2>> "$OUT/d-touch.log" &
 P=$!
 wait_file /tmp/ready-t 600
+data_settled /tmp/st-t.json
+stats $P "$OUT/d-touch.log"; echo "mark scrub_before" >> "$OUT/d-touch.log"
 # The finger stays down (and the next step waits) until the guest has its capture: the injector
 # waits for the capture's line in shots.log, not for a number of seconds.
 SHOTS="$OUT/shots.log"
@@ -283,6 +315,7 @@ if [ "$#" = 4 ]; then
   wait $I
 fi
 stats $P "$OUT/d-rot.log"
+cp /tmp/st-r.json "$OUT/d-rot-status.json"
 stop $P "$OUT/d-rot.log"
 
 # Last before the power phases: a VT switch leaves the console on tty1 active and drawing, which

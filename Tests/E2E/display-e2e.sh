@@ -2,7 +2,8 @@
 # display-e2e.sh — end-to-end checks of the Display backends on a real kernel (qemu, TCG).
 # usage: bash Tests/E2E/display-e2e.sh            (from the repo root; as root: apt, qemu)
 # One VM with bochs-drm (card0, /dev/fb0, QMP screendumps) and vkms (card1, real 60 Hz vblank) runs
-# `tickerboard display-check` scenarios (guest-display.sh); this script judges the logs and
+# `tickerboard display-check` scenarios (guest-display.sh), a second one virtio-gpu's
+# (guest-virtio.sh); this script judges the logs and
 # captures and prints one `RESULT name PASS|FAIL detail` per check, then `E2E: N passed, M failed`.
 # Env: TB_E2E_BIN=path (a binary that takes `display-check …`; default: build tickerboard release),
 #      TB_E2E_OUT=dir (keep artefacts there; default a fresh dir under /var/tmp), TB_VM_VKMS=0.
@@ -37,12 +38,21 @@ OUT="${TB_E2E_OUT:-$(mktemp -d /var/tmp/tb-e2e.XXXXXX)}"
 mkdir -p "$OUT"; rm -f "$OUT"/*.log "$OUT"/*.ppm
 # The guest sees the host root, but not host /tmp (tmpfs there), so ship what it runs in $OUT.
 cp "$BIN" "$OUT/tickerboard"; cp "$HERE/guest-display.sh" "$HERE/check-screen.py" "$HERE/ppm.py" "$OUT/"
+# run-vm.sh shares its --out dir as /run/e2e: the virtio-gpu VM gets a dir of its own.
+mkdir -p "$OUT/virtio"; rm -f "$OUT"/virtio/*.log "$OUT"/virtio/*.ppm
+cp "$BIN" "$OUT/virtio/tickerboard"; cp "$HERE/guest-virtio.sh" "$OUT/virtio/"
 VKMS=--vkms; [ -f /var/cache/tickerboard-vm/vkms/vkms.ko ] || [ -f "${TB_VM_CACHE:-/nonexistent}/vkms/vkms.ko" ] || VKMS=""
 bash "$HERE/run-vm.sh" --gpu bochs $VKMS --timeout 240 --out "$OUT" -- sh /run/e2e/guest-display.sh > "$OUT/vm.log" 2>&1
 VMRC=$?
 sed 's/^/  vm: /' "$OUT/vm.log"
 [ "$VMRC" = 0 ] && result vm-boot PASS "$(tail -1 "$OUT/vm.log")" || result vm-boot FAIL "run-vm.sh exit $VMRC"
+bash "$HERE/run-vm.sh" --gpu virtio --timeout 180 --out "$OUT/virtio" -- sh /run/e2e/guest-virtio.sh > "$OUT/vm-virtio.log" 2>&1
+VMRC=$?
+sed 's/^/  vm-virtio: /' "$OUT/vm-virtio.log"
+[ "$VMRC" = 0 ] && result vm-boot-virtio PASS "$(tail -1 "$OUT/vm-virtio.log")" || result vm-boot-virtio FAIL "run-vm.sh exit $VMRC"
 CHECK="python3 $HERE/check-screen.py"
+# rotated RUN: the rotation path a --rotation 90 log took must be the one its plane offers
+rot_expected() { case ",$(field plane_turns "$1")," in *,90,*) echo plane;; *) echo copy;; esac; }
 
 # (a) bochs: display-check takes the screen, flips 120 times, the capture shows the pattern
 L="$OUT/bochs.log"; F=$(field flips "$L")
@@ -67,6 +77,22 @@ if between "$W" 0 2 && between "$IC" 0 20; then
 else
   result bochs-idle FAIL "idle_wakeups=$W idle_cpu_ms=$IC"
 fi
+# (a') bochs turned 90°: the path the plane allows, and the turned pattern on the glass
+L="$OUT/bochs-rot90.log"; RP=$(field rotation_path "$L")
+if [ "$(field exit "$L")" = 0 ] && [ -n "$RP" ] && [ "$RP" = "$(rot_expected "$L")" ] && D=$($CHECK "$OUT/bochs-rot90.ppm" pattern-rot90 2>&1); then
+  result bochs-rotation PASS "rotation 90 by $RP (plane turns: $(field plane_turns "$L")), $(field flips "$L") flips; $D"
+else
+  result bochs-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L"); $($CHECK "$OUT/bochs-rot90.ppm" pattern-rot90 2>&1)"
+fi
+# (a'') bochs at 1080p: whichever path it ends on (single-buffered DIRTYFB when two buffers do not
+# fit), the pattern is on the glass and the frames keep coming, timer-paced
+L="$OUT/bochs-1080.log"
+if [ "$(field exit "$L")" = 0 ] && [ "$(field flips "$L")" -ge 60 ] 2>/dev/null && [ "$(field pacing "$L")" = timer ] \
+   && D=$($CHECK "$OUT/bochs-1080.ppm" pattern 2>&1); then
+  result bochs-1080 PASS "commit $(field commit "$L")$(grep -o 'commit path [a-z]* -> [a-z]*' "$L" | head -1 | sed 's/^/ after /'), $(field flips "$L") flips at $(field hz "$L") Hz; $D"
+else
+  result bochs-1080 FAIL "exit=$(field exit "$L") flips=$(field flips "$L") pacing=$(field pacing "$L") $(grep -E 'commit|memory' "$L" | tr '\n' '|'); $($CHECK "$OUT/bochs-1080.ppm" pattern 2>&1)"
+fi
 # (c) vkms: flips at the vblank rate, with the kernel's vblank sequence
 L="$OUT/vkms.log"
 if [ -z "$VKMS" ]; then
@@ -89,6 +115,38 @@ else
     result vkms-legacy-api FAIL "exit=$(field exit "$L") api=$(field api "$L") pacing=$(field pacing "$L") hz=$HZ"
   fi
 fi
+# (c'') vkms turned 90° (no screendump of vkms: the path and the flips are judged)
+if [ -n "$VKMS" ]; then
+  L="$OUT/vkms-rot90.log"; RP=$(field rotation_path "$L")
+  if [ "$(field exit "$L")" = 0 ] && [ -n "$RP" ] && [ "$RP" = "$(rot_expected "$L")" ] && [ "$(field flips "$L")" -ge 60 ] 2>/dev/null; then
+    result vkms-rotation PASS "rotation 90 by $RP (plane turns: $(field plane_turns "$L")), $(field flips "$L") flips at $(field hz "$L") Hz"
+  else
+    result vkms-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L") flips=$(field flips "$L")"
+  fi
+fi
+# (v) virtio-gpu: the pattern, the commit path it got, paced by the timer (no vblank), turned 90°
+L="$OUT/virtio/virtio.log"
+if [ "$(field exit "$L")" = 0 ] && [ "$(field flips "$L")" -ge 120 ] 2>/dev/null && [ "$(field pacing "$L")" = timer ] \
+   && D=$($CHECK "$OUT/virtio/virtio.ppm" pattern 2>&1); then
+  result virtio-pattern PASS "$(field flips "$L") flips (commit $(field commit "$L"), pacing timer, $(field hz "$L") Hz); $D"
+else
+  result virtio-pattern FAIL "exit=$(field exit "$L") flips=$(field flips "$L") pacing=$(field pacing "$L"); $($CHECK "$OUT/virtio/virtio.ppm" pattern 2>&1)"
+fi
+L="$OUT/virtio/virtio-rot90.log"; RP=$(field rotation_path "$L")
+if [ "$(field exit "$L")" = 0 ] && [ -n "$RP" ] && [ "$RP" = "$(rot_expected "$L")" ] && D=$($CHECK "$OUT/virtio/virtio-rot90.ppm" pattern-rot90 2>&1); then
+  result virtio-rotation PASS "rotation 90 by $RP (plane turns: $(field plane_turns "$L")); $D"
+else
+  result virtio-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L"); $($CHECK "$OUT/virtio/virtio-rot90.ppm" pattern-rot90 2>&1)"
+fi
+# The commit path each KMS run took is the one chosen at open (logged with its reason) or a logged fallback.
+PATHS="" BAD=""
+for L in "$OUT/bochs.log" "$OUT/bochs-1080.log" "$OUT/vkms.log" "$OUT/vkms-legacy.log" "$OUT/virtio/virtio.log"; do
+  [ -f "$L" ] || continue
+  C=$(field commit "$L"); CHOSEN=$(grep -o 'commit path [a-z]* (' "$L" | head -1 | cut -d' ' -f3)
+  PATHS="$PATHS $(basename "$L" .log)=$C($(field pacing "$L"))"
+  if [ -z "$C" ] || { [ "$C" != "$CHOSEN" ] && ! grep -q -- "-> $C" "$L"; }; then BAD="$BAD $(basename "$L")"; fi
+done
+[ -z "$BAD" ] && [ -n "$PATHS" ] && result commit-paths PASS "$PATHS" || result commit-paths FAIL "unexplained:$BAD;$PATHS"
 # (d) fbdev: the same pattern through /dev/fb0
 L="$OUT/fbdev.log"
 if [ "$(field exit "$L")" = 0 ] && D=$($CHECK "$OUT/fbdev.ppm" pattern 2>&1); then

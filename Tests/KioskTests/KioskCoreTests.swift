@@ -167,6 +167,99 @@ struct KioskCoreTests {
         #expect(Set(steps.map(\.value.offset)).count > 10)
     }
 
+    @Test("burn-in on a display that moves its scanout: a still picture's step paints and copies nothing")
+    func burnInByScanout() {
+        var config = Config.watchlist(["A"])
+        config.burnInShift = 2
+        config.burnInPeriodSeconds = 60
+        config.cycleSeconds = 0
+        let d = CoreDriver(config: config, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 2))
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 5)
+        let start = d.time.mono
+        d.run(for: 60 * 30)
+        let steps = d.presents.filter { $0.time.mono > start }
+        #expect(steps.count == 30)
+        for p in steps {
+            #expect(p.value.shiftByScanout)
+            #expect(!p.value.redraw)
+            #expect(!p.value.fullCopy)
+        }
+        #expect(Set(steps.map(\.value.offset)).count > 10)
+        #expect(d.core.status().burnInShift == "fb-offset")
+    }
+
+    @Test("a turned panel: burn-in moves the scanout when the display turns the picture itself, else both are copies",
+          arguments: [(Set<Int>([0, 1]), "plane", "fb-offset"), (Set<Int>([0, 2]), "copy", "copy")])
+    func rotationByScanout(turns: Set<Int>, rotation: String, burnIn: String) {
+        var config = Config.watchlist(["A"])
+        config.burnInShift = 2
+        config.burnInPeriodSeconds = 60
+        config.cycleSeconds = 0
+        config.rotation = 90
+        let d = CoreDriver(config: config, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 2,
+                                                                scanoutQuarterTurns: turns))
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 5)
+        let start = d.time.mono
+        d.run(for: 60 * 10)
+        let steps = d.presents.filter { $0.time.mono > start }.map(\.value)
+        #expect(steps.count == 10)
+        #expect(steps.allSatisfy { $0.quarterTurns == 1 && $0.shiftByScanout == (rotation == "plane") })
+        #expect(d.core.status().rotation == rotation)
+        #expect(d.core.status().burnInShift == burnIn)
+        // The picture is drawn in the turned panel's axes either way.
+        #expect(d.core.model?.canvas.width == 270)
+    }
+
+    @Test("the stats line counts the bytes copied to scanout: the mean, the last frame's and the running total")
+    func scanoutBytesInStats() {
+        let d = CoreDriver(config: Config.watchlist(["A"]))
+        d.send(.start)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 4000, frameBytes: 8000)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 0, frameBytes: 8000)
+        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 200, frameBytes: 8000)
+        d.send(.statisticsRequested(""))
+        let line = d.logs.last { $0.value.hasPrefix("stats: ") }?.value ?? ""
+        // (the driver's own first frame counts 0 bytes: four frames)
+        #expect(line.contains("frames 4,"), "\(line)")
+        #expect(line.contains("scanout copy 1050 B/frame (13.13% of a frame), last 200 B, total 4200 B"), "\(line)")
+    }
+
+    @Test("burn-in beyond the display's room falls back to copying: a full copy only when the offset changes")
+    func burnInPartlyByScanout() {
+        var config = Config.watchlist(["A"])
+        config.burnInShift = 2
+        config.burnInPeriodSeconds = 60
+        config.cycleSeconds = 0
+        let d = CoreDriver(config: config, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 1))
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 5)
+        let start = d.time.mono
+        d.run(for: 60 * 48)
+        let steps = d.presents.filter { $0.time.mono > start }.map(\.value)
+        #expect(d.core.status().burnInShift == "copy")
+        var previousFits = true
+        for p in steps {
+            let fits = abs(p.offset.dx) <= 1 && abs(p.offset.dy) <= 1
+            #expect(p.shiftByScanout == fits)
+            // Each step moves the picture: copied, that is every pixel; by scanout, none (unless the
+            // buffers hold a copied shift from the step before, which must be undone once).
+            if !fits {
+                #expect(p.fullCopy)
+            } else if previousFits {
+                #expect(!p.fullCopy && !p.redraw)
+            } else {
+                #expect(p.fullCopy && p.redraw)
+            }
+            previousFits = fits
+        }
+        #expect(steps.contains { $0.shiftByScanout } && steps.contains { !$0.shiftByScanout })
+    }
+
     @Test("a data file that appears 10 minutes after start turns the placeholder into the chart")
     func dataArrivesLater() throws {
         let d = CoreDriver(config: Config.watchlist(["AAPL"]), writesStatus: true)

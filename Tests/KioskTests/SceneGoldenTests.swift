@@ -91,3 +91,43 @@ struct PartialRedrawTests {
         #expect(m.lastDamage == IntRect(x0: 0, y0: 0, x1: 960, y1: 540))  // a morph redraws everything
     }
 }
+
+extension PartialRedrawTests {
+    /// Each frame of a 1080p scrub, cross-fade of the header included, against a full redraw of
+    /// the same state; a label part left out of the damage would keep its old pixels here.
+    @Test("a 1080p scrub redraws only the labels that change and the indicator's old and new places, with a full redraw's pixels")
+    func tightScrubDamage() throws {
+        let fonts = try FontSet.load()
+        func make() -> ScreenModel {
+            let m = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts, range: .sixMonths)
+            m.labelFade = 0.2
+            return m
+        }
+        let m = make(), reference = make()
+        _ = m.render(at: 0)
+        _ = reference.render(at: 0)  // the fade starts from the same labels
+        let screen = 1920 * 1080
+        var t = 1.0, worst = 0, frames = 0
+        // Steps a frame apart (each restarts the fade), then still frames while the fade ends.
+        let moves = Array(stride(from: 200.0, through: 1700.0, by: 97.0)) + [1700, 1700, 1700, 1700, 1700, 1700]
+        for x in moves {
+            m.scrub(atX: x)
+            reference.scrub(atX: x)
+            let partial = m.render(at: t).buffer
+            reference.invalidate()
+            let full = reference.render(at: t).buffer
+            let same = partial.pixels.withUnsafeBytes { a in full.pixels.withUnsafeBytes { b in a.elementsEqual(b) } }
+            #expect(same, "x \(x) t \(t): \(ImageComparison.compare(partial, full)) redrawing \(m.lastRedrawnRegions)")
+            let redrawn = m.lastRedrawnRegions.reduce(0) { $0 + $1.width * $1.height }
+            #expect(!m.lastRedrawnRegions.isEmpty || x == moves.last, "x \(x) t \(t)")
+            worst = max(worst, redrawn)
+            frames += 1
+            t += x == moves.last ? 0.06 : 1.0 / 60
+        }
+        #expect(frames == moves.count)
+        // The header's text boxes and the indicator's old and new hairline and dot (2.4 %), not
+        // bands across the screen (the bands were 22 %).
+        #expect(worst * 100 <= screen * 3, "worst frame redrew \(worst) px of \(screen)")
+        #expect(m.lastRedrawnRegions.isEmpty, "the fade is over and nothing moves: \(m.lastRedrawnRegions)")
+    }
+}

@@ -1,3 +1,4 @@
+import Chart
 import Display
 import Raster
 import Text
@@ -81,6 +82,12 @@ enum BenchCommand {
             ReferenceScene.draw(L, frame, on: canvas)
             var k = frame.cursor, direction = 1
             var damagedPixels = 0.0, frames = 0
+            // What double-buffered scanout would copy per frame: each frame's damage plus what
+            // the back buffer missed (the display's own bookkeeping; no pixels move here).
+            var scanout = ScanoutDamage(bufferCount: 2, bounds: canvas.buffer.bounds)
+            _ = scanout.write([canvas.buffer.bounds], into: 0)
+            _ = scanout.write([], into: 1)
+            var back = 0, copiedPixels = 0.0
             let pad = L.dotRadius + 2.0 * L.s
             times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
                 if k + direction < 0 || k + direction > n - 1 { direction = -direction }
@@ -93,9 +100,15 @@ enum BenchCommand {
                 frame = ReferenceScene.layout(L, values, cursor: k)
                 ReferenceScene.draw(L, frame, on: canvas, clip: damage)
                 damagedPixels += Double(damage.width * damage.height)
+                copiedPixels += Double(scanout.write([damage], into: back).area)
+                back = 1 - back
                 frames += 1
             }
-            extra = "damage_frac=\(format(damagedPixels / (Double(frames) * Double(size.width * size.height)), 4))"
+            let framePixels = Double(frames) * Double(size.width * size.height)
+            extra = "damage_frac=\(format(damagedPixels / framePixels, 4)) scanout_copy_fraction=\(format(copiedPixels / framePixels, 4))"
+            if let product = screenScrubCopyFraction(width: size.width, height: size.height) {
+                extra += " screen_copy_fraction=\(format(product, 4))"
+            }
             if let png { write(canvas.buffer, png) }
             // A full redraw must give the pixels the chain of damage redraws gave.
             let chained = canvas.buffer
@@ -147,6 +160,31 @@ enum BenchCommand {
         printResult(mode: mode, n: reportedN, size: size, threads: threads, times: times, extra: extra, tag: tag)
         if let png { write(canvas.buffer, png) }
         return 0
+    }
+
+    /// The daemon's own scrub at this size, untimed: the sample chart's 6M range scrubbed left to
+    /// right at 60 frames a second (header cross-fade on, as configured by default), the share of
+    /// the frame's bytes double-buffered scanout receives per frame. Nil without fonts.
+    static func screenScrubCopyFraction(width: Int, height: Int) -> Double? {
+        guard let fonts = try? FontSet.load() else { return nil }
+        let m = ScreenModel(instrument: .sample(), width: width, height: height, fonts: fonts, range: .sixMonths)
+        m.render(at: 0)
+        var scanout = ScanoutDamage(bufferCount: 2, bounds: m.canvas.buffer.bounds)
+        _ = scanout.write([m.canvas.buffer.bounds], into: 0)
+        _ = scanout.write([], into: 1)
+        let plot = m.screen.layout.plot
+        let points = max(2, m.selection(for: .sixMonths).points.count)
+        var back = 0, copied = 0, frames = 0, t = 1.0
+        // One point further per frame, as a steady finger does.
+        for i in 0..<points {
+            m.scrub(atX: plot.left + (plot.right - plot.left) * Double(i) / Double(points - 1))
+            m.render(at: t)
+            copied += scanout.write(m.lastRedrawnRegions, into: back).area
+            back = 1 - back
+            frames += 1
+            t += 1.0 / 60
+        }
+        return Double(copied) / Double(frames * width * height)
     }
 
     private static func write(_ buffer: PixelBuffer, _ path: String) {

@@ -24,6 +24,7 @@ enum DisplayCheckCommand {
         usage: tickerboard display-check [--device PATH] [--backend kms|fbdev] [--frames N]
                                          [--mode WxH[@Hz]] [--ready-file PATH] [--timer-pacing]
                                          [--idle-seconds S] [--legacy] [--wait-for-output]
+                                         [--rotation 0|90|180|270]
 
         Flips a moving test pattern N times (default 120) and reports the flip rate, missed vblanks
         and CPU time in one `display-check: flips=...` line, then gives the screen back.
@@ -33,6 +34,9 @@ enum DisplayCheckCommand {
           --timer-pacing, --legacy, --wait-for-output (KMS only): pace by a timer instead of
                               vblank events, use SetCrtc + PageFlip instead of atomic commits,
                               wait for an output to be connected instead of failing
+          --rotation DEG      turn the pattern clockwise: by the plane's `rotation` property
+                              where the driver offers it, else by a rotated copy
+                              (`rotation_path=plane|copy` in the report)
         """
 
     struct Options: Equatable {
@@ -46,6 +50,7 @@ enum DisplayCheckCommand {
         /// KMS only: pace by a timer, not vblank events; SetCrtc + PageFlip, not atomic commits.
         var timerPacing = false, legacy = false
         var waitForOutput = false
+        var rotation = 0
     }
 
     /// The options of `raw`; nil when help was asked for.
@@ -62,6 +67,7 @@ enum DisplayCheckCommand {
         o.idleSeconds = try args.number("--idle-seconds", in: 0...3600) ?? o.idleSeconds
         o.legacy = args.flag("--legacy")
         o.waitForOutput = args.flag("--wait-for-output")
+        o.rotation = try args.value("--rotation", expected: "0, 90, 180 or 270", parseRotation) ?? o.rotation
         try args.finish()
         let kmsOnly = [(o.timerPacing, "--timer-pacing"), (o.legacy, "--legacy"),
                        (o.waitForOutput, "--wait-for-output"), (o.mode != nil, "--mode")].filter { $0.0 }
@@ -95,7 +101,8 @@ enum DisplayCheckCommand {
                                          log: { printLine("display-check: \($0)") })
                 display = kms
                 header = "kms \(kms.devicePath) (\(kms.driverName)) \(kms.connectorName) \(kms.modeDescription)"
-                    + " api=\(kms.usesAtomic ? "atomic" : "legacy")"
+                    + " api=\(kms.commitPath.rawValue) pacing=\(kms.pacingMethod)"
+                    + " plane_turns=\(kms.scanoutQuarterTurns.sorted().map { String($0 * 90) }.joined(separator: ","))"
                     + " saved_fb=\(kms.savedFramebufferID.map(String.init) ?? "none")"
             case .fbdev:
                 let fb = try FBDevDisplay(path: options.device ?? "/dev/fb0")
@@ -106,14 +113,24 @@ enum DisplayCheckCommand {
         } catch {
             return fail("\(error)")
         }
+        // The plane turns the picture where it can; the pattern is then drawn at the turned size.
+        let turns = options.rotation / 90
+        let byPlane = turns == 0 || display.rotateScanout(quarterTurns: turns)
+        if turns != 0 {
+            printLine("display-check: rotation \(options.rotation)° by \(byPlane ? "plane" : "copy")")
+        }
         printLine("display-check: \(header)")
 
         let loop: EventLoop
         do { loop = try EventLoop() } catch { return fail("epoll: \(error)") }
-        var frame = PixelBuffer(width: display.width, height: display.height)
+        // The pattern's size: the mode's, transposed for a quarter turn.
+        func patternSize() -> (Int, Int) { turns % 2 == 1 ? (display.height, display.width) : (display.width, display.height) }
+        var frame = PixelBuffer(width: patternSize().0, height: patternSize().1)
+        var turned: PixelBuffer?
         var presented = 0, completed = 0, interrupted = false, patternIndex = 0
         var firstFlipNanos: UInt64 = 0, lastFlipNanos: UInt64 = 0
-        var firstSequence: UInt64 = 0, lastSequence: UInt64 = 0, missed: UInt64 = 0
+        var firstSequence: UInt64 = 0, lastSequence: UInt64 = 0
+        var vblanks = VblankSequenceTracker()
         var cpuAtFirstFlip = ProcessCPUTime.now()
         var wallAtFirstFlip: UInt64 = 0
         var failure: DisplayError?
@@ -122,14 +139,23 @@ enum DisplayCheckCommand {
 
         func presentNext() {
             guard display.canPresent else { return }
-            if frame.width != display.width || frame.height != display.height {
+            if frame.width != patternSize().0 || frame.height != patternSize().1 {
                 // The output came back with another mode: start over at its size.
-                frame = PixelBuffer(width: display.width, height: display.height)
+                frame = PixelBuffer(width: patternSize().0, height: patternSize().1)
+                turned = nil
                 patternIndex = 0
             }
             let damage = drawPattern(into: &frame, frameIndex: patternIndex)
             do {
-                try display.present(frame, damage: damage)
+                if byPlane {
+                    try display.present(frame, damage: damage)
+                } else {
+                    var out = turned ?? PixelBuffer(width: display.width, height: display.height)
+                    turned = nil
+                    _ = frame.rotate(quarterTurns: turns, into: &out)
+                    try display.present(out, damage: out.bounds)
+                    turned = out
+                }
                 presented += 1
                 patternIndex += 1
             } catch {
@@ -151,9 +177,8 @@ enum DisplayCheckCommand {
                                 cpuAtFirstFlip = ProcessCPUTime.now()
                                 wallAtFirstFlip = MonotonicClock.now()
                                 if let readyFile { createReadyFile(readyFile) }
-                            } else if sequence > lastSequence + 1 {
-                                missed += sequence - lastSequence - 1
                             }
+                            vblanks.record(sequence)
                             lastFlipNanos = nanos
                             lastSequence = sequence
                             if completed > frames && idleStart == nil {
@@ -205,17 +230,17 @@ enum DisplayCheckCommand {
         let cpuNanos = (cpuNow.user &- cpuAtFirstFlip.user) &+ (cpuNow.system &- cpuAtFirstFlip.system)
         let wall = completed > 0 ? Double(wallNow &- wallAtFirstFlip) / 1e9 : 0
         let cpuPercent = wall > 0 ? Double(cpuNanos) / 1e9 / wall * 100 : 0
-        var pacing = "vblank"
-        if let kms = display as? KMSDisplay { pacing = kms.pacedByTimer ? "timer" : "vblank" }
-        if let fb = display as? FBDevDisplay { pacing = fb.hasVSyncIoctl ? "vsync-ioctl+timer" : "timer" }
+        let pacing = display.pacingMethod
+        let path = display.presentMethod
         display.shutdown()
-        var restored = ""
+        var restored = " commit=\(path)"
+        if turns != 0 { restored += " rotation_path=\(byPlane ? "plane" : "copy")" }
         if let kms = display as? KMSDisplay {
-            restored = " api=\(kms.usesAtomic ? "atomic" : "legacy")"
+            restored += " api=\(path)"
                 + " crtc_fb_after=\(kms.crtcFramebufferID.map(String.init) ?? "none")"
         }
         printLine("display-check: flips=\(completed) presented=\(presented) seconds=\(format(flipSpan, 3)) hz=\(format(hz, 1))"
-            + " missed=\(missed) cpu_ms=\(cpuNanos / 1_000_000) cpu_pct=\(format(cpuPercent, 1))"
+            + " missed=\(vblanks.missed) cpu_ms=\(cpuNanos / 1_000_000) cpu_pct=\(format(cpuPercent, 1))"
             + " cpu_ms_per_frame=\(format(intervals > 0 ? Double(cpuNanos) / 1e6 / Double(intervals) : 0, 2))"
             + " pacing=\(pacing) first_seq=\(firstSequence) last_seq=\(lastSequence)"
             + " signalled=\(interrupted ? 1 : 0)\(restored)\(idleReport) peak_rss_kb=\(ProcessStatus.kilobytes("VmHWM"))")

@@ -40,8 +40,16 @@ public struct DisplayInfo: Sendable, Equatable {
     public var panelQuarterTurns: Int
     /// False while the output is unplugged (KMS waiting for a hotplug).
     public var outputConnected: Bool
+    /// How far the display moves the picture itself, copying nothing (0: the shell moves pixels).
+    public var scanoutShiftLimit: Int
+    /// Clockwise quarter turns the display gives the picture itself (a plane's rotation); a turn
+    /// not in it is a rotated copy by the shell.
+    public var scanoutQuarterTurns: Set<Int>
 
-    public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true) {
+    public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true,
+                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0]) {
+        self.scanoutShiftLimit = max(0, scanoutShiftLimit)
+        self.scanoutQuarterTurns = scanoutQuarterTurns.union([0])
         self.width = width
         self.height = height
         self.refreshHz = refreshHz
@@ -140,6 +148,12 @@ public struct FramePlan: Sendable, Equatable {
     public var fullCopy: Bool
     /// Burn-in shift of the whole picture.
     public var offset: BurnInShift.Offset
+    /// The display moves the scanout by `offset` (no pixel is moved); otherwise the shell shifts
+    /// the picture itself.
+    public var shiftByScanout = false
+    /// Paint the chart for `time`; false when only the shift changed (a burn-in step of a still
+    /// picture): what was painted last is shown again, moved.
+    public var redraw = true
     /// Clockwise quarter turns from the chart's frame to the panel.
     public var quarterTurns: Int
     /// A black frame (screen off without DPMS) instead of the chart.
@@ -241,6 +255,10 @@ public final class KioskCore {
     private var flipStarted = 0.0
     private var frameWanted = false
     private var fullCopyWanted = true
+    /// A burn-in step is due: the picture must move, whether or not anything else changed.
+    private var burnInStepWanted = false
+    /// How the last frame was shifted (a change of path or of a copied offset needs a full copy).
+    private var lastShift: (byScanout: Bool, offset: BurnInShift.Offset)?
     private var lastVblank: Double?
     private var lastFrameTime = -Double.infinity
     private var lastFlipAnimating = false
@@ -646,6 +664,8 @@ public final class KioskCore {
         rebuildWatchlist()
         if info.outputConnected {
             log(.notice, "display: \(info.width)x\(info.height)@\(format(info.refreshHz, 2)) Hz")
+            if burnIn.shift > 0 { log(.notice, "display: burn-in shift of \(burnIn.shift) px by \(burnInMethod)") }
+            if quarterTurns % 4 != 0 { log(.notice, "display: rotation \(quarterTurns % 4 * 90)° by \(rotationMethod)") }
         } else {
             log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
             if !readySent { sendReady("waiting for an output") }
@@ -727,16 +747,29 @@ public final class KioskCore {
         let t = frameTime()
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        guard frameWanted || isAnimating(at: t) || isAnimating(at: lastFrameTime) else { return }
+        let changing = frameWanted || isAnimating(at: t) || isAnimating(at: lastFrameTime)
+        guard changing || burnInStepWanted else { return }
         lastFrameTime = t
         frameWanted = false
+        burnInStepWanted = false
         let offset = burnIn.offset(at: t - (startMono ?? t))
-        let full = fullCopyWanted || offset != .zero
-        fullCopyWanted = offset != .zero
+        let limit = displayInfo?.scanoutShiftLimit ?? 0
+        // A turn copied by the shell would put a scanout offset in the wrong axes; a turn by the
+        // display keeps the framebuffer in the picture's axes.
+        let byScanout = rotatesByScanout && abs(offset.dx) <= limit && abs(offset.dy) <= limit && limit > 0
+        // A copied shift keeps its place between frames; only a new offset (or a switch of path)
+        // moves every pixel.
+        let moved = lastShift.map { $0.byScanout != byScanout || (!byScanout && $0.offset != offset) } ?? true
+        let full = fullCopyWanted || moved
+        fullCopyWanted = false
+        lastShift = (byScanout, offset)
         inFlightInputMicros = pendingInputMicros
         pendingInputMicros = nil
-        present(FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
-                          settled: !isAnimating(at: t)))
+        var plan = FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
+                             settled: !isAnimating(at: t))
+        plan.shiftByScanout = byScanout
+        plan.redraw = changing || !byScanout || full
+        present(plan)
     }
 
     /// Whether the picture on screen moves at `time`: the overview never does.
@@ -751,8 +784,8 @@ public final class KioskCore {
     }
 
     /// The shell presented a frame (counted for the statistics).
-    public func recordFrame(renderNanos: UInt64, copyNanos: UInt64) {
-        stats.recordFrame(renderNanos: renderNanos, copyNanos: copyNanos)
+    public func recordFrame(renderNanos: UInt64, copyNanos: UInt64, copiedBytes: Int = 0, frameBytes: Int = 0) {
+        stats.recordFrame(renderNanos: renderNanos, copyNanos: copyNanos, copiedBytes: copiedBytes, frameBytes: frameBytes)
     }
 
     // MARK: Timers
@@ -775,8 +808,7 @@ public final class KioskCore {
         }
         if let due = powerDue, due <= t { decidePower() }
         if let due = burnInDue, due <= t {
-            fullCopyWanted = true
-            frameWanted = true
+            burnInStepWanted = true
             armBurnIn()
         }
         if let due = watchdogDue, due <= t, let interval = watchdogInterval {
@@ -1128,6 +1160,25 @@ public final class KioskCore {
 
     // MARK: Burn-in
 
+    /// How the burn-in shift moves the picture: `fb-offset` (the display moves its scanout, no
+    /// copy), `copy` (the shell moves the pixels), `off`.
+    public var burnInMethod: String {
+        guard burnIn.shift > 0 else { return "off" }
+        let limit = displayInfo?.scanoutShiftLimit ?? 0
+        return limit >= burnIn.shift && rotatesByScanout ? "fb-offset" : "copy"
+    }
+
+    /// True when the picture needs no turn, or the display gives it (no rotated copy).
+    public var rotatesByScanout: Bool {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        return turns == 0 || displayInfo?.scanoutQuarterTurns.contains(turns) == true
+    }
+
+    /// How the picture is turned for the panel: `none`, `plane` (the display's scanout) or `copy`.
+    public var rotationMethod: String {
+        quarterTurns % 4 == 0 ? "none" : rotatesByScanout ? "plane" : "copy"
+    }
+
     private func armBurnIn() {
         let start = startMono ?? now.mono
         burnInDue = burnIn.nextChange(after: now.mono - start).map { start + $0 }
@@ -1165,6 +1216,10 @@ public final class KioskCore {
         s.missedVblanks = stats.missedVblanks
         s.inputToFlipP50 = stats.inputLatencyPercentile(0.5)
         s.inputToFlipP99 = stats.inputLatencyPercentile(0.99)
+        s.scanoutBytesPerFrame = stats.meanCopiedBytes
+        s.scanoutCopyFraction = stats.meanCopyFraction
+        s.burnInShift = burnInMethod
+        s.rotation = displayInfo == nil ? nil : rotationMethod
         s.problems = problems
         s.time = now.wall
         s.paused = paused

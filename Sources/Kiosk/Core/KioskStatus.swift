@@ -31,6 +31,17 @@ public struct KioskStatus: Sendable, Equatable {
     public var missedVblanks = 0
     public var inputToFlipP50: Double?
     public var inputToFlipP99: Double?
+    /// Mean bytes written to scanout memory per frame, and that as a share of a frame's bytes.
+    public var scanoutBytesPerFrame: Double?
+    public var scanoutCopyFraction: Double?
+    /// How the burn-in shift moves the picture: `fb-offset`, `copy` or `off`.
+    public var burnInShift: String?
+    /// How the picture is turned for the panel: `none`, `plane` (the display's scanout) or `copy`.
+    public var rotation: String?
+    /// How frames reach the screen (`atomic`, `legacy`, `dirtyfb`, `pan`, `copy`, `memory`) and
+    /// what paces them (`vblank`, `timer`, `vsync-ioctl+timer`); filled in by the shell.
+    public var presentMethod: String?
+    public var pacing: String?
     /// Filled in by the shell, which can measure them.
     public var rssKB: Int?
     public var openFDs: Int?
@@ -91,6 +102,9 @@ public struct KioskStatus: Sendable, Equatable {
          ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("note", .text(note)), ("display", .text(display)),
          ("frames", .raw(String(frames))), ("missed_vblanks", .raw(String(missedVblanks))),
          ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),
+         ("scanout_bytes_per_frame", .number(scanoutBytesPerFrame.map { $0.rounded() })),
+         ("scanout_copy_fraction", .number(scanoutCopyFraction)), ("burn_in_shift", .text(burnInShift)),
+         ("rotation", .text(rotation)), ("present_method", .text(presentMethod)), ("pacing", .text(pacing)),
          ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
          ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
          ("problems", .raw("[" + problems.map { p in

@@ -1,0 +1,152 @@
+import Raster
+
+// Damage bookkeeping for scanout buffers, with no I/O: which rectangles each buffer still lacks
+// compared with the newest frame. The backends ask it what to copy and copy exactly that, so the
+// decisions are testable without a device.
+
+/// A short list of rectangles inside `bounds` covering some damage. Rectangles that overlap
+/// enough to cost no more as one are merged; past `limit` the cheapest pair is merged, so the list
+/// (and an FB_DAMAGE_CLIPS blob made of it) stays small whatever the caller adds.
+public struct DamageRegion: Equatable, Sendable {
+    public let bounds: IntRect
+    public private(set) var rects: [IntRect] = []
+    public let limit: Int
+
+    public init(bounds: IntRect, limit: Int = 16) {
+        self.bounds = bounds
+        self.limit = max(1, limit)
+    }
+
+    public init(_ rects: [IntRect], bounds: IntRect, limit: Int = 16) {
+        self.init(bounds: bounds, limit: limit)
+        for r in rects { add(r) }
+    }
+
+    /// All of `bounds`.
+    public static func full(_ bounds: IntRect) -> DamageRegion { DamageRegion([bounds], bounds: bounds) }
+
+    public var isEmpty: Bool { rects.isEmpty }
+    /// Pixels in the rectangles (what copying them writes; overlaps counted twice).
+    public var area: Int { rects.reduce(0) { $0 + $1.width * $1.height } }
+    /// One rectangle around everything.
+    public var extent: IntRect { rects.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.isEmpty ? $1 : $0.union($1) } }
+
+    public mutating func add(_ rect: IntRect) {
+        var r = rect.intersection(bounds)
+        guard !r.isEmpty else { return }
+        if rects.contains(where: { Self.contains($0, r) }) { return }
+        // Absorb every rectangle whose union with r costs no more than copying both.
+        var merged = true
+        while merged {
+            merged = false
+            for (i, e) in rects.enumerated() where Self.contains(r, e) || Self.area(e.union(r)) <= Self.area(e) + Self.area(r) {
+                r = r.union(e)
+                rects.remove(at: i)
+                merged = true
+                break
+            }
+        }
+        rects.append(r)
+        while rects.count > limit { mergeCheapestPair() }
+    }
+
+    public mutating func add(_ other: DamageRegion) {
+        for r in other.rects { add(r) }
+    }
+
+    public mutating func add(_ list: [IntRect]) {
+        for r in list { add(r) }
+    }
+
+    public mutating func removeAll() { rects.removeAll() }
+
+    private mutating func mergeCheapestPair() {
+        var best = (i: 0, j: 1, cost: Int.max)
+        for i in rects.indices {
+            for j in rects.indices where j > i {
+                let cost = Self.area(rects[i].union(rects[j])) - Self.area(rects[i]) - Self.area(rects[j])
+                if cost < best.cost { best = (i, j, cost) }
+            }
+        }
+        let u = rects[best.i].union(rects[best.j])
+        rects.remove(at: best.j)
+        rects.remove(at: best.i)
+        add(u)
+    }
+
+    static func area(_ r: IntRect) -> Int { r.width * r.height }
+    static func contains(_ a: IntRect, _ b: IntRect) -> Bool {
+        a.x0 <= b.x0 && a.y0 <= b.y0 && a.x1 >= b.x1 && a.y1 >= b.y1
+    }
+}
+
+/// What each of `bufferCount` scanout buffers lacks compared with the newest frame. A frame's
+/// damage goes to every buffer; the buffer written for that frame is brought up to date (it gets
+/// its own backlog plus the new damage) and starts owing nothing. With two buffers the back buffer
+/// so receives the damage of every frame since it was last written — buffer age, as a region.
+public struct ScanoutDamage: Equatable, Sendable {
+    public let bounds: IntRect
+    private var missing: [DamageRegion]
+
+    /// Every buffer starts out lacking everything (new buffers hold nothing of the picture).
+    public init(bufferCount: Int, bounds: IntRect) {
+        self.bounds = bounds
+        missing = Array(repeating: .full(bounds), count: max(1, bufferCount))
+    }
+
+    public var bufferCount: Int { missing.count }
+
+    /// What `buffer` lacks now.
+    public func missing(in buffer: Int) -> DamageRegion { missing[buffer] }
+
+    /// A frame with `damage` is to be shown from `buffer`: returns what to copy into it, and
+    /// remembers that every other buffer now lacks `damage` too.
+    public mutating func write(_ damage: [IntRect], into buffer: Int) -> DamageRegion {
+        let frame = DamageRegion(damage, bounds: bounds)
+        for i in missing.indices { missing[i].add(frame) }
+        let copy = missing[buffer]
+        missing[buffer].removeAll()
+        return copy
+    }
+
+    /// A frame was made but shown nowhere (the output is away): every buffer lacks its damage.
+    public mutating func note(_ damage: [IntRect]) {
+        let frame = DamageRegion(damage, bounds: bounds)
+        for i in missing.indices { missing[i].add(frame) }
+    }
+
+    /// Every buffer lacks everything again (a modeset cleared one, the output came back).
+    public mutating func invalidateAll() {
+        for i in missing.indices { missing[i] = .full(bounds) }
+    }
+
+    /// Fewer or more buffers from now on (single-buffered after running out of video memory).
+    public mutating func resize(bufferCount: Int) {
+        missing = Array(repeating: .full(bounds), count: max(1, bufferCount))
+    }
+}
+
+extension PixelBuffer {
+    /// Copies the rectangles `region` of this buffer to `destination` (rows `pitch` bytes apart),
+    /// each pixel (x, y) landing at (x + `offsetX`, y + `offsetY`). Returns the bytes written.
+    /// Writes only (scanout memory is write-combined: reading it back is very slow).
+    @discardableResult
+    func copy(_ region: DamageRegion, to destination: UnsafeMutableRawPointer, pitch: Int,
+              offsetX: Int = 0, offsetY: Int = 0) -> Int {
+        var bytes = 0
+        let stride = self.stride
+        pixels.withUnsafeBytes { src in
+            for r in region.rects {
+                let rect = r.intersection(bounds)
+                guard !rect.isEmpty else { continue }
+                let rowBytes = rect.width * 4
+                for y in rect.y0..<rect.y1 {
+                    (destination + (y + offsetY) * pitch + (rect.x0 + offsetX) * 4)
+                        .copyMemory(from: src.baseAddress! + (y * stride + rect.x0) * 4, byteCount: rowBytes)
+                }
+                bytes += rowBytes * rect.height
+            }
+        }
+        return bytes
+    }
+}
