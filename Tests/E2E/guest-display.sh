@@ -69,13 +69,16 @@ grep -A12 '^plane\[' /sys/kernel/debug/dri/0/state | grep -m1 'allocated by' | s
 shot_until sigterm-after.ppm console
 
 # (f) DRM master hand-over: a second instance starts while the first holds master, waits quietly,
-# and takes over when the first exits
-$B display-check --device /dev/dri/card0 --frames 100 --ready-file /tmp/ready-f > $OUT/master-first.log 2>&1 &
+# and takes over when the first exits. The first holds master until the second says it waits (a
+# fixed number of frames could end before a slow guest has started the second).
+$B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-f > $OUT/master-first.log 2>&1 &
 P=$!
 wait_file /tmp/ready-f
-$B display-check --device /dev/dri/card0 --frames 60 > $OUT/master-second.log 2>&1
-echo "exit=$?" >> $OUT/master-second.log
-wait $P; echo "exit=$?" >> $OUT/master-first.log
+$B display-check --device /dev/dri/card0 --frames 60 > $OUT/master-second.log 2>&1 &
+Q=$!
+wait_text $OUT/master-second.log 'another process is DRM master'
+kill -TERM $P; wait $P; echo "exit=$?" >> $OUT/master-first.log
+wait $Q; echo "exit=$?" >> $OUT/master-second.log
 
 # (g) hotplug: the connector is forced off and a change uevent sent (what a real unplug does), then
 # back on. While it is gone the process must use no CPU (utime+stime in clock ticks, 1 s apart).
