@@ -285,7 +285,7 @@ public struct YahooProvider: Provider {
         let granularity = YahooProvider.seconds(ofGranularity: meta.dataGranularity) ?? (request.slot == .daily ? 86_400 : 60)
         let isDaily = granularity >= 86_400
         if isDaily != (request.slot == .daily) {
-            return .failure(.badData("asked for \(request.slot) bars, got \(meta.dataGranularity ?? "?") bars"))
+            return .failure(.badData("asked for \(request.slot) bars, got \(ResponseChecks.oneLine(meta.dataGranularity ?? "?", limit: 20)) bars"))
         }
         let tz = zone(meta.exchangeTimezoneName)
         if isDaily {
@@ -494,9 +494,9 @@ public struct AlphaVantageProvider: Provider {
         let symbol = meta.first { $0.key.hasSuffix("Symbol") }?.value
         if let wrong = ResponseChecks.checkSymbol(symbol, asked: request.symbol) { return .failure(wrong) }
         let zoneName = meta.first { $0.key.hasSuffix("Time Zone") }?.value
-        guard let tz = zone(zoneName) else { return .failure(.badData("unknown time zone \"\(zoneName ?? "")\"")) }
+        guard let tz = zone(zoneName) else { return .failure(.badData("unknown time zone \"\(ResponseChecks.oneLine(zoneName ?? "", limit: 40))\"")) }
         let isDaily = body.seriesName?.contains("Daily") ?? false
-        if isDaily != (request.slot == .daily) { return .failure(.badData("asked for \(request.slot) bars, got \(body.seriesName ?? "?")")) }
+        if isDaily != (request.slot == .daily) { return .failure(.badData("asked for \(request.slot) bars, got \(ResponseChecks.oneLine(body.seriesName ?? "?", limit: 40))")) }
         let names = ["1. open", "2. high", "3. low", "4. close", "5. volume"]
         let rows = series.lazy.map { (stamp, values) in (stamp, names.map { values[$0] }) }
         return textBars(rows, fields: names, daily: isDaily, zone: tz).map { data in
@@ -575,9 +575,9 @@ public struct TwelveDataProvider: Provider {
         }
         guard let meta = body.meta, let values = body.values else { return .failure(.notData("no meta/values in the response")) }
         if let wrong = ResponseChecks.checkSymbol(meta.symbol, asked: request.symbol) { return .failure(wrong) }
-        guard let tz = zone(meta.exchange_timezone) else { return .failure(.badData("unknown time zone \"\(meta.exchange_timezone ?? "")\"")) }
+        guard let tz = zone(meta.exchange_timezone) else { return .failure(.badData("unknown time zone \"\(ResponseChecks.oneLine(meta.exchange_timezone ?? "", limit: 40))\"")) }
         let isDaily = meta.interval == "1day"
-        if isDaily != (request.slot == .daily) { return .failure(.badData("asked for \(request.slot) bars, got \(meta.interval ?? "?")")) }
+        if isDaily != (request.slot == .daily) { return .failure(.badData("asked for \(request.slot) bars, got \(ResponseChecks.oneLine(meta.interval ?? "?", limit: 20))")) }
         let rows = values.lazy.map { ($0.datetime, [$0.open, $0.high, $0.low, $0.close, $0.volume]) }
         return textBars(rows, fields: ["open", "high", "low", "close", "volume"], daily: isDaily, zone: tz).map { data in
             var data = data

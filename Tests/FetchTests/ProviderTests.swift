@@ -202,6 +202,22 @@ import Testing
         }
     }
 
+    /// Found by fuzz-providers: a zone name, series name or interval echoed from the response
+    /// brought its newline into the one-line problem (and so into the log and the status file).
+    @Test func echoedNamesStayOnOneLine() {
+        let responses: [(any Provider, String, FetchRequest)] = [
+            (av, #"{"Meta Data":{"2. Symbol":"AAPL","6. Time Zone":"US/Easter\n"},"Time Series (Daily)":{"2024-11-03":{"1. open":"4"}}}"#, .daily("AAPL")),
+            (av, #"{"Meta Data":{"2. Symbol":"AAPL","6. Time Zone":"US/Eastern"},"Time Series (Daily\n)":{"2024-11-03":{"4. close":"4"}}}"#, .intraday("AAPL")),
+            (provider("twelvedata", key: "K"), #"{"meta":{"symbol":"AAPL","interval":"1day","exchange_timezone":"Mars/\nBase"},"values":[]}"#, .daily("AAPL")),
+            (provider("twelvedata", key: "K"), #"{"meta":{"symbol":"AAPL","interval":"1\nmin","exchange_timezone":"America/New_York"},"values":[]}"#, .daily("AAPL")),
+        ]
+        for (p, body, request) in responses {
+            let result = p.parse(json(Array(body.utf8), type: "application/json"), for: request)
+            guard case .failure(let problem) = result else { Issue.record("\(body): \(result)"); continue }
+            #expect(!"\(problem)".contains("\n"), "\(problem)")
+        }
+    }
+
     @Test func aQuoteIsNotATimeSeries() throws {
         let body = try Fixtures.bytes("alphavantage/GLOBAL_QUOTE_MSFT_2018-10-05.json")
         #expect(throws: FetchProblem.notData("no time series in the response")) {
