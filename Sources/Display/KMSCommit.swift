@@ -169,31 +169,37 @@ final class AtomicCommitter: KMSCommitter {
     }
 }
 
+/// The CRTC both non-atomic paths set with SetCrtc: no plane properties, so no turned scanout.
+struct LegacyCRTC {
+    let card: DRMCard
+    let crtc: UInt32, connector: UInt32
+    let mode: DRMMode
+
+    func set(framebuffer: UInt32, quarterTurns: Int = 0) throws(Errno) {
+        guard quarterTurns == 0 else { throw .notSupported }
+        try card.setCrtc(crtc, framebuffer: framebuffer, connector: connector, mode: mode)
+    }
+}
+
 /// SetCrtc + PageFlip.
 final class LegacyCommitter: KMSCommitter {
     let path = KMSCommitPath.legacy
     let sendsDamage = false
     let scanoutQuarterTurns: Set<Int> = [0]
-    private let card: DRMCard
-    private let crtc: UInt32, connector: UInt32
-    private let mode: DRMMode
+    private let target: LegacyCRTC
 
     init(card: DRMCard, crtc: UInt32, connector: UInt32, mode: DRMMode) {
-        self.card = card
-        self.crtc = crtc
-        self.connector = connector
-        self.mode = mode
+        target = LegacyCRTC(card: card, crtc: crtc, connector: connector, mode: mode)
     }
 
     func modeset(framebuffer: UInt32, layout: PlaneLayout) throws(Errno) {
-        guard layout.quarterTurns == 0 else { throw .notSupported }
-        try card.setCrtc(crtc, framebuffer: framebuffer, connector: connector, mode: mode)
+        try target.set(framebuffer: framebuffer, quarterTurns: layout.quarterTurns)
     }
 
     func test(framebuffer: UInt32, layout: PlaneLayout) -> Bool { layout.quarterTurns == 0 }
 
     func show(framebuffer: UInt32, damage: DamageRegion?, userData: UnsafeMutableRawPointer?) throws(Errno) -> Bool {
-        try card.pageFlip(crtc, framebuffer: framebuffer, userData: userData)
+        try target.card.pageFlip(target.crtc, framebuffer: framebuffer, userData: userData)
         return true
     }
 }
@@ -204,37 +210,31 @@ final class DirtyFramebufferCommitter: KMSCommitter {
     let path = KMSCommitPath.dirtyFramebuffer
     let sendsDamage = true
     let scanoutQuarterTurns: Set<Int> = [0]
-    private let card: DRMCard
-    private let crtc: UInt32, connector: UInt32
-    private let mode: DRMMode
+    private let target: LegacyCRTC
     /// The framebuffer the CRTC was last set to.
     private var shown: UInt32?
 
     init(card: DRMCard, crtc: UInt32, connector: UInt32, mode: DRMMode) {
-        self.card = card
-        self.crtc = crtc
-        self.connector = connector
-        self.mode = mode
+        target = LegacyCRTC(card: card, crtc: crtc, connector: connector, mode: mode)
     }
 
     func modeset(framebuffer: UInt32, layout: PlaneLayout) throws(Errno) {
-        guard layout.quarterTurns == 0 else { throw .notSupported }
-        try card.setCrtc(crtc, framebuffer: framebuffer, connector: connector, mode: mode)
+        try target.set(framebuffer: framebuffer, quarterTurns: layout.quarterTurns)
         shown = framebuffer
     }
 
     func test(framebuffer: UInt32, layout: PlaneLayout) -> Bool { layout.quarterTurns == 0 }
 
     func show(framebuffer: UInt32, damage: DamageRegion?, userData: UnsafeMutableRawPointer?) throws(Errno) -> Bool {
-        let bounds = IntRect(x0: 0, y0: 0, x1: mode.width, y1: mode.height)
+        let bounds = IntRect(x0: 0, y0: 0, x1: target.mode.width, y1: target.mode.height)
         if framebuffer != shown {
-            try card.setCrtc(crtc, framebuffer: framebuffer, connector: connector, mode: mode)
+            try target.set(framebuffer: framebuffer)
             shown = framebuffer
-            _ = card.markDirty(framebuffer, .full(bounds))
+            _ = target.card.markDirty(framebuffer, .full(bounds))
         } else if let damage {
-            _ = card.markDirty(framebuffer, damage)
+            _ = target.card.markDirty(framebuffer, damage)
         } else {
-            _ = card.markDirty(framebuffer, .full(bounds))
+            _ = target.card.markDirty(framebuffer, .full(bounds))
         }
         return false
     }
