@@ -25,6 +25,23 @@ struct KioskCoreTests {
         return d
     }
 
+    /// A burn-in shift of 2 px a minute on a settled chart of daily data that does not cycle: the
+    /// frames presented in the `minutes` after start-up, every one a burn-in step.
+    static func burnInSteps(minutes: Int, rotation: Int? = nil, display: DisplayInfo) -> (CoreDriver, [FramePlan]) {
+        var config = Config.watchlist(["A"])
+        config.burnInShift = 2
+        config.burnInPeriodSeconds = 60
+        config.cycleSeconds = 0
+        config.rotation = rotation
+        let d = CoreDriver(config: config, display: display)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: daily))
+        d.run(for: 5)
+        let start = d.time.mono
+        d.run(for: 60 * Double(minutes))
+        return (d, d.presents.filter { $0.time.mono > start }.map(\.value))
+    }
+
     @Test("a day of cycling with two instruments shows every range and the bars of each, and honours instrument-interval")
     func dayOfCycling() {
         let config = Config.watchlist(["A", "B"]) { $0.instrumentCycleSeconds = 120 }
@@ -169,43 +186,23 @@ struct KioskCoreTests {
 
     @Test("burn-in on a display that moves its scanout: a still picture's step paints and copies nothing")
     func burnInByScanout() {
-        var config = Config.watchlist(["A"])
-        config.burnInShift = 2
-        config.burnInPeriodSeconds = 60
-        config.cycleSeconds = 0
-        let d = CoreDriver(config: config, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 2))
-        d.send(.start)
-        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
-        d.run(for: 5)
-        let start = d.time.mono
-        d.run(for: 60 * 30)
-        let steps = d.presents.filter { $0.time.mono > start }
+        let (d, steps) = Self.burnInSteps(minutes: 30, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 2))
         #expect(steps.count == 30)
         for p in steps {
-            #expect(p.value.shiftByScanout)
-            #expect(!p.value.redraw)
-            #expect(!p.value.fullCopy)
+            #expect(p.shiftByScanout)
+            #expect(!p.redraw)
+            #expect(!p.fullCopy)
         }
-        #expect(Set(steps.map(\.value.offset)).count > 10)
+        #expect(Set(steps.map(\.offset)).count > 10)
         #expect(d.core.status().burnInShift == "fb-offset")
     }
 
     @Test("a turned panel: burn-in moves the scanout when the display turns the picture itself, else both are copies",
           arguments: [(Set<Int>([0, 1]), "plane", "fb-offset"), (Set<Int>([0, 2]), "copy", "copy")])
     func rotationByScanout(turns: Set<Int>, rotation: String, burnIn: String) {
-        var config = Config.watchlist(["A"])
-        config.burnInShift = 2
-        config.burnInPeriodSeconds = 60
-        config.cycleSeconds = 0
-        config.rotation = 90
-        let d = CoreDriver(config: config, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 2,
-                                                                scanoutQuarterTurns: turns))
-        d.send(.start)
-        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
-        d.run(for: 5)
-        let start = d.time.mono
-        d.run(for: 60 * 10)
-        let steps = d.presents.filter { $0.time.mono > start }.map(\.value)
+        let (d, steps) = Self.burnInSteps(minutes: 10, rotation: 90,
+                                          display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 2,
+                                                               scanoutQuarterTurns: turns))
         #expect(steps.count == 10)
         #expect(steps.allSatisfy { $0.quarterTurns == 1 && $0.shiftByScanout == (rotation == "plane") })
         #expect(d.core.status().rotation == rotation)
@@ -230,17 +227,7 @@ struct KioskCoreTests {
 
     @Test("burn-in beyond the display's room falls back to copying: a full copy only when the offset changes")
     func burnInPartlyByScanout() {
-        var config = Config.watchlist(["A"])
-        config.burnInShift = 2
-        config.burnInPeriodSeconds = 60
-        config.cycleSeconds = 0
-        let d = CoreDriver(config: config, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 1))
-        d.send(.start)
-        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
-        d.run(for: 5)
-        let start = d.time.mono
-        d.run(for: 60 * 48)
-        let steps = d.presents.filter { $0.time.mono > start }.map(\.value)
+        let (d, steps) = Self.burnInSteps(minutes: 48, display: DisplayInfo(width: 480, height: 270, refreshHz: 10, scanoutShiftLimit: 1))
         #expect(d.core.status().burnInShift == "copy")
         var previousFits = true
         for p in steps {
