@@ -35,6 +35,7 @@ final class BandRenderer: @unchecked Sendable {
     private var bandPairs: [Int32] = []
     private var bandOffsets: [Int] = []
     private var pairSpans: [UInt32] = []
+    private var nextPair: [Int] = []
     private var bandCount = 0
     private var height = 0
     private let accumulators: [CoverageAccumulator]
@@ -91,7 +92,9 @@ final class BandRenderer: @unchecked Sendable {
     /// Sorts every fill's pairs into the bands they reach (a counting sort: count, place).
     private func sortIntoBands() {
         let bands = bandCount, lastBand = bands - 1, pairCount = edges.count / 2
-        bandOffsets = Array(repeating: 0, count: fills.count * bands + 1)
+        // Every array here keeps its capacity from frame to frame: fresh ones faulted in new pages.
+        bandOffsets.removeAll(keepingCapacity: true)
+        bandOffsets.append(contentsOf: repeatElement(0, count: fills.count * bands + 1))
         if pairSpans.count < pairCount { pairSpans = Array(repeating: 0, count: pairCount) }
         edges.withUnsafeBufferPointer { e in
             pairSpans.withUnsafeMutableBufferPointer { spans in
@@ -110,10 +113,12 @@ final class BandRenderer: @unchecked Sendable {
                     }
                     for k in 1..<offsets.count { offsets[k] += offsets[k - 1] }
                 }
-                bandPairs = Array(repeating: 0, count: bandOffsets[bandOffsets.count - 1])
-                var next = bandOffsets
+                bandPairs.removeAll(keepingCapacity: true)
+                bandPairs.append(contentsOf: repeatElement(0, count: bandOffsets[bandOffsets.count - 1]))
+                nextPair.removeAll(keepingCapacity: true)
+                nextPair.append(contentsOf: bandOffsets)
                 bandPairs.withUnsafeMutableBufferPointer { pairs in
-                    next.withUnsafeMutableBufferPointer { next in
+                    nextPair.withUnsafeMutableBufferPointer { next in
                         for f in fills.indices {
                             let row = f * bands
                             for i in edgeStarts[f]..<edgeStarts[f + 1] {

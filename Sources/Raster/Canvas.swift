@@ -159,6 +159,7 @@ public final class Canvas {
     private let accumulator = CoverageAccumulator()
     private var tableCache = PreparedPaint.TableCache()
     private var edges: [Point] = []
+    private var strokeBuffers = StrokerBuffers()
 
     public init(buffer: PixelBuffer) {
         self.storage = buffer
@@ -247,9 +248,18 @@ public final class Canvas {
         let width = style.width * scale
         guard width.isFinite, width > 0 else { return style.width == 0 ? .empty : .rejected }
         var (lines, sawNonFinite) = path.flattened(transform: transform, tolerance: tolerance)
+        // The arrays change hands without a second reference, so appending never copies them.
         edges.removeAll(keepingCapacity: true)
+        var buffers = StrokerBuffers()
+        swap(&buffers, &strokeBuffers)
+        swap(&buffers.edges, &edges)
         var stroker = Stroker(halfWidth: width / 2, cap: style.cap, join: style.join, miterLimit: style.miterLimit,
-                              tolerance: tolerance, edges: edges)
+                              tolerance: tolerance, buffers: consume buffers)
+        defer {
+            strokeBuffers = stroker.takeBuffers()
+            // An early return leaves `edges` empty: keep whichever array has grown.
+            if edges.capacity < strokeBuffers.edges.capacity { swap(&edges, &strokeBuffers.edges) }
+        }
         let area = clip.intersection(storage.bounds)
         if area != storage.bounds {
             // A clipped redraw strokes only what reaches the clip: the farthest any part of a
@@ -265,9 +275,8 @@ public final class Canvas {
                                       offset: style.dashOffset * scale, visible: stroker.visible) else { return .rejected }
             lines = pieces
         }
-        edges = []
         for line in lines where !line.points.isEmpty { stroker.stroke(line) }
-        edges = stroker.edges
+        swap(&edges, &stroker.edges)
         if edges.isEmpty { return sawNonFinite ? .partial : .empty }
         rasterize(paint: paint, rule: .nonZero, blend: blend)
         return sawNonFinite ? .partial : .drawn

@@ -28,6 +28,16 @@ enum StrokeProblem {
     case degenerateDashes
 }
 
+/// The stroker's growing arrays, kept by the canvas from stroke to stroke: a 5,000-point line's
+/// outline is about a megabyte, and growing it afresh each frame faulted in new pages every frame
+/// (measured at 4K: ~400 page faults a frame, most of the serial part of a two-thread frame).
+struct StrokerBuffers {
+    var edges: [Point] = []
+    var polygon: [Point] = []
+    var points: [Point] = []
+    var directions: [Point] = []
+}
+
 /// Turns flattened polylines into closed polygons whose union is the stroke. Every polygon is
 /// emitted with the same orientation, so a non-zero fill paints overlaps (joins over segments, a
 /// line crossing itself) exactly once.
@@ -38,17 +48,17 @@ struct Stroker {
     let miterLimit: Double
     /// Largest angle one arc step may turn while staying within `tolerance` of the true circle.
     let arcStepCosine: Double
-    var polygon: [Point] = []
+    var polygon: [Point]
     /// Output: pairs of points, one pair per directed edge.
     var edges: [Point]
-    private var points: [Point] = []
-    private var directions: [Point] = []
+    private var points: [Point]
+    private var directions: [Point]
     /// When set, open polylines are stroked only where they come this close (device pixels, already
     /// widened by the stroke's reach): what a clipped redraw needs.
     var visible: (x0: Double, y0: Double, x1: Double, y1: Double)?
 
     init(halfWidth: Double, cap: LineCap, join: LineJoin, miterLimit: Double, tolerance: Double = 0.1,
-         edges: [Point]) {
+         buffers: StrokerBuffers = StrokerBuffers()) {
         self.halfWidth = halfWidth
         self.cap = cap
         self.join = join
@@ -56,7 +66,20 @@ struct Stroker {
         // A chord of angle a deviates r(1 - cos(a/2)) from the arc.
         let c = 1 - min(1, tolerance / max(halfWidth, 1e-9))
         self.arcStepCosine = 2 * c * c - 1  // cos(a) from cos(a/2)
-        self.edges = edges
+        self.edges = buffers.edges
+        self.polygon = buffers.polygon
+        self.points = buffers.points
+        self.directions = buffers.directions
+    }
+
+    /// Hands the stroker's arrays back (emptied, capacity kept) for the next stroke; `edges` is
+    /// read before this.
+    mutating func takeBuffers() -> StrokerBuffers {
+        var b = StrokerBuffers(edges: edges, polygon: polygon, points: points, directions: directions)
+        edges = []; polygon = []; points = []; directions = []
+        b.edges.removeAll(keepingCapacity: true)
+        b.polygon.removeAll(keepingCapacity: true)
+        return b
     }
 
     mutating func stroke(_ line: Polyline) {
