@@ -136,10 +136,7 @@ final class CoverageAccumulator {
                     let mid = (lo + hi) * 0.5 - Double(i0)
                     rc[i0] += Float(h * (1 - mid))
                     rc[i0 &+ 1] += Float(h * mid)
-                    // Both cells' chunk bits; usually the same chunk.
-                    let c0 = i0 >> Self.chunkShift, c1 = (i0 &+ 1) >> Self.chunkShift
-                    rb[c0 >> 6] |= 1 &<< UInt64(c0 & 63)
-                    rb[c1 >> 6] |= 1 &<< UInt64(c1 & 63)
+                    Self.markPair(rb, i0)
                     return
                 }
             }
@@ -155,6 +152,32 @@ final class CoverageAccumulator {
         xa = xFirst
         guard lastRow > firstRow else { return }
         var row = firstRow + 1
+        if row < lastRow && min(ta.0, tb.0) >= 1e-6 && max(ta.0, tb.0) <= w - 1e-6 {
+            // Whole rows of an edge inside the grid (rounding cannot carry a crossing out of it):
+            // piece's tests and address arithmetic hoisted, the same values deposited.
+            var rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
+            var yNext = Double(row + 1)
+            let hOne = Float(sign)
+            while row < lastRow {
+                let xb = ta.0 + (yNext - ta.1) * dxdy
+                rows[row] = true
+                let lo = xa < xb ? xa : xb, hi = xa < xb ? xb : xa
+                let i0 = floorOfNonNegative(lo)
+                if hi <= Double(i0 &+ 1) {
+                    let mid = (lo + hi) * 0.5 - Double(i0)
+                    rc[i0] += hOne * Float(1 - mid)
+                    rc[i0 &+ 1] += hOne * Float(mid)
+                    Self.markPair(rb, i0)
+                } else {
+                    Self.accumulateRow(rc, rb, xa, xb, sign, w)
+                }
+                xa = xb
+                row &+= 1
+                yNext += 1
+                rc += rowCells
+                rb += rowWords
+            }
+        }
         while row < lastRow {
             let xb = ta.0 + (Double(row + 1) - ta.1) * dxdy
             piece(row, xa, xb, sign)
@@ -223,6 +246,15 @@ final class CoverageAccumulator {
             gLeft = gRight
         }
         deposit(rowCells, rowBits, i1, Float(h * (1 - previous)))
+    }
+
+    /// Marks the chunks of cells `i0` and `i0 + 1` with one write: the pair's bits side by side.
+    /// When the first is a word's last chunk the second bit falls off the word; the sweep carries
+    /// every word's top bit into the next word's first, which covers it.
+    @inline(__always)
+    private static func markPair(_ rowBits: UnsafeMutablePointer<UInt64>, _ i0: Int) {
+        let c0 = i0 >> chunkShift, c1 = (i0 &+ 1) >> chunkShift
+        rowBits[c0 >> 6] |= (1 | UInt64(truncatingIfNeeded: c1 &- c0) &<< 1) &<< UInt64(c0 & 63)
     }
 
     @inline(__always)
@@ -299,8 +331,11 @@ final class CoverageAccumulator {
             var x = 0  // first pixel not yet emitted (may pass the width inside the last chunk)
             var maskStart = -1  // first pixel of the mask span being built, if any
             let y = row + oy
+            var carry: UInt64 = 0
             for word in 0..<rowWords {
-                var bits = rb[word]
+                let raw = rb[word]
+                var bits = raw | carry
+                carry = raw >> 63
                 if bits == 0 { continue }
                 rb[word] = 0
                 while bits != 0 {

@@ -211,13 +211,7 @@ struct Stroker {
                 polygon.append(v + (o1 + o2) * (1 / (1 + cosTheta)))
             }
         case .round:
-            appendArc(center: v, from: o1, to: o2)
-            if polygon.count >= start + 2 {
-                polygon.remove(at: start)
-                polygon.removeLast()
-            } else {
-                polygon.removeSubrange(start...)
-            }
+            appendArc(center: v, from: o1, to: o2, withEnds: false)
         }
         // ... then to the next segment's offset point; walking backwards, the same points reversed.
         if side > 0 {
@@ -230,9 +224,7 @@ struct Stroker {
 
     /// Appends the arc's points after its first one (which the outline already holds).
     private mutating func appendArcAfterStart(center: Point, from a: Point, to b: Point) {
-        let start = polygon.count
-        appendArc(center: center, from: a, to: b)
-        if polygon.count > start { polygon.remove(at: start) }
+        appendArc(center: center, from: a, to: b, withStart: false)
     }
 
     /// A single point: round caps make a disc, square caps a square, butt caps nothing (as SVG).
@@ -299,7 +291,10 @@ struct Stroker {
     /// Appends points on the circle around `center` from offset `a` to offset `b` (the short way,
     /// less than half a turn). Steps halve the angle until each is within tolerance, so only square
     /// roots are needed (Raster stays free of libm's trigonometry).
-    private mutating func appendArc(center: Point, from a: Point, to b: Point) {
+    /// `withStart`/`withEnds` false leave out the first point / both end points, where the outline
+    /// already holds them or is about to add them (cheaper than removing them afterwards).
+    private mutating func appendArc(center: Point, from a: Point, to b: Point,
+                                    withStart: Bool = true, withEnds: Bool = true) {
         let r2 = a.x * a.x + a.y * a.y
         guard r2 > 0 else { return }
         var cosStep = max(-1, min(1, (a.x * b.x + a.y * b.y) / r2))
@@ -311,12 +306,12 @@ struct Stroker {
         let turn: Double = (a.x * b.y - a.y * b.x) >= 0 ? 1 : -1
         let sinStep = turn * max(0, 1 - cosStep * cosStep).squareRoot()
         var o = a
-        polygon.append(center + a)
+        if withStart && withEnds { polygon.append(center + a) }
         for _ in 1..<steps {
             o = Point(o.x * cosStep - o.y * sinStep, o.x * sinStep + o.y * cosStep)
             polygon.append(center + o)
         }
-        polygon.append(center + b)
+        if withEnds { polygon.append(center + b) }
     }
 
     private mutating func emitTriangle(_ a: Point, _ b: Point, _ c: Point) {
@@ -344,14 +339,26 @@ struct Stroker {
     private mutating func emitCurrentPolygon() {
         let n = polygon.count
         guard n >= 3 else { return }
-        var area = 0.0
-        for i in 0..<n {
-            let p = polygon[i], q = polygon[(i + 1) % n]
-            area += p.x * q.y - q.x * p.y
-        }
-        for i in 0..<n {
-            let p = polygon[i], q = polygon[i + 1 == n ? 0 : i + 1]
-            if area >= 0 { edges.append(p); edges.append(q) } else { edges.append(q); edges.append(p) }
+        // The edges are written in place after one resize: an append per point checked the
+        // array's uniqueness and capacity each time (a tenth of a 5,000-point stroke).
+        let start = edges.count
+        edges.append(contentsOf: repeatElement(Point(0, 0), count: 2 * n))
+        polygon.withUnsafeBufferPointer { poly in
+            edges.withUnsafeMutableBufferPointer { all in
+                var area = 0.0
+                for i in 0..<n {
+                    let p = poly[i], q = poly[i + 1 == n ? 0 : i + 1]
+                    area += p.x * q.y - q.x * p.y
+                }
+                let out = all.baseAddress! + start
+                // Edge i runs from point i to point i + 1 (the last back to the first).
+                let forward = area >= 0
+                for i in 0..<n {
+                    let a = poly[i], b = poly[i + 1 == n ? 0 : i + 1]
+                    out[2 * i] = forward ? a : b
+                    out[2 * i + 1] = forward ? b : a
+                }
+            }
         }
     }
 }
