@@ -46,6 +46,10 @@ final class CoverageAccumulator {
     private var wordCapacity = 0
     /// Rows holding any touched cell, so the sweep skips untouched rows quickly.
     private var rowTouched = UnsafeMutablePointer<Bool>.allocate(capacity: 0)
+    /// Per row, the change in the number of whole rows (signed) that edges wholly left of the grid
+    /// add to cell 0 from this row on: such an edge (the left part of a filled shape in a clipped
+    /// redraw) then costs two writes, not one per row. The sweep sums it down the rows.
+    private var leftSteps = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
     private var rowCapacity = 0
     /// Grid rows [windowLo, windowHi) are accumulated; storage row 0 is grid row windowLo.
     private(set) var windowLo = 0, windowHi = 0
@@ -55,6 +59,7 @@ final class CoverageAccumulator {
         cells.deallocate()
         touched.deallocate()
         rowTouched.deallocate()
+        leftSteps.deallocate()
         maskRow.deallocate()
     }
 
@@ -87,6 +92,9 @@ final class CoverageAccumulator {
             rowTouched.deallocate()
             rowTouched = .allocate(capacity: windowRows)
             rowTouched.initialize(repeating: false, count: windowRows)
+            leftSteps.deallocate()
+            leftSteps = .allocate(capacity: windowRows + 1)
+            leftSteps.initialize(repeating: 0, count: windowRows + 1)
             rowCapacity = windowRows
         }
         minRow = Int.max; maxRow = Int.min
@@ -141,6 +149,22 @@ final class CoverageAccumulator {
                 }
             }
             Self.accumulateRow(rc, rb, xa, xb, h, w)
+        }
+        if max(ta.0, tb.0) <= 0 {
+            // Wholly left of the grid: each row gets the edge's height there in cell 0 (what
+            // accumulateRow's first case deposits). The edge's whole rows are counted as one step
+            // up and one back down, summed by the sweep; only the rows its ends lie in get a
+            // deposit. Which rows are whole depends on the edge alone, not on the window, so a
+            // band gets the values one pass over the whole grid gives.
+            let wholeLo = ceilOfNonNegative(yTop), wholeHi = floorOfNonNegative(yBottom)
+            if wholeLo < wholeHi {
+                let steps = leftSteps - lo, step = Int32(sign)
+                steps[wholeLo] &+= step
+                steps[wholeHi] &-= step
+            }
+            if yTop < Double(wholeLo) { piece(firstRow, -1, -1, sign * (min(yBottom, Double(wholeLo)) - yTop)) }
+            if wholeHi >= wholeLo && Double(wholeHi) < yBottom { piece(wholeHi, -1, -1, sign * (yBottom - Double(wholeHi))) }
+            return
         }
         // Row by row from the top row's crossing (rowTop = yTop there); a row's bottom crossing is
         // the next row's top one. The rows between the first and the last are whole (height 1),
@@ -323,10 +347,19 @@ final class CoverageAccumulator {
         let mask = maskRow
         let mergeGap = Self.mergeGap, chunkShift = Self.chunkShift
         let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
-        for row in minRow...maxRow where rows[row] {
+        let steps = leftSteps - lo
+        var leftRows: Int32 = 0  // whole rows of edges left of the grid covering this row
+        for row in minRow...maxRow {
+            leftRows &+= steps[row]
+            steps[row] = 0
+            guard rows[row] || leftRows != 0 else { continue }
             rows[row] = false
             let rc = cellBase + row * rowCells
             let rb = bitBase + row * rowWords
+            if leftRows != 0 {
+                rc[0] += Float(leftRows)
+                rb[0] |= 1
+            }
             var sum: Float = 0
             var x = 0  // first pixel not yet emitted (may pass the width inside the last chunk)
             var maskStart = -1  // first pixel of the mask span being built, if any
@@ -377,6 +410,7 @@ final class CoverageAccumulator {
                 if c != 0 { sink(y, x + ox, width + ox, c, nil) }
             }
         }
+        steps[maxRow + 1] = 0  // an edge's step back down may lie one row past the last row
         minRow = Int.max; maxRow = Int.min
     }
 }

@@ -183,3 +183,51 @@ struct RepeatedClearTests {
         }
     }
 }
+
+@Suite("Edges left of a clipped redraw")
+struct LeftOfClipTests {
+    /// A zigzag area, a star that crosses itself and a ring (even-odd), with ends at fractional rows.
+    private static func draw(_ c: Canvas, rule: FillRule) {
+        var area = Path()
+        area.move(to: Point(3.3, 70.6))
+        for i in 0..<14 { area.line(to: Point(5.2 + Double(i) * 8.1, i % 2 == 0 ? 12.35 : 40.8 + Double(i))) }
+        area.line(to: Point(116.7, 75.25)); area.close()
+        c.fill(area, paint: .solid(Color(argb: 0xC000_C805)), rule: rule)
+        var star = Path()
+        // A pentagram (every second corner of a pentagon): its middle is wound twice.
+        star.move(to: Point(60.000, 4.500))
+        star.line(to: Point(89.566, 69.082))
+        star.line(to: Point(12.162, 29.168))
+        star.line(to: Point(107.838, 29.168))
+        star.line(to: Point(30.434, 69.082))
+        star.close()
+        c.fill(star, paint: .solid(Color(argb: 0x80FF_5000)), rule: rule)
+        var ring = Path()
+        ring.addCircle(center: Point(30.4, 50.6), radius: 25.3)
+        ring.addCircle(center: Point(30.4, 50.6), radius: 12.1)
+        c.fill(ring, paint: .solid(Color(rgb: 0x2040FF)), rule: rule)
+    }
+
+    @Test("inside the clip, shapes reaching far left of it give the pixels of a full draw (at most one level apart)",
+          arguments: [FillRule.nonZero, .evenOdd])
+    func clippedEqualsFull(rule: FillRule) {
+        let full = Canvas(buffer: PixelBuffer(width: 120, height: 80, fill: 0xFF0D_1117))
+        Self.draw(full, rule: rule)
+        for clip in [IntRect(x0: 70, y0: 0, x1: 90, y1: 80), IntRect(x0: 100, y0: 13, x1: 120, y1: 61)] {
+            let clipped = Canvas(buffer: PixelBuffer(width: 120, height: 80, fill: 0xFF0D_1117))
+            clipped.clip = clip
+            Self.draw(clipped, rule: rule)
+            var worst: UInt32 = 0
+            for y in clip.y0..<clip.y1 {
+                for x in clip.x0..<clip.x1 {
+                    let a = clipped.buffer[x, y], b = full.buffer[x, y]
+                    for shift: UInt32 in [0, 8, 16] {
+                        let d = Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)
+                        worst = max(worst, UInt32(abs(d)))
+                    }
+                }
+            }
+            #expect(worst <= 1, "clip \(clip): \(worst) levels apart")
+        }
+    }
+}
