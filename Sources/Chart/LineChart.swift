@@ -115,7 +115,7 @@ public struct LineChartPainter {
 
         // The area under the line fades out towards the bottom, in the line's colour.
         if v.count >= 2 {
-            var area = Path()
+            var area = Path(reservingCapacity: v.count + 3)
             area.move(to: v[0])
             for p in v.dropFirst() { area.line(to: p) }
             area.line(to: Point(v[v.count - 1].x, plot.bottom))

@@ -352,7 +352,14 @@ final class CoverageAccumulator {
         for row in minRow...maxRow {
             leftRows &+= steps[row]
             steps[row] = 0
-            guard rows[row] || leftRows != 0 else { continue }
+            guard rows[row] else {
+                // Only whole rows of edges left of the grid: one coverage across the row.
+                if leftRows != 0 {
+                    let c = quantise(Float(leftRows))
+                    if c != 0 { sink(row + oy, ox, width + ox, c, nil) }
+                }
+                continue
+            }
             rows[row] = false
             let rc = cellBase + row * rowCells
             let rb = bitBase + row * rowWords

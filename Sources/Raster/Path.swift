@@ -12,6 +12,12 @@ public struct Path: Sendable {
 
     public init() {}
 
+    /// An empty path with room for `elements` elements: a chart's polyline of n points is built
+    /// every frame, and growing it step by step cost more than stroking it in a scrub.
+    public init(reservingCapacity elements: Int) {
+        self.elements.reserveCapacity(max(0, elements))
+    }
+
     public var isEmpty: Bool { elements.isEmpty }
 
     public mutating func move(to p: Point) { elements.append(.move(p)) }
@@ -45,9 +51,8 @@ public struct Path: Sendable {
 
     /// An open polyline through `points`.
     public static func polyline(_ points: [Point]) -> Path {
-        var p = Path()
+        var p = Path(reservingCapacity: points.count)
         guard let first = points.first else { return p }
-        p.elements.reserveCapacity(points.count)
         p.move(to: first)
         for q in points.dropFirst() { p.line(to: q) }
         return p

@@ -101,7 +101,7 @@ public enum ReferenceScene {
         canvas.clip = (clip ?? canvas.bounds).intersection(canvas.bounds)
         canvas.clear(background)
         let n = f.x.count
-        var area = Path()
+        var area = Path(reservingCapacity: n + 3)
         area.move(to: Point(f.x[0], f.y[0]))
         for i in 1..<n { area.line(to: Point(f.x[i], f.y[i])) }
         area.line(to: Point(f.x[n - 1], L.bottom))
@@ -121,7 +121,7 @@ public enum ReferenceScene {
         cursor.move(to: Point(f.cursorX, L.top)); cursor.line(to: Point(f.cursorX, L.bottom))
         canvas.stroke(cursor, style: StrokeStyle(width: L.hairWidth, cap: .butt), paint: .solid(cursorColor))
 
-        var line = Path()
+        var line = Path(reservingCapacity: n)
         line.move(to: Point(f.x[0], f.y[0]))
         for i in 1..<n { line.line(to: Point(f.x[i], f.y[i])) }
         canvas.stroke(line, style: StrokeStyle(width: L.lineWidth, cap: .round, join: .round), paint: .solid(lineColor))
