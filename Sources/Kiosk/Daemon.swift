@@ -288,10 +288,20 @@ final class Daemon {
             }
             let bytes: Int
             if !turnedByDisplay {
-                var turned = rotated ?? PixelBuffer(width: d.width, height: d.height)
+                // The turned copy holds the last picture turned: only the damage is turned again
+                // (a scrub on a panel mounted on its side copies a few percent, not the frame).
+                let fresh = rotated.map { $0.width != d.width || $0.height != d.height } ?? true
+                var turned = fresh ? PixelBuffer(width: d.width, height: d.height) : rotated!
                 rotated = nil  // uniquely referenced while written
-                picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
-                bytes = try d.present(turned, damage: turned.bounds)
+                let turnedDamage: [IntRect]
+                if fresh || damage.contains(picture.bounds) {
+                    picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
+                    turnedDamage = [turned.bounds]
+                } else {
+                    turnedDamage = damage.map { picture.rotate(quarterTurns: plan.quarterTurns, rect: $0, into: &turned) }
+                        .filter { !$0.isEmpty }
+                }
+                bytes = try d.present(turned, damage: turnedDamage, shift: .zero)
                 rotated = turned
             } else {
                 bytes = try d.present(picture, damage: damage, shift: shift)

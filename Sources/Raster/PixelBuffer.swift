@@ -212,6 +212,49 @@ public struct CoverageMask: Sendable, Equatable {
 }
 
 extension PixelBuffer {
+    /// Where the pixels of `rect` land when this buffer is turned by `quarterTurns` clockwise
+    /// quarter turns (source (x, y) goes to (H-1-y, x) for one turn), clipped to the buffer first.
+    public func rotated(_ rect: IntRect, quarterTurns: Int) -> IntRect {
+        let r = rect.intersection(bounds), w = width, h = height
+        guard !r.isEmpty else { return IntRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        switch ((quarterTurns % 4) + 4) % 4 {
+        case 1: return IntRect(x0: h - r.y1, y0: r.x0, x1: h - r.y0, y1: r.x1)
+        case 2: return IntRect(x0: w - r.x1, y0: h - r.y1, x1: w - r.x0, y1: h - r.y0)
+        case 3: return IntRect(x0: r.y0, y0: w - r.x1, x1: r.y1, y1: w - r.x0)
+        default: return r
+        }
+    }
+
+    /// Turns only `rect` of this buffer into `target` (which holds this buffer turned, as
+    /// `rotate(quarterTurns:into:)` made it, but for what changed inside `rect`); returns the
+    /// target rectangle written, empty when the sizes do not fit. A scrub on a turned panel then
+    /// copies its damage, not the frame.
+    @discardableResult
+    public func rotate(quarterTurns: Int, rect: IntRect, into target: inout PixelBuffer) -> IntRect {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let (tw, th) = turns % 2 == 0 ? (width, height) : (height, width)
+        let out = rotated(rect, quarterTurns: turns)
+        guard target.width == tw, target.height == th, !out.isEmpty else { return IntRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        let w = width, h = height, ss = stride, ts = target.stride
+        pixels.withUnsafeBufferPointer { src in
+            target.pixels.withUnsafeMutableBufferPointer { dst in
+                let s = src.baseAddress!, d = dst.baseAddress!
+                for ty in out.y0..<out.y1 {
+                    let row = d + ty * ts
+                    switch turns {
+                    case 1: for tx in out.x0..<out.x1 { row[tx] = s[(h - 1 - tx) * ss + ty] }
+                    case 2:
+                        let srow = s + (h - 1 - ty) * ss
+                        for tx in out.x0..<out.x1 { row[tx] = srow[w - 1 - tx] }
+                    case 3: for tx in out.x0..<out.x1 { row[tx] = s[tx * ss + (w - 1 - ty)] }
+                    default: (row + out.x0).update(from: s + ty * ss + out.x0, count: out.width)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// Copies `self` into `target` turned clockwise by `quarterTurns` × 90°, pixel for pixel, as
     /// `Transform.rotation(quarterTurns:width:height:)` maps pixel centres: for a display mounted on
     /// its side. `target` must have the rotated size; otherwise nothing is copied and false returned.

@@ -129,6 +129,28 @@ struct RotationCopyTests {
         var wrong = PixelBuffer(width: 5, height: 5)
         #expect(!source.rotate(quarterTurns: turns, into: &wrong))
     }
+
+    @Test("turning only the damage keeps the turned copy equal to a whole turn, and says where it wrote",
+          arguments: [0, 1, 2, 3])
+    func damageOnly(turns: Int) {
+        var source = PixelBuffer(width: 9, height: 5)
+        for y in 0..<5 { for x in 0..<9 { source[x, y] = UInt32(y * 9 + x) } }
+        var kept = turns % 2 == 0 ? PixelBuffer(width: 9, height: 5) : PixelBuffer(width: 5, height: 9)
+        #expect(source.rotate(quarterTurns: turns, into: &kept))
+        // Frames that change a rectangle each (one reaching past the edge), turned by their damage.
+        for (i, r) in [IntRect(x0: 2, y0: 1, x1: 5, y1: 3), IntRect(x0: 0, y0: 0, x1: 1, y1: 5),
+                       IntRect(x0: 7, y0: 3, x1: 12, y1: 9), IntRect(x0: 4, y0: 4, x1: 4, y1: 5)].enumerated() {
+            for y in max(0, r.y0)..<min(5, r.y1) { for x in max(0, r.x0)..<min(9, r.x1) { source[x, y] = 0xFF00_0000 | UInt32(100 * (i + 1) + x + y) } }
+            let written = source.rotate(quarterTurns: turns, rect: r, into: &kept)
+            #expect(written == source.rotated(r, quarterTurns: turns) || (written.isEmpty && r.intersection(source.bounds).isEmpty))
+            #expect(written.width * written.height == r.intersection(source.bounds).width * r.intersection(source.bounds).height)
+            var whole = kept
+            #expect(source.rotate(quarterTurns: turns, into: &whole))
+            #expect(kept.pixels == whole.pixels, "frame \(i), turns \(turns)")
+        }
+        var wrong = PixelBuffer(width: 5, height: 5)
+        #expect(source.rotate(quarterTurns: turns, rect: source.bounds, into: &wrong).isEmpty)
+    }
 }
 
 @Suite("Burn-in shift copy")
