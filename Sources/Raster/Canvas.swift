@@ -160,6 +160,7 @@ public final class Canvas {
     private var tableCache = PreparedPaint.TableCache()
     private var edges: [Point] = []
     private var strokeBuffers = StrokerBuffers()
+    private var dashes = Dashes()
 
     public init(buffer: PixelBuffer) {
         self.storage = buffer
@@ -247,7 +248,7 @@ public final class Canvas {
         let scale = transform.lengthScale
         let width = style.width * scale
         guard width.isFinite, width > 0 else { return style.width == 0 ? .empty : .rejected }
-        var (lines, sawNonFinite) = path.flattened(transform: transform, tolerance: tolerance)
+        let (lines, sawNonFinite) = path.flattened(transform: transform, tolerance: tolerance)
         // The arrays change hands without a second reference, so appending never copies them.
         edges.removeAll(keepingCapacity: true)
         var buffers = StrokerBuffers()
@@ -271,11 +272,14 @@ public final class Canvas {
         if !style.dashes.isEmpty {
             // Dashes the stroker would drop are not even built (a scrub redraws 1 % of a baseline
             // of 352 dashes).
-            guard let pieces = dashed(lines, pattern: style.dashes.map { $0 * scale },
-                                      offset: style.dashOffset * scale, visible: stroker.visible) else { return .rejected }
-            lines = pieces
+            guard dashed(lines, pattern: style.dashes.map { $0 * scale }, offset: style.dashOffset * scale,
+                         visible: stroker.visible, into: &dashes) else { return .rejected }
+            for k in 0..<dashes.count where dashes.starts[k + 1] > dashes.starts[k] {
+                stroker.stroke(dashes[k], isClosed: false)
+            }
+        } else {
+            for line in lines where !line.points.isEmpty { stroker.stroke(line) }
         }
-        for line in lines where !line.points.isEmpty { stroker.stroke(line) }
         swap(&edges, &stroker.edges)
         if edges.isEmpty { return sawNonFinite ? .partial : .empty }
         rasterize(paint: paint, rule: .nonZero, blend: blend)

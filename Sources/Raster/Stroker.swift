@@ -82,14 +82,16 @@ struct Stroker {
         return b
     }
 
-    mutating func stroke(_ line: Polyline) {
+    mutating func stroke(_ line: Polyline) { stroke(line.points[...], isClosed: line.isClosed) }
+
+    mutating func stroke(_ linePoints: ArraySlice<Point>, isClosed: Bool) {
         // Drop repeated points: a zero-length segment has no direction.
         points.removeAll(keepingCapacity: true)
-        for p in line.points where points.last.map({ $0.distance(to: p) > 1e-9 }) ?? true { points.append(p) }
+        for p in linePoints where points.last.map({ $0.distance(to: p) > 1e-9 }) ?? true { points.append(p) }
         var pts = points
         points = []
         defer { pts.removeAll(keepingCapacity: true); points = pts }
-        var closed = line.isClosed
+        var closed = isClosed
         if closed, pts.count > 2, pts[0].distance(to: pts[pts.count - 1]) <= 1e-9 { pts.removeLast() }
         if pts.count < 3 { closed = false }
         if pts.count == 1 {
@@ -363,33 +365,61 @@ struct Stroker {
     }
 }
 
-/// Splits polylines into dashes. Returns nil when the pattern cannot be drawn (negative, non-finite,
-/// all zero, or so fine that the dash count would explode). With `visible`, a dash none of whose
-/// segments reaches that rectangle is left out: exactly the dashes a stroker with the same
-/// `visible` emits nothing for (a dash of no length still becomes a dot there, so it stays).
+/// Dashes as one flat list of points: dash k is `points[starts[k] ..< starts[k + 1]]`. The canvas
+/// keeps one, so a baseline of 352 dashes allocates nothing per dash (two arrays a dash did).
+struct Dashes {
+    var points: [Point] = []
+    var starts: [Int] = [0]
+    var count: Int { starts.count - 1 }
+    subscript(k: Int) -> ArraySlice<Point> { points[starts[k]..<starts[k + 1]] }
+    mutating func removeAll() {
+        points.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        starts.append(0)
+    }
+}
+
+/// Splits polylines into dashes, written into `out` (emptied first). False when the pattern cannot
+/// be drawn (negative, non-finite, all zero, or so fine that the dash count would explode). With
+/// `visible`, a dash none of whose segments reaches that rectangle is left out: exactly the dashes
+/// a stroker with the same `visible` emits nothing for (a dash of no length still becomes a dot
+/// there, so it stays).
 func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
-            visible: (x0: Double, y0: Double, x1: Double, y1: Double)? = nil) -> [Polyline]? {
-    guard !rawPattern.isEmpty, rawPattern.allSatisfy({ $0.isFinite && $0 >= 0 }), offset.isFinite else { return nil }
+            visible: (x0: Double, y0: Double, x1: Double, y1: Double)?, into out: inout Dashes) -> Bool {
+    out.removeAll()
+    guard !rawPattern.isEmpty, rawPattern.allSatisfy({ $0.isFinite && $0 >= 0 }), offset.isFinite else { return false }
     let pattern = rawPattern.count % 2 == 1 ? rawPattern + rawPattern : rawPattern
     let period = pattern.reduce(0, +)
-    guard period > 0 else { return nil }
+    guard period > 0 else { return false }
     var total = 0.0
     for line in lines {
         let pts = line.isClosed ? line.points + [line.points[0]] : line.points
         for i in 1..<max(1, pts.count) { total += pts[i - 1].distance(to: pts[i]) }
     }
-    guard total.isFinite, total / period * Double(pattern.count) < 2_000_000 else { return nil }
+    guard total.isFinite, total / period * Double(pattern.count) < 2_000_000 else { return false }
 
-    var result: [Polyline] = []
-    func keep(_ dash: [Point]) -> Bool {
+    func keep(_ dash: ArraySlice<Point>) -> Bool {
         guard let v = visible else { return true }
-        for i in 1..<max(1, dash.count) {
+        var i = dash.startIndex + 1
+        while i < dash.endIndex {
             let a = dash[i - 1], b = dash[i]
+            i += 1
             if min(a.x, b.x) <= v.x1 && max(a.x, b.x) >= v.x0 && min(a.y, b.y) <= v.y1 && max(a.y, b.y) >= v.y0 {
                 return true
             }
         }
-        return dash.allSatisfy { $0.distance(to: dash[0]) <= 1e-9 }
+        return dash.allSatisfy { $0.distance(to: dash[dash.startIndex]) <= 1e-9 }
+    }
+    // The dash being built is out.points[dashStart...]; a finished one is kept (its end joins
+    // `starts`) or dropped (its points removed).
+    var dashStart = 0
+    func finishDash() {
+        if keep(out.points[dashStart...]) {
+            out.starts.append(out.points.count)
+        } else {
+            out.points.removeSubrange(dashStart...)
+        }
+        dashStart = out.points.count
     }
     for line in lines {
         let pts = line.isClosed && !line.points.isEmpty ? line.points + [line.points[0]] : line.points
@@ -401,7 +431,8 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
         while phase >= pattern[index] { phase -= pattern[index]; index = (index + 1) % pattern.count }
         var remaining = pattern[index] - phase
         var on = index % 2 == 0
-        var current: [Point] = on ? [pts[0]] : []
+        dashStart = out.points.count
+        if on { out.points.append(pts[0]) }
         for i in 1..<pts.count {
             var a = pts[i - 1]
             let b = pts[i]
@@ -410,12 +441,11 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
                 let t = remaining / segment
                 let cut = Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
                 if on {
-                    current.append(cut)
-                    if keep(current) { result.append(Polyline(points: current, isClosed: false)) }
-                    current.removeAll(keepingCapacity: true)
+                    out.points.append(cut)
+                    finishDash()
                 } else {
-                    current.removeAll(keepingCapacity: true)
-                    current.append(cut)
+                    out.points.removeSubrange(dashStart...)
+                    out.points.append(cut)
                 }
                 on.toggle()
                 segment -= remaining
@@ -424,9 +454,14 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
                 remaining = pattern[index]
             }
             remaining -= segment
-            if on { current.append(b) }
+            if on { out.points.append(b) }
         }
-        if on && current.count >= 2 && keep(current) { result.append(Polyline(points: current, isClosed: false)) }
+        if on && out.points.count - dashStart >= 2 && keep(out.points[dashStart...]) {
+            out.starts.append(out.points.count)
+        } else {
+            out.points.removeSubrange(dashStart...)
+        }
+        dashStart = out.points.count
     }
-    return result
+    return true
 }
