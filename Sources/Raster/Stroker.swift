@@ -85,6 +85,20 @@ struct Stroker {
     mutating func stroke(_ line: Polyline) { stroke(line.points[...], isClosed: line.isClosed) }
 
     mutating func stroke(_ linePoints: ArraySlice<Point>, isClosed: Bool) {
+        if linePoints.count == 2 && cap != .round {
+            let a = linePoints[linePoints.startIndex], b = linePoints[linePoints.startIndex + 1]
+            if a.distance(to: b) > 1e-9 {
+                // One segment with flat ends (a dash, a hairline): the rectangle `outline` builds,
+                // without its arrays (352 dashes a frame).
+                if let v = visible, !(min(a.x, b.x) <= v.x1 && max(a.x, b.x) >= v.x0
+                                      && min(a.y, b.y) <= v.y1 && max(a.y, b.y) >= v.y0) { return }
+                let d = direction(a, b)
+                let first = cap == .square ? a - d * halfWidth : a, last = cap == .square ? b + d * halfWidth : b
+                let n = leftNormal(d)
+                emitPolygon(first + n, last + n, last - n, first - n)
+                return
+            }
+        }
         // Drop repeated points: a zero-length segment has no direction.
         points.removeAll(keepingCapacity: true)
         for p in linePoints where points.last.map({ $0.distance(to: p) > 1e-9 }) ?? true { points.append(p) }
@@ -338,6 +352,20 @@ struct Stroker {
     }
 
     /// Emits the polygon's edges in positive orientation.
+    /// `emitCurrentPolygon` for the four-point polygon p0 p1 p2 p3: the same sum, the same edges.
+    private mutating func emitPolygon(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) {
+        var area = 0.0
+        area += p0.x * p1.y - p1.x * p0.y
+        area += p1.x * p2.y - p2.x * p1.y
+        area += p2.x * p3.y - p3.x * p2.y
+        area += p3.x * p0.y - p0.x * p3.y
+        if area >= 0 {
+            edges.append(contentsOf: [p0, p1, p1, p2, p2, p3, p3, p0])
+        } else {
+            edges.append(contentsOf: [p1, p0, p2, p1, p3, p2, p0, p3])
+        }
+    }
+
     private mutating func emitCurrentPolygon() {
         let n = polygon.count
         guard n >= 3 else { return }
