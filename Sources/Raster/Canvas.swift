@@ -337,7 +337,18 @@ public final class Canvas {
     /// Sweeps `accumulator` and composites its coverage with `prepared` into the target, keeping
     /// the rows' clear runs up to date. Touches only the rows the accumulator holds.
     static func composite(_ accumulator: CoverageAccumulator, _ prepared: PreparedPaint, _ rule: FillRule,
-                                      _ blend: BlendMode, _ target: BandTarget) {
+                          _ blend: BlendMode, _ target: BandTarget) {
+        // Two copies of the span loop, each with the paint's kind fixed: its tests leave the loop.
+        if prepared.isConstantAlongRows {
+            composite(accumulator, prepared, rule, blend, target, constantAlongRows: true)
+        } else {
+            composite(accumulator, prepared, rule, blend, target, constantAlongRows: false)
+        }
+    }
+
+    @inline(__always)
+    private static func composite(_ accumulator: CoverageAccumulator, _ prepared: PreparedPaint, _ rule: FillRule,
+                                  _ blend: BlendMode, _ target: BandTarget, constantAlongRows: Bool) {
         let base = target.base, stride = target.stride, runs = target.runs, generation = target.generation
         var rowColorY = Int.min
         var rowColor: UInt32 = 0
@@ -346,26 +357,26 @@ public final class Canvas {
             var run = runs[y]
             let valid = run.generation == generation && x0 < Int(run.x1) && x1 > Int(run.x0)
             let contained = valid && Int(run.x0) <= x0 && x1 <= Int(run.x1)
-            if prepared.isConstantAlongRows && y != rowColorY {
+            if constantAlongRows && y != rowColorY {
                 rowColor = prepared.color(x: x0, y: y)
                 rowColorY = y
             }
-            if valid && run.pending && !(contained && prepared.isConstantAlongRows) {
+            if valid && run.pending && !(contained && constantAlongRows) {
                 // Paint that needs the real pixels: write the deferred clear first.
                 run.writeClear(row, Int(run.x0), Int(run.x1))
                 run.pending = false
             }
             if let mask {
-                if contained && prepared.isConstantAlongRows {
+                if contained && constantAlongRows {
                     Canvas.compositeMask(row + x0, mask, x1 - x0, over: run.color, rowColor, blend)
-                } else if prepared.isConstantAlongRows {
+                } else if constantAlongRows {
                     Canvas.compositeMask(row + x0, mask, x1 - x0, rowColor, blend)
                 } else {
                     for x in x0..<x1 {
                         Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), UInt32(mask[x - x0]), blend)
                     }
                 }
-            } else if contained && prepared.isConstantAlongRows {
+            } else if contained && constantAlongRows {
                 // One blend for the whole span against the run's colour, then a write-only fill.
                 let value: UInt32
                 switch blend {
@@ -373,7 +384,7 @@ public final class Canvas {
                 case .sourceCopy: value = coverage == 255 ? rowColor : lerpPixel(run.color, rowColor, coverage)
                 }
                 SpanKernels.fill(row + x0, x1 - x0, value)
-            } else if prepared.isConstantAlongRows {
+            } else if constantAlongRows {
                 Canvas.composite(row, x0, x1, rowColor, coverage, blend)
             } else {
                 for x in x0..<x1 { Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), coverage, blend) }
