@@ -263,27 +263,7 @@ extension PixelBuffer {
         let turns = ((quarterTurns % 4) + 4) % 4
         let (tw, th) = turns % 2 == 0 ? (width, height) : (height, width)
         guard target.width == tw, target.height == th else { return false }
-        let w = width, h = height, ss = stride, ts = target.stride
-        pixels.withUnsafeBufferPointer { src in
-            target.pixels.withUnsafeMutableBufferPointer { dst in
-                let s = src.baseAddress!, d = dst.baseAddress!
-                // Walk the target row by row (sequential writes); reads stride through the source.
-                for ty in 0..<th {
-                    let row = d + ty * ts
-                    switch turns {
-                    case 1:  // target (H-1-y, x) <- source (x, y): tx = H-1-y, ty = x
-                        for tx in 0..<tw { row[tx] = s[(h - 1 - tx) * ss + ty] }
-                    case 2:
-                        let srow = s + (h - 1 - ty) * ss
-                        for tx in 0..<tw { row[tx] = srow[w - 1 - tx] }
-                    case 3:  // tx = y, ty = W-1-x
-                        for tx in 0..<tw { row[tx] = s[tx * ss + (w - 1 - ty)] }
-                    default:
-                        row.update(from: s + ty * ss, count: tw)
-                    }
-                }
-            }
-        }
+        rotate(quarterTurns: turns, rect: bounds, into: &target)
         return true
     }
 }

@@ -79,6 +79,8 @@ struct Stroker {
         edges = []; polygon = []; points = []; directions = []
         b.edges.removeAll(keepingCapacity: true)
         b.polygon.removeAll(keepingCapacity: true)
+        b.points.removeAll(keepingCapacity: true)
+        b.directions.removeAll(keepingCapacity: true)
         return b
     }
 
@@ -90,8 +92,7 @@ struct Stroker {
             if a.distance(to: b) > 1e-9 {
                 // One segment with flat ends (a dash, a hairline): the rectangle `outline` builds,
                 // without its arrays (352 dashes a frame).
-                if let v = visible, !(min(a.x, b.x) <= v.x1 && max(a.x, b.x) >= v.x0
-                                      && min(a.y, b.y) <= v.y1 && max(a.y, b.y) >= v.y0) { return }
+                if let v = visible, !segment(a, b, reaches: v) { return }
                 let d = direction(a, b)
                 let first = cap == .square ? a - d * halfWidth : a, last = cap == .square ? b + d * halfWidth : b
                 let n = leftNormal(d)
@@ -124,11 +125,7 @@ struct Stroker {
             // its own with butt ends where it was cut, plus the join at each cut. As a sum of
             // edges that is the whole outline less closed pieces that lie wholly outside, which
             // add nothing inside.
-            func reaches(_ i: Int) -> Bool {
-                let a = pts[i], b = pts[i + 1]
-                return min(a.x, b.x) <= visible.x1 && max(a.x, b.x) >= visible.x0
-                    && min(a.y, b.y) <= visible.y1 && max(a.y, b.y) >= visible.y0
-            }
+            func reaches(_ i: Int) -> Bool { segment(pts[i], pts[i + 1], reaches: visible) }
             var i = 0
             while i < m {
                 while i < m && !reaches(i) { i += 1 }
@@ -351,7 +348,6 @@ struct Stroker {
         }
     }
 
-    /// Emits the polygon's edges in positive orientation.
     /// `emitCurrentPolygon` for the four-point polygon p0 p1 p2 p3: the same sum, the same edges.
     private mutating func emitPolygon(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) {
         var area = 0.0
@@ -366,6 +362,7 @@ struct Stroker {
         }
     }
 
+    /// Emits the polygon's edges in positive orientation.
     private mutating func emitCurrentPolygon() {
         let n = polygon.count
         guard n >= 3 else { return }
@@ -391,6 +388,12 @@ struct Stroker {
             }
         }
     }
+}
+
+/// Whether the segment's bounding box meets `v`: what a clipped stroke keeps.
+@inline(__always)
+func segment(_ a: Point, _ b: Point, reaches v: (x0: Double, y0: Double, x1: Double, y1: Double)) -> Bool {
+    min(a.x, b.x) <= v.x1 && max(a.x, b.x) >= v.x0 && min(a.y, b.y) <= v.y1 && max(a.y, b.y) >= v.y0
 }
 
 /// Dashes as one flat list of points: dash k is `points[starts[k] ..< starts[k + 1]]`. The canvas
@@ -430,11 +433,8 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
         guard let v = visible else { return true }
         var i = dash.startIndex + 1
         while i < dash.endIndex {
-            let a = dash[i - 1], b = dash[i]
+            if segment(dash[i - 1], dash[i], reaches: v) { return true }
             i += 1
-            if min(a.x, b.x) <= v.x1 && max(a.x, b.x) >= v.x0 && min(a.y, b.y) <= v.y1 && max(a.y, b.y) >= v.y0 {
-                return true
-            }
         }
         return dash.allSatisfy { $0.distance(to: dash[dash.startIndex]) <= 1e-9 }
     }
@@ -472,8 +472,7 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
                     out.points.append(cut)
                     finishDash()
                 } else {
-                    out.points.removeSubrange(dashStart...)
-                    out.points.append(cut)
+                    out.points.append(cut)  // a dash starts here
                 }
                 on.toggle()
                 segment -= remaining
@@ -484,12 +483,11 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
             remaining -= segment
             if on { out.points.append(b) }
         }
-        if on && out.points.count - dashStart >= 2 && keep(out.points[dashStart...]) {
-            out.starts.append(out.points.count)
+        if on && out.points.count - dashStart >= 2 {
+            finishDash()
         } else {
             out.points.removeSubrange(dashStart...)
         }
-        dashStart = out.points.count
     }
     return true
 }
