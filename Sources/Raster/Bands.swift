@@ -12,7 +12,8 @@ import Glibc
 final class BandRenderer: @unchecked Sendable {
     /// Rows per band: small enough that two threads stay evenly busy and a band's coverage cells
     /// stay in cache, large enough that the per-band cost of each command is noise.
-    static let bandHeight = 64
+    static let bandShift = 6
+    static let bandHeight = 1 << bandShift
 
     let threads: Int
     private enum Command {
@@ -28,14 +29,17 @@ final class BandRenderer: @unchecked Sendable {
     private var commands: [Command] = []
     private var fills: [Fill] = []
     /// Every fill's edges (pairs of points), fill after fill; fill f owns pairs edgeStarts[f] ..< edgeStarts[f + 1].
-    private var edges: [Point] = []
+    /// The canvas borrows it for each draw call and appends the call's edges in place.
+    var edges: [Point] = []
     private var edgeStarts: [Int] = [0]
-    /// Built before a replay: per fill and band, the pairs that reach the band, as indices into
-    /// `edges`; fill f's list for band b is bandPairs[bandOffsets[f * bandCount + b] ..< the next offset].
-    private var bandPairs: [Int32] = []
+    /// Built before a replay: per fill and band, the runs of pairs that may reach the band, each
+    /// given by its first pair's index into `edges` (a run is `runPairs` consecutive pairs of one
+    /// fill, fewer at the fill's end); fill f's list for band b is
+    /// bandRuns[bandOffsets[f * bandCount + b] ..< the next offset].
+    private var bandRuns: [Int32] = []
     private var bandOffsets: [Int] = []
-    private var pairSpans: [UInt32] = []
-    private var nextPair: [Int] = []
+    private var runSpans: [UInt32] = []
+    private var nextRun: [Int] = []
     private var bandCount = 0
     private var height = 0
     private let accumulators: [CoverageAccumulator]
@@ -66,70 +70,97 @@ final class BandRenderer: @unchecked Sendable {
         commands.append(.clear(value, rect))
     }
 
-    /// Records a fill of `edges` (pairs of points) over `grid`.
+    /// Points of `edges` that belong to recorded fills.
+    var recordedPointCount: Int { 2 * edgeStarts[edgeStarts.count - 1] }
+
+    /// Records a fill over `grid` of the edges from the last recorded fill's up to point `pointCount`
+    /// of `edges` (which the canvas holds while it draws).
     func recordFill(grid: IntRect, paint: PreparedPaint, rule: FillRule, blend: BlendMode,
-                    edges: UnsafeBufferPointer<Point>, height: Int) {
+                    pointCount: Int, height: Int) {
         prepare(height: height)
         commands.append(.fill(fills.count))
         fills.append(Fill(grid: grid, paint: paint, rule: rule, blend: blend))
-        self.edges.append(contentsOf: edges.prefix(edges.count & ~1))
-        edgeStarts.append(self.edges.count / 2)
+        edgeStarts.append(pointCount / 2)
     }
 
-    /// The bands pair `i` of fill `f` reaches, or nil when it adds nothing to any row (horizontal,
-    /// not finite, outside the grid's rows). A row of margin on each side: an extra band drops the
-    /// edge itself, a missing one would lose it.
-    @inline(__always)
-    private static func bands(of p0: Point, _ p1: Point, grid: IntRect, lastBand: Int) -> ClosedRange<Int>? {
-        let lo = min(p0.y, p1.y), hi = max(p0.y, p1.y)
-        let gy0 = Double(grid.y0), gy1 = Double(grid.y1)
-        guard lo < hi, lo < gy1, hi > gy0, p0.isFinite, p1.isFinite else { return nil }
-        let top = max(lo, gy0), bottom = min(hi, gy1)
-        let b0 = max(0, Int(top) - 1) / bandHeight, b1 = min(lastBand, (Int(bottom) + 1) / bandHeight)
-        return b0 <= b1 ? b0...b1 : nil
-    }
+    /// Pairs per run: a run's pairs are neighbours along a path, so their rows lie close together
+    /// and a band rarely gets a pair it drops.
+    static let runPairs = 16
 
-    /// Sorts every fill's pairs into the bands they reach (a counting sort: count, place).
+    /// Sorts every fill's runs of pairs into the bands they may reach (a counting sort: count,
+    /// place). A run reaches the bands of its rows inside the fill's grid, with a row of margin on
+    /// each side (an extra band drops the pair itself, a missing one would lose it); a run outside
+    /// the grid's rows, or of horizontal or NaN pairs only, reaches none. Each band then adds the
+    /// pairs of its runs in order, so it adds what it needs in the order one thread would. This is
+    /// the serial part of a banded frame: sorting runs, not single pairs, costs a tenth.
     private func sortIntoBands() {
-        let bands = bandCount, lastBand = bands - 1, pairCount = edges.count / 2
+        let bands = bandCount, lastBand = bands - 1, shift = Self.bandShift, runPairs = Self.runPairs
+        let runCount = fills.indices.reduce(0) { $0 + (edgeStarts[$1 + 1] - edgeStarts[$1] + runPairs - 1) / runPairs }
         // Every array here keeps its capacity from frame to frame: fresh ones faulted in new pages.
         bandOffsets.removeAll(keepingCapacity: true)
         bandOffsets.append(contentsOf: repeatElement(0, count: fills.count * bands + 1))
-        if pairSpans.count < pairCount { pairSpans = Array(repeating: 0, count: pairCount) }
+        if runSpans.count < runCount { runSpans = Array(repeating: 0, count: runCount) }
         edges.withUnsafeBufferPointer { e in
-            pairSpans.withUnsafeMutableBufferPointer { spans in
+            runSpans.withUnsafeMutableBufferPointer { spans in
                 bandOffsets.withUnsafeMutableBufferPointer { offsets in
+                    let points = e.baseAddress!, span = spans.baseAddress!
+                    var run = 0
                     for f in fills.indices {
-                        let grid = fills[f].grid, row = f * bands
-                        for i in edgeStarts[f]..<edgeStarts[f + 1] {
-                            guard let r = Self.bands(of: e[2 * i], e[2 * i + 1], grid: grid, lastBand: lastBand) else {
-                                spans[i] = 0
+                        let grid = fills[f].grid
+                        let gy0 = Double(grid.y0), gy1 = Double(grid.y1)
+                        let counts = offsets.baseAddress! + (f * bands + 1)
+                        var first = edgeStarts[f]
+                        let end = edgeStarts[f + 1]
+                        while first < end {
+                            let last = min(first + runPairs, end)
+                            // NaN fails every comparison, so it never becomes a bound.
+                            var lo = Double.infinity, hi = -Double.infinity
+                            for k in (2 &* first)..<(2 &* last) {
+                                let y = points[k].y
+                                if y < lo { lo = y }
+                                if y > hi { hi = y }
+                            }
+                            first = last
+                            defer { run &+= 1 }
+                            guard lo < hi, lo < gy1, hi > gy0 else {
+                                span[run] = 0
                                 continue
                             }
+                            // Inside [gy0, gy1] and so at least 0: the conversions cannot trap.
+                            let top = floorOfNonNegative(lo > gy0 ? lo : gy0)
+                            let bottom = floorOfNonNegative(hi < gy1 ? hi : gy1)
+                            let b0 = (top > 0 ? top &- 1 : 0) &>> shift
+                            let b1 = min(lastBand, (bottom &+ 1) &>> shift)
                             // First band and one past the last, 16 bits each (at most 8192 rows: 128 bands).
-                            spans[i] = UInt32(r.lowerBound) << 16 | UInt32(r.upperBound + 1)
-                            for b in r { offsets[row + b + 1] += 1 }
+                            span[run] = UInt32(truncatingIfNeeded: b0) << 16 | UInt32(truncatingIfNeeded: b1 &+ 1)
+                            var b = b0
+                            while b <= b1 { counts[b] &+= 1; b &+= 1 }
                         }
                     }
                     for k in 1..<offsets.count { offsets[k] += offsets[k - 1] }
                 }
-                bandPairs.removeAll(keepingCapacity: true)
-                bandPairs.append(contentsOf: repeatElement(0, count: bandOffsets[bandOffsets.count - 1]))
-                nextPair.removeAll(keepingCapacity: true)
-                nextPair.append(contentsOf: bandOffsets)
-                bandPairs.withUnsafeMutableBufferPointer { pairs in
-                    nextPair.withUnsafeMutableBufferPointer { next in
+                bandRuns.removeAll(keepingCapacity: true)
+                bandRuns.append(contentsOf: repeatElement(0, count: bandOffsets[bandOffsets.count - 1]))
+                nextRun.removeAll(keepingCapacity: true)
+                nextRun.append(contentsOf: bandOffsets)
+                bandRuns.withUnsafeMutableBufferPointer { runs in
+                    nextRun.withUnsafeMutableBufferPointer { next in
+                        let out = runs.baseAddress!, span = spans.baseAddress!
+                        var run = 0
                         for f in fills.indices {
-                            let row = f * bands
-                            for i in edgeStarts[f]..<edgeStarts[f + 1] {
-                                let span = spans[i]
-                                var b = Int(span >> 16)
-                                let end = Int(span & 0xFFFF)
+                            let cursor = next.baseAddress! + f * bands
+                            var first = edgeStarts[f]
+                            while first < edgeStarts[f + 1] {
+                                let s = span[run]
+                                var b = Int(s >> 16)
+                                let end = Int(s & 0xFFFF)
                                 while b < end {
-                                    pairs[next[row + b]] = Int32(truncatingIfNeeded: i)
-                                    next[row + b] += 1
-                                    b += 1
+                                    out[cursor[b]] = Int32(truncatingIfNeeded: first)
+                                    cursor[b] &+= 1
+                                    b &+= 1
                                 }
+                                first += runPairs
+                                run &+= 1
                             }
                         }
                     }
@@ -161,11 +192,14 @@ final class BandRenderer: @unchecked Sendable {
                 let fill = fills[f]
                 guard end > start, fill.grid.y0 < rows.upperBound, fill.grid.y1 > rows.lowerBound else { continue }
                 accumulator.reset(to: fill.grid, rows: rows)
+                let fillEnd = edgeStarts[f + 1]
                 edges.withUnsafeBufferPointer { e in
-                    bandPairs.withUnsafeBufferPointer { pairs in
+                    bandRuns.withUnsafeBufferPointer { runs in
                         for k in start..<end {
-                            let i = Int(pairs[k])
-                            accumulator.addEdge(e[2 * i], e[2 * i + 1])
+                            let first = Int(runs[k])
+                            for i in first..<min(first + Self.runPairs, fillEnd) {
+                                accumulator.addEdge(e[2 * i], e[2 * i + 1])
+                            }
                         }
                     }
                 }
