@@ -6,7 +6,9 @@ import Glibc
 // edges sorted into the horizontal bands they cross) and replays the whole list band by band, each
 // band on whichever thread is free. Bands own disjoint rows, coverage is computed per row from the
 // original edge endpoints, and each band runs the commands in their order, so the pixels are those
-// of one thread drawing call by call, bit for bit.
+// of one thread drawing call by call, bit for bit. With helper threads, what is recorded when the
+// next draw call begins is handed over at once: the helpers draw it while the caller records the
+// rest, and the final replay draws the rest in every band after the first part.
 
 /// The recorded draw calls of one frame and the threads that replay them.
 final class BandRenderer: @unchecked Sendable {
@@ -16,30 +18,12 @@ final class BandRenderer: @unchecked Sendable {
     static let bandHeight = 1 << bandShift
 
     let threads: Int
-    private enum Command {
-        case clear(UInt32, IntRect)
-        case fill(Int)
-    }
-    private struct Fill {
-        let grid: IntRect
-        let paint: PreparedPaint
-        let rule: FillRule
-        let blend: BlendMode
-    }
-    private var commands: [Command] = []
-    private var fills: [Fill] = []
-    /// Every fill's edges (pairs of points), fill after fill; fill f owns pairs edgeStarts[f] ..< edgeStarts[f + 1].
-    /// The canvas borrows it for each draw call and appends the call's edges in place.
-    var edges: [Point] = []
-    private var edgeStarts: [Int] = [0]
-    /// Built before a replay: per fill and band, the runs of pairs that may reach the band, each
-    /// given by its first pair's index into `edges` (a run is `runPairs` consecutive pairs of one
-    /// fill, fewer at the fill's end); fill f's list for band b is
-    /// bandRuns[bandOffsets[f * bandCount + b] ..< the next offset].
-    private var bandRuns: [Int32] = []
-    private var bandOffsets: [Int] = []
-    private var runSpans: [UInt32] = []
-    private var nextRun: [Int] = []
+    /// What is being recorded; with helpers, `started` may hold the frame's first commands, which
+    /// the helpers already draw while the caller records the rest (the caller's stroking of a
+    /// long line is otherwise the serial part of a banded frame). `spare` is the other batch.
+    private var recording = Batch()
+    private var started: Batch?
+    private var spare = Batch()
     private var bandCount = 0
     private var height = 0
     private let accumulators: [CoverageAccumulator]
@@ -54,34 +38,126 @@ final class BandRenderer: @unchecked Sendable {
     }
 
     /// Stops the helper threads; the renderer is unusable afterwards.
-    func shutdown() { pool.shutdown() }
+    func shutdown() {
+        pool.wait(joining: false)
+        pool.shutdown()
+    }
 
-    var isEmpty: Bool { commands.isEmpty }
+    var isEmpty: Bool { recording.commands.isEmpty && started == nil }
+
+    /// The recording's edges (pairs of points), fill after fill. The canvas borrows them for each
+    /// draw call and appends the call's edges in place.
+    var edges: [Point] {
+        get { recording.edges }
+        _modify { yield &recording.edges }
+    }
+
+    /// Points of `edges` that belong to recorded fills.
+    var recordedPointCount: Int { 2 * recording.edgeStarts[recording.edgeStarts.count - 1] }
 
     private func prepare(height: Int) {
         guard height != self.height else { return }
-        precondition(commands.isEmpty, "bands resized while commands are recorded")
+        precondition(isEmpty, "bands resized while commands are recorded")
         self.height = height
         bandCount = (height + Self.bandHeight - 1) / Self.bandHeight
     }
 
     func recordClear(_ value: UInt32, _ rect: IntRect, height: Int) {
         prepare(height: height)
-        commands.append(.clear(value, rect))
+        recording.commands.append(.clear(value, rect))
     }
-
-    /// Points of `edges` that belong to recorded fills.
-    var recordedPointCount: Int { 2 * edgeStarts[edgeStarts.count - 1] }
 
     /// Records a fill over `grid` of the edges from the last recorded fill's up to point `pointCount`
     /// of `edges` (which the canvas holds while it draws).
     func recordFill(grid: IntRect, paint: PreparedPaint, rule: FillRule, blend: BlendMode,
                     pointCount: Int, height: Int) {
         prepare(height: height)
-        commands.append(.fill(fills.count))
-        fills.append(Fill(grid: grid, paint: paint, rule: rule, blend: blend))
-        edgeStarts.append(pointCount / 2)
+        recording.commands.append(.fill(recording.fills.count))
+        recording.fills.append(Batch.Fill(grid: grid, paint: paint, rule: rule, blend: blend))
+        recording.edgeStarts.append(pointCount / 2)
     }
+
+    /// Whether `startRecorded` would start anything.
+    var canStart: Bool { pool.helperCount > 0 && started == nil && !recording.fills.isEmpty }
+
+    /// With helpers, once per frame: hands what is recorded so far to the helpers, which draw it
+    /// band by band into `target` while the caller goes on recording. Nothing may touch the
+    /// target's pixels or clear runs until the next `replay`, which waits for them (the canvas
+    /// replays before any read or write of its buffer).
+    func startRecorded(height: Int, _ target: Canvas.BandTarget) {
+        guard canStart else { return }
+        prepare(height: height)
+        // The two batches trade places each frame, so both keep the capacity they grew to.
+        let batch = recording
+        recording = spare
+        spare = batch
+        started = batch
+        batch.sortIntoBands(bandCount: bandCount)
+        let bands = bandCount, height = self.height, accumulators = self.accumulators
+        pool.start(tasks: bands) { worker, band in
+            let rows = (band * Self.bandHeight)..<min(height, (band + 1) * Self.bandHeight)
+            batch.replayBand(band, rows: rows, bandCount: bands, accumulators[worker], target)
+        }
+    }
+
+    /// Draws every recorded command and then every deferred clear, band by band, and forgets them.
+    func replay(height: Int, _ target: Canvas.BandTarget) {
+        prepare(height: height)
+        if let started {
+            // The early batch's bands come first: help with what is left of it, then wait.
+            pool.wait(joining: true)
+            started.reset()
+            self.started = nil
+        }
+        let batch = recording
+        if !batch.commands.isEmpty { batch.sortIntoBands(bandCount: bandCount) }
+        let bands = bandCount, height = self.height, accumulators = self.accumulators
+        pool.run(tasks: bands) { worker, band in
+            let rows = (band * Self.bandHeight)..<min(height, (band + 1) * Self.bandHeight)
+            if !batch.commands.isEmpty {
+                batch.replayBand(band, rows: rows, bandCount: bands, accumulators[worker], target)
+            }
+            Canvas.flushClears(rows: rows, target.base, target.stride, target.runs, target.generation)
+        }
+        batch.reset()
+    }
+
+    /// Forgets what was recorded (waiting for the helpers if they were drawing some of it).
+    func reset() {
+        if let started {
+            pool.wait(joining: true)
+            started.reset()
+            self.started = nil
+        }
+        recording.reset()
+    }
+}
+
+/// One batch of recorded draw calls: the commands, their edges, and their sort into bands.
+final class Batch: @unchecked Sendable {
+    enum Command {
+        case clear(UInt32, IntRect)
+        case fill(Int)
+    }
+    struct Fill {
+        let grid: IntRect
+        let paint: PreparedPaint
+        let rule: FillRule
+        let blend: BlendMode
+    }
+    var commands: [Command] = []
+    var fills: [Fill] = []
+    /// Every fill's edges (pairs of points), fill after fill; fill f owns pairs edgeStarts[f] ..< edgeStarts[f + 1].
+    var edges: [Point] = []
+    var edgeStarts: [Int] = [0]
+    /// Built before a replay: per fill and band, the runs of pairs that may reach the band, each
+    /// given by its first pair's index into `edges` (a run is `runPairs` consecutive pairs of one
+    /// fill, fewer at the fill's end); fill f's list for band b is
+    /// bandRuns[bandOffsets[f * bandCount + b] ..< the next offset].
+    private var bandRuns: [Int32] = []
+    private var bandOffsets: [Int] = []
+    private var runSpans: [UInt32] = []
+    private var nextRun: [Int] = []
 
     /// Pairs per run: a run's pairs are neighbours along a path, so their rows lie close together
     /// and a band rarely gets a pair it drops.
@@ -93,8 +169,8 @@ final class BandRenderer: @unchecked Sendable {
     /// the grid's rows, or of horizontal or NaN pairs only, reaches none. Each band then adds the
     /// pairs of its runs in order, so it adds what it needs in the order one thread would. This is
     /// the serial part of a banded frame: sorting runs, not single pairs, costs a tenth.
-    private func sortIntoBands() {
-        let bands = bandCount, lastBand = bands - 1, shift = Self.bandShift, runPairs = Self.runPairs
+    func sortIntoBands(bandCount: Int) {
+        let bands = bandCount, lastBand = bands - 1, shift = BandRenderer.bandShift, runPairs = Self.runPairs
         let runCount = fills.indices.reduce(0) { $0 + (edgeStarts[$1 + 1] - edgeStarts[$1] + runPairs - 1) / runPairs }
         // Every array here keeps its capacity from frame to frame: fresh ones faulted in new pages.
         bandOffsets.removeAll(keepingCapacity: true)
@@ -169,20 +245,8 @@ final class BandRenderer: @unchecked Sendable {
         }
     }
 
-    /// Draws every recorded command and then every deferred clear, band by band, and forgets them.
-    func replay(height: Int, _ target: Canvas.BandTarget) {
-        prepare(height: height)
-        if !commands.isEmpty {
-            sortIntoBands()
-            pool.run(tasks: bandCount) { worker, band in
-                self.replayBand(band, self.accumulators[worker], target)
-            }
-        }
-        reset()
-    }
-
-    private func replayBand(_ b: Int, _ accumulator: CoverageAccumulator, _ target: Canvas.BandTarget) {
-        let rows = (b * Self.bandHeight)..<min(height, (b + 1) * Self.bandHeight)
+    func replayBand(_ b: Int, rows: Range<Int>, bandCount: Int, _ accumulator: CoverageAccumulator,
+                    _ target: Canvas.BandTarget) {
         for command in commands {
             switch command {
             case .clear(let value, let rect):
@@ -206,10 +270,9 @@ final class BandRenderer: @unchecked Sendable {
                 Canvas.composite(accumulator, fill.paint, fill.rule, fill.blend, target)
             }
         }
-        Canvas.flushClears(rows: rows, target.base, target.stride, target.runs, target.generation)
     }
 
-    /// Forgets what was recorded.
+    /// Forgets what was recorded, keeping the arrays' capacity.
     func reset() {
         commands.removeAll(keepingCapacity: true)
         fills.removeAll(keepingCapacity: true)
@@ -282,20 +345,37 @@ final class WorkerPool: @unchecked Sendable {
     /// helpers (1...), and returns when all are done.
     func run(tasks: Int, _ body: (Int, Int) -> Void) {
         withoutActuallyEscaping(body) { body in
-            pthread_mutex_lock(mutex)
-            job = body
-            nextTask = 0
-            taskCount = tasks
-            busy = threads.count
-            generation += 1
-            pthread_cond_broadcast(wake)
-            pthread_mutex_unlock(mutex)
-            drain(0, body)
-            pthread_mutex_lock(mutex)
-            while busy > 0 { pthread_cond_wait(done, mutex) }
-            job = nil
-            pthread_mutex_unlock(mutex)
+            start(tasks: tasks, body)
+            wait(joining: true)
         }
+    }
+
+    /// Lets the helpers start on tasks 0..<tasks and returns at once; `wait` must follow before
+    /// the next `start`, and before anything `body` uses goes away.
+    func start(tasks: Int, _ body: @escaping (Int, Int) -> Void) {
+        pthread_mutex_lock(mutex)
+        precondition(job == nil, "a job started while another runs")
+        job = body
+        nextTask = 0
+        taskCount = tasks
+        busy = threads.count
+        generation += 1
+        pthread_cond_broadcast(wake)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Returns when every task of the started job is done, running some on the caller (worker 0)
+    /// when `joining`. Without a started job it returns at once.
+    func wait(joining: Bool) {
+        pthread_mutex_lock(mutex)
+        let body = job
+        pthread_mutex_unlock(mutex)
+        guard let body else { return }
+        if joining { drain(0, body) }
+        pthread_mutex_lock(mutex)
+        while busy > 0 { pthread_cond_wait(done, mutex) }
+        job = nil
+        pthread_mutex_unlock(mutex)
     }
 
     private func claim() -> Int? {

@@ -138,6 +138,20 @@ public final class Canvas {
         hasPendingClears = false
     }
 
+    /// Lets the helpers draw what is recorded (once a frame; see `BandRenderer.startRecorded`). The
+    /// pointers stay valid until the replay that waits for them: the pixels and clear runs are
+    /// reallocated only through `buffer`, whose accessors replay (or discard) first.
+    private func startRecorded(_ bands: BandRenderer) {
+        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
+        let stride = storage.stride, generation = uniformGeneration, height = storage.height
+        storage.pixels.withUnsafeMutableBufferPointer { pixels in
+            uniformRuns.withUnsafeMutableBufferPointer { runs in
+                bands.startRecorded(height: height, Canvas.BandTarget(base: pixels.baseAddress!, stride: stride,
+                                                                      runs: runs.baseAddress!, generation: generation))
+            }
+        }
+    }
+
     /// What a band replay writes to: raw pointers valid for the duration of one replay.
     struct BandTarget: @unchecked Sendable {
         let base: UnsafeMutablePointer<UInt32>
@@ -164,9 +178,11 @@ public final class Canvas {
     private var edges: [Point] = []
     private var edgeBase = 0
 
-    /// Starts a draw call's edges.
+    /// Starts a draw call's edges. With helper threads, the first draw call after a fill first
+    /// hands what is recorded to the helpers, which draw it while this thread goes on recording.
     private func beginEdges() {
         if let bands {
+            if bands.canStart { startRecorded(bands) }
             swap(&edges, &bands.edges)
             edgeBase = edges.count
         } else {

@@ -73,6 +73,39 @@ struct BandTests {
         }
     }
 
+    @Test("a part handed to the helpers early is waited for when the frame is read, replaced or dropped")
+    func earlyPartWaitedFor() {
+        // A fill followed by another draw call hands the fill to the helpers at once; each way of
+        // ending the frame must wait for them (or the next frame's pixels would race theirs).
+        let one = Canvas(width: 301, height: 277)
+        for ending in 0..<4 {
+            let banded = Canvas(width: 301, height: 277)
+            banded.renderThreads = 2
+            for frame in 0..<3 {
+                Self.drawFrame(one, frame: frame)
+                banded.clip = banded.bounds
+                banded.clear(Color(rgb: 0x0D1117))
+                banded.fillRect(x: 3.5, y: 2.25, width: 290, height: 270, paint: .solid(Color(argb: 0x80FF_FFFF)))
+                banded.fillRect(x: 20, y: 20, width: 10, height: 10, paint: .solid(Color(rgb: 0xFF0000)))
+                switch ending {
+                case 0: banded.buffer = PixelBuffer(width: 301, height: 277)  // replaced: discarded
+                case 1: banded.renderThreads = 3                                // drawn first, then new threads
+                case 2: _ = banded.buffer[0, 0]                                  // read: drawn
+                default: banded.renderThreads = 2                                // no change: still recorded
+                }
+                Self.drawFrame(banded, frame: frame)
+                let a = banded.buffer.pixels, b = one.buffer.pixels
+                let differing = zip(a, b).filter { $0 != $1 }.count
+                #expect(differing == 0, "ending \(ending), frame \(frame): \(differing) pixels differ")
+            }
+            if ending == 3 {
+                // Dropped with a part still on the helpers: the canvas waits before its pixels go.
+                banded.fillRect(x: 0, y: 0, width: 300, height: 270, paint: .solid(Color(rgb: 0xFFFFFF)))
+                banded.fillRect(x: 0, y: 0, width: 3, height: 3, paint: .solid(Color(rgb: 0xFFFFFF)))
+            }
+        }
+    }
+
     @Test("draw calls wait for finish (or a read of the buffer) and then all appear")
     func recordedUntilRead() {
         let banded = Canvas(width: 64, height: 200)
