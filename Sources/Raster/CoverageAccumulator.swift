@@ -290,17 +290,15 @@ final class CoverageAccumulator {
 
     /// Four non-zero coverages as bytes in memory order, as the scalar `quantise` makes them,
     /// in one SIMD register: min(|v|, 1) compared as bit patterns (they order like the values when
-    /// not negative), then floor(v * 255 + 0.5) by the 2^23 trick.
+    /// not negative), then v * 255 rounded by the 2^23 trick (as `quantise` explains).
     @inline(__always)
     static func quantiseNonZero(_ s: SIMD4<Float>) -> UInt32 {
         let one = Int32(bitPattern: Float(1).bitPattern)
         var bits = unsafeBitCast(s, to: SIMD4<Int32>.self) & 0x7FFF_FFFF
         bits.replace(with: one, where: bits .> one)
-        let y = unsafeBitCast(bits, to: SIMD4<Float>.self) * 255 + 0.5
-        let magic = SIMD4<Float>(repeating: 8_388_608)
-        let r = y + magic
-        var n = unsafeBitCast(r, to: SIMD4<Int32>.self) &- Int32(bitPattern: Float(8_388_608).bitPattern)
-        n &+= unsafeBitCast(r - magic .> y, to: SIMD4<Int32>.self)  // a true lane is -1
+        let y = unsafeBitCast(bits, to: SIMD4<Float>.self) * 255
+        let r = y + SIMD4<Float>(repeating: 8_388_608)
+        let n = unsafeBitCast(r, to: SIMD4<Int32>.self) &- Int32(bitPattern: Float(8_388_608).bitPattern)
         return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: n), to: UInt32.self)
     }
 
@@ -335,14 +333,11 @@ final class CoverageAccumulator {
             } else {
                 v = min(v, 1)
             }
-            // floor(v * 255 + 0.5) for y = v * 255 + 0.5 in [0.5, 255.5], without the range checks
-            // of a float-to-integer conversion: adding 2^23 rounds y to an integer in the low
-            // mantissa bits; one less where that rounded up.
-            let y = v * 255 + 0.5
+            // v * 255 (in [0, 255]) to the nearest integer without the range checks of a
+            // float-to-integer conversion: adding 2^23 leaves it rounded in the low mantissa bits.
+            // Halves round to even (127.5 -> 128, 126.5 -> 126), which only exact ties notice.
             let magic: Float = 8_388_608
-            let r = y + magic
-            let n = r.bitPattern &- magic.bitPattern
-            return r - magic > y ? n &- 1 : n
+            return (v * 255 + magic).bitPattern &- magic.bitPattern
         }
         let mask = maskRow
         let mergeGap = Self.mergeGap, chunkShift = Self.chunkShift
