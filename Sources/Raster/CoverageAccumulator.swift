@@ -304,9 +304,10 @@ final class CoverageAccumulator {
 
     /// Gaps of constant coverage up to this many pixels between touched cells join the mask span
     /// around them: a blend per pixel is cheaper than another span (the inside of a thin stroke).
+    /// At most 8: the sweep writes a gap as one 8-byte store.
     static let mergeGap = 8
 
-    /// Scratch row of coverage values for mask spans (width + 2 entries).
+    /// Scratch row of coverage values for mask spans (width + 2 entries, and room for a gap's store).
     private var maskRow = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
     private var maskCapacity = 0
 
@@ -319,10 +320,10 @@ final class CoverageAccumulator {
         guard minRow <= maxRow else { return }
         let width = self.width, rowCells = self.rowCells, rowWords = self.rowWords
         let ox = originX, oy = originY
-        if maskCapacity < rowCells {
+        if maskCapacity < rowCells + Self.mergeGap {
             maskRow.deallocate()
-            maskRow = .allocate(capacity: rowCells)
-            maskCapacity = rowCells
+            maskRow = .allocate(capacity: rowCells + Self.mergeGap)
+            maskCapacity = rowCells + Self.mergeGap
         }
         let evenOdd = rule == .evenOdd
         @inline(__always) func quantise(_ a: Float) -> UInt32 {
@@ -374,7 +375,8 @@ final class CoverageAccumulator {
                 if bits == 0 { continue }
                 rb[word] = 0
                 while bits != 0 {
-                    let cell = (word << 6 + bits.trailingZeroBitCount) << chunkShift
+                    // Cells and pixels lie in the row: the index arithmetic below cannot overflow.
+                    let cell = (word &<< 6 &+ bits.trailingZeroBitCount) &<< chunkShift
                     bits &= bits &- 1
                     let cells = rc + cell
                     if cell >= width {
@@ -384,8 +386,11 @@ final class CoverageAccumulator {
                     }
                     if cell > x {
                         let c = quantise(sum)
-                        if maskStart >= 0 && cell - x <= mergeGap {
-                            (mask + (x - maskStart)).update(repeating: UInt8(truncatingIfNeeded: c), count: cell - x)
+                        if maskStart >= 0 && cell &- x <= mergeGap {
+                            // The gap in one store of eight bytes (the row has room past its end);
+                            // what lands beyond the gap is rewritten or past the span.
+                            UnsafeMutableRawPointer(mask + (x &- maskStart))
+                                .storeBytes(of: UInt64(c) &* 0x0101_0101_0101_0101, as: UInt64.self)
                         } else {
                             if maskStart >= 0 {
                                 sink(y, maskStart + ox, x + ox, 0, UnsafePointer(mask))
@@ -402,8 +407,8 @@ final class CoverageAccumulator {
                     cells[0] = 0; cells[1] = 0; cells[2] = 0; cells[3] = 0
                     let q = evenOdd ? (quantise(s0) | quantise(s1) << 8 | quantise(s2) << 16 | quantise(s3) << 24).littleEndian
                                     : Self.quantiseNonZero(SIMD4(s0, s1, s2, s3))
-                    UnsafeMutableRawPointer(mask + (cell - maskStart)).storeBytes(of: q, as: UInt32.self)
-                    x = cell + 4
+                    UnsafeMutableRawPointer(mask + (cell &- maskStart)).storeBytes(of: q, as: UInt32.self)
+                    x = cell &+ 4
                 }
             }
             if maskStart >= 0 { sink(y, maskStart + ox, min(x, width) + ox, 0, UnsafePointer(mask)) }
