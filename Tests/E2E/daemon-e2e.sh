@@ -60,13 +60,22 @@ read -r TAP_X TAP_Y ROT_LX ROT_LY <<< "$($PY -c "
 import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
 L = c.layout($W, $H); R = c.layout($H, $W)
 print(round(L['centers'][4]), round(L['selector_y'] - 10 * L['s']), R['centers'][4], R['selector_y'] - 10 * R['s'])")"
+# On the turned panel the logical picture is H wide and W tall: a scrub to point 200 of 1Y there,
+# along the middle row of its plot.
+read -r RS_X RS_DATE RS_PRICE _ <<< "$($CHECK xs "$DATA" 1Y $H $W 200)"
+read -r RS_FROM _ <<< "$($CHECK xs "$DATA" 1Y $H $W 185)"
+ROT_SY=$($PY -c "
+import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
+R = c.layout($H, $W); print(round((R['top'] + R['bottom']) / 2))")
 # The finger stops one pixel right of the target point (it must snap back to it), never on a midpoint.
 SCRUB_TO=$(awk "BEGIN{print int($S_X + 0.5) + 1}"); RESCRUB_TO=$(awk "BEGIN{print int($R_X + 0.5) + 1}")
+ROT_SCRUB_FROM=$(awk "BEGIN{print int($RS_FROM)}") ROT_SCRUB_TO=$(awk "BEGIN{print int($RS_X + 0.5) + 1}")
 cat > "$OUT/params.sh" <<EOF
 PANEL_W=$W PANEL_H=$H SCRUB_Y=400
 SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
 RESCRUB_FROM=$(awk "BEGIN{print int($R_FROM)}") RESCRUB_TO=$RESCRUB_TO
 TAP1Y_X=$TAP_X TAP1Y_Y=$TAP_Y ROT_LX=$ROT_LX ROT_LY=$ROT_LY
+ROT_SCRUB_FROM=$ROT_SCRUB_FROM ROT_SCRUB_TO=$ROT_SCRUB_TO ROT_SY=$ROT_SY RS_PRICE_NUM=$(awk "BEGIN{print $RS_PRICE + 0}")
 # the prices the status file shows (JSON numbers) when the guest waits for a scrub or a range
 S_PRICE_NUM=$(awk "BEGIN{print $S_PRICE + 0}") R_PRICE_NUM=$(awk "BEGIN{print $R_PRICE + 0}") LAST_PRICE_NUM=$(awk "BEGIN{print $(tail -1 "$DATA" | cut -d, -f5) + 0}")
 VKMS_SECONDS=${TB_E2E_VKMS_SECONDS:-7}
@@ -79,6 +88,7 @@ REF --range 1M --size ${W}x$H --output "$OUT/ref-1m.png"
 REF --range 1Y --size ${W}x$H --scrub "$RESCRUB_TO" --output "$OUT/ref-rescrub.png"
 REF --range 1M --size ${H}x$W --output "$OUT/ref-rot-1m.png"
 REF --range 1Y --size ${H}x$W --output "$OUT/ref-rot-1y.png"
+REF --range 1Y --size ${H}x$W --scrub "$ROT_SCRUB_TO" --output "$OUT/ref-rot-scrub.png"
 "$BIN" render --size ${W}x$H --output "$OUT/ref-sample.png" > /dev/null
 
 VKMS=--vkms; [ -f "$CACHE/vkms/vkms.ko" ] && [ "${TB_VM_VKMS:-1}" = 1 ] || VKMS=""
@@ -334,6 +344,18 @@ if [ "$(echo "$LOC" | wc -w)" = 4 ] && S=$($CHECK same "$OUT/d-rot-after.ppm" "$
   result daemon-touch-rotation-90 PASS "picture turned ${LOC%% *}° (match $(echo "$LOC" | cut -d' ' -f4)); logical 1Y label ($ROT_LX, $ROT_LY) -> panel ($(echo "$LOC" | cut -d' ' -f2,3)); after the tap the panel shows the turned 1Y chart: $S"
 else
   result daemon-touch-rotation-90 FAIL "located: ${LOC:-none}; ${S:-}"
+fi
+# (7''') a scrub on the turned panel: the finger dragged where the turned plot is, the indicator and
+# the label of the point it snapped to on the glass, turned; the turned copy takes only what the
+# scrub changed (the last frame at most 5 % of the frame's bytes)
+SP=$($CHECK span "$L" rot_scrub_before); FB=$((W * H * 4))
+LAST=$(awk -v b="$(kv last_copy_bytes "$SP")" -v f="$FB" 'BEGIN { if (b != "") printf "%.2f", 100 * b / f }')
+DETAIL="logical ($ROT_SCRUB_FROM..$ROT_SCRUB_TO, $ROT_SY) -> panel $(grep -o 'rot-scrub: .*' "$L" | cut -d' ' -f2-); point 200 of 1Y ($RS_DATE, \$$RS_PRICE); last frame $(kv last_copy_bytes "$SP") B = ${LAST:-?}% of a $FB B frame, $(kv frames "$SP") frames"
+if [ "$(echo "$LOC" | wc -w)" = 4 ] && S=$($CHECK same "$OUT/d-rot-scrub.ppm" "$OUT/ref-rot-scrub.png" 0 0 $W $H 0.005 --rot "${LOC%% *}" 2>&1) \
+   && [ "$(kv frames "$SP")" -gt 0 ] 2>/dev/null && between "$LAST" 0 5; then
+  result daemon-touch-rotation-scrub PASS "$DETAIL; the panel shows the turned scrubbed 1Y chart: $S"
+else
+  result daemon-touch-rotation-scrub FAIL "$DETAIL; ${S:-}"
 fi
 # (7'') the turn's path: by the plane where the log says the plane can turn 90°, else a copy; the
 # status file says the same, with the commit path and the pacing the display took

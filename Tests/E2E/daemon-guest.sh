@@ -320,9 +320,20 @@ LOC=$(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm"
 echo "located: $LOC" >> "$OUT/d-rot.log"
 set -- $LOC
 if [ "$#" = 4 ]; then
-  $INJ create waitfor "$OUT/d-rot.log" "$FOUND" 1 sleep 1 tap "$2" "$3" mark tapped waitfor "$OUT/shots.log" 'SHOT d-rot-after.ppm' 1 destroy sleep 0.3 > "$OUT/d-inject-rot.log" 2>&1 &
+  TX=$2 TY=$3
+  # (7''') then a scrub on the turned panel: the logical drag's ends where the panel shows them
+  set -- $(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" $ROT_SCRUB_FROM $ROT_SY) \
+         $(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" $ROT_SCRUB_TO $ROT_SY)
+  echo "rot-scrub: ($2, $3) -> ($6, $7)" >> "$OUT/d-rot.log"
+  $INJ create waitfor "$OUT/d-rot.log" "$FOUND" 1 sleep 1 tap "$TX" "$TY" mark tapped waitfor "$OUT/shots.log" 'SHOT d-rot-after.ppm' 1 \
+    waitfor "$OUT/d-rot.log" 'mark rot_scrub_before' 1 press "$2" "$3" "$6" "$7" 10 30 mark rot-scrub-held \
+    waitfor "$OUT/shots.log" 'SHOT d-rot-scrub.ppm' 1 up 0 destroy sleep 0.3 > "$OUT/d-inject-rot.log" 2>&1 &
   I=$!
   wait_text "$OUT/d-inject-rot.log" 'MARK tapped' 2400; settled d-rot-after.ppm $P "$OUT/d-rot.log" /tmp/st-r.json '"range": "1Y"'
+  stats $P "$OUT/d-rot.log"; echo "mark rot_scrub_before" >> "$OUT/d-rot.log"
+  wait_text "$OUT/d-inject-rot.log" 'MARK rot-scrub-held' 2400
+  settled d-rot-scrub.ppm $P "$OUT/d-rot.log" /tmp/st-r.json '"range": "1Y"' "\"price\": $RS_PRICE_NUM,"
+  stats $P "$OUT/d-rot.log"
   wait $I
 fi
 stats $P "$OUT/d-rot.log"
