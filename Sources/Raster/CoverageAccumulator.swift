@@ -304,8 +304,9 @@ final class CoverageAccumulator {
 
     /// Gaps of constant coverage up to this many pixels between touched cells join the mask span
     /// around them: a blend per pixel is cheaper than another span (the inside of a thin stroke).
-    /// At most 8: the sweep writes a gap as one 8-byte store.
-    static let mergeGap = 8
+    /// At most 16: the sweep writes a gap as two 8-byte stores. (Measured at n = 260, 1080p: 8 px
+    /// 10.36 M instructions a frame, 12 px 10.23 M, 16 px 10.15 M, 32 px 10.25 M.)
+    static let mergeGap = 16
 
     /// Scratch row of coverage values for mask spans (width + 2 entries, and room for a gap's store).
     private var maskRow = UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
@@ -387,10 +388,11 @@ final class CoverageAccumulator {
                     if cell > x {
                         let c = quantise(sum)
                         if maskStart >= 0 && cell &- x <= mergeGap {
-                            // The gap in one store of eight bytes (the row has room past its end);
+                            // The gap in two stores of eight bytes (the row has room past its end);
                             // what lands beyond the gap is rewritten or past the span.
-                            UnsafeMutableRawPointer(mask + (x &- maskStart))
-                                .storeBytes(of: UInt64(c) &* 0x0101_0101_0101_0101, as: UInt64.self)
+                            let gap = UnsafeMutableRawPointer(mask + (x &- maskStart)), fill = UInt64(c) &* 0x0101_0101_0101_0101
+                            gap.storeBytes(of: fill, as: UInt64.self)
+                            gap.storeBytes(of: fill, toByteOffset: 8, as: UInt64.self)
                         } else {
                             if maskStart >= 0 {
                                 sink(y, maskStart + ox, x + ox, 0, UnsafePointer(mask))
