@@ -289,6 +289,10 @@ public final class Canvas {
         let width = style.width * scale
         guard width.isFinite, width > 0 else { return style.width == 0 ? .empty : .rejected }
         let (lines, sawNonFinite) = path.flattened(transform: transform, tolerance: tolerance)
+        if bands == nil, !sawNonFinite, style.cap != .round,
+           let result = strokeWholePixels(lines, style: style, scale: scale, width: width, paint: paint, blend: blend) {
+            return result
+        }
         beginEdges()
         defer { endEdges() }
         // The arrays change hands without a second reference, so appending never copies them. The
@@ -307,18 +311,67 @@ public final class Canvas {
         return sawNonFinite ? .partial : .drawn
     }
 
+    /// What a clipped redraw strokes: what comes this close to the clip (device pixels); nil when
+    /// the clip is the whole buffer. The farthest any part of a segment's stroke gets from it is a
+    /// miter tip, or a square cap's corner.
+    private func strokeReach(_ style: StrokeStyle, width: Double) -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
+        let area = clip.intersection(storage.bounds)
+        guard area != storage.bounds else { return nil }
+        let miterLimit = style.miterLimit.isFinite ? max(1, style.miterLimit) : 4
+        let reach = width / 2 * max(style.join == .miter ? miterLimit : 1, 1.5) + 1
+        return (Double(area.x0) - reach, Double(area.y0) - reach, Double(area.x1) + reach, Double(area.y1) + reach)
+    }
+
+    /// A one-segment stroke (or its dashes) that is a set of axis-aligned rectangles on whole
+    /// pixels, composited as full-coverage spans: what the stroker and the grid would give, without
+    /// them. Nil when the stroke is not one (the general path draws it); otherwise what `stroke`
+    /// returns for it, decided as the general path decides.
+    private func strokeWholePixels(_ lines: [Polyline], style: StrokeStyle, scale: Double, width: Double,
+                                   paint: Paint, blend: BlendMode) -> DrawResult? {
+        guard lines.count == 1, lines[0].points.count == 2, !lines[0].isClosed else { return nil }
+        let visible = strokeReach(style, width: width)
+        var pieces: [(Point, Point)] = []
+        if !style.dashes.isEmpty {
+            guard dashed(lines, pattern: style.dashes.map { $0 * scale }, offset: style.dashOffset * scale,
+                         visible: visible, into: &dashes) else { return .rejected }
+            for k in 0..<dashes.count where dashes.starts[k + 1] > dashes.starts[k] {
+                let d = dashes[k]
+                guard d.count == 2 else { return nil }
+                pieces.append((d[d.startIndex], d[d.startIndex + 1]))
+            }
+        } else {
+            pieces.append((lines[0].points[0], lines[0].points[1]))
+        }
+        // As the stroker's one-segment path: pieces that miss the clip are dropped, a point is not
+        // a segment (square ends make it a square there).
+        if pieces.contains(where: { $0.0.distance(to: $0.1) <= 1e-9 }) { return nil }
+        if let v = visible { pieces.removeAll { !segment($0.0, $0.1, reaches: v) } }
+        if pieces.isEmpty { return .empty }
+        let area = clip.intersection(storage.bounds)
+        guard let rects = WholePixelRects(pieces: pieces, halfWidth: width / 2, squareEnds: style.cap == .square,
+                                          area: area) else { return nil }
+        guard let grid = rects.grid(in: area) else { return .drawn }
+        let prepared = PreparedPaint(paint, transform: .identity, cache: &tableCache)
+        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
+        accumulator.reset(to: grid)
+        for r in rects.rects { accumulator.addWholePixelRect(r) }
+        let stride = storage.stride, generation = uniformGeneration
+        storage.pixels.withUnsafeMutableBufferPointer { pixels in
+            uniformRuns.withUnsafeMutableBufferPointer { runs in
+                Canvas.composite(accumulator, prepared, .nonZero, blend,
+                                 BandTarget(base: pixels.baseAddress!, stride: stride, runs: runs.baseAddress!,
+                                            generation: generation))
+            }
+        }
+        return .drawn
+    }
+
     /// Runs the stroker over `lines` (dashed when the style says so); false when the dash pattern
     /// is unusable.
     private func strokeLines(_ lines: [Polyline], style: StrokeStyle, scale: Double, width: Double,
                              with stroker: inout Stroker) -> Bool {
-        let area = clip.intersection(storage.bounds)
-        if area != storage.bounds {
-            // A clipped redraw strokes only what reaches the clip: the farthest any part of a
-            // segment's stroke gets from it is a miter tip, or a square cap's corner.
-            let reach = width / 2 * max(style.join == .miter ? stroker.miterLimit : 1, 1.5) + 1
-            stroker.visible = (Double(area.x0) - reach, Double(area.y0) - reach,
-                               Double(area.x1) + reach, Double(area.y1) + reach)
-        }
+        // A clipped redraw strokes only what reaches the clip.
+        stroker.visible = strokeReach(style, width: width)
         if !style.dashes.isEmpty {
             // Dashes the stroker would drop are not even built (a scrub redraws 1 % of a baseline
             // of 352 dashes).

@@ -212,6 +212,28 @@ final class CoverageAccumulator {
         if yBottom - Double(lastRow) > 0 { piece(lastRow, xa, xLast, sign * (yBottom - Double(lastRow))) }
     }
 
+    /// Adds a rectangle on whole pixels (device pixels, within the grid's columns: the fold cell at
+    /// the right border included) at full coverage: what its two vertical edges deposit, whole rows
+    /// of +1 and -1 with their zero neighbours' chunks marked, without walking them.
+    func addWholePixelRect(_ r: IntRect) {
+        let y0 = max(r.y0 - originY, windowLo), y1 = min(r.y1 - originY, windowHi)
+        let a = r.x0 - originX, b = r.x1 - originX
+        guard y0 < y1, a >= 0, a < b, b <= width else { return }
+        if y0 < minRow { minRow = y0 }
+        if y1 - 1 > maxRow { maxRow = y1 - 1 }
+        let lo = windowLo, rows = rowTouched - lo
+        var rc = cells + (y0 - lo) * rowCells, rb = touched + (y0 - lo) * rowWords
+        for row in y0..<y1 {
+            rows[row] = true
+            rc[a] += 1
+            rc[b] -= 1
+            Self.markPair(rb, a)
+            Self.markPair(rb, b)
+            rc += rowCells
+            rb += rowWords
+        }
+    }
+
     /// Deposits one row's piece of an edge, from x = `xa` to `xb` with signed height `h`.
     @inline(__always)
     private static func accumulateRow(_ rowCells: UnsafeMutablePointer<Float>, _ rowBits: UnsafeMutablePointer<UInt64>,

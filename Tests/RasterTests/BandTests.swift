@@ -106,6 +106,42 @@ struct BandTests {
         }
     }
 
+    @Test("axis-aligned strokes on whole pixels (drawn without the edge walk on one thread) equal the grid's")
+    func wholePixelStrokes() {
+        // One thread takes the shortcut for these; bands draw every stroke through the edges.
+        let one = Canvas(width: 203, height: 151)
+        let banded = Canvas(width: 203, height: 151)
+        banded.renderThreads = 2
+        for (frame, clip) in [IntRect(x0: 0, y0: 0, x1: 203, y1: 151), IntRect(x0: 37, y0: 20, x1: 121, y1: 96)].enumerated() {
+            for c in [one, banded] {
+                c.clip = c.bounds
+                c.clear(Color(rgb: 0x0D1117))
+                c.fillRect(x: 10.5, y: 30.25, width: 150, height: 80, paint: .solid(Color(argb: 0x6000_C805)))
+                c.clip = clip
+                c.clear(Color(rgb: 0x0D1117))
+                let strokes: [(Point, Point, Double, LineCap, [Double], UInt32)] = [
+                    (Point(3, 40.5), Point(200, 40.5), 1, .butt, [2, 3], 0xFFA0_A0A0),    // the baseline's dashes
+                    (Point(190, 60), Point(5, 60), 2, .square, [4, 2], 0x80FF_FFFF),     // right to left, square ends
+                    (Point(60.5, 2), Point(60.5, 149), 1, .butt, [], 0xFF8B_949E),       // the scrub cursor
+                    (Point(100, 140), Point(100, 8), 4, .butt, [5, 5], 0xC0FF_00FF),     // upwards, dashed
+                    (Point(-20, 120.5), Point(230, 120.5), 1, .butt, [], 0xFF00_FF00),   // past both edges
+                    (Point(30, 5.25), Point(150, 5.25), 1, .butt, [3, 1], 0xFFFF_FFFF),  // off the pixel grid
+                ]
+                for (a, b, w, cap, dashes, argb) in strokes {
+                    var p = Path()
+                    p.move(to: a); p.line(to: b)
+                    c.stroke(p, style: StrokeStyle(width: w, cap: cap, dashes: dashes), paint: .solid(Color(argb: argb)))
+                }
+                c.clip = c.bounds
+                c.finish()
+            }
+            let a = banded.buffer.pixels, b = one.buffer.pixels
+            let differing = zip(a, b).filter { $0 != $1 }.count
+            #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
+            if frame == 0 { #expect(b[40 * 203 + 8] == Color(argb: 0xFFA0_A0A0).premultiplied, "a dash on its pixel") }
+        }
+    }
+
     @Test("draw calls wait for finish (or a read of the buffer) and then all appear")
     func recordedUntilRead() {
         let banded = Canvas(width: 64, height: 200)
