@@ -117,24 +117,26 @@ public final class Canvas {
     private func flushPendingClears() {
         guard hasPendingClears else { return }
         hasPendingClears = false
+        let height = storage.height
+        withTarget { Canvas.flushClears(rows: 0..<height, $0.base, $0.stride, $0.runs, $0.generation) }
+    }
+
+    /// Runs `body` with the pixels and the rows' clear runs as raw pointers (the runs sized to the
+    /// rows first). `body` must not touch `buffer`.
+    private func withTarget<R>(_ body: (BandTarget) -> R) -> R {
+        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
         let stride = storage.stride, generation = uniformGeneration
-        storage.pixels.withUnsafeMutableBufferPointer { pixels in
+        return storage.pixels.withUnsafeMutableBufferPointer { pixels in
             uniformRuns.withUnsafeMutableBufferPointer { runs in
-                Canvas.flushClears(rows: 0..<runs.count, pixels.baseAddress!, stride, runs.baseAddress!, generation)
+                body(BandTarget(base: pixels.baseAddress!, stride: stride, runs: runs.baseAddress!, generation: generation))
             }
         }
     }
 
     /// Replays the recorded draw calls band by band on the renderer's threads, then the deferred clears.
     private func replay(_ bands: BandRenderer) {
-        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
-        let stride = storage.stride, generation = uniformGeneration, height = storage.height
-        storage.pixels.withUnsafeMutableBufferPointer { pixels in
-            uniformRuns.withUnsafeMutableBufferPointer { runs in
-                bands.replay(height: height, Canvas.BandTarget(base: pixels.baseAddress!, stride: stride,
-                                                               runs: runs.baseAddress!, generation: generation))
-            }
-        }
+        let height = storage.height
+        withTarget { bands.replay(height: height, $0) }
         hasPendingClears = false
     }
 
@@ -142,14 +144,8 @@ public final class Canvas {
     /// pointers stay valid until the replay that waits for them: the pixels and clear runs are
     /// reallocated only through `buffer`, whose accessors replay (or discard) first.
     private func startRecorded(_ bands: BandRenderer) {
-        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
-        let stride = storage.stride, generation = uniformGeneration, height = storage.height
-        storage.pixels.withUnsafeMutableBufferPointer { pixels in
-            uniformRuns.withUnsafeMutableBufferPointer { runs in
-                bands.startRecorded(height: height, Canvas.BandTarget(base: pixels.baseAddress!, stride: stride,
-                                                                      runs: runs.baseAddress!, generation: generation))
-            }
-        }
+        let height = storage.height
+        withTarget { bands.startRecorded(height: height, $0) }
     }
 
     /// What a band replay writes to: raw pointers valid for the duration of one replay.
@@ -220,19 +216,13 @@ public final class Canvas {
     public func clear(_ color: Color, rect: IntRect? = nil) {
         let r = (rect ?? clip).intersection(clip).intersection(storage.bounds)
         guard !r.isEmpty else { return }
-        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
         let value = color.premultiplied
         hasPendingClears = true
         if let bands {
             bands.recordClear(value, r, height: storage.height)
             return
         }
-        let stride = storage.stride, generation = uniformGeneration
-        storage.pixels.withUnsafeMutableBufferPointer { pixels in
-            uniformRuns.withUnsafeMutableBufferPointer { runs in
-                Canvas.clearRows(r, rows: r.y0..<r.y1, value, pixels.baseAddress!, stride, runs.baseAddress!, generation)
-            }
-        }
+        withTarget { Canvas.clearRows(r, rows: r.y0..<r.y1, value, $0.base, $0.stride, $0.runs, $0.generation) }
     }
 
     /// The rows `rows` of a clear of `r`: deferred, remembering what already holds the colour.
@@ -352,17 +342,9 @@ public final class Canvas {
                                           area: area) else { return nil }
         guard let grid = rects.grid(in: area) else { return .drawn }
         let prepared = PreparedPaint(paint, transform: .identity, cache: &tableCache)
-        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
         accumulator.reset(to: grid)
         for r in rects.rects { accumulator.addWholePixelRect(r) }
-        let stride = storage.stride, generation = uniformGeneration
-        storage.pixels.withUnsafeMutableBufferPointer { pixels in
-            uniformRuns.withUnsafeMutableBufferPointer { runs in
-                Canvas.composite(accumulator, prepared, .nonZero, blend,
-                                 BandTarget(base: pixels.baseAddress!, stride: stride, runs: runs.baseAddress!,
-                                            generation: generation))
-            }
-        }
+        withTarget { Canvas.composite(accumulator, prepared, .nonZero, blend, $0) }
         return .drawn
     }
 
@@ -417,21 +399,13 @@ public final class Canvas {
                            y1: clampToInt(maxY.rounded(.up), area.y0, area.y1))
         guard !grid.isEmpty else { return }
         let prepared = PreparedPaint(paint, transform: .identity, cache: &tableCache)
-        if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
         if let bands {
             bands.recordFill(grid: grid, paint: prepared, rule: rule, blend: blend, pointCount: edges.count, height: storage.height)
             return
         }
         accumulator.reset(to: grid)
         edges.withUnsafeBufferPointer { accumulator.addEdges($0) }
-        let stride = storage.stride, generation = uniformGeneration
-        storage.pixels.withUnsafeMutableBufferPointer { pixels in
-            uniformRuns.withUnsafeMutableBufferPointer { runs in
-                Canvas.composite(accumulator, prepared, rule, blend,
-                                 BandTarget(base: pixels.baseAddress!, stride: stride, runs: runs.baseAddress!,
-                                            generation: generation))
-            }
-        }
+        withTarget { Canvas.composite(accumulator, prepared, rule, blend, $0) }
     }
 
     /// Sweeps `accumulator` and composites its coverage with `prepared` into the target, keeping
