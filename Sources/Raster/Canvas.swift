@@ -313,9 +313,9 @@ public final class Canvas {
     }
 
     /// A one-segment stroke (or its dashes) that is a set of axis-aligned rectangles on whole
-    /// pixels, composited as full-coverage spans: what the stroker and the grid would give, without
-    /// them. Nil when the stroke is not one (the general path draws it); otherwise what `stroke`
-    /// returns for it, decided as the general path decides.
+    /// pixels: added to the coverage grid as whole rows at their sides, without the stroker and the
+    /// edge walk (see `WholePixelRects`). Nil when the stroke is not one (the general path draws
+    /// it); otherwise what `stroke` returns for it, decided as the general path decides.
     private func strokeWholePixels(_ lines: [Polyline], style: StrokeStyle, scale: Double, width: Double,
                                    paint: Paint, blend: BlendMode) -> DrawResult? {
         guard lines.count == 1, lines[0].points.count == 2, !lines[0].isClosed else { return nil }
