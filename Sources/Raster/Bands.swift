@@ -93,27 +93,22 @@ final class BandRenderer: @unchecked Sendable {
         spare = batch
         started = batch
         batch.sortIntoBands(bandCount: bandCount)
+        // The helpers touch only what the job captures: the caller records meanwhile.
         let bands = bandCount, height = self.height, accumulators = self.accumulators
         pool.start(tasks: bands) { worker, band in
-            let rows = (band * Self.bandHeight)..<min(height, (band + 1) * Self.bandHeight)
-            batch.replayBand(band, rows: rows, bandCount: bands, accumulators[worker], target)
+            batch.replayBand(band, rows: Self.rows(ofBand: band, height: height), bandCount: bands, accumulators[worker], target)
         }
     }
 
     /// Draws every recorded command and then every deferred clear, band by band, and forgets them.
     func replay(height: Int, _ target: Canvas.BandTarget) {
         prepare(height: height)
-        if let started {
-            // The early batch's bands come first: help with what is left of it, then wait.
-            pool.wait(joining: true)
-            started.reset()
-            self.started = nil
-        }
+        finishStarted()
         let batch = recording
         if !batch.commands.isEmpty { batch.sortIntoBands(bandCount: bandCount) }
         let bands = bandCount, height = self.height, accumulators = self.accumulators
         pool.run(tasks: bands) { worker, band in
-            let rows = (band * Self.bandHeight)..<min(height, (band + 1) * Self.bandHeight)
+            let rows = Self.rows(ofBand: band, height: height)
             if !batch.commands.isEmpty {
                 batch.replayBand(band, rows: rows, bandCount: bands, accumulators[worker], target)
             }
@@ -124,12 +119,22 @@ final class BandRenderer: @unchecked Sendable {
 
     /// Forgets what was recorded (waiting for the helpers if they were drawing some of it).
     func reset() {
-        if let started {
-            pool.wait(joining: true)
-            started.reset()
-            self.started = nil
-        }
+        finishStarted()
         recording.reset()
+    }
+
+    /// The early batch's bands come before anything else: helps with what is left of it, waits for
+    /// the helpers, and forgets it.
+    private func finishStarted() {
+        guard let started else { return }
+        pool.wait(joining: true)
+        started.reset()
+        self.started = nil
+    }
+
+    /// The rows band `band` of a `height`-row picture owns.
+    private static func rows(ofBand band: Int, height: Int) -> Range<Int> {
+        (band * bandHeight)..<min(height, (band + 1) * bandHeight)
     }
 }
 

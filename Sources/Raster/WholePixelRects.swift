@@ -42,16 +42,9 @@ struct WholePixelRects {
         rects = out
     }
 
-    /// The pieces' bounding box, unclipped (what `rasterize` computes from their edges).
+    /// The pieces' bounding box, unclipped (what `rasterize` computes from their edges, so the
+    /// canvas takes the same grid for them).
     private(set) var bounds = IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
 
-    /// The coverage grid `rasterize` would take for the pieces' edges: their bounding box clamped
-    /// to `area`, one column wider on the right. Nil when nothing is left.
-    func grid(in area: IntRect) -> IntRect? {
-        guard !rects.isEmpty else { return nil }
-        func clamp(_ v: Int, _ lo: Int, _ hi: Int) -> Int { min(max(v, lo), hi) }
-        let g = IntRect(x0: clamp(bounds.x0, area.x0, area.x1), y0: clamp(bounds.y0, area.y0, area.y1),
-                        x1: clamp(bounds.x1 + 1, area.x0, area.x1), y1: clamp(bounds.y1, area.y0, area.y1))
-        return g.isEmpty ? nil : g
-    }
+    var isEmpty: Bool { rects.isEmpty }
 }
