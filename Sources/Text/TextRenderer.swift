@@ -75,7 +75,7 @@ public final class TextRenderer {
                 let x0 = column + g.left, y0 = row - g.top
                 let target = IntRect(x: x0, y: y0, width: g.mask.width, height: g.mask.height).intersection(area)
                 guard !target.isEmpty else { return }
-                composite(g.mask, x: x0, y: y0, in: target, into: pixels.baseAddress!, stride: stride, source: source)
+                composite(g, x: x0, y: y0, in: target, into: pixels.baseAddress!, stride: stride, source: source)
                 damage = damage.union(target)
             }
         }
