@@ -51,6 +51,65 @@ struct CoverageTests {
         #expect(abs(sum - area) / area < 1e-3, "sum \(sum) vs area \(area)")
     }
 
+    /// The exact area of a convex polygon inside the pixel square at (x, y), by clipping the polygon
+    /// to the square's four sides (Sutherland–Hodgman) and taking the shoelace area.
+    private static func exactArea(_ polygon: [(Double, Double)], _ x: Int, _ y: Int) -> Double {
+        var poly = polygon
+        let sides: [((Double, Double)) -> Double] = [
+            { $0.0 - Double(x) }, { Double(x + 1) - $0.0 }, { $0.1 - Double(y) }, { Double(y + 1) - $0.1 },
+        ]
+        for inside in sides {
+            var out: [(Double, Double)] = []
+            for i in poly.indices {
+                let p = poly[i], q = poly[(i + 1) % poly.count]
+                let a = inside(p), b = inside(q)
+                if a >= 0 { out.append(p) }
+                if (a >= 0) != (b >= 0) {
+                    let t = a / (a - b)
+                    out.append((p.0 + (q.0 - p.0) * t, p.1 + (q.1 - p.1) * t))
+                }
+            }
+            poly = out
+            if poly.isEmpty { return 0 }
+        }
+        var area = 0.0
+        for i in poly.indices {
+            let p = poly[i], q = poly[(i + 1) % poly.count]
+            area += p.0 * q.1 - q.0 * p.1
+        }
+        return abs(area) / 2
+    }
+
+    @Test("shallow and diagonal edges: every pixel's coverage is its exact area (within a level)")
+    func shallowEdgesCoverExactArea() {
+        // Thin triangles whose long edges cross one, two and many cell borders in each row
+        // (slopes from 0.3 to 6 pixels across per row), at fractional positions, in both windings.
+        var seed: UInt64 = 3
+        func unit() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) * 0x1p-53
+        }
+        for round in 0..<24 {
+            let slope = [0.3, 0.9, 1.4, 1.9, 2.6, 6.0][round % 6]
+            let x0 = 3 + unit() * 5, y0 = 2 + unit() * 4, rows = 6 + unit() * 10
+            var triangle = [(x0, y0), (x0 + rows * slope, y0 + rows), (x0 + 2.5 + unit() * 3, y0 + rows * 0.8)]
+            if round % 2 == 1 { triangle.reverse() }
+            var path = Path()
+            path.move(to: Point(triangle[0].0, triangle[0].1))
+            for p in triangle.dropFirst() { path.line(to: Point(p.0, p.1)) }
+            path.close()
+            let canvas = blackCanvas(90, 24)
+            canvas.fill(path, paint: white)
+            for y in 0..<24 {
+                for x in 0..<90 {
+                    let exact = Self.exactArea(triangle, x, y)
+                    #expect(abs(coverage(canvas, x, y) - exact) <= 1.0 / 255 + 1e-6,
+                            "round \(round) pixel \(x),\(y): \(coverage(canvas, x, y)) vs \(exact)")
+                }
+            }
+        }
+    }
+
     @Test("a one-pixel hairline on a pixel centre fills exactly one column")
     func hairlineOnPixelCenter() {
         let canvas = blackCanvas(20, 20)
