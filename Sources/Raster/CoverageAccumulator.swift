@@ -360,9 +360,10 @@ final class CoverageAccumulator {
     /// coverage per pixel in `mask[0 ..< x1 - x0]` (may hold zeros). Device coordinates.
     ///
     /// A row's spans are found first and handed on after, from one place: the loop over the cells
-    /// stays small, and `sink` (the compositing with the clear-run bookkeeping, inlined) has one call
-    /// site instead of five, where LLVM had inlined it at four and called it at the fifth (the
-    /// constant spans between mask spans, 2,550 calls a chart frame at ~160 instructions each).
+    /// stays small, and `sink` (the compositing with the clear-run bookkeeping, inlined) is called
+    /// at two places, one per kind of span, instead of five, where LLVM had inlined it at four and
+    /// called it at the fifth (the constant spans between mask spans, 2,550 calls a chart frame at
+    /// ~160 instructions each).
     @inline(__always)
     func sweep(rule: FillRule,
                _ sink: (_ y: Int, _ x0: Int, _ x1: Int, _ coverage: UInt32, _ mask: UnsafePointer<UInt8>?) -> Void) {
