@@ -472,6 +472,31 @@ struct KioskCoreTests {
         #expect(d.statuses.filter { $0.time.mono > last.time.mono }.isEmpty)
     }
 
+    @Test("settled_frame catches up with frames only when the frame at rest is on screen")
+    func statusSettledFrame() throws {
+        // The E2E's readings around a scrub must not take in draw-in frames: `animating` turns false
+        // when the draw-in's time is up, even while its last frame still waits for a flip.
+        let d = CoreDriver(config: Config.watchlist(["A"]) { $0.cycleSeconds = 0 }, writesStatus: true)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 0.5)
+        let moving = d.core.status()
+        #expect(moving.animating)
+        #expect(moving.frames > 1 && moving.settledFrame < moving.frames)
+        // a stuck flip: the draw-in's two seconds pass with a mid-motion frame the last one shown
+        d.flipsComplete = false
+        d.run(for: 3)
+        let timeUp = d.core.status()
+        #expect(!timeUp.animating)
+        #expect(timeUp.frames >= moving.frames && timeUp.settledFrame < timeUp.frames)
+        d.flipsComplete = true
+        d.run(for: 2)
+        let last = try #require(d.statuses.last).value
+        #expect(!last.animating)
+        #expect(last.settledFrame == last.frames && last.frames == d.presents.count)
+        #expect(last.json.contains("\"settled_frame\": \(last.frames),"))
+    }
+
     @Test("scrubbing follows the finger point by point, and a release ends it")
     func scrub() throws {
         let d = Self.started(Config.watchlist(["A"]) { $0.startRange = .fiveDays })

@@ -264,6 +264,11 @@ public final class KioskCore {
     private var lastFlipAnimating = false
     private var openRetryAt: Double?
     public private(set) var stats = FrameStatistics()
+    /// `stats.presentedFrames` at the last frame drawn with nothing in motion (the status file's
+    /// `settled_frame`): `animating` alone is false as soon as a motion's time is up, while the frame
+    /// that shows where it ended may still be waiting for a flip; equal to `frames`, it is on screen.
+    public private(set) var settledFrame = 0
+    private var presentingSettled = false
     private var pendingInputMicros: UInt64?
     private var inFlightInputMicros: UInt64?
     private var lastVblankMicros: UInt64 = 0
@@ -778,6 +783,7 @@ public final class KioskCore {
     }
 
     private func present(_ plan: FramePlan) {
+        presentingSettled = plan.settled
         flipInFlight = true
         flipStarted = now.mono
         emit(.present(plan))
@@ -786,6 +792,7 @@ public final class KioskCore {
     /// The shell presented a frame (counted for the statistics).
     public func recordFrame(renderNanos: UInt64, copyNanos: UInt64, copiedBytes: Int = 0, frameBytes: Int = 0) {
         stats.recordFrame(renderNanos: renderNanos, copyNanos: copyNanos, copiedBytes: copiedBytes, frameBytes: frameBytes)
+        if presentingSettled { settledFrame = stats.presentedFrames }
     }
 
     // MARK: Timers
@@ -1213,6 +1220,7 @@ public final class KioskCore {
         s.stale = isStale
         s.display = displayStatus
         s.frames = stats.presentedFrames
+        s.settledFrame = settledFrame
         s.missedVblanks = stats.missedVblanks
         s.inputToFlipP50 = stats.inputLatencyPercentile(0.5)
         s.inputToFlipP99 = stats.inputLatencyPercentile(0.99)
@@ -1231,6 +1239,7 @@ public final class KioskCore {
             w.stale = watchlist.tileContents.contains { $0.isStale }
             w.display = s.display
             w.frames = s.frames
+            w.settledFrame = s.settledFrame
             w.missedVblanks = s.missedVblanks
             w.inputToFlipP50 = s.inputToFlipP50
             w.inputToFlipP99 = s.inputToFlipP99

@@ -28,6 +28,9 @@ public struct KioskStatus: Sendable, Equatable {
     public var note: String?
     public var display: String?
     public var frames = 0
+    /// `frames` at the last frame drawn with nothing in motion: equal to `frames` once the picture
+    /// on screen is the settled one (a script's proof that a draw-in or morph has ended).
+    public var settledFrame = 0
     public var missedVblanks = 0
     public var inputToFlipP50: Double?
     public var inputToFlipP99: Double?
@@ -100,7 +103,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)), ("session_state", .text(sessionState)),
          ("as_of", .raw(asOf.map(String.init) ?? "null")), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
          ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("note", .text(note)), ("display", .text(display)),
-         ("frames", .raw(String(frames))), ("missed_vblanks", .raw(String(missedVblanks))),
+         ("frames", .raw(String(frames))), ("settled_frame", .raw(String(settledFrame))), ("missed_vblanks", .raw(String(missedVblanks))),
          ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),
          ("scanout_bytes_per_frame", .number(scanoutBytesPerFrame.map { $0.rounded() })),
          ("scanout_copy_fraction", .number(scanoutCopyFraction)), ("burn_in_shift", .text(burnInShift)),
