@@ -25,17 +25,23 @@ still_shot() {
 # Every capture that is judged waits for an observable state, never for a fixed time: the daemon's
 # status file (--status) says what is on screen and whether it still moves; a TCG guest on a loaded
 # host may need many times the usual seconds, and a check must not care.
-# settled NAME PID LOG STATUS [PATTERN...]: wait (<= 120 s) until STATUS says "animating": false and
+# at_rest STATUS [PATTERN...]: STATUS, read once into $REST (the daemon replaces it atomically, so
+# two greps may read two versions: an old "animating": false with a new file's range), says nothing
+# moves, shows its frame at rest (settled_frame = frames: "animating" turns false when a motion's
+# time is up, while its last frame may still wait for a flip) and contains every PATTERN.
+at_rest() {
+  REST=$(cat "$1" 2>/dev/null) || return 1; shift
+  case "$REST" in *'"animating": false'*) ;; *) return 1;; esac
+  rest_frames=$(printf '%s\n' "$REST" | sed -n 's/^ *"frames": \([0-9]*\),$/\1/p')
+  rest_settled=$(printf '%s\n' "$REST" | sed -n 's/^ *"settled_frame": \([0-9]*\),$/\1/p')
+  [ -n "$rest_frames" ] && [ "$rest_frames" = "$rest_settled" ] || return 1
+  for rest_p in "$@"; do case "$REST" in *"$rest_p"*) ;; *) return 1;; esac; done
+}
+# settled NAME PID LOG STATUS [PATTERN...]: wait (<= 120 s) until STATUS is at rest (at_rest) and
 # contains every PATTERN (e.g. '"range": "1Y"'), then a still capture.
 settled() {
   name=$1 pid=$2 log=$3 st=$4; shift 4; i=0
-  while [ $i -lt 2400 ]; do
-    if [ -s "$st" ] && grep -q '"animating": false' "$st"; then
-      ok=1; for p in "$@"; do grep -qF "$p" "$st" || ok=0; done
-      [ $ok = 1 ] && break
-    fi
-    sleep 0.05; i=$((i + 1))
-  done
+  until at_rest "$st" "$@" || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
   echo "settled $name: $((i * 50)) ms; status: $(tr -d '\n' < "$st" 2>/dev/null | cut -c1-400)" >> "$log"
   still_shot "$name" "$pid" "$log"
   echo "SHOT $name" >> "$OUT/shots.log"
@@ -52,10 +58,14 @@ shot_until() {
   done
   cp "$OUT/$name.try$try" "$OUT/$name" 2>/dev/null; echo "shot_until $name: try $try" >> "$OUT/shots.log"
 }
-# data_settled STATUS: (<= 120 s) the data is on screen and the chart has stopped moving (the
-# readings around a scrub must not take in the morph from the placeholder to the data)
+# data_settled STATUS LOG: (<= 120 s) the data is on screen and the draw-in from the placeholder has
+# ended on screen (the readings around a scrub must not take in its whole-frame frames)
 data_settled() {
-  i=0; until grep -q '"animating": false' "$1" 2>/dev/null && grep -q '"last_data_time": [0-9]' "$1" || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
+  i=0
+  until { at_rest "$1" && case "$REST" in *'"last_data_time": '[0-9]*) true;; *) false;; esac; } || [ $i -ge 2400 ]; do
+    sleep 0.05; i=$((i + 1))
+  done
+  echo "data_settled: $((i * 50)) ms; frames ${rest_frames:-?} settled_frame ${rest_settled:-?}" >> "$2"
 }
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt "${2:-300}" ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
 wait_text() { i=0; until grep -q "$2" "$1" 2>/dev/null || [ $i -ge "${3:-1200}" ]; do sleep 0.05; i=$((i + 1)); done; }
@@ -95,9 +105,10 @@ power_phases() {
   P=$!
   wait_file /tmp/ready-p 600; echo "ready_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
   echo "dpms_ready: $(dpms) $(crtc_active)" >> "$L"
-  # the tap waits until the guest has measured the screen while it is off (off_b)
+  # the tap waits until the guest has measured the screen while it is off (off_b); the device stays
+  # until the daemon has woken the screen
   $INJ create waitfor "$L" "$FOUND" 1 waitfor "$L" 'power: screen off' 1 waitfor "$L" 'off_b: ' 1 \
-    mark wake tap $TAP1Y_X $TAP1Y_Y mark woken sleep 8 destroy sleep 0.3 > "$OUT/d-inject-power.log" 2>&1 &
+    mark wake tap $TAP1Y_X $TAP1Y_Y mark woken waitfor "$L" 'power: screen on' 1 destroy > "$OUT/d-inject-power.log" 2>&1 &
   I=$!
   wait_text "$L" 'power: screen off'; echo "off_after: $(awk "BEGIN{print $(up) - $T0}")" >> "$L"
   wait_dpms Off
@@ -122,9 +133,10 @@ power_phases() {
     offs=$(grep -c 'power: screen off' "$L")
     settled d-power-on.ppm $P "$L" /tmp/st-p.json '"display": "presenting"' '"range": "1M"'
     [ "$(grep -c 'power: screen off' "$L")" = "$offs" ] && break
-    ons=$(grep -c 'power: screen on' "$L")
+    ons=$(grep -c 'power: screen on' "$L"); founds=$(grep -c "$FOUND" "$L")
     echo "woken capture $wake spans a new blank: another waking tap" >> "$L"
-    $INJ create tap $TAP1Y_X $TAP1Y_Y destroy >> "$OUT/d-inject-power.log" 2>&1
+    $INJ create waitfor "$L" "$FOUND" $((founds + 1)) tap $TAP1Y_X $TAP1Y_Y waitfor "$L" 'power: screen on' $((ons + 1)) destroy \
+      >> "$OUT/d-inject-power.log" 2>&1
     i=0; until [ "$(grep -c 'power: screen on' "$L")" -gt "$ons" ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
   done
   stats $P "$L"; echo "on_b: $(last_stats "$L")" >> "$L"
@@ -147,7 +159,7 @@ power_phases() {
   echo "dpms_sched: $(dpms) $(crtc_active)" >> "$L"
   stats $P "$L"; echo "sched_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P); SW=$(switches $P)
   shot d-power-sched.ppm
-  sleep 3
+  sleep 3   # the window measured while the schedule keeps the screen off, not a wait
   B2=$(cpu_ticks $P); SW2=$(switches $P); stats $P "$L"; echo "sched_b: $(last_stats "$L")" >> "$L"
   echo "sched_ticks=$((B2 - A)) sched_switches=$((SW2 - SW))" >> "$L"
   stop $P "$L"
@@ -172,7 +184,7 @@ wait_file /tmp/ready-a 600
 settled d-bochs.ppm $P "$OUT/d-bochs.log" /tmp/st-a.json '"display": "presenting"'
 stats $P "$OUT/d-bochs.log"; T1=$(cpu_ticks $P); SW=$(switches $P)
 cp /tmp/st-a.json "$OUT/d-bochs-status.json"
-sleep 10
+sleep 10   # the idle window that is measured (wakeups, sleeps), not a wait
 T2=$(cpu_ticks $P); SW2=$(switches $P); stats $P "$OUT/d-bochs.log"
 echo "idle_ticks=$((T2 - T1)) idle_switches=$((SW2 - SW))" >> "$OUT/d-bochs.log"
 shot d-sigterm-before.ppm
@@ -258,7 +270,7 @@ for v in burnin-bochs burnin-vkms; do
   wait_file /tmp/ready-$v 600
   if [ "$v" = burnin-bochs ]; then settled d-$v.ppm $P "$L" /tmp/st-$v.json '"display": "presenting"'
   else   # (no capture: QMP's screendump shows bochs)
-    i=0; until grep -q '"animating": false' /tmp/st-$v.json 2>/dev/null && grep -q '"display": "presenting"' /tmp/st-$v.json || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
+    i=0; until at_rest /tmp/st-$v.json '"display": "presenting"' || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
   fi
   stats $P "$L"; F0=$(frames_now "$L"); echo "mark step_before" >> "$L"
   # the step comes within one period (10 s) by itself; polled twice a second, for at most 60 s
@@ -273,11 +285,23 @@ FOUND='found "tickerboard e2e touchscreen"'
 if [ -e /dev/dri/card1 ]; then
   $B run --config "$OUT/touch-vkms.conf" --ready-file /tmp/ready-tv --status /tmp/st-tv.json 2>> "$OUT/d-touch-vkms.log" &
   P=$!
-  wait_file /tmp/ready-tv 600; sleep 1
-  data_settled /tmp/st-tv.json
+  wait_file /tmp/ready-tv 600
+  data_settled /tmp/st-tv.json "$OUT/d-touch-vkms.log"
   stats $P "$OUT/d-touch-vkms.log"; echo "mark scrub_before" >> "$OUT/d-touch-vkms.log"
-  timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 sleep 1 \
-    drag 100 400 900 400 60 25 sleep 1 destroy sleep 0.3 > "$OUT/d-inject-vkms.log" 2>&1
+  F0=$(frames_now "$OUT/d-touch-vkms.log")
+  # The device stays until the daemon has drawn the label back after the lift: a device removed
+  # earlier takes its unread events with it.
+  timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 \
+    drag 100 400 900 400 60 25 mark dragged waitfor "$OUT/d-touch-vkms.log" 'mark scrub_done' 1 destroy > "$OUT/d-inject-vkms.log" 2>&1 &
+  I=$!
+  wait_text "$OUT/d-inject-vkms.log" 'MARK dragged' 2400
+  # back at rest after the drag: the last price again, no scrubbed date, frames drawn since the mark
+  i=0
+  until { at_rest /tmp/st-tv.json '"note": null,' "\"price\": $LAST_PRICE_NUM," && [ "$rest_frames" -gt "${F0:-0}" ]; } || [ $i -ge 1200 ]; do
+    sleep 0.05; i=$((i + 1))
+  done
+  echo "unscrubbed: $((i * 50)) ms; frames $rest_frames" >> "$OUT/d-touch-vkms.log"; echo "mark scrub_done" >> "$OUT/d-touch-vkms.log"
+  wait $I
   stats $P "$OUT/d-touch-vkms.log"
   stop $P "$OUT/d-touch-vkms.log"
 fi
@@ -287,19 +311,22 @@ INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL
 $B run --config "$OUT/touch.conf" --ready-file /tmp/ready-t --status /tmp/st-t.json 2>> "$OUT/d-touch.log" &
 P=$!
 wait_file /tmp/ready-t 600
-data_settled /tmp/st-t.json
+data_settled /tmp/st-t.json "$OUT/d-touch.log"
 stats $P "$OUT/d-touch.log"; echo "mark scrub_before" >> "$OUT/d-touch.log"
 # The finger stays down (and the next step waits) until the guest has its capture: the injector
-# waits for the capture's line in shots.log, not for a number of seconds.
+# waits for the capture's line in shots.log, not for a number of seconds. "found" is logged when
+# libinput has opened the device: what is sent after it is read. A re-plug waits for the daemon's
+# "removed", and the injector ends when the daemon has handled the last removal (it must live on).
 SHOTS="$OUT/shots.log"
-$INJ create waitfor "$OUT/d-touch.log" "$FOUND" 1 sleep 1 \
+REMOVED='removed "tickerboard e2e touchscreen"'
+$INJ create waitfor "$OUT/d-touch.log" "$FOUND" 1 \
   mark scrub press $SCRUB_FROM $SCRUB_Y $SCRUB_TO $SCRUB_Y 20 30 mark scrub-held waitfor "$SHOTS" 'SHOT d-scrub.ppm' 1 up 0 \
   waitfor "$SHOTS" 'SHOT d-unscrubbed.ppm' 1 \
   mark tap1y tap $TAP1Y_X $TAP1Y_Y mark tap1y-done waitfor "$SHOTS" 'SHOT d-1y.ppm' 1 \
-  mark removal press $SCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 destroy sleep 1.5 \
-  create waitfor "$OUT/d-touch.log" "$FOUND" 2 sleep 1 \
+  mark removal press $SCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 destroy waitfor "$OUT/d-touch.log" "$REMOVED" 1 \
+  create waitfor "$OUT/d-touch.log" "$FOUND" 2 \
   mark rescrub press $RESCRUB_FROM $SCRUB_Y $RESCRUB_TO $SCRUB_Y 10 30 mark rescrub-held waitfor "$SHOTS" 'SHOT d-rescrub.ppm' 1 up 0 \
-  mark end destroy sleep 0.5 > "$OUT/d-inject.log" 2>&1 &
+  mark end destroy waitfor "$OUT/d-touch.log" "$REMOVED" 2 > "$OUT/d-inject.log" 2>&1 &
 I=$!
 wait_text "$OUT/d-inject.log" 'MARK scrub-held' 2400; settled d-scrub.ppm $P "$OUT/d-touch.log" /tmp/st-t.json "\"price\": $S_PRICE_NUM,"
 # after the finger lifts, the label is the last price again (the 1M range, unscrubbed) before the tap
@@ -316,18 +343,20 @@ $B run --config "$OUT/touch-rot90.conf" --ready-file /tmp/ready-r --status /tmp/
 P=$!
 wait_file /tmp/ready-r 600
 settled d-rot-before.ppm $P "$OUT/d-rot.log" /tmp/st-r.json '"range": "1M"' '"display": "presenting"'
-LOC=$(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" $ROT_LX $ROT_LY)
+# One search for the turn maps the 1Y label and (7''') the logical scrub's two ends to the panel.
+LOCS=$(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" \
+  $ROT_LX $ROT_LY $ROT_SCRUB_FROM $ROT_SY $ROT_SCRUB_TO $ROT_SY)
+LOC=$(echo "$LOCS" | sed -n 1p)
 echo "located: $LOC" >> "$OUT/d-rot.log"
 set -- $LOC
-if [ "$#" = 4 ]; then
+if [ "$#" = 4 ] && [ "$(echo "$LOCS" | wc -l)" = 3 ]; then
   TX=$2 TY=$3
   # (7''') then a scrub on the turned panel: the logical drag's ends where the panel shows them
-  set -- $(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" $ROT_SCRUB_FROM $ROT_SY) \
-         $(/usr/bin/python3 "$OUT/daemon-check.py" locate-rot "$OUT/d-rot-before.ppm" "$OUT/ref-rot-1m.png" $ROT_SCRUB_TO $ROT_SY)
+  set -- $(echo "$LOCS" | sed -n 2p) $(echo "$LOCS" | sed -n 3p)
   echo "rot-scrub: ($2, $3) -> ($6, $7)" >> "$OUT/d-rot.log"
-  $INJ create waitfor "$OUT/d-rot.log" "$FOUND" 1 sleep 1 tap "$TX" "$TY" mark tapped waitfor "$OUT/shots.log" 'SHOT d-rot-after.ppm' 1 \
+  $INJ create waitfor "$OUT/d-rot.log" "$FOUND" 1 tap "$TX" "$TY" mark tapped waitfor "$OUT/shots.log" 'SHOT d-rot-after.ppm' 1 \
     waitfor "$OUT/d-rot.log" 'mark rot_scrub_before' 1 press "$2" "$3" "$6" "$7" 10 30 mark rot-scrub-held \
-    waitfor "$OUT/shots.log" 'SHOT d-rot-scrub.ppm' 1 up 0 destroy sleep 0.3 > "$OUT/d-inject-rot.log" 2>&1 &
+    waitfor "$OUT/shots.log" 'SHOT d-rot-scrub.ppm' 1 up 0 destroy > "$OUT/d-inject-rot.log" 2>&1 &
   I=$!
   wait_text "$OUT/d-inject-rot.log" 'MARK tapped' 2400; settled d-rot-after.ppm $P "$OUT/d-rot.log" /tmp/st-r.json '"range": "1Y"'
   stats $P "$OUT/d-rot.log"; echo "mark rot_scrub_before" >> "$OUT/d-rot.log"
