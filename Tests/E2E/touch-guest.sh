@@ -7,6 +7,11 @@ CACHE=${1:?usage: touch-guest.sh CACHE}
 B="$OUT/input-check"
 INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size 1024x768"
 FOUND='input: found "tickerboard e2e touchscreen"'   # the reader has opened our device
+REMOVED='input: removed "tickerboard e2e touchscreen"'   # the reader has let it go
+# The sleeps between gestures pace the input (a tap, a drag and a swipe are told apart by their
+# timing; each MARK stamps a phase that touch-check.py finds by time). Nothing waits for the reader
+# by time: a device goes away only once the reader has logged the gesture it was sent (a removed
+# device takes its unread events with it), and the script goes on once the reader says "removed".
 wait_file() { i=0; while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
 stop() { kill -TERM "$1" 2>/dev/null; wait "$1"; }
 
@@ -30,8 +35,9 @@ $INJ create waitfor "$OUT/touch-a.log" "$FOUND" 1 \
   mark swipe drag 800 500 300 500 8 16 sleep 0.5 \
   mark two-fingers down 0 200 200 down 1 600 600 move 1 650 600 up 1 sleep 0.4 up 0 sleep 0.5 \
   mark outside down 0 5000 -300 move 0 -20 900 sleep 0.4 up 0 sleep 0.5 \
-  mark removal press 300 300 400 300 10 30 destroy sleep 1.5 create waitfor "$OUT/touch-a.log" "$FOUND" 2 \
-  mark re-added tap 512 384 sleep 0.5 mark end destroy sleep 1 > "$OUT/inject-a.log" 2>&1
+  mark removal press 300 300 400 300 10 30 destroy waitfor "$OUT/touch-a.log" "$REMOVED" 1 create waitfor "$OUT/touch-a.log" "$FOUND" 2 \
+  mark re-added tap 512 384 waitfor "$OUT/touch-a.log" 'GESTURE tap x=512.0 y=384.0' 1 \
+  mark end destroy waitfor "$OUT/touch-a.log" "$REMOVED" 2 > "$OUT/inject-a.log" 2>&1
 echo "inject a: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-a.log"
 
@@ -39,12 +45,14 @@ stop $P; echo "exit=$?" >> "$OUT/touch-a.log"
 $B --seconds 60 --size 1024x768 --rotation 90 --ready-file /tmp/ready-b > "$OUT/touch-b.log" 2>&1 &
 P=$!
 wait_file /tmp/ready-b
-$INJ create waitfor "$OUT/touch-b.log" "$FOUND" 1 mark report sleep 3 tap 1023 0 sleep 0.3 tap 1023 767 sleep 0.3 tap 0 767 sleep 0.3 tap 0 0 sleep 0.5 destroy sleep 1 \
-  > "$OUT/inject-b.log" 2>&1 &
+$INJ create waitfor "$OUT/touch-b.log" "$FOUND" 1 mark report waitfor "$OUT/report-done.log" 'report done' 1 \
+  tap 1023 0 sleep 0.3 tap 1023 767 sleep 0.3 tap 0 767 sleep 0.3 tap 0 0 waitfor "$OUT/touch-b.log" 'GESTURE tap' 4 \
+  destroy waitfor "$OUT/touch-b.log" "$REMOVED" 1 > "$OUT/inject-b.log" 2>&1 &
 I=$!
-# meanwhile, the `tickerboard inputs` listing while the touchscreen is there
+# meanwhile, the `tickerboard inputs` listing while the touchscreen is there (it stays until then)
 i=0; until grep -q "MARK report" "$OUT/inject-b.log" 2>/dev/null || [ $i -ge 400 ]; do sleep 0.05; i=$((i + 1)); done
 $B --report > "$OUT/report.log" 2>&1
+echo "report done" > "$OUT/report-done.log"
 wait $I; echo "inject b: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-b.log"
 
@@ -61,7 +69,8 @@ $B --seconds 60 --size 1024x768 --calibration "1 0 0 0 -1 1" --ready-file /tmp/r
 P1=$!
 wait_file /tmp/ready-c0; wait_file /tmp/ready-c1
 $INJ create waitfor "$OUT/touch-c0.log" "$FOUND" 1 waitfor "$OUT/touch-c1.log" "$FOUND" 1 \
-  tap 100 200 sleep 0.5 destroy sleep 1 > "$OUT/inject-c.log" 2>&1
+  tap 100 200 waitfor "$OUT/touch-c0.log" 'GESTURE tap' 1 waitfor "$OUT/touch-c1.log" 'GESTURE tap' 1 \
+  destroy waitfor "$OUT/touch-c0.log" "$REMOVED" 1 waitfor "$OUT/touch-c1.log" "$REMOVED" 1 > "$OUT/inject-c.log" 2>&1
 echo "inject c: exit $?"
 udevadm info /dev/input/event* 2>/dev/null | grep -m1 LIBINPUT_CALIBRATION_MATRIX
 stop $P0; echo "exit=$?" >> "$OUT/touch-c0.log"
@@ -72,7 +81,9 @@ rm -f /run/udev/rules.d/99-tickerboard-e2e.rules; udevadm control --reload
 $B --seconds 120 --size 1024x768 --quiet --ready-file /tmp/ready-d > "$OUT/touch-d.log" 2>&1 &
 P=$!
 wait_file /tmp/ready-d
-$INJ create waitfor "$OUT/touch-d.log" "$FOUND" 1 mark flood flood 10 10000 sleep 1 mark after tap 400 300 sleep 1 destroy sleep 0.5 \
+# (the tap comes once the reader has taken in the whole flood: its contact's end)
+$INJ create waitfor "$OUT/touch-d.log" "$FOUND" 1 mark flood flood 10 10000 waitfor "$OUT/touch-d.log" 'GESTURE scrubEnded' 1 \
+  mark after tap 400 300 waitfor "$OUT/touch-d.log" 'GESTURE tap x=400.0 y=300.0' 1 destroy waitfor "$OUT/touch-d.log" "$REMOVED" 1 \
   > "$OUT/inject-d.log" 2>&1
 echo "inject d: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-d.log"
@@ -85,7 +96,7 @@ $INJ create-mouse create-keyboard waitfor "$OUT/touch-f.log" 'found "tickerboard
   waitfor "$OUT/touch-f.log" 'found "tickerboard e2e keyboard"' 1 \
   rel -3000 -3000 sleep 0.2 mdown sleep 0.1 rel 40 0 sleep 0.05 rel 40 0 sleep 0.4 mup sleep 0.3 \
   rel 4000 4000 sleep 0.2 click sleep 0.3 \
-  key 2 key 7 key 105 key 106 key 57 key 30 sleep 0.5 > "$OUT/inject-f.log" 2>&1
+  key 2 key 7 key 105 key 106 key 57 key 30 waitfor "$OUT/touch-f.log" 'KEY code=30 pressed=0' 1 > "$OUT/inject-f.log" 2>&1
 echo "inject f: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-f.log"
 
@@ -94,8 +105,8 @@ stop $P; echo "exit=$?" >> "$OUT/touch-f.log"
 $B --seconds 60 --size 1024x768 --ready-file /tmp/ready-g > "$OUT/touch-g.log" 2>&1 &
 P=$!
 wait_file /tmp/ready-g
-$INJ create-degenerate create-nores waitfor "$OUT/touch-g.log" "$FOUND" 1 sleep 0.5 tap 300 200 sleep 0.5 destroy sleep 1 \
-  > "$OUT/inject-g.log" 2>&1
+$INJ create-degenerate create-nores waitfor "$OUT/touch-g.log" "$FOUND" 1 tap 300 200 waitfor "$OUT/touch-g.log" 'GESTURE tap x=300.0 y=200.0' 1 \
+  destroy waitfor "$OUT/touch-g.log" "$REMOVED" 1 > "$OUT/inject-g.log" 2>&1
 echo "inject g: exit $?"
 stop $P; echo "exit=$?" >> "$OUT/touch-g.log"
 
