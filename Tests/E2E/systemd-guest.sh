@@ -86,14 +86,21 @@ status_key() {   # status_key KEY: its value in the status file (strings without
   [ -f "$STATUS" ] || { echo -; return; }
   sed -n "s/.*\"$1\" *: *\"\{0,1\}\([^\",}]*\)\"\{0,1\}.*/\1/p" "$STATUS" | head -1
 }
-# settled: nothing animates: the status file (when there is one) says animating false, and two
-# frame counts (SIGUSR1, answered at once) half a second apart agree
+# settled: the settled picture is on screen and nothing has been drawn since: the status file, read
+# once (it is replaced atomically; two reads may see two versions), says animating false with
+# settled_frame = frames, and the daemon's own count (SIGUSR1) is still that frame (<= 15 s).
 settled() {
   d=$(( $(cs) + 1500 ))
   while [ "$(cs)" -lt "$d" ]; do
-    if [ -f "$STATUS" ] && [ "$(status_key animating)" != false ]; then sleep 0.2; continue; fi
-    frames; a=$FRAMES; sleep 0.5; frames
-    [ -n "$a" ] && [ "$a" = "$FRAMES" ] && return 0
+    snap=$(cat "$STATUS" 2>/dev/null)
+    snap_frames=$(printf '%s\n' "$snap" | sed -n 's/^ *"frames": \([0-9]*\),$/\1/p')
+    snap_settled=$(printf '%s\n' "$snap" | sed -n 's/^ *"settled_frame": \([0-9]*\),$/\1/p')
+    case "$snap" in *'"animating": false'*)
+      if [ -n "$snap_frames" ] && [ "$snap_frames" = "$snap_settled" ]; then
+        frames; [ "$FRAMES" = "$snap_frames" ] && return 0
+      fi;;
+    esac
+    sleep 0.2
   done
   return 1
 }
