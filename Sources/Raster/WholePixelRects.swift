@@ -14,8 +14,13 @@ struct WholePixelRects {
     /// overlap (the grid must draw them then).
     init?(pieces: [(Point, Point)], halfWidth: Double, squareEnds: Bool, area: IntRect) {
         let ext = squareEnds ? halfWidth : 0
-        // Whole pixels only, and far from Int's limits (the grid clamps the same way).
-        func whole(_ v: Double) -> Int? { v.rounded() == v && abs(v) < 1_073_741_824 ? Int(v) : nil }
+        // Whole pixels only, and far from Int's limits (the grid clamps the same way). The bound is
+        // tested first, so the conversion cannot trap; it stands in for `rounded()`, a libm call.
+        func whole(_ v: Double) -> Int? {
+            guard abs(v) < 1_073_741_824 else { return nil }
+            let n = Int(v)
+            return Double(n) == v ? n : nil
+        }
         var out: [IntRect] = []
         out.reserveCapacity(pieces.count)
         for (k, (a, b)) in pieces.enumerated() {
