@@ -17,8 +17,9 @@ func composite(_ glyph: CachedGlyph, x: Int, y: Int, in rect: IntRect, into pixe
         glyph.pairs.withUnsafeBufferPointer { p in
             glyph.ink.withUnsafeBufferPointer { ink in
                 // Row pointers advance by a stride each row; the columns are relative to the mask's
-                // left edge and clipped to the rectangle.
-                var destination = pixels + (rect.y0 &* stride &+ x)
+                // left edge and clipped to the rectangle. (The buffer's row pointer stays at column 0:
+                // the mask's left edge may lie left of the buffer, outside its memory.)
+                var row = pixels + rect.y0 &* stride
                 var coverage = m.baseAddress! + (rect.y0 &- y) &* width, pairs = p.baseAddress! + (rect.y0 &- y) &* width
                 let left = rect.x0 &- x, right = rect.x1 &- x
                 var extent = ink.baseAddress! + (rect.y0 &- y)
@@ -28,19 +29,19 @@ func composite(_ glyph: CachedGlyph, x: Int, y: Int, in rect: IntRect, into pixe
                     while extent < end {
                         let x0 = max(left, Int(extent.pointee & 0xFFFF)), x1 = min(right, Int(extent.pointee >> 16))
                         if x0 < x1 {
-                            compositeOpaqueRow(destination + x0, coverage: coverage + x0, pairs: pairs + x0,
+                            compositeOpaqueRow(row + (x &+ x0), coverage: coverage + x0, pairs: pairs + x0,
                                                count: x1 &- x0, source: source, lanes: lanes)
                         }
-                        destination += stride; coverage += width; pairs += width; extent += 1
+                        row += stride; coverage += width; pairs += width; extent += 1
                     }
                 } else {
                     while extent < end {
                         let x0 = max(left, Int(extent.pointee & 0xFFFF)), x1 = min(right, Int(extent.pointee >> 16))
                         for i in x0..<max(x0, x1) {
                             let c = UInt32(coverage[i])
-                            if c != 0 { destination[i] = blendOver(destination[i], source, coverage: c) }
+                            if c != 0 { row[x &+ i] = blendOver(row[x &+ i], source, coverage: c) }
                         }
-                        destination += stride; coverage += width; pairs += width; extent += 1
+                        row += stride; coverage += width; pairs += width; extent += 1
                     }
                 }
             }
