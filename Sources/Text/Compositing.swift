@@ -41,7 +41,7 @@ func composite(_ glyph: CachedGlyph, x: Int, y: Int, in rect: IntRect, into pixe
                             let c = UInt32(coverage[i])
                             if c != 0 { row[x &+ i] = blendOver(row[x &+ i], source, coverage: c) }
                         }
-                        row += stride; coverage += width; pairs += width; extent += 1
+                        row += stride; coverage += width; extent += 1
                     }
                 }
             }

@@ -15,7 +15,7 @@ struct CachedGlyph {
     /// and 0 for an empty row). They hold the row's ink, widened inside the mask to a multiple of four
     /// columns where it can be: the blend steps four pixels at a time, a pixel of coverage 0 comes out
     /// of it unchanged, and a row's last one to three pixels would otherwise go one by one (a fifth of
-    /// the text's cost, measured). Mask widths are far below 65,536 (FreeType's own limit).
+    /// the text's cost, measured). Mask widths stay far below 65,536 (a font is at most 1,000 px).
     let ink: [UInt32]
 
     init(mask: CoverageMask, left: Int, top: Int) {
