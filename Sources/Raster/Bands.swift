@@ -266,9 +266,8 @@ final class Batch: @unchecked Sendable {
                     bandRuns.withUnsafeBufferPointer { runs in
                         for k in start..<end {
                             let first = Int(runs[k])
-                            for i in first..<min(first + Self.runPairs, fillEnd) {
-                                accumulator.addEdge(e[2 * i], e[2 * i + 1])
-                            }
+                            let last = min(first + Self.runPairs, fillEnd)
+                            accumulator.addEdges(UnsafeBufferPointer(rebasing: e[(2 * first)..<(2 * last)]))
                         }
                     }
                 }

@@ -99,118 +99,126 @@ final class CoverageAccumulator {
             rowCapacity = windowRows
         }
         minRow = Int.max; maxRow = Int.min
+        windowCells = cells - windowLo &* rowCells
+        windowBits = touched - windowLo &* rowWords
+        windowRowFlags = rowTouched - windowLo
     }
 
-    /// Adds edges given as consecutive pairs of points.
+    /// The storage indexed by grid row (storage row 0 is grid row windowLo), set by `reset`: what
+    /// each edge would otherwise compute again from the fields above. Nothing is read through them
+    /// before the first `reset` (the window is empty until then).
+    private var windowCells = UnsafeMutablePointer<Float>(bitPattern: MemoryLayout<Float>.alignment)!
+    private var windowBits = UnsafeMutablePointer<UInt64>(bitPattern: MemoryLayout<UInt64>.alignment)!
+    private var windowRowFlags = UnsafeMutablePointer<Bool>(bitPattern: 1)!
+
+    /// Adds the edges given as consecutive pairs of points (device pixels). Edges outside the grid
+    /// still count to the left (they shift the running sum) and are dropped elsewhere. One call
+    /// takes many edges: the grid's fields and storage stay in registers across them, and an edge
+    /// costs no call of its own (LLVM would not inline a per-edge function this size).
     func addEdges(_ points: UnsafeBufferPointer<Point>) {
-        var i = 0
-        while i + 1 < points.count {
-            addEdge(points[i], points[i + 1])
-            i += 2
-        }
-    }
-
-    /// Adds the edge from `p0` to `p1` (device pixels). Edges outside the grid still count to the
-    /// left (they shift the running sum) and are dropped elsewhere.
-    @inline(__always)
-    func addEdge(_ p0: Point, _ p1: Point) {
-        guard windowHi > windowLo, width > 0 else { return }
-        // Grid-relative coordinates. Each row's crossing is computed from these original endpoints,
-        // never from clipped ones, so a clipped redraw yields the same coverage as a full one.
-        let x0 = p0.x - Double(originX), y0 = p0.y - Double(originY)
-        let x1 = p1.x - Double(originX), y1 = p1.y - Double(originY)
-        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, y0 != y1 else { return }
-        let sign: Double = y1 > y0 ? 1 : -1
-        let (ta, tb) = y0 < y1 ? ((x0, y0), (x1, y1)) : ((x1, y1), (x0, y0))
-        let yTop = max(ta.1, Double(windowLo)), yBottom = min(tb.1, Double(windowHi))
-        guard yTop < yBottom else { return }
-        let w = Double(width)
-        if max(ta.0, tb.0) >= w + 1 && min(ta.0, tb.0) >= w + 1 { return }  // wholly right of the grid
-        let dxdy = (tb.0 - ta.0) / (tb.1 - ta.1)
-        let firstRow = floorOfNonNegative(yTop), lastRow = ceilOfNonNegative(yBottom) - 1
-        if firstRow < minRow { minRow = firstRow }
-        if lastRow > maxRow { maxRow = lastRow }
-        let lo = windowLo, cellBase = cells - lo * rowCells, bitBase = touched - lo * rowWords, rows = rowTouched - lo
+        guard windowHi > windowLo, width > 0, let base = points.baseAddress else { return }
+        let ox = Double(originX), oy = Double(originY), w = Double(width)
+        let top = Double(windowLo), bottom = Double(windowHi)
+        let lo = windowLo, cellBase = windowCells, bitBase = windowBits, rows = windowRowFlags
         let rowCells = self.rowCells, rowWords = self.rowWords
-        @inline(__always) func piece(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
-            rows[row] = true
-            // Rows lie inside the window and cells inside a row: no overflow to check.
-            let rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
-            // Most pieces (steep edges, inside the grid) stay within one cell: accumulateRow's
-            // first case, without its clipping and its second conversion. (Both are finite.)
-            let lo = xa < xb ? xa : xb, hi = xa < xb ? xb : xa
-            if lo >= 0 && hi <= w {
-                let i0 = floorOfNonNegative(lo)
-                if hi <= Double(i0 &+ 1) {
-                    let mid = (lo + hi) * 0.5 - Double(i0)
-                    rc[i0] += Float(h * (1 - mid))
-                    rc[i0 &+ 1] += Float(h * mid)
-                    Self.markPair(rb, i0)
-                    return
-                }
-            }
-            Self.accumulateRow(rc, rb, xa, xb, h, w)
-        }
-        if max(ta.0, tb.0) <= 0 {
-            // Wholly left of the grid: each row gets the edge's height there in cell 0 (what
-            // accumulateRow's first case deposits). The edge's whole rows are counted as one step
-            // up and one back down, summed by the sweep; only the rows its ends lie in get a
-            // deposit. Which rows are whole depends on the edge alone, not on the window, so a
-            // band gets the values one pass over the whole grid gives.
-            let wholeLo = ceilOfNonNegative(yTop), wholeHi = floorOfNonNegative(yBottom)
-            if wholeLo < wholeHi {
-                let steps = leftSteps - lo, step = Int32(sign)
-                steps[wholeLo] &+= step
-                steps[wholeHi] &-= step
-            }
-            if yTop < Double(wholeLo) { piece(firstRow, -1, -1, sign * (min(yBottom, Double(wholeLo)) - yTop)) }
-            if wholeHi >= wholeLo && Double(wholeHi) < yBottom { piece(wholeHi, -1, -1, sign * (yBottom - Double(wholeHi))) }
-            return
-        }
-        // Row by row from the top row's crossing (rowTop = yTop there); a row's bottom crossing is
-        // the next row's top one. The rows between the first and the last are whole (height 1),
-        // with the same values as min/max against yTop and yBottom would give.
-        var xa = ta.0 + (yTop - ta.1) * dxdy
-        let firstBottom = min(yBottom, Double(firstRow + 1))
-        let xFirst = ta.0 + (firstBottom - ta.1) * dxdy
-        if firstBottom - yTop > 0 { piece(firstRow, xa, xFirst, sign * (firstBottom - yTop)) }
-        xa = xFirst
-        guard lastRow > firstRow else { return }
-        var row = firstRow + 1
-        if row < lastRow && min(ta.0, tb.0) >= 1e-6 && max(ta.0, tb.0) <= w - 1e-6 {
-            // Whole rows of an edge inside the grid (rounding cannot carry a crossing out of it):
-            // piece's tests and address arithmetic hoisted, the same values deposited.
-            var rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
-            var yNext = Double(row + 1)
-            let hOne = Float(sign)
-            while row < lastRow {
-                let xb = ta.0 + (yNext - ta.1) * dxdy
+        var minRow = self.minRow, maxRow = self.maxRow
+        defer { self.minRow = minRow; self.maxRow = maxRow }
+        for e in 0..<(points.count / 2) {
+            let p0 = base[2 &* e], p1 = base[2 &* e &+ 1]
+            // Grid-relative coordinates. Each row's crossing is computed from these original endpoints,
+            // never from clipped ones, so a clipped redraw yields the same coverage as a full one.
+            let x0 = p0.x - ox, y0 = p0.y - oy
+            let x1 = p1.x - ox, y1 = p1.y - oy
+            guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, y0 != y1 else { continue }
+            let sign: Double = y1 > y0 ? 1 : -1
+            let (ta, tb) = y0 < y1 ? ((x0, y0), (x1, y1)) : ((x1, y1), (x0, y0))
+            let yTop = max(ta.1, top), yBottom = min(tb.1, bottom)
+            guard yTop < yBottom else { continue }
+            if max(ta.0, tb.0) >= w + 1 && min(ta.0, tb.0) >= w + 1 { continue }  // wholly right of the grid
+            let dxdy = (tb.0 - ta.0) / (tb.1 - ta.1)
+            let firstRow = floorOfNonNegative(yTop), lastRow = ceilOfNonNegative(yBottom) - 1
+            if firstRow < minRow { minRow = firstRow }
+            if lastRow > maxRow { maxRow = lastRow }
+            @inline(__always) func piece(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
                 rows[row] = true
+                // Rows lie inside the window and cells inside a row: no overflow to check.
+                let rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
+                // Most pieces (steep edges, inside the grid) stay within one cell: accumulateRow's
+                // first case, without its clipping and its second conversion. (Both are finite.)
                 let lo = xa < xb ? xa : xb, hi = xa < xb ? xb : xa
-                let i0 = floorOfNonNegative(lo)
-                if hi <= Double(i0 &+ 1) {
-                    let mid = (lo + hi) * 0.5 - Double(i0)
-                    rc[i0] += hOne * Float(1 - mid)
-                    rc[i0 &+ 1] += hOne * Float(mid)
-                    Self.markPair(rb, i0)
-                } else {
-                    Self.accumulateRow(rc, rb, xa, xb, sign, w)
+                if lo >= 0 && hi <= w {
+                    let i0 = floorOfNonNegative(lo)
+                    if hi <= Double(i0 &+ 1) {
+                        let mid = (lo + hi) * 0.5 - Double(i0)
+                        rc[i0] += Float(h * (1 - mid))
+                        rc[i0 &+ 1] += Float(h * mid)
+                        Self.markPair(rb, i0)
+                        return
+                    }
                 }
-                xa = xb
-                row &+= 1
-                yNext += 1
-                rc += rowCells
-                rb += rowWords
+                Self.accumulateRow(rc, rb, xa, xb, h, w)
             }
+            if max(ta.0, tb.0) <= 0 {
+                // Wholly left of the grid: each row gets the edge's height there in cell 0 (what
+                // accumulateRow's first case deposits). The edge's whole rows are counted as one step
+                // up and one back down, summed by the sweep; only the rows its ends lie in get a
+                // deposit. Which rows are whole depends on the edge alone, not on the window, so a
+                // band gets the values one pass over the whole grid gives.
+                let wholeLo = ceilOfNonNegative(yTop), wholeHi = floorOfNonNegative(yBottom)
+                if wholeLo < wholeHi {
+                    let steps = leftSteps - lo, step = Int32(sign)
+                    steps[wholeLo] &+= step
+                    steps[wholeHi] &-= step
+                }
+                if yTop < Double(wholeLo) { piece(firstRow, -1, -1, sign * (min(yBottom, Double(wholeLo)) - yTop)) }
+                if wholeHi >= wholeLo && Double(wholeHi) < yBottom { piece(wholeHi, -1, -1, sign * (yBottom - Double(wholeHi))) }
+                continue
+            }
+            // Row by row from the top row's crossing (rowTop = yTop there); a row's bottom crossing is
+            // the next row's top one. The rows between the first and the last are whole (height 1),
+            // with the same values as min/max against yTop and yBottom would give.
+            var xa = ta.0 + (yTop - ta.1) * dxdy
+            let firstBottom = min(yBottom, Double(firstRow + 1))
+            let xFirst = ta.0 + (firstBottom - ta.1) * dxdy
+            if firstBottom - yTop > 0 { piece(firstRow, xa, xFirst, sign * (firstBottom - yTop)) }
+            xa = xFirst
+            guard lastRow > firstRow else { continue }
+            var row = firstRow + 1
+            if row < lastRow && min(ta.0, tb.0) >= 1e-6 && max(ta.0, tb.0) <= w - 1e-6 {
+                // Whole rows of an edge inside the grid (rounding cannot carry a crossing out of it):
+                // piece's tests and address arithmetic hoisted, the same values deposited.
+                var rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
+                var yNext = Double(row + 1)
+                let hOne = Float(sign)
+                while row < lastRow {
+                    let xb = ta.0 + (yNext - ta.1) * dxdy
+                    rows[row] = true
+                    let lo = xa < xb ? xa : xb, hi = xa < xb ? xb : xa
+                    let i0 = floorOfNonNegative(lo)
+                    if hi <= Double(i0 &+ 1) {
+                        let mid = (lo + hi) * 0.5 - Double(i0)
+                        rc[i0] += hOne * Float(1 - mid)
+                        rc[i0 &+ 1] += hOne * Float(mid)
+                        Self.markPair(rb, i0)
+                    } else {
+                        Self.accumulateRow(rc, rb, xa, xb, sign, w)
+                    }
+                    xa = xb
+                    row &+= 1
+                    yNext += 1
+                    rc += rowCells
+                    rb += rowWords
+                }
+            }
+            while row < lastRow {
+                let xb = ta.0 + (Double(row + 1) - ta.1) * dxdy
+                piece(row, xa, xb, sign)
+                xa = xb
+                row += 1
+            }
+            let xLast = ta.0 + (yBottom - ta.1) * dxdy
+            if yBottom - Double(lastRow) > 0 { piece(lastRow, xa, xLast, sign * (yBottom - Double(lastRow))) }
         }
-        while row < lastRow {
-            let xb = ta.0 + (Double(row + 1) - ta.1) * dxdy
-            piece(row, xa, xb, sign)
-            xa = xb
-            row += 1
-        }
-        let xLast = ta.0 + (yBottom - ta.1) * dxdy
-        if yBottom - Double(lastRow) > 0 { piece(lastRow, xa, xLast, sign * (yBottom - Double(lastRow))) }
     }
 
     /// Adds a rectangle on whole pixels (device pixels, within the grid's columns: the fold cell at

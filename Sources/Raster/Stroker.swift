@@ -248,7 +248,12 @@ struct Stroker {
         if side > 0 {
             polygon.append(v + o2)
         } else {
-            polygon[start...].reverse()
+            // In place: reversing the slice copied it out and back (a quarter of the corners).
+            var i = start, j = polygon.count - 1
+            while i < j {
+                polygon.swapAt(i, j)
+                i += 1; j -= 1
+            }
             polygon.append(v + o1)
         }
     }
@@ -391,17 +396,29 @@ struct Stroker {
         polygon.withUnsafeBufferPointer { poly in
             edges.withUnsafeMutableBufferPointer { all in
                 var area = 0.0
-                for i in 0..<n {
-                    let p = poly[i], q = poly[i + 1 == n ? 0 : i + 1]
+                for i in 0..<(n - 1) {
+                    let p = poly[i], q = poly[i &+ 1]
                     area += p.x * q.y - q.x * p.y
                 }
+                let p = poly[n - 1], q = poly[0]
+                area += p.x * q.y - q.x * p.y
                 let out = all.baseAddress! + start
-                // Edge i runs from point i to point i + 1 (the last back to the first).
-                let forward = area >= 0
-                for i in 0..<n {
-                    let a = poly[i], b = poly[i + 1 == n ? 0 : i + 1]
-                    out[2 * i] = forward ? a : b
-                    out[2 * i + 1] = forward ? b : a
+                // Edge i runs from point i to point i + 1 (the last back to the first); a loop per
+                // orientation, without a select per point.
+                if area >= 0 {
+                    for i in 0..<(n - 1) {
+                        out[2 &* i] = poly[i]
+                        out[2 &* i &+ 1] = poly[i &+ 1]
+                    }
+                    out[2 &* (n - 1)] = poly[n - 1]
+                    out[2 &* (n - 1) &+ 1] = poly[0]
+                } else {
+                    for i in 0..<(n - 1) {
+                        out[2 &* i] = poly[i &+ 1]
+                        out[2 &* i &+ 1] = poly[i]
+                    }
+                    out[2 &* (n - 1)] = poly[0]
+                    out[2 &* (n - 1) &+ 1] = poly[n - 1]
                 }
             }
         }
