@@ -326,8 +326,8 @@ public final class Canvas {
     }
 
     /// A one-segment stroke (or its dashes) that is a set of axis-aligned rectangles on whole
-    /// pixels: added to the coverage grid as whole rows at their sides, without the stroker and the
-    /// edge walk (see `WholePixelRects`). Nil when the stroke is not one (the general path draws
+    /// pixels: composited as spans of full coverage, without the stroker, the edge walk and the
+    /// cells (see `WholePixelRects`). Nil when the stroke is not one (the general path draws
     /// it); otherwise what `stroke` returns for it, decided as the general path decides. The
     /// dashes, if the style has any, are already in `dashes`.
     private func strokeWholePixels(_ lines: [Polyline], style: StrokeStyle, width: Double,
@@ -357,7 +357,7 @@ public final class Canvas {
         guard !rects.isEmpty, !grid.isEmpty else { return .drawn }
         let prepared = PreparedPaint(paint, transform: .identity, cache: &tableCache)
         accumulator.reset(to: grid)
-        for r in rects.rects { accumulator.addWholePixelRect(r) }
+        accumulator.setWholePixelRects(rects.rects)
         withTarget { Canvas.composite(accumulator, prepared, .nonZero, blend, $0) }
         return .drawn
     }

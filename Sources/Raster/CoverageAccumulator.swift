@@ -99,6 +99,7 @@ final class CoverageAccumulator {
             rowCapacity = windowRows
         }
         minRow = Int.max; maxRow = Int.min
+        if !wholeRects.isEmpty { wholeRects.removeAll(keepingCapacity: true) }
         windowCells = cells - windowLo &* rowCells
         windowBits = touched - windowLo &* rowWords
         windowRowFlags = rowTouched - windowLo
@@ -221,26 +222,17 @@ final class CoverageAccumulator {
         }
     }
 
-    /// Adds a rectangle on whole pixels (device pixels, within the grid's columns: the fold cell at
-    /// the right border included) at full coverage: what its two vertical edges deposit, whole rows
-    /// of +1 and -1 with their zero neighbours' chunks marked, without walking them.
-    func addWholePixelRect(_ r: IntRect) {
-        let y0 = max(r.y0 - originY, windowLo), y1 = min(r.y1 - originY, windowHi)
-        let a = r.x0 - originX, b = r.x1 - originX
-        guard y0 < y1, a >= 0, a < b, b <= width else { return }
-        if y0 < minRow { minRow = y0 }
-        if y1 - 1 > maxRow { maxRow = y1 - 1 }
-        let lo = windowLo, rows = rowTouched - lo
-        var rc = cells + (y0 - lo) * rowCells, rb = touched + (y0 - lo) * rowWords
-        for row in y0..<y1 {
-            rows[row] = true
-            rc[a] += 1
-            rc[b] -= 1
-            Self.markPair(rb, a)
-            Self.markPair(rb, b)
-            rc += rowCells
-            rb += rowWords
-        }
+    /// Whole-pixel rectangles that stand for this fill's edges (see `setWholePixelRects`).
+    private var wholeRects: [IntRect] = []
+
+    /// Gives the fill as rectangles on whole pixels at full coverage instead of edges: disjoint,
+    /// within the grid, sorted by rows then x, and those that share their first row share all of
+    /// them (what `WholePixelRects` makes). The sweep hands each row of each on as one span of
+    /// coverage 255, which is what their edges' cells would sum to, without cells (a scrub
+    /// cursor's 962 rows each cost a mask span through the cells: a tenth of a scrub frame).
+    func setWholePixelRects(_ rects: [IntRect]) {
+        wholeRects.removeAll(keepingCapacity: true)
+        wholeRects.append(contentsOf: rects)
     }
 
     /// Deposits one row's piece of an edge, from x = `xa` to `xb` with signed height `h`.
@@ -375,6 +367,20 @@ final class CoverageAccumulator {
     @inline(__always)
     func sweep(rule: FillRule,
                _ sink: (_ y: Int, _ x0: Int, _ x1: Int, _ coverage: UInt32, _ mask: UnsafePointer<UInt8>?) -> Void) {
+        if !wholeRects.isEmpty {
+            var g = 0
+            while g < wholeRects.count {
+                let first = wholeRects[g]
+                var end = g + 1
+                while end < wholeRects.count && wholeRects[end].y0 == first.y0 { end += 1 }
+                for y in first.y0..<first.y1 {
+                    for k in g..<end { sink(y, wholeRects[k].x0, wholeRects[k].x1, 255, nil) }
+                }
+                g = end
+            }
+            wholeRects.removeAll(keepingCapacity: true)
+            return
+        }
         guard minRow <= maxRow else { return }
         let width = self.width, rowCells = self.rowCells, rowWords = self.rowWords
         let ox = originX, oy = originY

@@ -1,8 +1,7 @@
 /// Axis-aligned strokes that cover whole pixels: a hairline on pixel edges (the scrub cursor), the
-/// dashes of a snapped baseline. What their edges deposit in the coverage grid is known without
-/// walking them (a whole row's step at each side), so the canvas adds that directly: coverage 1
-/// inside and 0 outside, the bytes the edge walk gives (its corners can sit an ulp off the pixel
-/// edge, which no byte sees), for a fraction of the walk.
+/// dashes of a snapped baseline. Their coverage is known without walking their edges: 1 inside and
+/// 0 outside, the bytes the edge walk gives (its corners can sit an ulp off the pixel edge, which
+/// no byte sees), so the canvas composites each row of each as one span of full coverage.
 struct WholePixelRects {
     /// Clipped to the area, sorted by rows, then by x. Rectangles that share their first row share
     /// all their rows (a horizontal dashed line) and lie apart in x; the others lie apart in rows
