@@ -464,23 +464,33 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
     }
     guard total.isFinite, total / period * Double(pattern.count) < 2_000_000 else { return false }
 
-    func keep(_ dash: ArraySlice<Point>) -> Bool {
-        guard let v = visible else { return true }
-        var i = dash.startIndex + 1
-        while i < dash.endIndex {
-            if segment(dash[i - 1], dash[i], reaches: v) { return true }
-            i += 1
-        }
-        return dash.allSatisfy { $0.distance(to: dash[dash.startIndex]) <= 1e-9 }
-    }
-    // The dash being built is out.points[dashStart...]; a finished one is kept (its end joins
-    // `starts`) or dropped (its points removed).
+    // The dash being built is out.points[dashStart...]. Whether one of its segments reaches
+    // `visible`, and whether all its points lie on its first (a dash of no length stays: the
+    // stroker makes a dot of it), are kept as its points come, so a finished dash is kept (its end
+    // joins `starts`) or dropped (its points cut off) without a second look at them: a scrub drops
+    // all but a few of a baseline's 352 dashes.
     var dashStart = 0
+    var reaches = false, onFirst = true
+    var first = Point(0, 0), previous = Point(0, 0)
+    func begin(_ p: Point) {
+        dashStart = out.points.count
+        out.points.append(p)
+        first = p; previous = p
+        reaches = false; onFirst = true
+    }
+    func extend(_ p: Point) {
+        out.points.append(p)
+        if let v = visible, !reaches {
+            reaches = segment(previous, p, reaches: v)
+            if onFirst { onFirst = p.distance(to: first) <= 1e-9 }
+        }
+        previous = p
+    }
     func finishDash() {
-        if keep(out.points[dashStart...]) {
+        if visible == nil || reaches || onFirst {
             out.starts.append(out.points.count)
         } else {
-            out.points.removeSubrange(dashStart...)
+            out.points.removeLast(out.points.count - dashStart)
         }
         dashStart = out.points.count
     }
@@ -495,7 +505,7 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
         var remaining = pattern[index] - phase
         var on = index % 2 == 0
         dashStart = out.points.count
-        if on { out.points.append(pts[0]) }
+        if on { begin(pts[0]) }
         for i in 1..<pts.count {
             var a = pts[i - 1]
             let b = pts[i]
@@ -504,10 +514,10 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
                 let t = remaining / segment
                 let cut = Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
                 if on {
-                    out.points.append(cut)
+                    extend(cut)
                     finishDash()
                 } else {
-                    out.points.append(cut)  // a dash starts here
+                    begin(cut)  // a dash starts here
                 }
                 on.toggle()
                 segment -= remaining
@@ -516,7 +526,7 @@ func dashed(_ lines: [Polyline], pattern rawPattern: [Double], offset: Double,
                 remaining = pattern[index]
             }
             remaining -= segment
-            if on { out.points.append(b) }
+            if on { extend(b) }
         }
         if on && out.points.count - dashStart >= 2 {
             finishDash()
