@@ -137,7 +137,7 @@ final class CoverageAccumulator {
             guard yTop < yBottom else { continue }
             if max(ta.0, tb.0) >= w + 1 && min(ta.0, tb.0) >= w + 1 { continue }  // wholly right of the grid
             let dxdy = (tb.0 - ta.0) / (tb.1 - ta.1)
-            let firstRow = floorOfNonNegative(yTop), lastRow = ceilOfNonNegative(yBottom) - 1
+            let firstRow = floorOfNonNegative(yTop), lastRow = ceilOfNonNegative(yBottom) &- 1
             if firstRow < minRow { minRow = firstRow }
             if lastRow > maxRow { maxRow = lastRow }
             @inline(__always) func piece(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
@@ -179,17 +179,17 @@ final class CoverageAccumulator {
             // the next row's top one. The rows between the first and the last are whole (height 1),
             // with the same values as min/max against yTop and yBottom would give.
             var xa = ta.0 + (yTop - ta.1) * dxdy
-            let firstBottom = min(yBottom, Double(firstRow + 1))
+            let firstBottom = min(yBottom, Double(firstRow &+ 1))
             let xFirst = ta.0 + (firstBottom - ta.1) * dxdy
             if firstBottom - yTop > 0 { piece(firstRow, xa, xFirst, sign * (firstBottom - yTop)) }
             xa = xFirst
             guard lastRow > firstRow else { continue }
-            var row = firstRow + 1
+            var row = firstRow &+ 1
             if row < lastRow && min(ta.0, tb.0) >= 1e-6 && max(ta.0, tb.0) <= w - 1e-6 {
                 // Whole rows of an edge inside the grid (rounding cannot carry a crossing out of it):
                 // piece's tests and address arithmetic hoisted, the same values deposited.
                 var rc = cellBase + row &* rowCells, rb = bitBase + row &* rowWords
-                var yNext = Double(row + 1)
+                var yNext = Double(row &+ 1)
                 let hOne = Float(sign)
                 while row < lastRow {
                     let xb = ta.0 + (yNext - ta.1) * dxdy
@@ -212,10 +212,10 @@ final class CoverageAccumulator {
                 }
             }
             while row < lastRow {
-                let xb = ta.0 + (Double(row + 1) - ta.1) * dxdy
+                let xb = ta.0 + (Double(row &+ 1) - ta.1) * dxdy
                 piece(row, xa, xb, sign)
                 xa = xb
-                row += 1
+                row &+= 1
             }
             let xLast = ta.0 + (yBottom - ta.1) * dxdy
             if yBottom - Double(lastRow) > 0 { piece(lastRow, xa, xLast, sign * (yBottom - Double(lastRow))) }
