@@ -95,11 +95,11 @@ public final class Canvas {
         func writeClear(_ row: UnsafeMutablePointer<UInt32>, _ a: Int, _ b: Int) {
             let h0 = Int(holeX0), h1 = Int(holeX1)
             if h1 <= h0 || h1 <= a || h0 >= b {
-                if b > a { SpanKernels.fill(row + a, b - a, color) }
+                if b > a { SpanKernels.fill(row + a, b &- a, color) }
                 return
             }
-            if h0 > a { SpanKernels.fill(row + a, h0 - a, color) }
-            if b > h1 { SpanKernels.fill(row + h1, b - h1, color) }
+            if h0 > a { SpanKernels.fill(row + a, h0 &- a, color) }
+            if b > h1 { SpanKernels.fill(row + h1, b &- h1, color) }
         }
 
         /// Narrows the run (and its hole) to [a, b).
@@ -251,7 +251,7 @@ public final class Canvas {
                                         _ runs: UnsafeMutablePointer<UniformRun>, _ generation: UInt32) {
         for y in rows where runs[y].pending && runs[y].generation == generation {
             let r = runs[y]
-            r.writeClear(base + y * stride, Int(r.x0), Int(r.x1))
+            r.writeClear(base + y &* stride, Int(r.x0), Int(r.x1))
             runs[y].pending = false
         }
     }
@@ -431,7 +431,7 @@ public final class Canvas {
         var rowColorY = Int.min
         var rowColor: UInt32 = 0
         accumulator.sweep(rule: rule) { y, x0, x1, coverage, mask in
-            let row = base + y * stride
+            let row = base + y &* stride
             var run = runs[y]
             let valid = run.generation == generation && x0 < Int(run.x1) && x1 > Int(run.x0)
             let contained = valid && Int(run.x0) <= x0 && x1 <= Int(run.x1)
@@ -446,9 +446,9 @@ public final class Canvas {
             }
             if let mask {
                 if contained && constantAlongRows {
-                    Canvas.compositeMask(row + x0, mask, x1 - x0, over: run.color, rowColor, blend)
+                    Canvas.compositeMask(row + x0, mask, x1 &- x0, over: run.color, rowColor, blend)
                 } else if constantAlongRows {
-                    Canvas.compositeMask(row + x0, mask, x1 - x0, rowColor, blend)
+                    Canvas.compositeMask(row + x0, mask, x1 &- x0, rowColor, blend)
                 } else {
                     for x in x0..<x1 {
                         Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), UInt32(mask[x - x0]), blend)
@@ -461,7 +461,7 @@ public final class Canvas {
                 case .sourceOver: value = blendOver(run.color, rowColor, coverage: coverage)
                 case .sourceCopy: value = coverage == 255 ? rowColor : lerpPixel(run.color, rowColor, coverage)
                 }
-                SpanKernels.fill(row + x0, x1 - x0, value)
+                SpanKernels.fill(row + x0, x1 &- x0, value)
             } else if constantAlongRows {
                 Canvas.composite(row, x0, x1, rowColor, coverage, blend)
             } else {
@@ -471,7 +471,7 @@ public final class Canvas {
             // so the side to the right is kept while there is one (writing the left one now if
             // the clear is still pending): the row's later spans then still land on the run.
             if valid {
-                let left = x0 - Int(run.x0), right = Int(run.x1) - x1
+                let left = x0 &- Int(run.x0), right = Int(run.x1) &- x1
                 if right <= 0 {
                     run.narrow(to: Int(run.x0), max(Int(run.x0), x0))
                 } else {
@@ -510,7 +510,7 @@ public final class Canvas {
         switch blend {
         case .sourceOver:
             if src >> 24 == 255 && coverage == 255 {
-                SpanKernels.fill(row + x0, x1 - x0, src)
+                SpanKernels.fill(row + x0, x1 &- x0, src)
             } else if src != 0 {
                 // Translucent paint mostly lands on a uniform background (a gradient over the chart's
                 // backdrop): remembering the last destination skips the arithmetic on repeats.

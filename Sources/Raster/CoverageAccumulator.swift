@@ -429,8 +429,8 @@ final class CoverageAccumulator {
                 }
             } else {
                 rows[row] = false
-                let rc = cellBase + row * rowCells
-                let rb = bitBase + row * rowWords
+                let rc = cellBase + row &* rowCells
+                let rb = bitBase + row &* rowWords
                 if leftRows != 0 {
                     rc[0] += Float(leftRows)
                     rb[0] |= 1
@@ -487,14 +487,14 @@ final class CoverageAccumulator {
                     if c != 0 { add(x, width, c) }
                 }
             }
-            let y = row + oy
+            let y = row &+ oy
             for k in 0..<count {
                 // Two calls, so each inlined copy knows which kind of span it draws.
                 let span = spans[k], x0 = Int(span.x0)
                 if span.coverage == 0 {
-                    sink(y, x0 + ox, Int(span.x1) + ox, 0, UnsafePointer(mask + x0))
+                    sink(y, x0 &+ ox, Int(span.x1) &+ ox, 0, UnsafePointer(mask + x0))
                 } else {
-                    sink(y, x0 + ox, Int(span.x1) + ox, span.coverage, nil)
+                    sink(y, x0 &+ ox, Int(span.x1) &+ ox, span.coverage, nil)
                 }
             }
         }

@@ -91,13 +91,13 @@ enum SpanKernels {
         let allFull = full != nil ? UInt32.max : 0, fullPixels = Pixels(repeating: full ?? 0)
         if let constantDestination {
             let d = Pixels(repeating: constantDestination)
-            while i + 4 <= count {
+            while i &+ 4 <= count {
                 let m = UnsafeRawPointer(mask + i).loadUnaligned(as: UInt32.self)
                 store4(out + i, m == 0 ? d : m == allFull ? fullPixels : four(d, coverage4(mask + i)))
-                i += 4
+                i &+= 4
             }
         } else {
-            while i + 4 <= count {
+            while i &+ 4 <= count {
                 let m = UnsafeRawPointer(mask + i).loadUnaligned(as: UInt32.self)
                 if m == 0 {
                     // The destination stays.
@@ -106,12 +106,12 @@ enum SpanKernels {
                 } else {
                     store4(out + i, four(load4(out + i), coverage4(mask + i)))
                 }
-                i += 4
+                i &+= 4
             }
         }
         while i < count {
             out[i] = one(constantDestination ?? out[i], UInt32(mask[i]))
-            i += 1
+            i &+= 1
         }
     }
 
@@ -121,25 +121,25 @@ enum SpanKernels {
     static func fill(_ out: UnsafeMutablePointer<UInt32>, _ count: Int, _ value: UInt32) {
         let v = Pixels(repeating: value)
         var i = 0
-        while i + 64 <= count {
+        while i &+ 64 <= count {
             let p = out + i
             store4(p, v); store4(p + 4, v); store4(p + 8, v); store4(p + 12, v)
             store4(p + 16, v); store4(p + 20, v); store4(p + 24, v); store4(p + 28, v)
             store4(p + 32, v); store4(p + 36, v); store4(p + 40, v); store4(p + 44, v)
             store4(p + 48, v); store4(p + 52, v); store4(p + 56, v); store4(p + 60, v)
-            i += 64
+            i &+= 64
         }
-        while i + 16 <= count {
+        while i &+ 16 <= count {
             store4(out + i, v); store4(out + i + 4, v); store4(out + i + 8, v); store4(out + i + 12, v)
-            i += 16
+            i &+= 16
         }
-        while i + 4 <= count {
+        while i &+ 4 <= count {
             store4(out + i, v)
-            i += 4
+            i &+= 4
         }
         while i < count {
             out[i] = value
-            i += 1
+            i &+= 1
         }
     }
 }
