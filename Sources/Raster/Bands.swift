@@ -103,9 +103,11 @@ final class BandRenderer: @unchecked Sendable {
     /// Draws every recorded command and then every deferred clear, band by band, and forgets them.
     func replay(height: Int, _ target: Canvas.BandTarget) {
         prepare(height: height)
-        finishStarted()
+        // The rest is sorted into bands while the helpers may still draw the early batch (it is a
+        // batch of its own): the sort was the serial part of a banded frame, helpers idle.
         let batch = recording
         if !batch.commands.isEmpty { batch.sortIntoBands(bandCount: bandCount) }
+        finishStarted()
         let bands = bandCount, height = self.height, accumulators = self.accumulators
         pool.run(tasks: bands) { worker, band in
             let rows = Self.rows(ofBand: band, height: height)
