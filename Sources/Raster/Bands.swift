@@ -77,6 +77,14 @@ final class BandRenderer: @unchecked Sendable {
         recording.edgeStarts.append(pointCount / 2)
     }
 
+    /// Records whole-pixel rectangles over `grid` at full coverage (see `WholePixelRects`): each band
+    /// composites the rows of them it owns, without edges.
+    func recordRects(_ rects: [IntRect], grid: IntRect, paint: PreparedPaint, blend: BlendMode, height: Int) {
+        prepare(height: height)
+        recording.commands.append(.rects(recording.rectFills.count))
+        recording.rectFills.append(Batch.RectFill(rects: rects, grid: grid, paint: paint, blend: blend))
+    }
+
     /// Whether `startRecorded` would start anything.
     var canStart: Bool { pool.helperCount > 0 && started == nil && !recording.fills.isEmpty }
 
@@ -145,6 +153,7 @@ final class Batch: @unchecked Sendable {
     enum Command {
         case clear(UInt32, IntRect)
         case fill(Int)
+        case rects(Int)
     }
     struct Fill {
         let grid: IntRect
@@ -152,8 +161,15 @@ final class Batch: @unchecked Sendable {
         let rule: FillRule
         let blend: BlendMode
     }
+    struct RectFill {
+        let rects: [IntRect]
+        let grid: IntRect
+        let paint: PreparedPaint
+        let blend: BlendMode
+    }
     var commands: [Command] = []
     var fills: [Fill] = []
+    var rectFills: [RectFill] = []
     /// Every fill's edges (pairs of points), fill after fill; fill f owns pairs edgeStarts[f] ..< edgeStarts[f + 1].
     var edges: [Point] = []
     var edgeStarts: [Int] = [0]
@@ -274,6 +290,12 @@ final class Batch: @unchecked Sendable {
                     }
                 }
                 Canvas.composite(accumulator, fill.paint, fill.rule, fill.blend, target)
+            case .rects(let r):
+                let fill = rectFills[r]
+                guard fill.grid.y0 < rows.upperBound, fill.grid.y1 > rows.lowerBound else { continue }
+                accumulator.reset(to: fill.grid, rows: rows)
+                accumulator.setWholePixelRects(fill.rects)
+                Canvas.composite(accumulator, fill.paint, .nonZero, fill.blend, target)
             }
         }
     }
@@ -282,6 +304,7 @@ final class Batch: @unchecked Sendable {
     func reset() {
         commands.removeAll(keepingCapacity: true)
         fills.removeAll(keepingCapacity: true)
+        rectFills.removeAll(keepingCapacity: true)
         edges.removeAll(keepingCapacity: true)
         edgeStarts.removeAll(keepingCapacity: true)
         edgeStarts.append(0)

@@ -39,6 +39,10 @@ public final class Canvas {
         }
     }
 
+    /// Whether axis-aligned strokes on whole pixels take their shortcut (`strokeWholePixels`); off,
+    /// they go through the stroker and the edge walk like any stroke (what the tests compare with).
+    var wholePixelStrokes = true
+
     /// The canvas's pixel rectangle (reading it draws nothing, unlike `buffer`).
     public var bounds: IntRect { storage.bounds }
 
@@ -286,7 +290,7 @@ public final class Canvas {
             guard dashed(lines, pattern: style.dashes.map { $0 * scale }, offset: style.dashOffset * scale,
                          visible: visible, into: &dashes) else { return .rejected }
         }
-        if bands == nil, !sawNonFinite, style.cap != .round,
+        if wholePixelStrokes, !sawNonFinite, style.cap != .round,
            let result = strokeWholePixels(lines, style: style, width: width, visible: visible, paint: paint, blend: blend) {
             return result
         }
@@ -327,9 +331,10 @@ public final class Canvas {
 
     /// A one-segment stroke (or its dashes) that is a set of axis-aligned rectangles on whole
     /// pixels: composited as spans of full coverage, without the stroker, the edge walk and the
-    /// cells (see `WholePixelRects`). Nil when the stroke is not one (the general path draws
-    /// it); otherwise what `stroke` returns for it, decided as the general path decides. The
-    /// dashes, if the style has any, are already in `dashes`.
+    /// cells (see `WholePixelRects`), at once or, with bands, recorded for each band to composite
+    /// its rows of them. Nil when the stroke is not one (the general path draws it); otherwise what
+    /// `stroke` returns for it, decided as the general path decides. The dashes, if the style has
+    /// any, are already in `dashes`.
     private func strokeWholePixels(_ lines: [Polyline], style: StrokeStyle, width: Double,
                                    visible: (x0: Double, y0: Double, x1: Double, y1: Double)?,
                                    paint: Paint, blend: BlendMode) -> DrawResult? {
@@ -356,6 +361,10 @@ public final class Canvas {
         let grid = Canvas.grid(minX: Double(b.x0), minY: Double(b.y0), maxX: Double(b.x1), maxY: Double(b.y1), in: area)
         guard !rects.isEmpty, !grid.isEmpty else { return .drawn }
         let prepared = PreparedPaint(paint, transform: .identity, cache: &tableCache)
+        if let bands {
+            bands.recordRects(rects.rects, grid: grid, paint: prepared, blend: blend, height: storage.height)
+            return .drawn
+        }
         accumulator.reset(to: grid)
         accumulator.setWholePixelRects(rects.rects)
         withTarget { Canvas.composite(accumulator, prepared, .nonZero, blend, $0) }

@@ -368,12 +368,14 @@ final class CoverageAccumulator {
     func sweep(rule: FillRule,
                _ sink: (_ y: Int, _ x0: Int, _ x1: Int, _ coverage: UInt32, _ mask: UnsafePointer<UInt8>?) -> Void) {
         if !wholeRects.isEmpty {
+            // Only the window's rows: a band composites the rows it owns.
+            let top = originY + windowLo, bottom = originY + windowHi
             var g = 0
             while g < wholeRects.count {
                 let first = wholeRects[g]
                 var end = g + 1
                 while end < wholeRects.count && wholeRects[end].y0 == first.y0 { end += 1 }
-                for y in first.y0..<first.y1 {
+                for y in max(first.y0, top)..<max(min(first.y1, bottom), max(first.y0, top)) {
                     for k in g..<end { sink(y, wholeRects[k].x0, wholeRects[k].x1, 255, nil) }
                 }
                 g = end

@@ -1,4 +1,4 @@
-import Raster
+@testable import Raster
 import Testing
 
 /// Drawing in horizontal bands on several threads must give exactly the pixels of one thread.
@@ -106,14 +106,17 @@ struct BandTests {
         }
     }
 
-    @Test("axis-aligned strokes on whole pixels (drawn without the edge walk on one thread) equal the grid's")
+    @Test("axis-aligned strokes on whole pixels (drawn without the edge walk, on one thread and in bands) equal the grid's")
     func wholePixelStrokes() {
-        // One thread takes the shortcut for these; bands draw every stroke through the edges.
+        // One thread and the bands take the shortcut for these; `walked` draws them through the
+        // stroker and the edges like any stroke.
         let one = Canvas(width: 203, height: 151)
         let banded = Canvas(width: 203, height: 151)
         banded.renderThreads = 2
+        let walked = Canvas(width: 203, height: 151)
+        walked.wholePixelStrokes = false
         for (frame, clip) in [IntRect(x0: 0, y0: 0, x1: 203, y1: 151), IntRect(x0: 37, y0: 20, x1: 121, y1: 96)].enumerated() {
-            for c in [one, banded] {
+            for c in [one, banded, walked] {
                 c.clip = c.bounds
                 c.clear(Color(rgb: 0x0D1117))
                 c.fillRect(x: 10.5, y: 30.25, width: 150, height: 80, paint: .solid(Color(argb: 0x6000_C805)))
@@ -135,10 +138,12 @@ struct BandTests {
                 c.clip = c.bounds
                 c.finish()
             }
-            let a = banded.buffer.pixels, b = one.buffer.pixels
-            let differing = zip(a, b).filter { $0 != $1 }.count
-            #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
-            if frame == 0 { #expect(b[40 * 203 + 8] == Color(argb: 0xFFA0_A0A0).premultiplied, "a dash on its pixel") }
+            let reference = walked.buffer.pixels
+            for (name, c) in [("one thread", one), ("bands", banded)] {
+                let differing = zip(c.buffer.pixels, reference).filter { $0 != $1 }.count
+                #expect(differing == 0, "frame \(frame), \(name): \(differing) pixels differ from the edge walk's")
+            }
+            if frame == 0 { #expect(reference[40 * 203 + 8] == Color(argb: 0xFFA0_A0A0).premultiplied, "a dash on its pixel") }
         }
     }
 
