@@ -375,7 +375,9 @@ final class CoverageAccumulator {
                 let first = wholeRects[g]
                 var end = g + 1
                 while end < wholeRects.count && wholeRects[end].y0 == first.y0 { end += 1 }
-                for y in max(first.y0, top)..<max(min(first.y1, bottom), max(first.y0, top)) {
+                // The group's rows in the window (none when it lies outside).
+                let y0 = max(first.y0, top), y1 = max(min(first.y1, bottom), y0)
+                for y in y0..<y1 {
                     for k in g..<end { sink(y, wholeRects[k].x0, wholeRects[k].x1, 255, nil) }
                 }
                 g = end
