@@ -116,8 +116,7 @@ public struct LineChartPainter {
         // The area under the line fades out towards the bottom, in the line's colour.
         if v.count >= 2 {
             var area = Path(reservingCapacity: v.count + 3)
-            area.move(to: v[0])
-            for p in v.dropFirst() { area.line(to: p) }
+            area.addPolyline(v)
             area.line(to: Point(v[v.count - 1].x, plot.bottom))
             area.line(to: Point(v[0].x, plot.bottom))
             area.close()

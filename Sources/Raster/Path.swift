@@ -11,9 +11,9 @@ public struct Path: Sendable {
     /// What each element is, and its points in order (control points first, as in `Element`): a
     /// 5,000-point chart line is 80 kB of points this way, against 280 kB as enum elements, which
     /// glibc served from fresh mmaps every frame (about 100 page faults a frame at n = 5,000).
-    enum Verb: UInt8, Sendable { case move, line, quad, cubic, close }
-    private(set) var verbs: [Verb] = []
-    private(set) var points: [Point] = []
+    @usableFromInline enum Verb: UInt8, Sendable { case move, line, quad, cubic, close }
+    @usableFromInline var verbs: [Verb] = []
+    @usableFromInline var points: [Point] = []
 
     public var elements: [Element] {
         var out: [Element] = []
@@ -73,11 +73,21 @@ public struct Path: Sendable {
 
     /// An open polyline through `points`.
     public static func polyline(_ points: [Point]) -> Path {
-        var p = Path(reservingCapacity: points.count)
-        guard let first = points.first else { return p }
-        p.move(to: first)
-        for q in points.dropFirst() { p.line(to: q) }
+        var p = Path()
+        p.addPolyline(points)
         return p
+    }
+
+    /// Starts a subpath at the first point and draws lines through the rest, appended in bulk (a
+    /// chart's line of thousands of points is built every frame; one append per point checked the
+    /// arrays' capacity each time).
+    /// (Inlinable: a generic call across modules ran unspecialized, through metadata lookups.)
+    @inlinable
+    public mutating func addPolyline<C: Collection>(_ polyline: C) where C.Element == Point {
+        guard !polyline.isEmpty else { return }
+        verbs.append(.move)
+        verbs.append(contentsOf: repeatElement(.line, count: polyline.count - 1))
+        points.append(contentsOf: polyline)
     }
 }
 
@@ -119,7 +129,10 @@ extension Path {
         }
 
         var next = 0  // index of the element's first point
-        for (k, verb) in verbs.enumerated() {
+        var k = 0
+        while k < verbs.count {
+            let verb = verbs[k]
+            defer { k += 1 }
             switch verb {
             case .move:
                 let p = points[next]; next += 1
@@ -135,6 +148,19 @@ extension Path {
                 current.reserveCapacity(end - k + 1)
                 current.append(q)
             case .line:
+                if identity && hasCurrentPoint && !implicitStart {
+                    // A run of lines without a transform (a chart's line): its finite points as
+                    // they are, in one copy; a non-finite one takes the way below.
+                    var end = k
+                    while end < verbs.count && verbs[end] == .line && points[next + end - k].isFinite { end += 1 }
+                    if end > k {
+                        current.append(contentsOf: points[next..<(next + end - k)])
+                        last = points[next + end - k - 1]
+                        next += end - k
+                        k = end - 1
+                        continue
+                    }
+                }
                 let p = points[next]; next += 1
                 let q = map(p)
                 guard q.isFinite else { sawNonFinite = true; finish(closed: false); hasCurrentPoint = false; continue }

@@ -102,8 +102,8 @@ public enum ReferenceScene {
         canvas.clear(background)
         let n = f.x.count
         var area = Path(reservingCapacity: n + 3)
-        area.move(to: Point(f.x[0], f.y[0]))
-        for i in 1..<n { area.line(to: Point(f.x[i], f.y[i])) }
+        let points = (0..<n).lazy.map { Point(f.x[$0], f.y[$0]) }
+        area.addPolyline(points)
         area.line(to: Point(f.x[n - 1], L.bottom))
         area.line(to: Point(f.x[0], L.bottom))
         area.close()
@@ -122,8 +122,7 @@ public enum ReferenceScene {
         canvas.stroke(cursor, style: StrokeStyle(width: L.hairWidth, cap: .butt), paint: .solid(cursorColor))
 
         var line = Path(reservingCapacity: n)
-        line.move(to: Point(f.x[0], f.y[0]))
-        for i in 1..<n { line.line(to: Point(f.x[i], f.y[i])) }
+        line.addPolyline(points)
         canvas.stroke(line, style: StrokeStyle(width: L.lineWidth, cap: .round, join: .round), paint: .solid(lineColor))
 
         var dot = Path()
