@@ -312,9 +312,10 @@ public final class Canvas {
             }
         }
         swap(&edges, &stroker.edges)
+        let bounds = stroker.bounds
         strokeBuffers = stroker.takeBuffers()
         if edges.count == edgeBase { return sawNonFinite ? .partial : .empty }
-        rasterize(paint: paint, rule: .nonZero, blend: blend)
+        rasterize(paint: paint, rule: .nonZero, blend: blend, bounds: bounds)
         return sawNonFinite ? .partial : .drawn
     }
 
@@ -400,10 +401,16 @@ public final class Canvas {
 
     /// Rasterizes `edges` (pairs of points in device space) and composites the coverage, or
     /// records them for the bands.
-    private func rasterize(paint: Paint, rule: FillRule, blend: BlendMode) {
+    /// `bounds`, when given, is the bounding box of the edges' points (the stroker gathers it).
+    private func rasterize(paint: Paint, rule: FillRule, blend: BlendMode,
+                           bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = nil) {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for p in edges[edgeBase...] {
-            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+        if let bounds {
+            (minX, minY, maxX, maxY) = bounds
+        } else {
+            for p in edges[edgeBase...] {
+                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
         }
         let area = clip.intersection(storage.bounds)
         guard !area.isEmpty, minX <= maxX, minY <= maxY else { return }

@@ -33,7 +33,7 @@ enum StrokeProblem {
 /// (measured at 4K: ~400 page faults a frame, most of the serial part of a two-thread frame).
 struct StrokerBuffers {
     var edges: [Point] = []
-    var polygon: [Point] = []
+    var polygon = PointList()
     var points: [Point] = []
     var directions: [Point] = []
 }
@@ -51,7 +51,11 @@ struct Stroker {
     let arcStepAngle: Double
     /// Its cosine: an arc whose ends are closer than this in angle is one chord.
     let arcStepCosine: Double
-    var polygon: [Point]
+    let polygon: PointList
+    /// The bounding box of every point written to `edges` by this stroker (NaNs left out, as
+    /// `min`/`max` leave them): what the rasterizer's grid needs, gathered where the points are
+    /// already in registers instead of in a second pass over twice as many edge ends.
+    var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
     /// Output: pairs of points, one pair per directed edge.
     var edges: [Point]
     private var points: [Point]
@@ -80,9 +84,9 @@ struct Stroker {
     /// read before this.
     mutating func takeBuffers() -> StrokerBuffers {
         var b = StrokerBuffers(edges: edges, polygon: polygon, points: points, directions: directions)
-        edges = []; polygon = []; points = []; directions = []
+        edges = []; points = []; directions = []
         b.edges.removeAll(keepingCapacity: true)
-        b.polygon.removeAll(keepingCapacity: true)
+        b.polygon.removeAll()
         b.points.removeAll(keepingCapacity: true)
         b.directions.removeAll(keepingCapacity: true)
         return b
@@ -166,7 +170,7 @@ struct Stroker {
         var first = pts[s0], last = pts[s1]
         if startCap == .square { first = first - directions[s0] * halfWidth }
         if endCap == .square { last = last + directions[s1 - 1] * halfWidth }
-        polygon.removeAll(keepingCapacity: true)
+        polygon.removeAll()
         // Left side (offset +n), forwards.
         polygon.append(first + leftNormal(directions[s0]))
         for i in s0..<s1 {
@@ -252,12 +256,7 @@ struct Stroker {
         if side > 0 {
             polygon.append(v + o2)
         } else {
-            // In place: reversing the slice copied it out and back (a quarter of the corners).
-            var i = start, j = polygon.count - 1
-            while i < j {
-                polygon.swapAt(i, j)
-                i += 1; j -= 1
-            }
+            polygon.reverse(from: start)
             polygon.append(v + o1)
         }
     }
@@ -311,7 +310,7 @@ struct Stroker {
                 emitTriangle(v, v + o1, v + o2)
             }
         case .round:
-            polygon.removeAll(keepingCapacity: true)
+            polygon.removeAll()
             polygon.append(v)
             appendArc(center: v, from: o1, to: o2)
             emitCurrentPolygon()
@@ -321,7 +320,7 @@ struct Stroker {
     /// Half a disc beyond an end point, facing `outward`.
     private mutating func roundCap(_ p: Point, outward d: Point) {
         let n = Point(-d.y, d.x) * halfWidth, tip = d * halfWidth
-        polygon.removeAll(keepingCapacity: true)
+        polygon.removeAll()
         polygon.append(p + n)
         appendArc(center: p, from: n, to: tip)
         appendArc(center: p, from: tip, to: Point(-n.x, -n.y))
@@ -362,7 +361,14 @@ struct Stroker {
         if withEnds { polygon.append(center + b) }
     }
 
+    @inline(__always)
+    private mutating func include(_ p: Point) {
+        bounds.minX = min(bounds.minX, p.x); bounds.maxX = max(bounds.maxX, p.x)
+        bounds.minY = min(bounds.minY, p.y); bounds.maxY = max(bounds.maxY, p.y)
+    }
+
     private mutating func emitTriangle(_ a: Point, _ b: Point, _ c: Point) {
+        include(a); include(b); include(c)
         let area = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)
         if area >= 0 {
             edges.append(a); edges.append(b); edges.append(b); edges.append(c); edges.append(c); edges.append(a)
@@ -373,6 +379,7 @@ struct Stroker {
 
     /// A convex quadrilateral (segment bodies, miters), emitted in positive orientation.
     private mutating func emitQuad(_ a: Point, _ b: Point, _ c: Point, _ d: Point) {
+        include(a); include(b); include(c); include(d)
         let area = (c.x - a.x) * (d.y - b.y) - (d.x - b.x) * (c.y - a.y)
         if area >= 0 {
             edges.append(a); edges.append(b); edges.append(b); edges.append(c)
@@ -385,6 +392,7 @@ struct Stroker {
 
     /// `emitCurrentPolygon` for the four-point polygon p0 p1 p2 p3: the same sum, the same edges.
     private mutating func emitPolygon(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) {
+        include(p0); include(p1); include(p2); include(p3)
         var area = 0.0
         area += p0.x * p1.y - p1.x * p0.y
         area += p1.x * p2.y - p2.x * p1.y
@@ -405,15 +413,21 @@ struct Stroker {
         // array's uniqueness and capacity each time (a tenth of a 5,000-point stroke).
         let start = edges.count
         edges.append(contentsOf: repeatElement(Point(0, 0), count: 2 * n))
-        polygon.withUnsafeBufferPointer { poly in
+        do {
+            let poly = polygon.base
+            var b = bounds
             edges.withUnsafeMutableBufferPointer { all in
                 var area = 0.0
                 for i in 0..<(n - 1) {
                     let p = poly[i], q = poly[i &+ 1]
                     area += p.x * q.y - q.x * p.y
+                    b.minX = min(b.minX, p.x); b.maxX = max(b.maxX, p.x)
+                    b.minY = min(b.minY, p.y); b.maxY = max(b.maxY, p.y)
                 }
                 let p = poly[n - 1], q = poly[0]
                 area += p.x * q.y - q.x * p.y
+                b.minX = min(b.minX, p.x); b.maxX = max(b.maxX, p.x)
+                b.minY = min(b.minY, p.y); b.maxY = max(b.maxY, p.y)
                 let out = all.baseAddress! + start
                 // Edge i runs from point i to point i + 1 (the last back to the first); a loop per
                 // orientation, without a select per point.
@@ -433,6 +447,72 @@ struct Stroker {
                     out[2 &* (n - 1) &+ 1] = poly[n - 1]
                 }
             }
+            bounds = b
+        }
+    }
+}
+
+/// The stroker's working outline: points in raw storage that grows and is kept from stroke to
+/// stroke. An array in the stroker checked its uniqueness and capacity on every append (a dense
+/// line appends tens of thousands of points a frame); this checks the capacity only.
+final class PointList {
+    private(set) var base: UnsafeMutablePointer<Point>
+    private(set) var count = 0
+    private var capacity: Int
+
+    /// Empty, without storage until the first append (a canvas makes one per stroke call to swap
+    /// its kept list out).
+    init() {
+        capacity = 0
+        base = UnsafeMutablePointer(bitPattern: MemoryLayout<Point>.alignment)!
+    }
+
+    deinit { if capacity > 0 { base.deallocate() } }
+
+    @inline(__always)
+    func append(_ p: Point) {
+        if count == capacity { grow() }
+        base[count] = p
+        count &+= 1
+    }
+
+    @inline(never)
+    private func grow() {
+        let larger = max(64, capacity * 2)
+        let bigger = UnsafeMutablePointer<Point>.allocate(capacity: larger)
+        bigger.moveInitialize(from: base, count: count)
+        if capacity > 0 { base.deallocate() }
+        base = bigger
+        capacity = larger
+    }
+
+    subscript(i: Int) -> Point {
+        get {
+            precondition(i >= 0 && i < count)
+            return base[i]
+        }
+        set {
+            precondition(i >= 0 && i < count)
+            base[i] = newValue
+        }
+    }
+
+    func removeAll() { count = 0 }
+
+    func removeLast() {
+        precondition(count > 0)
+        count -= 1
+    }
+
+    /// Reverses the points from `start` to the end in place.
+    func reverse(from start: Int) {
+        precondition(start >= 0)
+        var i = start, j = count - 1
+        while i < j {
+            let t = base[i]
+            base[i] = base[j]
+            base[j] = t
+            i += 1; j -= 1
         }
     }
 }
