@@ -32,10 +32,12 @@ public final class Canvas {
             discardRecording()
             uniformGeneration &+= 1
             storage = newValue
-            if renderThreads == 1 && Canvas.bandsOnOneThread(newValue) != (bands != nil) {
-                bands?.shutdown()
-                bands = Canvas.bandsOnOneThread(newValue) ? BandRenderer(threads: 1) : nil
+            if renderThreads == 1 && Canvas.bandsOnOneThread(newValue) != (renderer != nil) {
+                bands = nil
+                renderer?.shutdown()
+                renderer = Canvas.bandsOnOneThread(newValue) ? BandRenderer(threads: 1) : nil
             }
+            chooseBands()
         }
     }
 
@@ -50,20 +52,39 @@ public final class Canvas {
     /// calls (each path flattened and stroked once) and replay them at `finish()` (or the next read
     /// of `buffer`) in horizontal bands shared out among the threads: the same pixels, bit for bit.
     public var renderThreads: Int {
-        get { bands?.threads ?? 1 }
+        get { renderer?.threads ?? 1 }
         set {
             let n = max(1, min(newValue, 16))
             guard n != renderThreads else { return }
             finish()
-            bands?.shutdown()
-            bands = n > 1 || Canvas.bandsOnOneThread(storage) ? BandRenderer(threads: n) : nil
+            bands = nil
+            renderer?.shutdown()
+            renderer = n > 1 || Canvas.bandsOnOneThread(storage) ? BandRenderer(threads: n) : nil
+            chooseBands()
         }
     }
 
-    /// Large pictures are drawn in bands even on one thread: a band's coverage cells stay in cache,
-    /// where a whole 4K grid does not (measured: a 4K frame takes about 0.7x the time). Below that,
-    /// recording and sorting the edges costs more than it saves.
-    static func bandsOnOneThread(_ buffer: PixelBuffer) -> Bool { buffer.width * buffer.height > 2_500_000 }
+    /// Large redraws are drawn in bands even on one thread: a band's coverage cells and pixels stay
+    /// in cache while the whole frame is drawn band by band (measured, whole process: a 1080p frame
+    /// of 5,000 points 0.82x the time, morph 0.90x, a 4K frame about 0.7x), although recording and
+    /// sorting the edges costs more instructions. A small clip (a scrub's damage) is cheaper drawn
+    /// at once (1080p scrub: 1.2x the time in bands), so the choice follows the clip.
+    static let oneThreadBandArea = 1_000_000
+    static func bandsOnOneThread(_ buffer: PixelBuffer) -> Bool { buffer.width * buffer.height > oneThreadBandArea }
+
+    /// Records for the bands or draws at once, as the clip asks. Only between frames (nothing
+    /// recorded, no clear pending): a clip narrowed inside a frame (a session's columns of the line)
+    /// keeps the frame's choice, so the deferred clears stay deferred.
+    private func chooseBands() {
+        guard let renderer, !hasPendingClears, bands?.isEmpty ?? true else { return }
+        let area = clip.intersection(storage.bounds)
+        bands = renderer.threads > 1 || area.width * area.height > bandClipArea ? renderer : nil
+    }
+
+    /// The clip area above which one thread draws in bands (the tests raise it to compare).
+    var bandClipArea = Canvas.oneThreadBandArea
+    /// Whether draw calls are being recorded for the bands now.
+    var recordsInBands: Bool { bands != nil }
 
     /// What `renderThreads` "auto" means here: the processors online, at most four (beyond that
     /// the bands' shared recording dominates).
@@ -76,8 +97,12 @@ public final class Canvas {
         } else {
             flushPendingClears()
         }
+        chooseBands()
     }
 
+    /// The band renderer, kept while the canvas is large or has helper threads.
+    private var renderer: BandRenderer?
+    /// The renderer while draw calls are recorded for bands; nil while they draw at once.
     private var bands: BandRenderer?
 
     /// Per row, a run of pixels that hold (or, when `pending`, are about to hold) one colour since a
@@ -164,7 +189,7 @@ public final class Canvas {
     private func discardRecording() { bands?.reset() }
 
     /// Nothing is ever written outside this rectangle (clipped to the buffer).
-    public var clip: IntRect
+    public var clip: IntRect { didSet { chooseBands() } }
     /// Applied to every path before it is flattened, stroked and filled.
     public var transform: Transform = .identity
     /// Flattening tolerance in device pixels.
@@ -204,10 +229,13 @@ public final class Canvas {
     public init(buffer: PixelBuffer) {
         self.storage = buffer
         self.clip = buffer.bounds
-        if Canvas.bandsOnOneThread(buffer) { self.bands = BandRenderer(threads: 1) }
+        if Canvas.bandsOnOneThread(buffer) {
+            self.renderer = BandRenderer(threads: 1)
+            self.bands = renderer
+        }
     }
 
-    deinit { bands?.shutdown() }
+    deinit { renderer?.shutdown() }
 
     public convenience init(width: Int, height: Int) {
         self.init(buffer: PixelBuffer(width: width, height: height))

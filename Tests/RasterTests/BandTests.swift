@@ -158,4 +158,39 @@ struct BandTests {
         banded.renderThreads = 1
         #expect(banded.buffer[15, 100] == 0xFFFF_FFFF)
     }
+
+    @Test("one thread on a large canvas draws full redraws in bands and a small damage at once: the same pixels")
+    func bandsFollowTheClip() {
+        // 1,120,000 pixels: above the area where one thread bands a redraw. `direct` never bands.
+        let banded = Canvas(width: 1400, height: 800)
+        let direct = Canvas(width: 1400, height: 800)
+        direct.bandClipArea = .max
+        #expect(banded.renderThreads == 1 && direct.renderThreads == 1)
+        for frame in 0..<6 {
+            if frame % 2 == 0 {
+                for c in [banded, direct] { Self.drawFrame(c, frame: frame) }
+                // The frame narrowed its clip while recorded; it stayed in bands and is now back.
+                #expect(banded.recordsInBands && !direct.recordsInBands, "frame \(frame)")
+            } else {
+                // A scrub's damage: small, drawn at once; widening the clip inside the frame keeps that.
+                for c in [banded, direct] {
+                    c.clip = IntRect(x0: 200 + frame * 30, y0: 90, x1: 330 + frame * 30, y1: 760)
+                    #expect(!c.recordsInBands, "frame \(frame)")
+                    c.clear(Color(rgb: 0x0D1117))
+                    var line = Path()
+                    line.move(to: Point(150, 700))
+                    for i in 1..<40 { line.line(to: Point(150 + Double(i) * 8.5, 700 - Double((i * 29 + frame * 7) % 31) * 19)) }
+                    c.stroke(line, style: StrokeStyle(width: 3, cap: .round, join: .round), paint: .solid(Color(rgb: 0x00C805)))
+                    c.clip = c.bounds
+                    #expect(!c.recordsInBands, "frame \(frame): a clear is pending")
+                    c.fillRect(x: 240.5 + Double(frame), y: 100, width: 1, height: 650, paint: .solid(Color(argb: 0xFF8B_949E)))
+                    c.finish()
+                }
+                #expect(banded.recordsInBands, "frame \(frame): the whole clip again, once the frame is drawn")
+            }
+            let a = banded.buffer.pixels, b = direct.buffer.pixels
+            let differing = zip(a, b).filter { $0 != $1 }.count
+            #expect(differing == 0, "frame \(frame): \(differing) pixels differ, first at \(a.indices.first { a[$0] != b[$0] } ?? -1)")
+        }
+    }
 }
