@@ -169,14 +169,6 @@ public final class Canvas {
         hasPendingClears = false
     }
 
-    /// Lets the helpers draw what is recorded (once a frame; see `BandRenderer.startRecorded`). The
-    /// pointers stay valid until the replay that waits for them: the pixels and clear runs are
-    /// reallocated only through `buffer`, whose accessors replay (or discard) first.
-    private func startRecorded(_ bands: BandRenderer) {
-        let height = storage.height
-        withTarget { bands.startRecorded(height: height, $0) }
-    }
-
     /// What a band replay writes to: raw pointers valid for the duration of one replay.
     struct BandTarget: @unchecked Sendable {
         let base: UnsafeMutablePointer<UInt32>
@@ -203,11 +195,9 @@ public final class Canvas {
     private var edges: [Point] = []
     private var edgeBase = 0
 
-    /// Starts a draw call's edges. With helper threads, the first draw call after a fill first
-    /// hands what is recorded to the helpers, which draw it while this thread goes on recording.
+    /// Starts a draw call's edges: with bands, after the fills already recorded.
     private func beginEdges() {
         if let bands {
-            if bands.canStart { startRecorded(bands) }
             swap(&edges, &bands.edges)
             edgeBase = edges.count
         } else {

@@ -73,10 +73,9 @@ struct BandTests {
         }
     }
 
-    @Test("a part handed to the helpers early is waited for when the frame is read, replaced or dropped")
-    func earlyPartWaitedFor() {
-        // A fill followed by another draw call hands the fill to the helpers at once; each way of
-        // ending the frame must wait for them (or the next frame's pixels would race theirs).
+    @Test("what is recorded is drawn when the frame is read or the threads change, dropped when the pixels are replaced")
+    func recordedFrameEnds() {
+        // Each way of ending a frame: the next frame must start from exactly one thread's pixels.
         let one = Canvas(width: 301, height: 277)
         for ending in 0..<4 {
             let banded = Canvas(width: 301, height: 277)
@@ -99,7 +98,7 @@ struct BandTests {
                 #expect(differing == 0, "ending \(ending), frame \(frame): \(differing) pixels differ")
             }
             if ending == 3 {
-                // Dropped with a part still on the helpers: the canvas waits before its pixels go.
+                // Dropped with draw calls still recorded.
                 banded.fillRect(x: 0, y: 0, width: 300, height: 270, paint: .solid(Color(rgb: 0xFFFFFF)))
                 banded.fillRect(x: 0, y: 0, width: 3, height: 3, paint: .solid(Color(rgb: 0xFFFFFF)))
             }
