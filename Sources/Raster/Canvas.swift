@@ -94,8 +94,10 @@ public final class Canvas {
     public func finish() {
         if let bands, !bands.isEmpty {
             replay(bands)
-        } else {
+        } else if hasPendingClears {
             flushPendingClears()
+        } else {
+            return  // nothing was pending: the clip's choice stands (reads of `buffer` come here)
         }
         chooseBands()
     }
