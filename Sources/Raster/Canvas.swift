@@ -65,11 +65,12 @@ public final class Canvas {
     }
 
     /// Large redraws are drawn in bands even on one thread: a band's coverage cells and pixels stay
-    /// in cache while the whole frame is drawn band by band (measured, whole process: a 1080p frame
-    /// of 5,000 points 0.82x the time, morph 0.90x, a 4K frame about 0.7x), although recording and
-    /// sorting the edges costs more instructions. A small clip (a scrub's damage) is cheaper drawn
-    /// at once (1080p scrub: 1.2x the time in bands), so the choice follows the clip.
-    static let oneThreadBandArea = 1_000_000
+    /// in cache, where a whole 4K grid does not (measured: a 4K frame takes about 0.7x the time).
+    /// Below that, recording and sorting the edges costs more than it saves: at 1080p, bands gave
+    /// per-frame medians of 1.00-1.04x (static n = 260 and 5,000, morph) for 4 % more instructions.
+    /// A small clip (a scrub's damage) is drawn at once even at 4K (1.84 -> 1.59 M instructions a
+    /// scrub frame), so the choice follows the clip.
+    static let oneThreadBandArea = 2_500_000
     static func bandsOnOneThread(_ buffer: PixelBuffer) -> Bool { buffer.width * buffer.height > oneThreadBandArea }
 
     /// Records for the bands or draws at once, as the clip asks. Only between frames (nothing
