@@ -65,12 +65,14 @@ public final class Canvas {
     }
 
     /// Large redraws are drawn in bands even on one thread: a band's coverage cells and pixels stay
-    /// in cache, where a whole 4K grid does not (measured: a 4K frame takes about 0.7x the time).
-    /// Below that, recording and sorting the edges costs more than it saves: at 1080p, bands gave
-    /// per-frame medians of 1.00-1.04x (static n = 260 and 5,000, morph) for 4 % more instructions.
-    /// A small clip (a scrub's damage) is drawn at once even at 4K (1.84 -> 1.59 M instructions a
-    /// scrub frame), so the choice follows the clip.
-    static let oneThreadBandArea = 2_500_000
+    /// in cache while the whole frame is drawn band by band, although recording and sorting the
+    /// edges costs more instructions (1080p n = 260: 8.85 against 8.50 M). Measured at 1080p in
+    /// rounds interleaved with cairo (the bench's protocol), per-frame medians: n = 5,000 0.91x,
+    /// n = 260 0.88x, morph 1.00x; back to back without another process between, 1.00-1.04x: the
+    /// bands win when the cache is shared. At 4K a frame takes about 0.7x. A small clip (a
+    /// scrub's damage) is drawn at once (4K scrub: 1.84 -> 1.58 M instructions a frame), so the
+    /// choice follows the clip.
+    static let oneThreadBandArea = 1_000_000
     static func bandsOnOneThread(_ buffer: PixelBuffer) -> Bool { buffer.width * buffer.height > oneThreadBandArea }
 
     /// Records for the bands or draws at once, as the clip asks. Only between frames (nothing
