@@ -14,6 +14,13 @@ from tbcheck import read_json as load, start_replay, stop, wait_for  # noqa: E40
 
 BIN, FETCH, PROVIDERS = sys.argv[1:4]
 results = []
+if not os.path.isdir(os.path.join(PROVIDERS, "yahoo")):
+    # The recorded responses live in ../shared beside the checkout; without them the replay server
+    # can only drop the connection, which would read as a fetcher failure.
+    print("RESULT fetch-providers-present FAIL no recorded responses in %s (expected %s/yahoo/*.json)"
+          % (os.path.abspath(PROVIDERS), PROVIDERS), flush=True)
+    print("0 passed, 1 failed")
+    sys.exit(1)
 
 
 def result(name, ok, detail=""):
