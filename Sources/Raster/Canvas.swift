@@ -33,11 +33,10 @@ public final class Canvas {
             uniformGeneration &+= 1
             storage = newValue
             if renderThreads == 1 && Canvas.bandsOnOneThread(newValue) != (renderer != nil) {
-                bands = nil
-                renderer?.shutdown()
-                renderer = Canvas.bandsOnOneThread(newValue) ? BandRenderer(threads: 1) : nil
+                makeRenderer(threads: 1)
+            } else {
+                chooseBands()
             }
-            chooseBands()
         }
     }
 
@@ -57,11 +56,17 @@ public final class Canvas {
             let n = max(1, min(newValue, 16))
             guard n != renderThreads else { return }
             finish()
-            bands = nil
-            renderer?.shutdown()
-            renderer = n > 1 || Canvas.bandsOnOneThread(storage) ? BandRenderer(threads: n) : nil
-            chooseBands()
+            makeRenderer(threads: n)
         }
+    }
+
+    /// Replaces the renderer with what `n` threads on this canvas's size call for (none for one
+    /// thread on a small canvas), and chooses whether the next draw calls use it.
+    private func makeRenderer(threads n: Int) {
+        bands = nil
+        renderer?.shutdown()
+        renderer = n > 1 || Canvas.bandsOnOneThread(storage) ? BandRenderer(threads: n) : nil
+        chooseBands()
     }
 
     /// Large redraws are drawn in bands even on one thread: a band's coverage cells and pixels stay
@@ -224,10 +229,7 @@ public final class Canvas {
     public init(buffer: PixelBuffer) {
         self.storage = buffer
         self.clip = buffer.bounds
-        if Canvas.bandsOnOneThread(buffer) {
-            self.renderer = BandRenderer(threads: 1)
-            self.bands = renderer
-        }
+        makeRenderer(threads: 1)
     }
 
     deinit { renderer?.shutdown() }
