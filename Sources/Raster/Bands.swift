@@ -33,6 +33,11 @@ final class BandRenderer: @unchecked Sendable {
         accumulators = (0..<self.threads).map { _ in CoverageAccumulator() }
     }
 
+    /// Runs `body(task)` for tasks 0..<count on the caller and the helpers; returns when all are done.
+    func runTasks(_ count: Int, _ body: (Int) -> Void) {
+        pool.run(tasks: count) { _, task in body(task) }
+    }
+
     /// Stops the helper threads; the renderer is unusable afterwards.
     func shutdown() { pool.shutdown() }
 

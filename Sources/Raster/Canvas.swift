@@ -329,6 +329,7 @@ public final class Canvas {
         var stroker = Stroker(halfWidth: width / 2, cap: style.cap, join: style.join, miterLimit: style.miterLimit,
                               tolerance: tolerance, buffers: consume buffers)
         stroker.visible = visible
+        if let bands, bands.threads > 1 { stroker.runTasks = bands.runTasks }
         if style.dashes.isEmpty {
             for line in lines where !line.points.isEmpty { stroker.stroke(line) }
         } else {

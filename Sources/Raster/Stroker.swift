@@ -34,6 +34,7 @@ enum StrokeProblem {
 struct StrokerBuffers {
     var edges: [Point] = []
     var polygon = PointList()
+    var backSide = PointList()
     var points: [Point] = []
     var directions: [Point] = []
 }
@@ -51,7 +52,12 @@ struct Stroker {
     let arcStepAngle: Double
     /// Its cosine: an arc whose ends are closer than this in angle is one chord.
     let arcStepCosine: Double
-    let polygon: PointList
+    private(set) var polygon: PointList
+    /// A long outline's side walked backwards, built beside `polygon` (see `outlineBySides`).
+    private let backSide: PointList
+    /// Runs tasks 0..<count and returns when all are done: at once on the canvas's threads when
+    /// it has several, one after another when nil.
+    var runTasks: ((Int, (Int) -> Void) -> Void)?
     /// The bounding box of every point written to `edges` by this stroker (NaNs left out, as
     /// `min`/`max` leave them): what the rasterizer's grid needs, gathered where the points are
     /// already in registers instead of in a second pass over twice as many edge ends.
@@ -76,6 +82,7 @@ struct Stroker {
         self.arcStepCosine = 2 * c * c - 1  // cos(a) from cos(a/2)
         self.edges = buffers.edges
         self.polygon = buffers.polygon
+        self.backSide = buffers.backSide
         self.points = buffers.points
         self.directions = buffers.directions
     }
@@ -83,10 +90,11 @@ struct Stroker {
     /// Hands the stroker's arrays back (emptied, capacity kept) for the next stroke; `edges` is
     /// read before this.
     mutating func takeBuffers() -> StrokerBuffers {
-        var b = StrokerBuffers(edges: edges, polygon: polygon, points: points, directions: directions)
+        var b = StrokerBuffers(edges: edges, polygon: polygon, backSide: backSide, points: points, directions: directions)
         edges = []; points = []; directions = []
         b.edges.removeAll(keepingCapacity: true)
         b.polygon.removeAll()
+        b.backSide.removeAll()
         b.points.removeAll(keepingCapacity: true)
         b.directions.removeAll(keepingCapacity: true)
         return b
@@ -170,8 +178,78 @@ struct Stroker {
         var first = pts[s0], last = pts[s1]
         if startCap == .square { first = first - directions[s0] * halfWidth }
         if endCap == .square { last = last + directions[s1 - 1] * halfWidth }
+        if s1 - s0 >= outlineBySidesFrom {
+            outlineBySides(pts, s0, s1, first: first, last: last, startCap: startCap, endCap: endCap)
+            return
+        }
         polygon.removeAll()
-        // Left side (offset +n), forwards.
+        forwardSide(pts, s0, s1, first: first, last: last, endCap: endCap)
+        backwardSide(pts, s0, s1, first: first, startCap: startCap)
+        emitCurrentPolygon()
+    }
+
+    /// Outlines at least this long are built as their two sides at once (each side depends only on
+    /// the points and directions), on two threads where the canvas has them. The outline's points
+    /// and edges are those of one polygon, in the same order; only its orientation's sum is added
+    /// up per side, so the split is made by length alone, never by thread count: the same
+    /// pixels on any number of threads. (4K, two threads, 5,000 points: the line's stroke was
+    /// half of the frame's serial part.)
+    static let outlineBySidesSegments = 1024
+    /// `outlineBySidesSegments`, but for the tests' one-polygon reference.
+    var outlineBySidesFrom = Stroker.outlineBySidesSegments
+
+    /// `outline` of a long run: the forward side (with the end cap) into `polygon`, the backward
+    /// side (with the start cap) into `backSide`, each measured (orientation sum and bounds) and
+    /// then written as edges on its own task.
+    private mutating func outlineBySides(_ pts: [Point], _ s0: Int, _ s1: Int, first: Point, last: Point,
+                                         startCap: LineCap, endCap: LineCap) {
+        // The sides' strokers share the points and directions but not the edges, which grow below
+        // (a copy holding them would make that append copy a megabyte).
+        var kept: [Point] = []
+        swap(&kept, &edges)
+        var forward = self, backward = self
+        swap(&kept, &edges)
+        backward.polygon = backSide
+        polygon.removeAll()
+        backSide.removeAll()
+        var measures = (PolygonMeasure(), PolygonMeasure())
+        let run = runTasks ?? { count, body in for t in 0..<count { body(t) } }
+        run(2) { side in
+            if side == 0 {
+                forward.forwardSide(pts, s0, s1, first: first, last: last, endCap: endCap)
+                measures.0 = PolygonMeasure(forward.polygon.base, forward.polygon.count)
+            } else {
+                backward.backwardSide(pts, s0, s1, first: first, startCap: startCap)
+                measures.1 = PolygonMeasure(backward.polygon.base, backward.polygon.count)
+            }
+        }
+        let a = polygon, b = backSide
+        let n = a.count + b.count
+        guard a.count > 0, b.count > 0, n >= 3 else { return }
+        let aFirst = a.base[0], aLast = a.base[a.count - 1], bFirst = b.base[0], bLast = b.base[b.count - 1]
+        // The whole polygon's doubled area: each side's sum, then the two edges between the sides.
+        let area = (measures.0.area + measures.1.area) + (aLast.x * bFirst.y - bFirst.x * aLast.y)
+            + (bLast.x * aFirst.y - aFirst.x * bLast.y)
+        let m = measures.0.bounds, k = measures.1.bounds
+        bounds = (min(bounds.minX, min(m.minX, k.minX)), min(bounds.minY, min(m.minY, k.minY)),
+                  max(bounds.maxX, max(m.maxX, k.maxX)), max(bounds.maxY, max(m.maxY, k.maxY)))
+        let start = edges.count
+        edges.append(contentsOf: repeatElement(Point(0, 0), count: 2 * n))
+        edges.withUnsafeMutableBufferPointer { all in
+            let out = all.baseAddress! + start
+            let reversed = area < 0
+            run(2) { side in
+                if side == 0 {
+                    Stroker.writeEdges(a.base, a.count, then: bFirst, to: out, reversed: reversed)
+                } else {
+                    Stroker.writeEdges(b.base, b.count, then: aFirst, to: out + 2 * a.count, reversed: reversed)
+                }
+            }
+        }
+    }
+
+    /// The left side (offset +n) walked forwards, then the end cap.
+    private mutating func forwardSide(_ pts: [Point], _ s0: Int, _ s1: Int, first: Point, last: Point, endCap: LineCap) {
         polygon.append(first + leftNormal(directions[s0]))
         for i in s0..<s1 {
             polygon.append((i == s1 - 1 ? last : pts[i + 1]) + leftNormal(directions[i]))
@@ -189,7 +267,11 @@ struct Stroker {
         } else {
             polygon.append(last - nEnd)
         }
-        // Right side (offset -n), backwards.
+    }
+
+    /// The right side (offset -n) walked backwards, then the start cap up to (not including) the
+    /// forward side's first point.
+    private mutating func backwardSide(_ pts: [Point], _ s0: Int, _ s1: Int, first: Point, startCap: LineCap) {
         for i in stride(from: s1 - 1, through: s0, by: -1) {
             polygon.append((i == s0 ? first : pts[i]) - leftNormal(directions[i]))
             if i > s0 {
@@ -205,7 +287,6 @@ struct Stroker {
             appendArcAfterStart(center: pts[s0], from: back, to: nStart)
             polygon.removeLast()
         }
-        emitCurrentPolygon()
     }
 
     private func leftNormal(_ d: Point) -> Point { Point(-d.y, d.x) * halfWidth }
@@ -409,49 +490,68 @@ struct Stroker {
     private mutating func emitCurrentPolygon() {
         let n = polygon.count
         guard n >= 3 else { return }
+        let poly = polygon.base
+        let measure = PolygonMeasure(poly, n)
+        let p = poly[n - 1], q = poly[0]
+        let area = measure.area + (p.x * q.y - q.x * p.y)
+        let m = measure.bounds
+        bounds = (min(bounds.minX, m.minX), min(bounds.minY, m.minY), max(bounds.maxX, m.maxX), max(bounds.maxY, m.maxY))
         // The edges are written in place after one resize: an append per point checked the
         // array's uniqueness and capacity each time (a tenth of a 5,000-point stroke).
         let start = edges.count
         edges.append(contentsOf: repeatElement(Point(0, 0), count: 2 * n))
-        do {
-            let poly = polygon.base
-            var b = bounds
-            edges.withUnsafeMutableBufferPointer { all in
-                var area = 0.0
-                for i in 0..<(n - 1) {
-                    let p = poly[i], q = poly[i &+ 1]
-                    area += p.x * q.y - q.x * p.y
-                    b.minX = min(b.minX, p.x); b.maxX = max(b.maxX, p.x)
-                    b.minY = min(b.minY, p.y); b.maxY = max(b.maxY, p.y)
-                }
-                let p = poly[n - 1], q = poly[0]
-                area += p.x * q.y - q.x * p.y
-                b.minX = min(b.minX, p.x); b.maxX = max(b.maxX, p.x)
-                b.minY = min(b.minY, p.y); b.maxY = max(b.maxY, p.y)
-                let out = all.baseAddress! + start
-                // Edge i runs from point i to point i + 1 (the last back to the first); a loop per
-                // orientation, without a select per point.
-                if area >= 0 {
-                    for i in 0..<(n - 1) {
-                        out[2 &* i] = poly[i]
-                        out[2 &* i &+ 1] = poly[i &+ 1]
-                    }
-                    out[2 &* (n - 1)] = poly[n - 1]
-                    out[2 &* (n - 1) &+ 1] = poly[0]
-                } else {
-                    for i in 0..<(n - 1) {
-                        out[2 &* i] = poly[i &+ 1]
-                        out[2 &* i &+ 1] = poly[i]
-                    }
-                    out[2 &* (n - 1)] = poly[0]
-                    out[2 &* (n - 1) &+ 1] = poly[n - 1]
-                }
+        edges.withUnsafeMutableBufferPointer { all in
+            Stroker.writeEdges(poly, n, then: q, to: all.baseAddress! + start, reversed: area < 0)
+        }
+    }
+
+    /// The edges from each of `count` points to the next, the last one's to `next`; each edge
+    /// turned around when `reversed`. A loop per orientation, without a select per point.
+    private static func writeEdges(_ poly: UnsafeMutablePointer<Point>, _ count: Int, then next: Point,
+                                   to out: UnsafeMutablePointer<Point>, reversed: Bool) {
+        let n = count
+        if !reversed {
+            for i in 0..<(n - 1) {
+                out[2 &* i] = poly[i]
+                out[2 &* i &+ 1] = poly[i &+ 1]
             }
-            bounds = b
+            out[2 &* (n - 1)] = poly[n - 1]
+            out[2 &* (n - 1) &+ 1] = next
+        } else {
+            for i in 0..<(n - 1) {
+                out[2 &* i] = poly[i &+ 1]
+                out[2 &* i &+ 1] = poly[i]
+            }
+            out[2 &* (n - 1)] = next
+            out[2 &* (n - 1) &+ 1] = poly[n - 1]
         }
     }
 }
 
+/// A run of polygon points' share of the polygon's doubled signed area (the edges between
+/// consecutive points, in order) and their bounding box (NaNs left out, as `min`/`max` leave them).
+struct PolygonMeasure {
+    var area = 0.0
+    var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+
+    init() {}
+
+    init(_ poly: UnsafeMutablePointer<Point>, _ n: Int) {
+        guard n > 0 else { return }
+        var b = bounds, area = 0.0
+        for i in 0..<(n - 1) {
+            let p = poly[i], q = poly[i &+ 1]
+            area += p.x * q.y - q.x * p.y
+            b.minX = min(b.minX, p.x); b.maxX = max(b.maxX, p.x)
+            b.minY = min(b.minY, p.y); b.maxY = max(b.maxY, p.y)
+        }
+        let p = poly[n - 1]
+        b.minX = min(b.minX, p.x); b.maxX = max(b.maxX, p.x)
+        b.minY = min(b.minY, p.y); b.maxY = max(b.maxY, p.y)
+        self.area = area
+        bounds = b
+    }
+}
 /// The stroker's working outline: points in raw storage that grows and is kept from stroke to
 /// stroke. An array in the stroker checked its uniqueness and capacity on every append (a dense
 /// line appends tens of thousands of points a frame); this checks the capacity only.

@@ -73,6 +73,40 @@ struct BandTests {
         }
     }
 
+    @Test("a long line's outline built side by side on two threads: one thread's pixels, and the same as one polygon")
+    func longOutlineBySides() {
+        // Round, miter and square: every side task's joins and caps; long enough to be split.
+        let n = Stroker.outlineBySidesSegments + 300
+        var line = Path()
+        for i in 0...n {
+            let p = Point(5 + Double(i) * 390 / Double(n), 150 + 120 * Double((i * 7919) % 13 - 6) / 6)
+            if i == 0 { line.move(to: p) } else { line.line(to: p) }
+        }
+        let styles = [StrokeStyle(width: 3, cap: .round, join: .round),
+                      StrokeStyle(width: 4, cap: .square, join: .miter, miterLimit: 10),
+                      StrokeStyle(width: 2, cap: .butt, join: .bevel)]
+        for style in styles {
+            let one = Canvas(width: 400, height: 300), two = Canvas(width: 400, height: 300)
+            two.renderThreads = 2
+            for c in [one, two] {
+                c.clear(Color(rgb: 0x0D1117))
+                #expect(c.stroke(line, style: style, paint: .solid(Color(argb: 0xC000_C805))) == .drawn)
+            }
+            #expect(two.buffer.pixels == one.buffer.pixels, "\(style.join)")
+            #expect(one.buffer.pixels.contains { $0 != Color(rgb: 0x0D1117).premultiplied })
+            // The same edges, in the same order, as the outline built as one polygon.
+            let pts = line.flattened(transform: .identity, tolerance: 0.1).polylines[0]
+            var split = Stroker(halfWidth: style.width / 2, cap: style.cap, join: style.join, miterLimit: style.miterLimit)
+            var whole = split
+            whole.outlineBySidesFrom = .max
+            split.stroke(pts)
+            whole.stroke(pts)
+            #expect(split.edges == whole.edges, "\(style.join)")
+            #expect(split.bounds == whole.bounds)
+            #expect(split.edges.count > 4 * n)
+        }
+    }
+
     @Test("what is recorded is drawn when the frame is read or the threads change, dropped when the pixels are replaced")
     func recordedFrameEnds() {
         // Each way of ending a frame: the next frame must start from exactly one thread's pixels.

@@ -12,12 +12,17 @@ enum BenchCommand {
         usage: tickerboard bench [--mode static|morph|scrub|text|clear] [--n N] [--na N --nb N] [--size WxH]
                                  [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
                                  [--png FILE] [--dump-series] [--font FILE] [--threads N] [--rewrite-all]
+                                 [--versus-one-thread]
 
         Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
         one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
         --threads N (N > 1) draws in horizontal bands on N threads, as `[display] render-threads`.
         --rewrite-all (static): before each frame the canvas forgets which pixels already hold the
         backdrop, so the clear rewrites all of them (the frame's cost without the clear-skip).
+        --versus-one-thread (static, --threads N > 1): every frame is drawn twice, on N threads and
+        on one, the order alternating; the RESULT line gains one_thread_median_ms and speedup (the
+        median of the frames' one-thread/N-thread time ratios: a host whose speed drifts from second
+        to second slows both alike), and a CHECK line says whether the two pictures are equal.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -37,10 +42,14 @@ enum BenchCommand {
         let font = try args.option("--font")
         let dump = args.flag("--dump-series")
         let rewriteAll = args.flag("--rewrite-all")
+        let versusOne = args.flag("--versus-one-thread")
         _ = args.flag("--argb")  // accepted for protocol compatibility; frames are XRGB either way
         // 0 (the protocol's "not threaded") and 1 draw on this thread; more replay bands in parallel.
         let threads = try args.integer("--threads", in: 0...16) ?? 0
         try args.finish()
+        if versusOne && (mode != "static" || threads < 2) {
+            throw UsageError("bench: --versus-one-thread needs --mode static and --threads 2 or more")
+        }
 
         if dump { dumpSeries(); return 0 }
         let L = ReferenceScene.Layout(width: size.width, height: size.height)
@@ -54,13 +63,29 @@ enum BenchCommand {
         case "static":
             let values = ReferenceScene.series(n, seed: 42)
             var frame = ReferenceScene.layout(L, values)
-            times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
+            func drawStatic(on target: Canvas) {
                 // A write through `buffer` makes the canvas forget what its rows hold.
-                if rewriteAll { canvas.buffer.pixels[0] = 0 }
+                if rewriteAll { target.buffer.pixels[0] = 0 }
                 frame = ReferenceScene.layout(L, values)
-                ReferenceScene.draw(L, frame, on: canvas)
+                ReferenceScene.draw(L, frame, on: target)
             }
-            extra = "fp=\(hex16(ReferenceScene.fingerprint(frame)))" + (rewriteAll ? " rewrite_all=1" : "")
+            var check: String?
+            if versusOne {
+                let single = Canvas(width: size.width, height: size.height)
+                let (many, one) = measurePairs(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames,
+                                               { _ in drawStatic(on: canvas) }, { _ in drawStatic(on: single) })
+                times = many
+                let ratios = zip(one, many).map { $0 / $1 }
+                extra = "one_thread_median_ms=\(format(median(one), 4)) speedup=\(format(median(ratios), 3)) "
+                let same = single.buffer.pixels == canvas.buffer.pixels
+                check = "CHECK mode=static threads=\(threads) versus_one_thread same_pixels=\(same ? 1 : 0)"
+            } else {
+                times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { _ in
+                    drawStatic(on: canvas)
+                }
+            }
+            extra += "fp=\(hex16(ReferenceScene.fingerprint(frame)))" + (rewriteAll ? " rewrite_all=1" : "")
+            if let check { printLine(check) }
         case "morph":
             let m = max(na, nb)
             let ra = ReferenceScene.resample(ReferenceScene.series(na, seed: 1001), to: m)
@@ -211,6 +236,38 @@ enum BenchCommand {
         return times
     }
 
+    /// `measure` for two ways of drawing the same frame, each frame drawn both ways, the one drawn
+    /// first alternating (what was drawn just before is in the cache).
+    private static func measurePairs(warmup: Int, seconds: Double, minFrames: Int, maxFrames: Int,
+                                     _ a: (Int) -> Void, _ b: (Int) -> Void) -> ([Double], [Double]) {
+        for i in 0..<warmup { a(i); b(i) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var timesA: [Double] = [], timesB: [Double] = []
+        var i = warmup
+        func timed(_ draw: (Int) -> Void) -> Double {
+            let t0 = clock.now
+            draw(i)
+            return milliseconds(clock.now - t0)
+        }
+        while timesA.count < maxFrames {
+            if i % 2 == 0 {
+                timesA.append(timed(a)); timesB.append(timed(b))
+            } else {
+                timesB.append(timed(b)); timesA.append(timed(a))
+            }
+            i += 1
+            if timesA.count >= minFrames && milliseconds(clock.now - start) >= seconds * 1000 { break }
+        }
+        return (timesA, timesB)
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let s = values.sorted(), count = s.count
+        guard count > 0 else { return .nan }
+        return count % 2 == 1 ? s[count / 2] : (s[count / 2 - 1] + s[count / 2]) / 2
+    }
+
     private static func milliseconds(_ d: Duration) -> Double {
         Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
@@ -219,7 +276,7 @@ enum BenchCommand {
                                     extra: String, tag: String?) {
         let s = times.sorted()
         let count = s.count
-        let median = count % 2 == 1 ? s[count / 2] : (s[count / 2 - 1] + s[count / 2]) / 2
+        let median = median(s)
         let p10 = s[Int((0.1 * Double(count - 1)).rounded(.down))]
         let p90 = s[Int((0.9 * Double(count - 1)).rounded(.up))]
         let mean = s.reduce(0, +) / Double(count)
