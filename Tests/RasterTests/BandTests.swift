@@ -75,7 +75,7 @@ struct BandTests {
 
     @Test("a long line's outline built side by side on two threads: one thread's pixels, and the same as one polygon")
     func longOutlineBySides() {
-        // Round, miter and square: every side task's joins and caps; long enough to be split.
+        // Every join and cap on both side tasks; long enough to be split.
         let n = Stroker.outlineBySidesSegments + 300
         var line = Path()
         for i in 0...n {
@@ -96,8 +96,11 @@ struct BandTests {
             #expect(one.buffer.pixels.contains { $0 != Color(rgb: 0x0D1117).premultiplied })
             // The same edges, in the same order, as the outline built as one polygon.
             let pts = line.flattened(transform: .identity, tolerance: 0.1).polylines[0]
-            var split = Stroker(halfWidth: style.width / 2, cap: style.cap, join: style.join, miterLimit: style.miterLimit)
-            var whole = split
+            func stroker() -> Stroker {
+                Stroker(halfWidth: style.width / 2, cap: style.cap, join: style.join, miterLimit: style.miterLimit)
+            }
+            // Two strokers, each with its own working lists (a copy would share them).
+            var split = stroker(), whole = stroker()
             whole.outlineBySidesFrom = .max
             split.stroke(pts)
             whole.stroke(pts)

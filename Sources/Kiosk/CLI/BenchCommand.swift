@@ -240,24 +240,19 @@ enum BenchCommand {
     /// first alternating (what was drawn just before is in the cache).
     private static func measurePairs(warmup: Int, seconds: Double, minFrames: Int, maxFrames: Int,
                                      _ a: (Int) -> Void, _ b: (Int) -> Void) -> ([Double], [Double]) {
-        for i in 0..<warmup { a(i); b(i) }
         let clock = ContinuousClock()
-        let start = clock.now
         var timesA: [Double] = [], timesB: [Double] = []
-        var i = warmup
-        func timed(_ draw: (Int) -> Void) -> Double {
+        func timed(_ draw: (Int) -> Void, _ i: Int, into times: inout [Double]) {
             let t0 = clock.now
             draw(i)
-            return milliseconds(clock.now - t0)
+            if i >= warmup { times.append(milliseconds(clock.now - t0)) }
         }
-        while timesA.count < maxFrames {
+        _ = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { i in
             if i % 2 == 0 {
-                timesA.append(timed(a)); timesB.append(timed(b))
+                timed(a, i, into: &timesA); timed(b, i, into: &timesB)
             } else {
-                timesB.append(timed(b)); timesA.append(timed(a))
+                timed(b, i, into: &timesB); timed(a, i, into: &timesA)
             }
-            i += 1
-            if timesA.count >= minFrames && milliseconds(clock.now - start) >= seconds * 1000 { break }
         }
         return (timesA, timesB)
     }
