@@ -35,10 +35,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // epoll, timerfd, signalfd, inotify: glibc has them, the Glibc module does not export them.
         .systemLibrary(name: "CLinux"),
+        // Streaming (cache-bypassing) stores for the rasterizer's widest fills; header only.
+        .systemLibrary(name: "CRaster"),
 
         // MARK: Swift modules
         // Pure Swift, but Double.rounded() and friends call into libm.
-        .target(name: "Raster", swiftSettings: optimisedInDebug, linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "Raster", dependencies: ["CRaster"], swiftSettings: optimisedInDebug, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Text", dependencies: ["CFreeType", "LinuxIO", "Raster"], swiftSettings: optimisedInDebug),
         // Thin typed wrappers over the Linux syscalls the daemon uses (errno -> Errno, fd ownership).
         .target(name: "LinuxIO", dependencies: ["CLinux"], swiftSettings: fuzzFlags),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 // Drawing on several cores: the canvas records its draw calls once (paths flattened and stroked,
 // edges sorted into the horizontal bands they cross) and replays the whole list band by band, each
@@ -62,6 +63,7 @@ final class BandRenderer: @unchecked Sendable {
 
     func recordClear(_ value: UInt32, _ rect: IntRect, height: Int) {
         prepare(height: height)
+        if isEmpty { pool.expectWork() }
         recording.commands.append(.clear(value, rect))
     }
 
@@ -70,6 +72,7 @@ final class BandRenderer: @unchecked Sendable {
     func recordFill(grid: IntRect, paint: PreparedPaint, rule: FillRule, blend: BlendMode,
                     pointCount: Int, height: Int) {
         prepare(height: height)
+        if isEmpty { pool.expectWork() }
         recording.commands.append(.fill(recording.fills.count))
         recording.fills.append(Batch.Fill(grid: grid, paint: paint, rule: rule, blend: blend))
         recording.edgeStarts.append(pointCount / 2)
@@ -79,6 +82,7 @@ final class BandRenderer: @unchecked Sendable {
     /// composites the rows of them it owns, without edges.
     func recordRects(_ rects: [IntRect], grid: IntRect, paint: PreparedPaint, blend: BlendMode, height: Int) {
         prepare(height: height)
+        if isEmpty { pool.expectWork() }
         recording.commands.append(.rects(recording.rectFills.count))
         recording.rectFills.append(Batch.RectFill(rects: rects, grid: grid, paint: paint, blend: blend))
     }
@@ -89,7 +93,7 @@ final class BandRenderer: @unchecked Sendable {
         let batch = recording
         if !batch.commands.isEmpty { batch.sortIntoBands(bandCount: bandCount) }
         let bands = bandCount, height = self.height, accumulators = self.accumulators
-        pool.run(tasks: bands) { worker, band in
+        pool.run(tasks: bands, moreFollows: false) { worker, band in
             let rows = Self.rows(ofBand: band, height: height)
             if !batch.commands.isEmpty {
                 batch.replayBand(band, rows: rows, bandCount: bands, accumulators[worker], target)
@@ -273,20 +277,45 @@ final class Batch: @unchecked Sendable {
 
 /// Helper threads that wait for work and run it beside the caller. The helpers block every signal,
 /// so signals keep reaching the thread (or signalfd) that expects them.
+///
+/// A frame hands work out once or twice within a millisecond (a long line's two sides, then the
+/// bands). Waking a helper asleep on a futex took 33-44 us (median) and 55-70 us inside a frame on
+/// the development host, and the waker paid 17-23 us for the system call. So the canvas says when
+/// a frame begins (`expectWork`): the helpers wake while the caller records and watch for the job,
+/// for at most `spinNanoseconds`, then sleep again. After a job that is not the frame's last they
+/// watch for the next one the same way, and the caller watches for the last helper to finish
+/// before it sleeps. Work handed to a watching helper costs no system call on either side; between
+/// frames, and in a daemon that draws nothing, every helper sleeps.
 final class WorkerPool: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let done = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Guarded by `mutex`.
-    private var generation = 0
-    private var busy = 0
-    private var stopping = false
+    /// Counts the jobs handed out; a helper runs each generation once.
+    private let generation = Atomic<Int>(0)
+    /// Helpers that have not finished the current job.
+    private let busy = Atomic<Int>(0)
+    private let nextTask = Atomic<Int>(0)
+    // A sleeper announces itself before its last look at the state it waits for, and the waker
+    // publishes that state before it looks for sleepers (both sequentially consistent), so one of
+    // the two always sees the other: no wake-up is lost and none is paid for while nobody sleeps.
+    private let sleepingHelpers = Atomic<Int>(0)
+    private let callerSleeping = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    /// Bumped by `expectWork`: a sleeping helper wakes and watches for the job.
+    private let alerts = Atomic<Int>(0)
+    // Written by the caller before it bumps `generation`, read by helpers after they see the bump.
     private var job: ((Int, Int) -> Void)?
-    private var nextTask = 0
     private var taskCount = 0
+    private var watchAfterJob = true
     private var threads: [pthread_t] = []
+    /// How long a helper watches for the next job, and the caller for the last helper, in ns.
+    /// None when there are more threads than cores: a watcher would take the time of a thread
+    /// that has work.
+    let spinNanoseconds: Int
 
     var helperCount: Int { threads.count }
+    /// Helpers asleep on the condition variable now (the tests wait for it).
+    var helpersAsleep: Int { sleepingHelpers.load(ordering: .relaxed) }
 
     private final class Start {
         let pool: WorkerPool
@@ -294,10 +323,11 @@ final class WorkerPool: @unchecked Sendable {
         init(_ pool: WorkerPool, _ index: Int) { self.pool = pool; self.index = index }
     }
 
-    init(helpers: Int) {
+    init(helpers: Int, spinNanoseconds: Int = 1_000_000) {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
         pthread_cond_init(done, nil)
+        self.spinNanoseconds = helpers + 1 <= BandRenderer.processorsOnline ? spinNanoseconds : 0
         guard helpers > 0 else { return }
         var all = sigset_t(), old = sigset_t()
         sigfillset(&all)
@@ -322,60 +352,109 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Ends and joins the helpers (they hold the pool until then).
     func shutdown() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        generation.add(1, ordering: .sequentiallyConsistent)
         pthread_mutex_lock(mutex)
-        stopping = true
         pthread_cond_broadcast(wake)
         pthread_mutex_unlock(mutex)
         for t in threads { pthread_join(t, nil) }
         threads = []
     }
 
-    /// Runs `body(worker, task)` for tasks 0..<tasks, each once, on the caller (worker 0) and the
-    /// helpers (1...), and returns when all are done.
-    func run(tasks: Int, _ body: (Int, Int) -> Void) {
-        withoutActuallyEscaping(body) { body in
+    /// Says that a job will come soon (a frame has begun): sleeping helpers wake now, while the
+    /// caller records, and watch for it, so the job does not wait for their wake-up.
+    func expectWork() {
+        guard spinNanoseconds > 0, !threads.isEmpty else { return }
+        alerts.add(1, ordering: .sequentiallyConsistent)
+        if sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 {
             pthread_mutex_lock(mutex)
-            job = body
-            nextTask = 0
-            taskCount = tasks
-            busy = threads.count
-            generation += 1
             pthread_cond_broadcast(wake)
-            pthread_mutex_unlock(mutex)
-            drain(0, body)
-            pthread_mutex_lock(mutex)
-            while busy > 0 { pthread_cond_wait(done, mutex) }
-            job = nil
             pthread_mutex_unlock(mutex)
         }
     }
 
-    private func claim() -> Int? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        guard nextTask < taskCount else { return nil }
-        nextTask += 1
-        return nextTask - 1
+    /// Runs `body(worker, task)` for tasks 0..<tasks, each once, on the caller (worker 0) and the
+    /// helpers (1...), and returns when all are done. `moreFollows` false (a frame's last job):
+    /// the helpers sleep at once afterwards instead of watching for another job.
+    func run(tasks: Int, moreFollows: Bool = true, _ body: (Int, Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            job = body
+            taskCount = tasks
+            watchAfterJob = moreFollows
+            nextTask.store(0, ordering: .relaxed)
+            busy.store(threads.count, ordering: .relaxed)
+            generation.add(1, ordering: .sequentiallyConsistent)
+            if sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 {
+                pthread_mutex_lock(mutex)
+                pthread_cond_broadcast(wake)
+                pthread_mutex_unlock(mutex)
+            }
+            drain(0, body)
+            if !watch({ busy.load(ordering: .acquiring) == 0 }) {
+                pthread_mutex_lock(mutex)
+                callerSleeping.store(true, ordering: .sequentiallyConsistent)
+                while busy.load(ordering: .sequentiallyConsistent) > 0 { pthread_cond_wait(done, mutex) }
+                callerSleeping.store(false, ordering: .relaxed)
+                pthread_mutex_unlock(mutex)
+            }
+            job = nil
+        }
     }
 
     private func drain(_ worker: Int, _ body: (Int, Int) -> Void) {
-        while let task = claim() { body(worker, task) }
+        while true {
+            let task = nextTask.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard task < taskCount else { return }
+            body(worker, task)
+        }
+    }
+
+    /// Polls `ready` for up to `spinNanoseconds`; whether it became true.
+    private func watch(_ ready: () -> Bool) -> Bool {
+        if ready() { return true }
+        guard spinNanoseconds > 0 else { return false }
+        let deadline = Self.now() + spinNanoseconds
+        var polls = 0
+        while !ready() {
+            polls &+= 1
+            // The clock is read every 64 polls: it costs ~20 ns, a poll a few.
+            if polls & 63 == 0, Self.now() > deadline { return false }
+        }
+        return true
+    }
+
+    private static func now() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
     }
 
     private func work(_ index: Int) {
-        pthread_mutex_lock(mutex)
-        var seen = 0
+        var seen = 0, seenAlerts = 0, watching = false
         while true {
-            while generation == seen && !stopping { pthread_cond_wait(wake, mutex) }
-            if stopping { break }
-            seen = generation
-            let body = job!
-            pthread_mutex_unlock(mutex)
-            drain(index, body)
-            pthread_mutex_lock(mutex)
-            busy -= 1
-            if busy == 0 { pthread_cond_signal(done) }
+            if !(watching && watch({ generation.load(ordering: .acquiring) != seen })) {
+                pthread_mutex_lock(mutex)
+                sleepingHelpers.add(1, ordering: .sequentiallyConsistent)
+                while generation.load(ordering: .sequentiallyConsistent) == seen
+                    && alerts.load(ordering: .sequentiallyConsistent) == seenAlerts {
+                    pthread_cond_wait(wake, mutex)
+                }
+                sleepingHelpers.subtract(1, ordering: .relaxed)
+                pthread_mutex_unlock(mutex)
+            }
+            seenAlerts = alerts.load(ordering: .relaxed)
+            watching = true
+            guard generation.load(ordering: .acquiring) != seen else { continue }  // an alert
+            seen = generation.load(ordering: .acquiring)
+            if stopping.load(ordering: .acquiring) { return }
+            watching = watchAfterJob
+            drain(index, job!)
+            if busy.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+               callerSleeping.load(ordering: .sequentiallyConsistent) {
+                pthread_mutex_lock(mutex)
+                pthread_cond_signal(done)
+                pthread_mutex_unlock(mutex)
+            }
         }
-        pthread_mutex_unlock(mutex)
     }
 }

@@ -1,4 +1,7 @@
 @testable import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Drawing in horizontal bands on several threads must give exactly the pixels of one thread.
@@ -228,5 +231,39 @@ struct BandTests {
             let differing = zip(a, b).filter { $0 != $1 }.count
             #expect(differing == 0, "frame \(frame): \(differing) pixels differ, first at \(a.indices.first { a[$0] != b[$0] } ?? -1)")
         }
+    }
+
+    /// The pool's hand-offs without locks: a helper that watches for work, one woken early by
+    /// `expectWork`, one asleep, and a caller that watches for the last helper or sleeps. Every
+    /// task must run exactly once on a valid worker in every case; a lost wake-up hangs (the time
+    /// limit fails it).
+    @Test("the worker pool runs every task once whether its helpers watch, were alerted or sleep",
+          .timeLimit(.minutes(2)), arguments: [(1, 1_000_000), (1, 20_000), (1, 0), (3, 1_000_000)])
+    func workerPoolHandOffs(helpers: Int, spin: Int) {
+        let pool = WorkerPool(helpers: helpers, spinNanoseconds: spin)
+        defer { pool.shutdown() }
+        #expect(pool.helperCount == helpers)
+        let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+        defer { hits.deallocate() }
+        var failures = 0
+        for round in 0..<3000 {
+            // Some rounds start only once every helper sleeps (a state, not a delay), so the
+            // sleeping path is taken whatever the host's speed; the rest follow at once.
+            if round % 7 == 0, pool.spinNanoseconds < 100_000 {
+                while pool.helpersAsleep < pool.helperCount { sched_yield() }
+            }
+            if round % 3 == 0 { pool.expectWork() }
+            let tasks = (round * 13) % 40
+            hits.initialize(repeating: 0)
+            let workers = hits.count - 1
+            pool.run(tasks: tasks, moreFollows: round % 5 != 0) { worker, task in
+                if worker > helpers { hits[workers] = 1 }
+                hits[task] += 1
+            }
+            if hits[workers] != 0 || hits[..<tasks].contains(where: { $0 != 1 }) || hits[tasks..<workers].contains(where: { $0 != 0 }) {
+                failures += 1
+            }
+        }
+        #expect(failures == 0)
     }
 }

@@ -81,12 +81,24 @@ struct KernelTests {
         }
     }
 
-    @Test("a fill writes exactly its pixels", arguments: [0, 1, 3, 4, 15, 16, 17, 35])
+    /// Long spans take the streaming stores (whole 64-byte lines between ordinary ends), so they
+    /// are tried from every start within a line.
+    @Test("a fill writes exactly its pixels",
+          arguments: [0, 1, 3, 4, 15, 16, 17, 35, SpanKernels.streamingFillPixels - 1,
+                      SpanKernels.streamingFillPixels, SpanKernels.streamingFillPixels + 17, 4099])
     func fill(count: Int) {
-        var row = [UInt32](repeating: 1, count: count + 2)
-        row.withUnsafeMutableBufferPointer { SpanKernels.fill($0.baseAddress! + 1, count, 0xFF12_3456) }
-        #expect(row.first == 1 && row.last == 1)
-        #expect(row.dropFirst().dropLast().allSatisfy { $0 == 0xFF12_3456 })
+        let starts = count >= SpanKernels.streamingFillPixels - 1 ? Array(0..<16) : [1]
+        for start in starts {
+            let row = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count + 48)
+            defer { row.deallocate() }
+            row.initialize(repeating: 1)
+            // The span begins `start` + 1 pixels past a 64-byte boundary.
+            let base = Int(bitPattern: row.baseAddress!)
+            let first = ((base + 63) & ~63 - base) / 4 + 1 + start
+            SpanKernels.fill(row.baseAddress! + first, count, 0xFF12_3456)
+            #expect(row[first - 1] == 1 && row[first + count] == 1, "start \(start)")
+            #expect(row[first..<(first + count)].allSatisfy { $0 == 0xFF12_3456 }, "start \(start)")
+        }
     }
 
     @Test("a clipped redraw of dashed strokes (only the dashes near the clip built) equals a full one inside it",
