@@ -6,6 +6,9 @@ pattern: the four bars (red, green, blue, yellow) fill the top 3/5 of the screen
 pattern-rot90: the same pattern turned 90° clockwise (`display-check --rotation 90`): its top edge
          along the screen's right edge, drawn at the screen's size transposed.
 console: none of the bar colours is on screen at the bar sample points (the console is back).
+--block-x X (pattern): the band's row through the block's middle holds exactly one white run, the
+         block's full width (w/8) starting at X: the last frame's block, whole, and no trace of an
+         earlier one (what a flip that sent the driver too few damaged rectangles would leave).
 Prints one line of detail; exit 0 when the check holds. Standard library only.
 """
 import os
@@ -34,6 +37,7 @@ def close(a, b, tol=12):
 
 def main():
     path, mode = sys.argv[1], sys.argv[2]
+    block_x = int(sys.argv[sys.argv.index("--block-x") + 1]) if "--block-x" in sys.argv else None
     img = read_ppm(path)
     w, h, _ = img
     def at(x, y):
@@ -56,6 +60,21 @@ def main():
     detail = "%dx%d bars %d/%d band %d/3 first=%s" % (w, h, bar_hits, len(samples), band_hits, samples[0][1])
     if mode == "pattern":
         ok = bar_hits == len(samples) and band_hits == 3
+        if block_x is not None:
+            bar_bottom = h * 3 // 5
+            block_h = max(1, h // 5)
+            y = bar_bottom + (h - bar_bottom - block_h) // 2 + block_h // 2
+            runs, start = [], None
+            for x in range(w + 1):
+                white = x < w and close((255, 255, 255), at(x, y))
+                if white and start is None:
+                    start = x
+                elif not white and start is not None:
+                    runs.append((start, x - start))
+                    start = None
+            want = (block_x, max(1, w // 8))
+            detail += " block runs %s (want %s)" % (runs, [want])
+            ok = ok and runs == [want]
     elif mode == "console":
         ok = bar_hits == 0
     else:

@@ -3,7 +3,8 @@
 # usage: bash Tests/E2E/display-e2e.sh            (from the repo root; as root: apt, qemu)
 # One VM with bochs-drm (card0, /dev/fb0, QMP screendumps) and vkms (card1, real 60 Hz vblank) runs
 # `tickerboard display-check` scenarios (guest-display.sh), a second one virtio-gpu's
-# (guest-virtio.sh); this script judges the logs and
+# (guest-virtio.sh), a third virtio-gpu's on the bookworm-backports kernel, where its plane takes
+# FB_DAMAGE_CLIPS (guest-damage.sh); this script judges the logs and
 # captures and prints one `RESULT name PASS|FAIL detail` per check, then `E2E: N passed, M failed`.
 # Env: TB_E2E_BIN=path (a binary that takes `display-check …`; default: build tickerboard release),
 #      TB_E2E_OUT=dir (keep artefacts there; default a fresh dir under /var/tmp), TB_VM_VKMS=0.
@@ -14,7 +15,7 @@ T0=$(date +%s)
 PASSED=0 FAILED=0
 result() {   # result NAME PASS|FAIL DETAIL
   echo "RESULT $1 $2 ${3:-}"
-  if [ "$2" = PASS ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
+  case "$2" in PASS) PASSED=$((PASSED + 1));; SKIP) ;; *) FAILED=$((FAILED + 1));; esac
 }
 finish() { echo "E2E: $PASSED passed, $FAILED failed ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
 field() { grep -h -o "$1=[^ ]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }   # field KEY FILE
@@ -137,6 +138,30 @@ if [ "$(field exit "$L")" = 0 ] && [ -n "$RP" ] && [ "$RP" = "$(rot_expected "$L
   result virtio-rotation PASS "rotation 90 by $RP (plane turns: $(field plane_turns "$L")); $D"
 else
   result virtio-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L"); $($CHECK "$OUT/virtio/virtio-rot90.ppm" pattern-rot90 2>&1)"
+fi
+# (w) damage to the glass: on the backports kernel virtio-gpu's plane has FB_DAMAGE_CLIPS. The flips
+# must carry it, be accepted (still atomic at the end: a malformed blob fails the commit and falls
+# back), and the capture after 90 flips that each damaged only the block's band must show the last
+# frame's block, whole, and nothing of earlier ones. A flip to the other framebuffer makes this
+# driver upload all of it (a 1x1 clip in every flip still left the right picture), so the exactness
+# of the rectangles is the unit tests' (ScanoutDamage), not this check's.
+BPO="${TB_VM_CACHE_BACKPORTS:-/var/cache/tickerboard-vm-backports}"
+if TB_VM_KERNEL=backports TB_VM_VKMS=0 TB_VM_CACHE="$BPO" bash "$HERE/setup.sh" > "$OUT/setup-backports.log" 2>&1; then
+  mkdir -p "$OUT/damage"; rm -f "$OUT"/damage/*.log "$OUT"/damage/*.ppm
+  cp "$BIN" "$OUT/damage/tickerboard"; cp "$HERE/guest-damage.sh" "$OUT/damage/"
+  TB_VM_CACHE="$BPO" bash "$HERE/run-vm.sh" --gpu virtio --timeout 180 --out "$OUT/damage" -- sh /run/e2e/guest-damage.sh > "$OUT/vm-damage.log" 2>&1
+  VMRC=$?
+  sed 's/^/  vm-damage: /' "$OUT/vm-damage.log"
+  L="$OUT/damage/damage.log"; BX=$(field block_x "$L")
+  if [ "$VMRC" = 0 ] && [ "$(field exit "$L")" = 0 ] && grep -q 'flips carry FB_DAMAGE_CLIPS' "$L" && [ "$(field commit "$L")" = atomic ] \
+     && [ "$(field flips "$L")" -ge 90 ] 2>/dev/null \
+     && [ -n "$BX" ] && D=$($CHECK "$OUT/damage/damage.ppm" pattern --block-x "$BX" 2>&1); then
+    result virtio-damage-clips PASS "$(grep -o 'kernel [^,]*' "$OUT/vm-damage.log" | head -1): flips carry FB_DAMAGE_CLIPS, $(field flips "$L") atomic flips; $D"
+  else
+    result virtio-damage-clips FAIL "vm exit $VMRC, exit=$(field exit "$L") flips=$(field flips "$L") commit=$(field commit "$L") clips: $(grep -c 'flips carry FB_DAMAGE_CLIPS' "$L" 2>/dev/null); $($CHECK "$OUT/damage/damage.ppm" pattern --block-x "${BX:-0}" 2>&1)"
+  fi
+else
+  result virtio-damage-clips SKIP "no bookworm-backports kernel here: $(tail -1 "$OUT/setup-backports.log")"
 fi
 # The commit path each KMS run took is the one chosen at open (logged with its reason) or a logged fallback.
 PATHS="" BAD=""

@@ -11,6 +11,9 @@
 #      module autoloading work there as on an installed system
 # Cache: $TB_VM_CACHE (default /var/cache/tickerboard-vm). It must not live under /tmp, /run or
 # /var/tmp: the guest mounts fresh tmpfs there.
+# TB_VM_KERNEL=backports: the newest kernel of bookworm-backports instead (apt lists of its own in
+# the cache; the host's sources are not touched), for the drivers' newer features (virtio-gpu's
+# FB_DAMAGE_CLIPS since 6.4). Use a cache of its own for it (display-e2e.sh does).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
@@ -32,15 +35,25 @@ if [ -n "$missing" ]; then
 fi
 
 # --- kernel: the ABI name changes with every point release, so resolve it through the meta package.
-kpkg() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}'; }
+APTK=()
+if [ "${TB_VM_KERNEL:-}" = backports ]; then
+  mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main" > "$CACHE/apt/sources.list"
+  APTK=(-o Dir::Etc::sourcelist="$CACHE/apt/sources.list" -o Dir::Etc::sourceparts=/dev/null
+        -o Dir::State::Lists="$CACHE/apt/lists" -o Dir::Cache="$CACHE/apt/cache")
+  kpkg() { apt-cache "${APTK[@]}" pkgnames linux-image- 2>/dev/null | grep -E '^linux-image-[0-9.]+\+deb12-amd64$' | sort -V | tail -1; }
+  [ -f "$CACHE/kernel/boot/vmlinuz-$(cat "$CACHE/kver" 2>/dev/null)" ] || apt-get "${APTK[@]}" update -qq >/dev/null 2>&1 || true
+else
+  kpkg() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/{print $2; exit}'; }
+fi
 KPKG="$(kpkg)"
-if [ -z "$KPKG" ] && [ "$UPDATED" = 0 ]; then apt_get update -qq >/dev/null; UPDATED=1; KPKG="$(kpkg)"; fi
-[ -n "$KPKG" ] || { log "cannot resolve linux-image-amd64"; exit 1; }
+if [ -z "$KPKG" ] && [ "$UPDATED" = 0 ] && [ ${#APTK[@]} = 0 ]; then apt_get update -qq >/dev/null; UPDATED=1; KPKG="$(kpkg)"; fi
+[ -n "$KPKG" ] || { log "cannot resolve a kernel package (linux-image-amd64${TB_VM_KERNEL:+, $TB_VM_KERNEL})"; exit 1; }
 KVER="${KPKG#linux-image-}"
 if [ ! -f "$CACHE/kernel/boot/vmlinuz-$KVER" ]; then
   log "downloading $KPKG"
   rm -rf "$CACHE/dl" "$CACHE/kernel.new"; mkdir -p "$CACHE/dl"
-  (cd "$CACHE/dl" && apt-get download "$KPKG" >/dev/null 2>&1)
+  (cd "$CACHE/dl" && apt-get "${APTK[@]}" download "$KPKG" >/dev/null 2>&1)
   dpkg-deb -x "$CACHE"/dl/"$KPKG"_*.deb "$CACHE/kernel.new"
   dpkg-deb -f "$CACHE"/dl/"$KPKG"_*.deb Version > "$CACHE/kdebver"
   depmod -b "$CACHE/kernel.new" "$KVER"          # the .deb ships no modules.dep
@@ -49,10 +62,14 @@ fi
 echo "$KVER" > "$CACHE/kver"
 if [ ! -f "$CACHE/vmlinux-$KVER" ]; then
   python3 - "$CACHE/kernel/boot/vmlinuz-$KVER" "$CACHE/vmlinux-$KVER.tmp" <<'PY'
-import lzma, sys
+import lzma, subprocess, sys
 blob = open(sys.argv[1], "rb").read()
-start = blob.find(b"\xfd7zXZ\x00")              # Debian builds with CONFIG_KERNEL_XZ
-elf = lzma.LZMADecompressor().decompress(blob[start:])
+start = blob.find(b"\xfd7zXZ\x00")              # Debian's 6.1 builds with CONFIG_KERNEL_XZ
+if start >= 0:
+    elf = lzma.LZMADecompressor().decompress(blob[start:])
+else:                                           # 6.12 (backports) with CONFIG_KERNEL_ZSTD
+    start = blob.find(b"\x28\xb5\x2f\xfd")
+    elf = subprocess.run(["zstd", "-dcq"], input=blob[start:], stdout=subprocess.PIPE).stdout
 assert elf[:4] == b"\x7fELF", "bzImage payload is not an ELF vmlinux"
 open(sys.argv[2], "wb").write(elf)
 PY
@@ -77,7 +94,7 @@ if [ "${TB_VM_VKMS:-1}" = 1 ] && ! { [ -f "$CACHE/vkms/vkms.ko" ] && modinfo -F 
 fi
 
 # --- initramfs: busybox + /init + only the modules we load (and their dependencies).
-STAMP="$(cat "$HERE/guest-init.sh" "$HERE/setup.sh" | md5sum | cut -c1-16)-$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && echo vkms)"
+STAMP="$(cat "$HERE/guest-init.sh" "$HERE/setup.sh" | md5sum | cut -c1-16)-$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && echo vkms || true)"
 if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/dev/null)" != "$STAMP" ]; then
   KDIR="$CACHE/kernel/lib/modules/$KVER"
   STAGE="$(mktemp -d)"
@@ -109,7 +126,7 @@ if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/d
 fi
 # --- the guest's /lib/modules/KVER (systemd guests): hard links, so it costs no space
 MODTREE="$CACHE/modtree/lib/modules/$KVER"
-MSTAMP="$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && md5sum < "$CACHE/vkms/vkms.ko" | cut -c1-16)"
+MSTAMP="$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && md5sum < "$CACHE/vkms/vkms.ko" | cut -c1-16 || true)"
 if [ "$(cat "$CACHE/modtree.stamp" 2>/dev/null)" != "$MSTAMP" ]; then
   rm -rf "$CACHE/modtree"; mkdir -p "$(dirname "$MODTREE")"
   cp -al "$CACHE/kernel/lib/modules/$KVER" "$MODTREE"

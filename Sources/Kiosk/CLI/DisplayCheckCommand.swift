@@ -29,6 +29,9 @@ enum DisplayCheckCommand {
         Flips a moving test pattern N times (default 120) and reports the flip rate, missed vblanks
         and CPU time in one `display-check: flips=...` line, then gives the screen back.
           --ready-file PATH   create PATH once the first flip has completed
+          --done-file PATH    create PATH once the last flip has completed (with --idle-seconds
+                              the last frame then stays on screen; `block_x` in the report is
+                              where its moving block starts)
           --idle-seconds S    after the flips, keep the screen and measure S seconds of idling
                               (event-loop wakeups and CPU time: both should be ~0)
           --timer-pacing, --legacy, --wait-for-output (KMS only): pace by a timer instead of
@@ -46,6 +49,7 @@ enum DisplayCheckCommand {
         var frames = 120
         var mode: ModeRequest?
         var readyFile: String?
+        var doneFile: String?
         var idleSeconds = 0.0
         /// KMS only: pace by a timer, not vblank events; SetCrtc + PageFlip, not atomic commits.
         var timerPacing = false, legacy = false
@@ -63,6 +67,7 @@ enum DisplayCheckCommand {
         o.frames = try args.integer("--frames", in: 1...100_000_000) ?? o.frames
         o.mode = try args.value("--mode", expected: "a mode like 1920x1080 or 1920x1080@60", ModeRequest.init)
         o.readyFile = try args.option("--ready-file")
+        o.doneFile = try args.option("--done-file")
         o.timerPacing = args.flag("--timer-pacing")
         o.idleSeconds = try args.number("--idle-seconds", in: 0...3600) ?? o.idleSeconds
         o.legacy = args.flag("--legacy")
@@ -84,7 +89,7 @@ enum DisplayCheckCommand {
 
     /// Runs the check; returns the process exit status (0 ok, 1 display failure).
     static func run(_ options: Options) -> Int32 {
-        let frames = options.frames, idleSeconds = options.idleSeconds, readyFile = options.readyFile
+        let frames = options.frames, idleSeconds = options.idleSeconds, readyFile = options.readyFile, doneFile = options.doneFile
 
         // Block the signals before anything else so SIGTERM arrives as an event, not a kill.
         let signals: SignalFD
@@ -182,6 +187,7 @@ enum DisplayCheckCommand {
                             lastFlipNanos = nanos
                             lastSequence = sequence
                             if completed > frames && idleStart == nil {
+                                if let doneFile { createReadyFile(doneFile) }
                                 if idleSeconds > 0 {
                                     idleStart = (ProcessCPUTime.now(), MonotonicClock.now(), loop.wakeupCount)
                                     _ = try? loop.addTimer(after: .milliseconds(Int64(idleSeconds * 1000))) {
@@ -243,7 +249,7 @@ enum DisplayCheckCommand {
             + " missed=\(vblanks.missed) cpu_ms=\(cpuNanos / 1_000_000) cpu_pct=\(format(cpuPercent, 1))"
             + " cpu_ms_per_frame=\(format(intervals > 0 ? Double(cpuNanos) / 1e6 / Double(intervals) : 0, 2))"
             + " pacing=\(pacing) first_seq=\(firstSequence) last_seq=\(lastSequence)"
-            + " signalled=\(interrupted ? 1 : 0)\(restored)\(idleReport) peak_rss_kb=\(ProcessStatus.kilobytes("VmHWM"))")
+            + " signalled=\(interrupted ? 1 : 0)\(restored)\(idleReport) block_x=\(blockX(width: frame.width, frameIndex: max(0, patternIndex - 1))) peak_rss_kb=\(ProcessStatus.kilobytes("VmHWM"))")
         if let failure { return fail("\(failure)") }
         return 0
     }
@@ -261,13 +267,16 @@ enum DisplayCheckCommand {
         }
         frame.fill(bandColor, in: band)
         let blockW = max(1, w / 8), blockH = max(1, h / 5)
-        let travel = max(1, w - blockW)
-        let step = max(1, w / 120)
-        var x = (index * step) % (2 * travel)
-        if x > travel { x = 2 * travel - x }
         let y = barBottom + (h - barBottom - blockH) / 2
-        frame.fill(blockColor, in: IntRect(x: x, y: y, width: blockW, height: blockH))
+        frame.fill(blockColor, in: IntRect(x: blockX(width: w, frameIndex: index), y: y, width: blockW, height: blockH))
         return index == 0 ? frame.bounds : band
+    }
+
+    /// Where the moving block of frame `index` starts: it sweeps right and back, w/120 a frame.
+    static func blockX(width w: Int, frameIndex index: Int) -> Int {
+        let travel = max(1, w - max(1, w / 8))
+        let x = (index * max(1, w / 120)) % (2 * travel)
+        return x > travel ? 2 * travel - x : x
     }
 
     private static func fail(_ message: String) -> Int32 {
