@@ -13,7 +13,8 @@
 # /var/tmp: the guest mounts fresh tmpfs there.
 # TB_VM_KERNEL=backports: the newest kernel of bookworm-backports instead (apt lists of its own in
 # the cache; the host's sources are not touched), for the drivers' newer features (virtio-gpu's
-# FB_DAMAGE_CLIPS since 6.4). Use a cache of its own for it (display-e2e.sh does).
+# FB_DAMAGE_CLIPS since 6.4, vkms' plane rotation since 6.5). Use a cache of its own for it
+# (display-e2e.sh does).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
@@ -69,7 +70,8 @@ if start >= 0:
     elf = lzma.LZMADecompressor().decompress(blob[start:])
 else:                                           # 6.12 (backports) with CONFIG_KERNEL_ZSTD
     start = blob.find(b"\x28\xb5\x2f\xfd")
-    elf = subprocess.run(["zstd", "-dcq"], input=blob[start:], stdout=subprocess.PIPE).stdout
+    # zstd complains of the bytes after the frame; the frame itself decompresses whole
+    elf = subprocess.run(["zstd", "-dcq"], input=blob[start:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
 assert elf[:4] == b"\x7fELF", "bzImage payload is not an ELF vmlinux"
 open(sys.argv[2], "wb").write(elf)
 PY
@@ -80,14 +82,26 @@ fi
 if [ "${TB_VM_VKMS:-1}" = 1 ] && ! { [ -f "$CACHE/vkms/vkms.ko" ] && modinfo -F vermagic "$CACHE/vkms/vkms.ko" | grep -q "^$KVER "; }; then
   log "building vkms.ko"
   DEBVER="$(cat "$CACHE/kdebver")"
-  SRCPKG="linux-source-${KVER%%.0-*}"
-  dpkg-query -W -f='${Status}' "linux-headers-$KVER" 2>/dev/null | grep -q "install ok installed" \
-    || apt_get install -y -qq --no-install-recommends "linux-headers-$KVER" >/dev/null
   W="$(mktemp -d)"
-  (cd "$W" && apt-get download "$SRCPKG=$DEBVER" >/dev/null 2>&1)
+  if [ ${#APTK[@]} -gt 0 ]; then
+    # backports: its headers and kbuild tools are unpacked here, never installed on the host; no
+    # module BTF (the host has no pahole, and vkms needs none)
+    SRCPKG="linux-source-$(echo "$KVER" | cut -d. -f1,2)" KBASE="${KVER%-amd64}"
+    (cd "$W" && apt-get "${APTK[@]}" download "$SRCPKG=$DEBVER" "linux-headers-$KVER=$DEBVER" \
+      "linux-headers-$KBASE-common=$DEBVER" "linux-kbuild-$KBASE=$DEBVER" >/dev/null 2>&1)
+    for d in "$W"/linux-headers-*.deb "$W"/linux-kbuild-*.deb; do dpkg-deb -x "$d" "$W/root"; done
+    KHDR="$W/root/usr/src/linux-headers-$KVER"
+    sed -i "s|^include /usr/src/|include $W/root/usr/src/|" "$KHDR/Makefile"
+    KMAKE=(CONFIG_DEBUG_INFO_BTF_MODULES=)
+  else
+    SRCPKG="linux-source-${KVER%%.0-*}" KHDR="/usr/src/linux-headers-$KVER" KMAKE=()
+    dpkg-query -W -f='${Status}' "linux-headers-$KVER" 2>/dev/null | grep -q "install ok installed" \
+      || apt_get install -y -qq --no-install-recommends "linux-headers-$KVER" >/dev/null
+    (cd "$W" && apt-get download "$SRCPKG=$DEBVER" >/dev/null 2>&1)
+  fi
   dpkg-deb --fsys-tarfile "$W"/"$SRCPKG"_*.deb | tar -xO "./usr/src/$SRCPKG.tar.xz" \
     | xz -dc -T2 | tar -x -C "$W" "$SRCPKG/drivers/gpu/drm/vkms"
-  make -s -C "/usr/src/linux-headers-$KVER" M="$W/$SRCPKG/drivers/gpu/drm/vkms" CONFIG_DRM_VKMS=m modules
+  make -s -C "$KHDR" M="$W/$SRCPKG/drivers/gpu/drm/vkms" CONFIG_DRM_VKMS=m "${KMAKE[@]}" modules
   mkdir -p "$CACHE/vkms"; cp "$W/$SRCPKG/drivers/gpu/drm/vkms/vkms.ko" "$CACHE/vkms/vkms.ko"
   rm -rf "$W"
   rm -f "$CACHE/initramfs.stamp"
