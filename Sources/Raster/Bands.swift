@@ -61,9 +61,14 @@ final class BandRenderer: @unchecked Sendable {
         bandCount = (height + Self.bandHeight - 1) / Self.bandHeight
     }
 
-    func recordClear(_ value: UInt32, _ rect: IntRect, height: Int) {
+    /// Before a command is recorded: the first of a frame tells the helpers that work is coming.
+    private func prepareToRecord(height: Int) {
         prepare(height: height)
         if isEmpty { pool.expectWork() }
+    }
+
+    func recordClear(_ value: UInt32, _ rect: IntRect, height: Int) {
+        prepareToRecord(height: height)
         recording.commands.append(.clear(value, rect))
     }
 
@@ -71,8 +76,7 @@ final class BandRenderer: @unchecked Sendable {
     /// of `edges` (which the canvas holds while it draws).
     func recordFill(grid: IntRect, paint: PreparedPaint, rule: FillRule, blend: BlendMode,
                     pointCount: Int, height: Int) {
-        prepare(height: height)
-        if isEmpty { pool.expectWork() }
+        prepareToRecord(height: height)
         recording.commands.append(.fill(recording.fills.count))
         recording.fills.append(Batch.Fill(grid: grid, paint: paint, rule: rule, blend: blend))
         recording.edgeStarts.append(pointCount / 2)
@@ -81,8 +85,7 @@ final class BandRenderer: @unchecked Sendable {
     /// Records whole-pixel rectangles over `grid` at full coverage (see `WholePixelRects`): each band
     /// composites the rows of them it owns, without edges.
     func recordRects(_ rects: [IntRect], grid: IntRect, paint: PreparedPaint, blend: BlendMode, height: Int) {
-        prepare(height: height)
-        if isEmpty { pool.expectWork() }
+        prepareToRecord(height: height)
         recording.commands.append(.rects(recording.rectFills.count))
         recording.rectFills.append(Batch.RectFill(rects: rects, grid: grid, paint: paint, blend: blend))
     }
@@ -366,11 +369,15 @@ final class WorkerPool: @unchecked Sendable {
     func expectWork() {
         guard spinNanoseconds > 0, !threads.isEmpty else { return }
         alerts.add(1, ordering: .sequentiallyConsistent)
-        if sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 {
-            pthread_mutex_lock(mutex)
-            pthread_cond_broadcast(wake)
-            pthread_mutex_unlock(mutex)
-        }
+        wakeSleepingHelpers()
+    }
+
+    /// After what a sleeping helper waits for was published (sequentially consistent).
+    private func wakeSleepingHelpers() {
+        guard sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 else { return }
+        pthread_mutex_lock(mutex)
+        pthread_cond_broadcast(wake)
+        pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body(worker, task)` for tasks 0..<tasks, each once, on the caller (worker 0) and the
@@ -384,11 +391,7 @@ final class WorkerPool: @unchecked Sendable {
             nextTask.store(0, ordering: .relaxed)
             busy.store(threads.count, ordering: .relaxed)
             generation.add(1, ordering: .sequentiallyConsistent)
-            if sleepingHelpers.load(ordering: .sequentiallyConsistent) > 0 {
-                pthread_mutex_lock(mutex)
-                pthread_cond_broadcast(wake)
-                pthread_mutex_unlock(mutex)
-            }
+            wakeSleepingHelpers()
             drain(0, body)
             if !watch({ busy.load(ordering: .acquiring) == 0 }) {
                 pthread_mutex_lock(mutex)
@@ -444,8 +447,9 @@ final class WorkerPool: @unchecked Sendable {
             }
             seenAlerts = alerts.load(ordering: .relaxed)
             watching = true
-            guard generation.load(ordering: .acquiring) != seen else { continue }  // an alert
-            seen = generation.load(ordering: .acquiring)
+            let current = generation.load(ordering: .acquiring)
+            guard current != seen else { continue }  // an alert
+            seen = current
             if stopping.load(ordering: .acquiring) { return }
             watching = watchAfterJob
             drain(index, job!)

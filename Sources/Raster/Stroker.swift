@@ -230,9 +230,8 @@ struct Stroker {
         // The whole polygon's doubled area: each side's sum, then the two edges between the sides.
         let area = (measures.0.area + measures.1.area) + (aLast.x * bFirst.y - bFirst.x * aLast.y)
             + (bLast.x * aFirst.y - aFirst.x * bLast.y)
-        let m = measures.0.bounds, k = measures.1.bounds
-        bounds = (min(bounds.minX, min(m.minX, k.minX)), min(bounds.minY, min(m.minY, k.minY)),
-                  max(bounds.maxX, max(m.maxX, k.maxX)), max(bounds.maxY, max(m.maxY, k.maxY)))
+        include(measures.0)
+        include(measures.1)
         let start = edges.count
         edges.append(contentsOf: repeatElement(Point(0, 0), count: 2 * n))
         edges.withUnsafeMutableBufferPointer { all in
@@ -494,8 +493,7 @@ struct Stroker {
         let measure = PolygonMeasure(poly, n)
         let p = poly[n - 1], q = poly[0]
         let area = measure.area + (p.x * q.y - q.x * p.y)
-        let m = measure.bounds
-        bounds = (min(bounds.minX, m.minX), min(bounds.minY, m.minY), max(bounds.maxX, m.maxX), max(bounds.maxY, m.maxY))
+        include(measure)
         // The edges are written in place after one resize: an append per point checked the
         // array's uniqueness and capacity each time (a tenth of a 5,000-point stroke).
         let start = edges.count
@@ -503,6 +501,12 @@ struct Stroker {
         edges.withUnsafeMutableBufferPointer { all in
             Stroker.writeEdges(poly, n, then: q, to: all.baseAddress! + start, reversed: area < 0)
         }
+    }
+
+    /// Widens `bounds` to a measured run of points.
+    private mutating func include(_ m: PolygonMeasure) {
+        bounds = (min(bounds.minX, m.bounds.minX), min(bounds.minY, m.bounds.minY),
+                  max(bounds.maxX, m.bounds.maxX), max(bounds.maxY, m.bounds.maxY))
     }
 
     /// The edges from each of `count` points to the next, the last one's to `next`; each edge
