@@ -101,7 +101,7 @@ final class BandRenderer: @unchecked Sendable {
             if !batch.commands.isEmpty {
                 batch.replayBand(band, rows: rows, bandCount: bands, accumulators[worker], target)
             }
-            Canvas.flushClears(rows: rows, target.base, target.stride, target.runs, target.generation)
+            target.flushClears(rows: rows)
         }
         batch.reset()
     }
@@ -240,7 +240,7 @@ final class Batch: @unchecked Sendable {
         for command in commands {
             switch command {
             case .clear(let value, let rect):
-                Canvas.clearRows(rect, rows: rows, value, target.base, target.stride, target.runs, target.generation)
+                target.clearRows(rect, rows: rows, value)
             case .fill(let f):
                 let start = bandOffsets[f * bandCount + b], end = bandOffsets[f * bandCount + b + 1]
                 let fill = fills[f]

@@ -115,39 +115,6 @@ public final class Canvas {
     /// The renderer while draw calls are recorded for bands; nil while they draw at once.
     private var bands: BandRenderer?
 
-    /// Per row, a run of pixels that hold (or, when `pending`, are about to hold) one colour since a
-    /// `clear`; valid while its generation matches. Clears are deferred: paint landing on a pending
-    /// run is computed once against the run's colour and written once, and only what no paint
-    /// covered gets the clear colour at the end. The chart's translucent area over the backdrop
-    /// then costs one write per pixel instead of a write, a read and another write.
-    struct UniformRun {
-        var x0: Int32 = 0, x1: Int32 = 0
-        var color: UInt32 = 0
-        var generation: UInt32 = 0
-        var pending = false
-        /// Inside a pending run: pixels that already hold `color` (the previous frame's untouched
-        /// backdrop), so the deferred clear skips them. Empty when `holeX1 <= holeX0`.
-        var holeX0: Int32 = 0, holeX1: Int32 = 0
-
-        /// Writes the deferred clear over [a, b), skipping the pixels that already hold the colour.
-        @inline(__always)
-        func writeClear(_ row: UnsafeMutablePointer<UInt32>, _ a: Int, _ b: Int) {
-            let h0 = Int(holeX0), h1 = Int(holeX1)
-            if h1 <= h0 || h1 <= a || h0 >= b {
-                if b > a { SpanKernels.fill(row + a, b &- a, color) }
-                return
-            }
-            if h0 > a { SpanKernels.fill(row + a, h0 &- a, color) }
-            if b > h1 { SpanKernels.fill(row + h1, b &- h1, color) }
-        }
-
-        /// Narrows the run (and its hole) to [a, b).
-        @inline(__always)
-        mutating func narrow(to a: Int, _ b: Int) {
-            x0 = Int32(a); x1 = Int32(max(a, b))
-            holeX0 = max(holeX0, x0); holeX1 = min(holeX1, x1)
-        }
-    }
     private var uniformRuns: [UniformRun] = []
     private var uniformGeneration: UInt32 = 1
     private var hasPendingClears = false
@@ -157,17 +124,18 @@ public final class Canvas {
         guard hasPendingClears else { return }
         hasPendingClears = false
         let height = storage.height
-        withTarget { Canvas.flushClears(rows: 0..<height, $0.base, $0.stride, $0.runs, $0.generation) }
+        withTarget { $0.flushClears(rows: 0..<height) }
     }
 
     /// Runs `body` with the pixels and the rows' clear runs as raw pointers (the runs sized to the
     /// rows first). `body` must not touch `buffer`.
     private func withTarget<R>(_ body: (BandTarget) -> R) -> R {
         if uniformRuns.count != storage.height { uniformRuns = Array(repeating: UniformRun(), count: storage.height) }
-        let stride = storage.stride, generation = uniformGeneration
+        let stride = storage.stride, generation = uniformGeneration, shift = BandTarget.blockShift(width: storage.width)
         return storage.pixels.withUnsafeMutableBufferPointer { pixels in
             uniformRuns.withUnsafeMutableBufferPointer { runs in
-                body(BandTarget(base: pixels.baseAddress!, stride: stride, runs: runs.baseAddress!, generation: generation))
+                body(BandTarget(base: pixels.baseAddress!, stride: stride, runs: runs.baseAddress!, generation: generation,
+                                blockShift: shift))
             }
         }
     }
@@ -177,14 +145,6 @@ public final class Canvas {
         let height = storage.height
         withTarget { bands.replay(height: height, $0) }
         hasPendingClears = false
-    }
-
-    /// What a band replay writes to: raw pointers valid for the duration of one replay.
-    struct BandTarget: @unchecked Sendable {
-        let base: UnsafeMutablePointer<UInt32>
-        let stride: Int
-        let runs: UnsafeMutablePointer<UniformRun>
-        let generation: UInt32
     }
 
     /// Drops what was recorded without drawing it (the pixels are being replaced).
@@ -251,38 +211,7 @@ public final class Canvas {
             bands.recordClear(value, r, height: storage.height)
             return
         }
-        withTarget { Canvas.clearRows(r, rows: r.y0..<r.y1, value, $0.base, $0.stride, $0.runs, $0.generation) }
-    }
-
-    /// The rows `rows` of a clear of `r`: deferred, remembering what already holds the colour.
-    static func clearRows(_ r: IntRect, rows: Range<Int>, _ value: UInt32, _ base: UnsafeMutablePointer<UInt32>,
-                                      _ stride: Int, _ runs: UnsafeMutablePointer<UniformRun>, _ generation: UInt32) {
-        for y in max(r.y0, rows.lowerBound)..<max(max(r.y0, rows.lowerBound), min(r.y1, rows.upperBound)) {
-            let old = runs[y]
-            let current = old.generation == generation && old.x1 > old.x0
-            // A pending run this clear does not cover must be written before it is forgotten.
-            if current && old.pending && (Int(old.x0) < r.x0 || Int(old.x1) > r.x1) {
-                old.writeClear(base + y * stride, Int(old.x0), Int(old.x1))
-            }
-            var run = UniformRun(x0: Int32(r.x0), x1: Int32(r.x1), color: value, generation: generation, pending: true)
-            if current && old.color == value {
-                // What already holds this colour need not be written again.
-                let (k0, k1) = old.pending ? (old.holeX0, old.holeX1) : (old.x0, old.x1)
-                run.holeX0 = max(k0, run.x0)
-                run.holeX1 = min(k1, run.x1)
-            }
-            runs[y] = run
-        }
-    }
-
-    /// Writes the deferred clears of rows `rows`.
-    static func flushClears(rows: Range<Int>, _ base: UnsafeMutablePointer<UInt32>, _ stride: Int,
-                                        _ runs: UnsafeMutablePointer<UniformRun>, _ generation: UInt32) {
-        for y in rows where runs[y].pending && runs[y].generation == generation {
-            let r = runs[y]
-            r.writeClear(base + y &* stride, Int(r.x0), Int(r.x1))
-            runs[y].pending = false
-        }
+        withTarget { $0.clearRows(r, rows: r.y0..<r.y1, value) }
     }
 
     /// Fills `path` (closing open subpaths) with `paint`.
@@ -470,20 +399,33 @@ public final class Canvas {
     private static func composite(_ accumulator: CoverageAccumulator, _ prepared: PreparedPaint, _ rule: FillRule,
                                   _ blend: BlendMode, _ target: BandTarget, constantAlongRows: Bool) {
         let base = target.base, stride = target.stride, runs = target.runs, generation = target.generation
-        var rowColorY = Int.min
+        // The row being painted: its run, kept here while its spans arrive and stored when the
+        // row changes, and the stretch of its paint not yet taken from the run's clean blocks
+        // (adjacent spans are one stretch). Until then only pixels outside the run, which no
+        // clear writes, are marked clean without holding the colour.
+        var rowY = Int.min
+        var run = UniformRun()
+        var live = false
+        var paintedX0 = 0, paintedX1 = 0
         var rowColor: UInt32 = 0
         accumulator.sweep(rule: rule) { y, x0, x1, coverage, mask in
-            let row = base + y &* stride
-            var run = runs[y]
-            let valid = run.generation == generation && x0 < Int(run.x1) && x1 > Int(run.x0)
-            let contained = valid && Int(run.x0) <= x0 && x1 <= Int(run.x1)
-            if constantAlongRows && y != rowColorY {
-                rowColor = prepared.color(x: x0, y: y)
-                rowColorY = y
+            if y != rowY {
+                if live {
+                    if paintedX1 > paintedX0 { target.dirty(&run, paintedX0, paintedX1) }
+                    runs[rowY] = run
+                }
+                rowY = y
+                run = runs[y]
+                live = run.generation == generation
+                paintedX0 = x0; paintedX1 = x0
+                if constantAlongRows { rowColor = prepared.color(x: x0, y: y) }
             }
+            let row = base + y &* stride
+            let valid = live && x0 < Int(run.x1) && x1 > Int(run.x0)
+            let contained = valid && Int(run.x0) <= x0 && x1 <= Int(run.x1)
             if valid && run.pending && !(contained && constantAlongRows) {
                 // Paint that needs the real pixels: write the deferred clear first.
-                run.writeClear(row, Int(run.x0), Int(run.x1))
+                target.writeClear(&run, y: y, Int(run.x0), Int(run.x1))
                 run.pending = false
             }
             if let mask {
@@ -509,6 +451,7 @@ public final class Canvas {
             } else {
                 for x in x0..<x1 { Canvas.composite(row, x, x + 1, prepared.color(x: x, y: y), coverage, blend) }
             }
+            guard live else { return }
             // What was written no longer holds the run's colour. Spans arrive left to right,
             // so the side to the right is kept while there is one (writing the left one now if
             // the clear is still pending): the row's later spans then still land on the run.
@@ -517,11 +460,20 @@ public final class Canvas {
                 if right <= 0 {
                     run.narrow(to: Int(run.x0), max(Int(run.x0), x0))
                 } else {
-                    if run.pending && left > 0 { run.writeClear(row, Int(run.x0), x0) }
+                    if run.pending && left > 0 { target.writeClear(&run, y: y, Int(run.x0), x0) }
                     run.narrow(to: min(Int(run.x1), x1), Int(run.x1))
                 }
-                runs[y] = run
             }
+            if x0 >= paintedX0 && x0 <= paintedX1 {
+                paintedX1 = max(paintedX1, x1)
+            } else {
+                if paintedX1 > paintedX0 { target.dirty(&run, paintedX0, paintedX1) }
+                paintedX0 = x0; paintedX1 = x1
+            }
+        }
+        if live {
+            if paintedX1 > paintedX0 { target.dirty(&run, paintedX0, paintedX1) }
+            runs[rowY] = run
         }
     }
 

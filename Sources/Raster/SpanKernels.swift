@@ -147,9 +147,14 @@ enum SpanKernels {
             store4(out + i, v)
             i &+= 4
         }
-        while i < count {
-            out[i] = value
-            i &+= 1
+        // The last one to three pixels: one store of four that ends at the span's end, over pixels
+        // just written (the deferred clear's pieces are often a block's odd remainder).
+        if i < count {
+            if count >= 4 {
+                store4(out + (count &- 4), v)
+            } else {
+                while i < count { out[i] = value; i &+= 1 }
+            }
         }
     }
 }

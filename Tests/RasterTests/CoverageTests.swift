@@ -243,6 +243,95 @@ struct RepeatedClearTests {
     }
 }
 
+/// Frames of random shapes over random clears, drawn on one canvas that remembers which blocks
+/// of each row hold the backdrop, must equal the same frames drawn on a canvas that starts each
+/// frame from the same pixels knowing nothing about them (it writes every pixel it should).
+@Suite("Clean backdrop blocks")
+struct CleanBlockTests {
+    /// splitmix64: the same frames on every run.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+        mutating func double(_ lo: Double, _ hi: Double) -> Double { lo + Double(next() >> 11) / Double(1 << 53) * (hi - lo) }
+    }
+
+    /// One frame's draw calls, chosen by `r` (the same choices for both canvases).
+    static func drawFrame(_ c: Canvas, _ r: inout Random) {
+        let w = Double(c.width), h = Double(c.height)
+        let backdrops = [Color(rgb: 0x0D1117), Color(rgb: 0x0D1117), Color(rgb: 0x202020)]
+        c.clip = c.bounds
+        if r.int(0..<4) == 0 {
+            // A partial redraw, as a scrub's.
+            let x0 = r.int(0..<c.width), y0 = r.int(0..<c.height)
+            c.clip = IntRect(x0: x0, y0: y0, x1: min(c.width, x0 + r.int(1..<c.width)), y1: min(c.height, y0 + r.int(1..<c.height)))
+        }
+        c.clear(backdrops[r.int(0..<backdrops.count)])
+        if r.int(0..<5) == 0 { c.clear(backdrops[r.int(0..<backdrops.count)], rect: IntRect(x0: r.int(0..<c.width), y0: 0, x1: c.width, y1: r.int(1..<c.height + 1))) }
+        for _ in 0..<r.int(1..<7) {
+            let paint: Paint = switch r.int(0..<4) {
+            case 0: .solid(Color(argb: 0x4000_C805))
+            case 1: .solid(Color(rgb: 0xFF5000))
+            case 2: .linearGradient(LinearGradient(start: Point(0, 0), end: Point(0, h),
+                                                   stops: [(0, Color(argb: 0x8000_C805)), (1, Color(argb: 0x0000_C805))]))
+            default: .linearGradient(LinearGradient(start: Point(0, 0), end: Point(w, 0),
+                                                    stops: [(0, Color(rgb: 0x2040FF)), (1, Color(argb: 0x80FF_FFFF))]))
+            }
+            let blend: BlendMode = r.int(0..<5) == 0 ? .sourceCopy : .sourceOver
+            switch r.int(0..<4) {
+            case 0:
+                c.fillRect(x: r.double(-10, w), y: r.double(-10, h), width: r.double(0.5, w / 2), height: r.double(0.5, h / 2),
+                           paint: paint, blend: blend)
+            case 1:
+                // An area under a zigzag, as the chart's.
+                var area = Path()
+                let top = r.double(0, h), bottom = r.double(top, h + 5)
+                area.move(to: Point(r.double(-5, w / 3), bottom))
+                for i in 0..<r.int(2..<30) { area.line(to: Point(Double(i) * w / 20 + r.double(-3, 3), top + r.double(0, bottom - top))) }
+                area.line(to: Point(r.double(w / 2, w + 5), bottom)); area.close()
+                c.fill(area, paint: paint, rule: r.int(0..<2) == 0 ? .nonZero : .evenOdd, blend: blend)
+            case 2:
+                var line = Path()
+                line.move(to: Point(r.double(-5, w), r.double(-5, h)))
+                for _ in 0..<r.int(1..<12) { line.line(to: Point(r.double(-5, w + 5), r.double(-5, h + 5))) }
+                c.stroke(line, style: StrokeStyle(width: r.double(0.5, 8), cap: .round, join: .round), paint: paint, blend: blend)
+            default:
+                // Whole-pixel dashes or a hairline: the rectangles' path.
+                var line = Path()
+                let y = Double(r.int(0..<c.height)) + 0.5
+                line.move(to: Point(Double(r.int(0..<c.width / 2)), y)); line.line(to: Point(Double(r.int(c.width / 2..<c.width)), y))
+                c.stroke(line, style: StrokeStyle(width: 1, dashes: r.int(0..<2) == 0 ? [] : [Double(r.int(1..<40)), Double(r.int(1..<40))]),
+                         paint: paint, blend: blend)
+            }
+        }
+    }
+
+    @Test("random frames equal those of a canvas that knows nothing of its rows",
+          arguments: [(77, 1), (333, 1), (1100, 1), (1100, 2), (4097, 2)])
+    func randomFrames(width: Int, threads: Int) {
+        let reused = Canvas(width: width, height: 48)
+        reused.renderThreads = threads
+        var choices = Random(state: UInt64(width * 31 + threads))
+        for frame in 0..<40 {
+            let before = reused.buffer
+            let fresh = Canvas(buffer: before)
+            var again = choices
+            Self.drawFrame(reused, &choices)
+            Self.drawFrame(fresh, &again)
+            if frame % 9 == 4 { reused.buffer[width / 2, 20] = 0xFF12_3456; fresh.buffer[width / 2, 20] = 0xFF12_3456 }
+            let differing = zip(reused.buffer.pixels, fresh.buffer.pixels).filter { $0 != $1 }.count
+            #expect(differing == 0, "width \(width), threads \(threads), frame \(frame)")
+            if differing > 0 { return }
+        }
+    }
+}
+
 @Suite("Edges left of a clipped redraw")
 struct LeftOfClipTests {
     /// A zigzag area, a star that crosses itself and a ring (even-odd), with ends at fractional rows.
