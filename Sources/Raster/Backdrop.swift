@@ -93,7 +93,10 @@ extension Canvas {
                 // streaming fill.
                 let end = ahead == 0 ? b : min(b, (block &+ ahead.trailingZeroBitCount) &<< blockShift)
                 SpanKernels.fill(row + x, end &- x, run.color)
-                run.clean |= blocks((x &+ (1 &<< blockShift) &- 1) &>> blockShift, end &>> blockShift)
+                // The blocks filled whole: from the first that starts at or after x to the last
+                // that ends at or before end.
+                let first = (x &+ (1 &<< blockShift) &- 1) &>> blockShift, afterLast = end &>> blockShift
+                if afterLast > first { run.clean |= blocks(first, afterLast &- 1) }
                 x = end
             }
         }
@@ -101,16 +104,14 @@ extension Canvas {
         /// Paint was written over [a, b) of `run`'s row (b > a): its blocks no longer hold the run's colour.
         @inline(__always)
         func dirty(_ run: inout UniformRun, _ a: Int, _ b: Int) {
-            // Blocks lo...hi: 2 << 63 wraps to 0, which still leaves bits lo...63.
-            let lo = UInt64(a &>> blockShift), hi = UInt64((b &- 1) &>> blockShift)
-            run.clean &= ~((2 &<< hi) &- (1 &<< lo))
+            run.clean &= ~blocks(a &>> blockShift, (b &- 1) &>> blockShift)
         }
 
-        /// The bits of blocks [lo, hi), hi at most 64.
+        /// The bits of blocks first...last (first <= last <= 63).
         @inline(__always)
-        private func blocks(_ lo: Int, _ hi: Int) -> UInt64 {
-            guard hi > lo else { return 0 }
-            return (~UInt64(0) &<< UInt64(lo)) & (~UInt64(0) &>> UInt64(63 &- (hi &- 1)))
+        private func blocks(_ first: Int, _ last: Int) -> UInt64 {
+            // 2 << 63 wraps to 0, which still leaves bits first...63.
+            (2 &<< UInt64(last)) &- (1 &<< UInt64(first))
         }
     }
 }
