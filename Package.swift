@@ -60,7 +60,7 @@ let package = Package(
 
         // MARK: Tests (Swift Testing only: run with --disable-xctest)
         .target(name: "TestSupport", dependencies: ["Raster", "Display"], path: "Tests/TestSupport"),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "TestSupport"], swiftSettings: optimisedInDebug),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "Feed", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "LinuxIO", "Raster"]),

@@ -1,3 +1,4 @@
+import Feed
 import Raster
 import Testing
 
@@ -248,22 +249,8 @@ struct RepeatedClearTests {
 /// frame from the same pixels knowing nothing about them (it writes every pixel it should).
 @Suite("Clean backdrop blocks")
 struct CleanBlockTests {
-    /// splitmix64: the same frames on every run.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func double(_ lo: Double, _ hi: Double) -> Double { lo + Double(next() >> 11) / Double(1 << 53) * (hi - lo) }
-    }
-
     /// One frame's draw calls, chosen by `r` (the same choices for both canvases).
-    static func drawFrame(_ c: Canvas, _ r: inout Random) {
+    static func drawFrame(_ c: Canvas, _ r: inout SplitMix64) {
         let w = Double(c.width), h = Double(c.height)
         let backdrops = [Color(rgb: 0x0D1117), Color(rgb: 0x0D1117), Color(rgb: 0x202020)]
         c.clip = c.bounds
@@ -317,7 +304,7 @@ struct CleanBlockTests {
     func randomFrames(width: Int, threads: Int) {
         let reused = Canvas(width: width, height: 48)
         reused.renderThreads = threads
-        var choices = Random(state: UInt64(width * 31 + threads))
+        var choices = SplitMix64(seed: UInt64(width * 31 + threads))
         for frame in 0..<40 {
             let before = reused.buffer
             let fresh = Canvas(buffer: before)
@@ -330,6 +317,11 @@ struct CleanBlockTests {
             if differing > 0 { return }
         }
     }
+}
+
+extension SplitMix64 {
+    fileprivate mutating func int(_ range: Range<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+    fileprivate mutating func double(_ lo: Double, _ hi: Double) -> Double { lo + unit() * (hi - lo) }
 }
 
 @Suite("Edges left of a clipped redraw")
