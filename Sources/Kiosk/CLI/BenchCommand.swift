@@ -12,17 +12,20 @@ enum BenchCommand {
         usage: tickerboard bench [--mode static|morph|scrub|text|clear] [--n N] [--na N --nb N] [--size WxH]
                                  [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
                                  [--png FILE] [--dump-series] [--font FILE] [--threads N] [--rewrite-all]
-                                 [--versus-one-thread]
+                                 [--versus-one-thread [--pair-frames K]]
 
         Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
         one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
         --threads N (N > 1) draws in horizontal bands on N threads, as `[display] render-threads`.
         --rewrite-all (static): before each frame the canvas forgets which pixels already hold the
         backdrop, so the clear rewrites all of them (the frame's cost without the clear-skip).
-        --versus-one-thread (static, --threads N > 1): every frame is drawn twice, on N threads and
-        on one, the order alternating; the RESULT line gains one_thread_median_ms and speedup (the
-        median of the frames' one-thread/N-thread time ratios: a host whose speed drifts from second
-        to second slows both alike), and a CHECK line says whether the two pictures are equal.
+        --versus-one-thread (static, --threads N > 1): the frames are drawn in turns of K (default
+        8), on N threads and on one canvas each, which goes first alternating; the RESULT line gains
+        one_thread_median_ms and speedup (the median of the turns' one-thread/N-thread ratios of
+        median frame time: a host whose speed drifts from second to second slows both alike), and
+        a CHECK line says whether the two pictures are equal. A turn's first frame finds the other
+        canvas's pixels in the cache and is not counted; --pair-frames 1 alternates every frame
+        and counts them all, so both canvases always start cold.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -43,6 +46,7 @@ enum BenchCommand {
         let dump = args.flag("--dump-series")
         let rewriteAll = args.flag("--rewrite-all")
         let versusOne = args.flag("--versus-one-thread")
+        let pairFrames = try args.integer("--pair-frames", in: 1...1000)
         _ = args.flag("--argb")  // accepted for protocol compatibility; frames are XRGB either way
         // 0 (the protocol's "not threaded") and 1 draw on this thread; more replay bands in parallel.
         let threads = try args.integer("--threads", in: 0...16) ?? 0
@@ -50,6 +54,7 @@ enum BenchCommand {
         if versusOne && (mode != "static" || threads < 2) {
             throw UsageError("bench: --versus-one-thread needs --mode static and --threads 2 or more")
         }
+        if pairFrames != nil && !versusOne { throw UsageError("bench: --pair-frames needs --versus-one-thread") }
 
         if dump { dumpSeries(); return 0 }
         let L = ReferenceScene.Layout(width: size.width, height: size.height)
@@ -72,10 +77,10 @@ enum BenchCommand {
             var check: String?
             if versusOne {
                 let single = Canvas(width: size.width, height: size.height)
-                let (many, one) = measurePairs(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames,
-                                               { _ in drawStatic(on: canvas) }, { _ in drawStatic(on: single) })
+                let (many, one, ratios) = measurePairs(warmup: warmup, seconds: seconds, minFrames: minFrames,
+                                                       maxFrames: maxFrames, turn: pairFrames ?? 8,
+                                                       { _ in drawStatic(on: canvas) }, { _ in drawStatic(on: single) })
                 times = many
-                let ratios = zip(one, many).map { $0 / $1 }
                 extra = "one_thread_median_ms=\(format(median(one), 4)) speedup=\(format(median(ratios), 3)) "
                 let same = single.buffer.pixels == canvas.buffer.pixels
                 check = "CHECK mode=static threads=\(threads) versus_one_thread same_pixels=\(same ? 1 : 0)"
@@ -236,25 +241,37 @@ enum BenchCommand {
         return times
     }
 
-    /// `measure` for two ways of drawing the same frame, each frame drawn both ways, the one drawn
-    /// first alternating (what was drawn just before is in the cache).
-    private static func measurePairs(warmup: Int, seconds: Double, minFrames: Int, maxFrames: Int,
-                                     _ a: (Int) -> Void, _ b: (Int) -> Void) -> ([Double], [Double]) {
+    /// `measure` for two ways of drawing the same frame on canvases of their own, in turns of
+    /// `turn` frames, the way that goes first alternating. Returns both ways' counted frame times
+    /// and, per pair of turns, the ratio of b's median frame time to a's. A turn's first frame
+    /// finds the other canvas's pixels in the cache (at 4K both canvases are twice the L3) and is
+    /// counted only when turns are one frame long.
+    private static func measurePairs(warmup: Int, seconds: Double, minFrames: Int, maxFrames: Int, turn: Int,
+                                     _ a: (Int) -> Void, _ b: (Int) -> Void) -> ([Double], [Double], [Double]) {
         let clock = ContinuousClock()
-        var timesA: [Double] = [], timesB: [Double] = []
-        func timed(_ draw: (Int) -> Void, _ i: Int, into times: inout [Double]) {
-            let t0 = clock.now
-            draw(i)
-            if i >= warmup { times.append(milliseconds(clock.now - t0)) }
-        }
-        _ = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { i in
-            if i % 2 == 0 {
-                timed(a, i, into: &timesA); timed(b, i, into: &timesB)
-            } else {
-                timed(b, i, into: &timesB); timed(a, i, into: &timesA)
+        var timesA: [Double] = [], timesB: [Double] = [], ratios: [Double] = []
+        let skip = turn > 1 ? 1 : 0, warmupTurns = (warmup + turn - 1) / turn
+        func timedTurn(_ draw: (Int) -> Void, _ i: Int, into times: inout [Double]) -> Double {
+            var turnTimes: [Double] = []
+            for k in 0..<turn {
+                let t0 = clock.now
+                draw(i)
+                if k >= skip { turnTimes.append(milliseconds(clock.now - t0)) }
             }
+            if i >= warmupTurns { times += turnTimes }
+            return median(turnTimes)
         }
-        return (timesA, timesB)
+        _ = measure(warmup: warmupTurns, seconds: seconds, minFrames: (minFrames + turn - 1) / turn,
+                    maxFrames: (maxFrames + turn - 1) / turn) { i in
+            let ta: Double, tb: Double
+            if i % 2 == 0 {
+                ta = timedTurn(a, i, into: &timesA); tb = timedTurn(b, i, into: &timesB)
+            } else {
+                tb = timedTurn(b, i, into: &timesB); ta = timedTurn(a, i, into: &timesA)
+            }
+            if i >= warmupTurns { ratios.append(tb / ta) }
+        }
+        return (timesA, timesB, ratios)
     }
 
     private static func median(_ values: [Double]) -> Double {
