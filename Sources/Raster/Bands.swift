@@ -297,7 +297,10 @@ final class WorkerPool: @unchecked Sendable {
     private let generation = Atomic<Int>(0)
     /// Helpers that have not finished the current job.
     private let busy = Atomic<Int>(0)
-    private let nextTask = Atomic<Int>(0)
+    /// Per worker, the tasks it has left: the next (low 32 bits) and one past the last (high 32
+    /// bits). See `run`.
+    private let shares: UnsafeMutablePointer<Atomic<UInt64>>
+    private let shareCount: Int
     // A sleeper announces itself before its last look at the state it waits for, and the waker
     // publishes that state before it looks for sleepers (both sequentially consistent), so one of
     // the two always sees the other: no wake-up is lost and none is paid for while nobody sleeps.
@@ -308,7 +311,6 @@ final class WorkerPool: @unchecked Sendable {
     private let alerts = Atomic<Int>(0)
     // Written by the caller before it bumps `generation`, read by helpers after they see the bump.
     private var job: ((Int, Int) -> Void)?
-    private var taskCount = 0
     private var watchAfterJob = true
     private var threads: [pthread_t] = []
     /// How long a helper watches for the next job, and the caller for the last helper, in ns.
@@ -327,6 +329,9 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     init(helpers: Int, spinNanoseconds: Int = 1_000_000) {
+        shareCount = max(0, helpers) + 1
+        shares = .allocate(capacity: shareCount)
+        for w in 0..<shareCount { (shares + w).initialize(to: Atomic(0)) }
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
         pthread_cond_init(done, nil)
@@ -351,6 +356,8 @@ final class WorkerPool: @unchecked Sendable {
     deinit {
         pthread_mutex_destroy(mutex); pthread_cond_destroy(wake); pthread_cond_destroy(done)
         mutex.deallocate(); wake.deallocate(); done.deallocate()
+        _ = shares.deinitialize(count: shareCount)
+        shares.deallocate()
     }
 
     /// Ends and joins the helpers (they hold the pool until then).
@@ -383,12 +390,22 @@ final class WorkerPool: @unchecked Sendable {
     /// Runs `body(worker, task)` for tasks 0..<tasks, each once, on the caller (worker 0) and the
     /// helpers (1...), and returns when all are done. `moreFollows` false (a frame's last job):
     /// the helpers sleep at once afterwards instead of watching for another job.
+    ///
+    /// Each worker owns an equal stretch of the tasks and takes them from its front; one that runs
+    /// out takes the others' from their back. So a band is drawn on the same core frame after
+    /// frame (only where the stretches meet does it move), and its pixels are still in that core's
+    /// cache. Taken from one shared counter, each band went to whichever thread came first, and
+    /// half of them had to be fetched from the other core's cache every frame.
     func run(tasks: Int, moreFollows: Bool = true, _ body: (Int, Int) -> Void) {
+        precondition(tasks < 1 << 31)
         withoutActuallyEscaping(body) { body in
             job = body
-            taskCount = tasks
             watchAfterJob = moreFollows
-            nextTask.store(0, ordering: .relaxed)
+            let workers = threads.count + 1
+            for w in 0..<workers {
+                let first = UInt64(w * tasks / workers), end = UInt64((w + 1) * tasks / workers)
+                shares[w].store(end << 32 | first, ordering: .relaxed)
+            }
             busy.store(threads.count, ordering: .relaxed)
             generation.add(1, ordering: .sequentiallyConsistent)
             wakeSleepingHelpers()
@@ -405,10 +422,26 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func drain(_ worker: Int, _ body: (Int, Int) -> Void) {
+        while let task = take(from: worker, front: true) { body(worker, task) }
+        let workers = threads.count + 1
+        for k in 1..<max(1, workers) {
+            let other = (worker + k) % workers
+            while let task = take(from: other, front: false) { body(worker, task) }
+        }
+    }
+
+    /// Takes the first (or last) task left in `worker`'s share; nil when none is.
+    @inline(__always)
+    private func take(from worker: Int, front: Bool) -> Int? {
+        var share = shares[worker].load(ordering: .relaxed)
         while true {
-            let task = nextTask.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard task < taskCount else { return }
-            body(worker, task)
+            let next = share & 0xFFFF_FFFF, end = share >> 32
+            guard next < end else { return nil }
+            let taken = front ? end << 32 | (next + 1) : (end - 1) << 32 | next
+            let (exchanged, original) = shares[worker].compareExchange(expected: share, desired: taken,
+                                                                       ordering: .relaxed)
+            if exchanged { return Int(front ? next : end - 1) }
+            share = original
         }
     }
 

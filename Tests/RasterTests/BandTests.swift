@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 import Testing
 
 /// Drawing in horizontal bands on several threads must give exactly the pixels of one thread.
@@ -265,5 +266,47 @@ struct BandTests {
             }
         }
         #expect(failures == 0)
+    }
+
+    /// Each worker first takes the front of its own equal stretch of the tasks, so a band stays on
+    /// one core from frame to frame. In its first task every worker waits until all have begun
+    /// one (a state, not a delay): nobody can have run out of its own stretch and taken another's
+    /// yet, so each first task is the front of the worker's stretch, on every host. Then the
+    /// tasks a worker runs are its stretch's front in order and other stretches' backs, so with
+    /// one helper the helper's tasks are one unbroken range.
+    @Test("the worker pool hands each worker its own stretch of tasks first",
+          .timeLimit(.minutes(2)), arguments: [1, 3])
+    func workerPoolStretches(helpers: Int) {
+        let pool = WorkerPool(helpers: helpers, spinNanoseconds: 1_000_000)
+        defer { pool.shutdown() }
+        let workers = helpers + 1
+        #expect(pool.helperCount == helpers)
+        let ranBy = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+        let firstTask = UnsafeMutableBufferPointer<Int>.allocate(capacity: workers)
+        defer { ranBy.deallocate(); firstTask.deallocate() }
+        var wrongFirst: [String] = [], broken: [Int] = []
+        for tasks in workers...40 {
+            ranBy.initialize(repeating: -1)
+            firstTask.initialize(repeating: -1)
+            let begun = Atomic<Int>(0)
+            pool.run(tasks: tasks) { worker, task in
+                if firstTask[worker] < 0 {
+                    firstTask[worker] = task
+                    begun.add(1, ordering: .sequentiallyConsistent)
+                    while begun.load(ordering: .sequentiallyConsistent) < workers { sched_yield() }
+                }
+                ranBy[task] = worker
+            }
+            #expect(!ranBy[..<tasks].contains(-1), "\(tasks) tasks: one did not run")
+            for w in 0..<workers where firstTask[w] != w * tasks / workers {
+                wrongFirst.append("\(tasks) tasks: worker \(w) began with \(firstTask[w]), not \(w * tasks / workers)")
+            }
+            if helpers == 1 {
+                let mine = (0..<tasks).filter { ranBy[$0] == 1 }
+                if let lo = mine.first, let hi = mine.last, mine.count != hi - lo + 1 { broken.append(tasks) }
+            }
+        }
+        #expect(wrongFirst.isEmpty, "\(wrongFirst.prefix(4))")
+        #expect(broken.isEmpty, "the helper's tasks were not one range for task counts \(broken)")
     }
 }
