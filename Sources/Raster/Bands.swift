@@ -5,7 +5,8 @@ import Synchronization
 
 // Drawing on several cores: the canvas records its draw calls once (paths flattened and stroked,
 // edges sorted into the horizontal bands they cross) and replays the whole list band by band, each
-// band on whichever thread is free. Bands own disjoint rows, coverage is computed per row from the
+// thread taking the bands of its own stretch first and helping with the others' once it is done
+// (see `WorkerPool.run`). Bands own disjoint rows, coverage is computed per row from the
 // original edge endpoints, and each band runs the commands in their order, so the pixels are those
 // of one thread drawing call by call, bit for bit. The whole frame is replayed at once, each band
 // drawing every command while its pixels and cells are in cache: handing the first fills to the
