@@ -145,9 +145,7 @@ power_phases() {
   echo "offs_total: $(grep -c 'power: screen off' "$L")" >> "$L"
   stop $P "$L"
 
-  # a schedule whose only on-window (1 minute) ended 2 minutes ago (or, across midnight, starts soon)
-  S="$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"
-  [ "$(date -d '-3 min' +%a)" = "$(date +%a)" ] || S="$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"
+  S=$(off_schedule)
   L="$OUT/d-power-sched.log"
   { cat "$OUT/power-schedule.conf"; echo "schedule = $S"; } > "$OUT/power-schedule-run.conf"
   echo "guest_time: $(date '+%a %H:%M:%S %Z') schedule: $S" > "$L"
@@ -163,6 +161,30 @@ power_phases() {
   B2=$(cpu_ticks $P); SW2=$(switches $P); stats $P "$L"; echo "sched_b: $(last_stats "$L")" >> "$L"
   echo "sched_ticks=$((B2 - A)) sched_switches=$((SW2 - SW))" >> "$L"
   stop $P "$L"
+
+  # fbdev: the same schedule through /dev/fb0 blanks with FBIOBLANK, which bochs' fbdev emulation
+  # turns into the connector's DPMS Off; SIGTERM unblanks
+  L="$OUT/d-fbdev-power.log"
+  { cat "$OUT/fbdev-power.conf"; echo "schedule = $(off_schedule)"; } > "$OUT/fbdev-power-run.conf"
+  echo "dpms_fb_before: $(dpms) $(crtc_active)" > "$L"
+  $B run --config "$OUT/fbdev-power-run.conf" --ready-file /tmp/ready-fp 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-fp 600 && echo "ready: $(cat /tmp/ready-fp)" >> "$L"
+  wait_text "$L" 'power: screen off'
+  wait_dpms Off
+  echo "dpms_fb_off: $(dpms) $(crtc_active)" >> "$L"
+  stop $P "$L"
+  wait_dpms On
+  echo "dpms_fb_after: $(dpms) $(crtc_active)" >> "$L"
+}
+# A [power] schedule whose only on-window (1 minute) ended 2 minutes ago (or, across midnight,
+# starts in 2 minutes): off now.
+off_schedule() {
+  if [ "$(date -d '-3 min' +%a)" = "$(date +%a)" ]; then
+    echo "$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"
+  else
+    echo "$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"
+  fi
 }
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/*/name | tr '\n' ' ') fb0: $(cat /sys/class/graphics/fb0/name)"
 
