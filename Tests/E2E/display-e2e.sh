@@ -193,6 +193,14 @@ if [ "$(field exit "$L")" = 0 ] && D=$($CHECK "$OUT/fbdev.ppm" pattern 2>&1); th
 else
   result fbdev-pattern FAIL "exit=$(field exit "$L"); $($CHECK "$OUT/fbdev.ppm" pattern 2>&1)"
 fi
+# (d') fbdev on vkms: paced by FBIO_WAITFORVSYNC (and the timer), never faster than the vblanks
+L="$OUT/fbdev-vkms.log"
+if [ "$(field exit "$L")" = 0 ] && [ "$(field pacing "$L")" = vsync-ioctl+timer ] \
+   && awk -v h="$(field hz "$L")" 'BEGIN { exit !(h > 0 && h <= 64) }'; then
+  result fbdev-vsync PASS "$(field device "$L") ($(field name "$L")): pacing $(field pacing "$L"), $(field flips "$L") frames at $(field hz "$L") Hz"
+else
+  result fbdev-vsync FAIL "$(grep -v '^$' "$L" 2>/dev/null | tail -4 | tr '\n' '|')"
+fi
 # (e) SIGTERM: clean exit, the CRTC shows the console's framebuffer again
 L="$OUT/sigterm.log"; SAVED=$(field saved_fb "$L"); AFTER=$(field crtc_fb_after "$L")
 if [ "$(field exit "$L")" = 0 ] && [ "$(field signalled "$L")" = 1 ] && [ -n "$SAVED" ] && [ "$SAVED" = "$AFTER" ] \

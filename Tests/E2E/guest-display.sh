@@ -59,6 +59,15 @@ P=$!
 wait_file /tmp/ready-d && shot_until fbdev.ppm pattern
 wait $P; echo "exit=$?" >> $OUT/fbdev.log
 
+# (d') fbdev on vkms' emulation: FBIO_WAITFORVSYNC waits for vkms' vblank (bochs has none)
+for fb in /sys/class/graphics/fb*; do
+  grep -q vkms "$fb/name" 2>/dev/null || continue
+  echo "device=/dev/$(basename "$fb") name=$(cat "$fb/name")" > $OUT/fbdev-vkms.log
+  $B display-check --backend fbdev --device "/dev/$(basename "$fb")" --frames 120 >> $OUT/fbdev-vkms.log 2>&1
+  echo "exit=$?" >> $OUT/fbdev-vkms.log
+  break
+done
+
 # (e) SIGTERM in the middle of flipping: the console's CRTC configuration comes back
 $B display-check --device /dev/dri/card0 --frames 1000000 --ready-file /tmp/ready-e > $OUT/sigterm.log 2>&1 &
 P=$!
