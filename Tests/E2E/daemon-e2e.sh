@@ -156,7 +156,7 @@ judge_power() {
   # fbdev: FBIOBLANK takes the connector to DPMS Off, and SIGTERM gives it back on
   L="$OUT/d-fbdev-power.log"
   HOW=$(grep -o 'power: screen off ([^)]*)' "$L" | head -1 | sed 's/.*(\(.*\))/\1/')
-  FB_BEFORE=$(word dpms_fb_before "$L"); FB_OFF=$(word dpms_fb_off "$L"); FB_AFTER=$(word dpms_fb_after "$L")
+  FB_BEFORE=$(word dpms_before "$L"); FB_OFF=$(word dpms_fb_off "$L"); FB_AFTER=$(word dpms_fb_after "$L")
   DETAIL="$(grep -o 'display: [0-9]*x[0-9]*@[0-9.]* Hz' "$L" | head -1) through /dev/fb0; screen off (${HOW:-no log line}) by the schedule; DPMS ${FB_BEFORE:-?} -> ${FB_OFF:-?}, after SIGTERM (exit $(field exit "$L")) ${FB_AFTER:-?}"
   if ! grep -q '/dev/dri' "$L" && grep -q 'display: [0-9]*x[0-9]*@' "$L" && [ "$HOW" = DPMS ] \
      && [ "${FB_OFF%% *}" = Off ] && [ "${FB_AFTER%% *}" = On ] && [ "$(field exit "$L")" = 0 ]; then

@@ -145,16 +145,8 @@ power_phases() {
   echo "offs_total: $(grep -c 'power: screen off' "$L")" >> "$L"
   stop $P "$L"
 
-  S=$(off_schedule)
   L="$OUT/d-power-sched.log"
-  { cat "$OUT/power-schedule.conf"; echo "schedule = $S"; } > "$OUT/power-schedule-run.conf"
-  echo "guest_time: $(date '+%a %H:%M:%S %Z') schedule: $S" > "$L"
-  $B run --config "$OUT/power-schedule-run.conf" --ready-file /tmp/ready-ps 2>> "$L" &
-  P=$!
-  wait_file /tmp/ready-ps 600 && echo "ready: $(cat /tmp/ready-ps)" >> "$L"
-  wait_text "$L" 'power: screen off'
-  wait_dpms Off
-  echo "dpms_sched: $(dpms) $(crtc_active)" >> "$L"
+  off_now power-schedule "$L" dpms_sched
   stats $P "$L"; echo "sched_a: $(last_stats "$L")" >> "$L"; A=$(cpu_ticks $P); SW=$(switches $P)
   shot d-power-sched.ppm
   sleep 3   # the window measured while the schedule keeps the screen off, not a wait
@@ -165,26 +157,32 @@ power_phases() {
   # fbdev: the same schedule through /dev/fb0 blanks with FBIOBLANK, which bochs' fbdev emulation
   # turns into the connector's DPMS Off; SIGTERM unblanks
   L="$OUT/d-fbdev-power.log"
-  { cat "$OUT/fbdev-power.conf"; echo "schedule = $(off_schedule)"; } > "$OUT/fbdev-power-run.conf"
-  echo "dpms_fb_before: $(dpms) $(crtc_active)" > "$L"
-  $B run --config "$OUT/fbdev-power-run.conf" --ready-file /tmp/ready-fp 2>> "$L" &
-  P=$!
-  wait_file /tmp/ready-fp 600 && echo "ready: $(cat /tmp/ready-fp)" >> "$L"
-  wait_text "$L" 'power: screen off'
-  wait_dpms Off
-  echo "dpms_fb_off: $(dpms) $(crtc_active)" >> "$L"
+  off_now fbdev-power "$L" dpms_fb_off
   stop $P "$L"
   wait_dpms On
   echo "dpms_fb_after: $(dpms) $(crtc_active)" >> "$L"
 }
-# A [power] schedule whose only on-window (1 minute) ended 2 minutes ago (or, across midnight,
-# starts in 2 minutes): off now.
-off_schedule() {
+# off_now NAME LOG TAG: the daemon on $OUT/NAME.conf plus a [power] schedule whose only on-window
+# (1 minute) ended 2 minutes ago (or, across midnight, starts in 2 minutes), so it is off from the
+# start; waits until the screen is off and its DPMS too, and logs "TAG: <dpms> <crtc active>". P is
+# the daemon.
+off_now() {
+  local S
   if [ "$(date -d '-3 min' +%a)" = "$(date +%a)" ]; then
-    echo "$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"
+    S="$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"
   else
-    echo "$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"
+    S="$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"
   fi
+  { cat "$OUT/$1.conf"; echo "schedule = $S"; } > "$OUT/$1-run.conf"
+  echo "guest_time: $(date '+%a %H:%M:%S %Z') schedule: $S" > "$2"
+  echo "dpms_before: $(dpms) $(crtc_active)" >> "$2"
+  rm -f "/tmp/ready-$1"
+  $B run --config "$OUT/$1-run.conf" --ready-file "/tmp/ready-$1" 2>> "$2" &
+  P=$!
+  wait_file "/tmp/ready-$1" 600 && echo "ready: $(cat "/tmp/ready-$1")" >> "$2"
+  wait_text "$2" 'power: screen off'
+  wait_dpms Off
+  echo "$3: $(dpms) $(crtc_active)" >> "$2"
 }
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/*/name | tr '\n' ' ') fb0: $(cat /sys/class/graphics/fb0/name)"
 
