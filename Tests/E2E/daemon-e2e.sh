@@ -111,10 +111,11 @@ judge_power() {
   # (8) screen power (issue 8). Stats lines the guest tagged: "off_a: <stats line>" etc.
   tagged() { local f; f=$(mktemp); grep -h "^$1: " "$2" > "$f"; $CHECK stats "$f"; rm -f "$f"; }   # tagged TAG FILE
   word() { grep -h "^$1: " "$2" 2>/dev/null | tail -1 | cut -d' ' -f2-; }                          # word TAG FILE
+  off_how() { grep -o 'power: screen off ([^)]*)' "$1" | head -1 | sed 's/.*(\(.*\))/\1/'; }     # DPMS or black frame
   sub() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "") print "?"; else print a - b }'; }
   L="$OUT/d-power.log"; D="" S="" S2=""
   OFFA=$(tagged off_a "$L"); OFFB=$(tagged off_b "$L"); ONA=$(tagged on_a "$L")
-  HOW=$(grep -o 'power: screen off ([^)]*)' "$L" | head -1 | sed 's/.*(\(.*\))/\1/')
+  HOW=$(off_how "$L")
   OFF_FLIPS=$(sub "$(kv flips "$OFFB")" "$(kv flips "$OFFA")"); OFF_CPU=$(sub "$(kv cpu_ms "$OFFB")" "$(kv cpu_ms "$OFFA")")
   OFF_WAKE=$(sub "$(kv wakeups "$OFFB")" "$(kv wakeups "$OFFA")")
   DPMS_OFF=$(word dpms_off "$L"); DPMS_OFF2=$(word dpms_off2 "$L"); DPMS_READY=$(word dpms_ready "$L")
@@ -142,7 +143,7 @@ judge_power() {
   fi
   L="$OUT/d-power-sched.log"
   SA=$(tagged sched_a "$L"); SB=$(tagged sched_b "$L")
-  HOW=$(grep -o 'power: screen off ([^)]*)' "$L" | head -1 | sed 's/.*(\(.*\))/\1/')
+  HOW=$(off_how "$L")
   S_FLIPS=$(sub "$(kv flips "$SB")" "$(kv flips "$SA")"); S_CPU=$(sub "$(kv cpu_ms "$SB")" "$(kv cpu_ms "$SA")")
   DPMS_S=$(word dpms_sched "$L")
   DARK=$($CHECK dark "$OUT/d-power-sched.ppm" 2>&1); DARK_OK=$?
@@ -155,7 +156,7 @@ judge_power() {
   fi
   # fbdev: FBIOBLANK takes the connector to DPMS Off, and SIGTERM gives it back on
   L="$OUT/d-fbdev-power.log"
-  HOW=$(grep -o 'power: screen off ([^)]*)' "$L" | head -1 | sed 's/.*(\(.*\))/\1/')
+  HOW=$(off_how "$L")
   FB_BEFORE=$(word dpms_before "$L"); FB_OFF=$(word dpms_fb_off "$L"); FB_AFTER=$(word dpms_fb_after "$L")
   DETAIL="$(grep -o 'display: [0-9]*x[0-9]*@[0-9.]* Hz' "$L" | head -1) through /dev/fb0; screen off (${HOW:-no log line}) by the schedule; DPMS ${FB_BEFORE:-?} -> ${FB_OFF:-?}, after SIGTERM (exit $(field exit "$L")) ${FB_AFTER:-?}"
   if ! grep -q '/dev/dri' "$L" && grep -q 'display: [0-9]*x[0-9]*@' "$L" && [ "$HOW" = DPMS ] \

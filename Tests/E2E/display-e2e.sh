@@ -199,7 +199,8 @@ if [ "$(field exit "$L")" = 0 ] && [ "$(field pacing "$L")" = vsync-ioctl+timer 
    && awk -v h="$(field hz "$L")" 'BEGIN { exit !(h > 0 && h <= 64) }'; then
   result fbdev-vsync PASS "$(field device "$L") ($(field name "$L")): pacing $(field pacing "$L"), $(field flips "$L") frames at $(field hz "$L") Hz"
 else
-  result fbdev-vsync FAIL "$(grep -v '^$' "$L" 2>/dev/null | tail -4 | tr '\n' '|')"
+  WHY="$(grep -v '^$' "$L" 2>/dev/null | tail -4 | tr '\n' '|')"
+  result fbdev-vsync FAIL "${WHY:-no framebuffer named vkms under /sys/class/graphics in the guest}"
 fi
 # (e) SIGTERM: clean exit, the CRTC shows the console's framebuffer again
 L="$OUT/sigterm.log"; SAVED=$(field saved_fb "$L"); AFTER=$(field crtc_fb_after "$L")
