@@ -346,6 +346,28 @@ enum DRMCardFinder {
         }
         return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "/dev/dri/" + $0 }
     }
+
+    /// What each card can do (opens each for a moment; probing connectors may read EDID).
+    static func survey() -> [DRMCardSummary] { cardPaths().map(summary(of:)) }
+
+    static func summary(of path: String) -> DRMCardSummary {
+        let card: DRMCard
+        do { card = try DRMCard(path: path) } catch {
+            return DRMCardSummary(path: path, driver: "?", modeset: false, connectors: [], dumbBuffers: false,
+                                  openProblem: error.errno.map { String(describing: $0) } ?? "\(error)")
+        }
+        let dumb = card.capability(DRM_CAP_DUMB_BUFFER) ?? 0 != 0
+        guard let res = try? card.resources() else {
+            return DRMCardSummary(path: path, driver: card.driverName, modeset: false, connectors: [], dumbBuffers: dumb)
+        }
+        let connectors = res.connectors.compactMap { id in
+            card.connector(id).map { DRMCardSummary.Connector(name: $0.name, connected: $0.status == .connected) }
+        }
+        return DRMCardSummary(path: path, driver: card.driverName, modeset: true, connectors: connectors, dumbBuffers: dumb)
+    }
+
+    /// The choice `auto` makes on this machine now.
+    static func choose(connector: String?) -> DRMCardChoice { DRMCardChoice.choose(survey(), connector: connector) }
 }
 
 /// What an atomic commit needs for one connector → CRTC → primary plane pipe: the object ids and

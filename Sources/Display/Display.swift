@@ -61,6 +61,9 @@ public protocol Display: AnyObject {
     func suspend()
     /// ... and takes it back when our VT returns (`.masterRegained` follows).
     func resume()
+    /// True for a framebuffer taken only because no KMS card could show a picture when it was
+    /// opened: when a KMS output appears (a display driver that loads late), the caller moves to it.
+    var yieldsToKMS: Bool { get }
 }
 
 extension Display {
@@ -78,6 +81,7 @@ extension Display {
     public var shiftMethod: String { "copy" }
     public var pollDescriptor: CInt? { nil }
     public var canPresent: Bool { true }
+    public var yieldsToKMS: Bool { false }
     public func handleReadable() -> [DisplayEvent] { [] }
     public func shutdown() {}
     public var panelQuarterTurns: Int { 0 }

@@ -25,6 +25,7 @@ public final class FBDevDisplay: Display {
     public var flipsCompleted: Int { pacer.completed }
     /// `pan` (two pages, FBIOPAN_DISPLAY) or `copy` (into the visible page).
     public var presentMethod: String { pageCount == 2 ? "pan" : "copy" }
+    public internal(set) var yieldsToKMS = false
     public var pacingMethod: String { hasVSyncIoctl ? "vsync-ioctl+timer" : "timer" }
 
     private let fd: CInt

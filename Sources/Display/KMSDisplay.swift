@@ -144,20 +144,12 @@ public final class KMSDisplay: Display {
         if let path = options.devicePath {
             card = try DRMCard(path: path)
         } else {
-            var found: DRMCard?
-            for path in DRMCardFinder.cardPaths() {
-                guard let candidate = try? DRMCard(path: path), let conns = try? candidate.resources().connectors else { continue }
-                // A named connector (`[display] connector = HDMI-A-1`) picks the card that has it.
-                if conns.contains(where: {
-                    guard let c = candidate.connector($0), c.status == .connected else { return false }
-                    return options.connectorName.map { $0 == c.name } ?? true
-                }) { found = candidate; break }
+            // The card with a connected output, never a render-only one (CardChoice.swift).
+            let choice = DRMCardFinder.choose(connector: options.connectorName)
+            guard case .use(let path, _) = choice else {
+                throw DisplayError(.noDisplay, device: "/dev/dri", operation: "find a card with a connected output", detail: choice.reason)
             }
-            guard let found else {
-                throw DisplayError(.noDisplay, device: "/dev/dri", operation: "find a card with a connected output",
-                                   detail: DRMCardFinder.cardPaths().isEmpty ? "no /dev/dri/card* devices" : "nothing connected")
-            }
-            card = found
+            card = try DRMCard(path: path)
         }
         self.card = card
         guard card.capability(DRM_CAP_DUMB_BUFFER) ?? 0 != 0 else {

@@ -11,12 +11,23 @@ import Glibc
 /// what an installer needs before writing the config.
 public enum OutputsReport {
     /// The report text and the exit status: 0 when at least one device was found, 1 otherwise.
-    public static func make() -> (text: String, exitCode: Int32) {
+    public static func make(connector: String? = nil) -> (text: String, exitCode: Int32) {
         var lines: [String] = []
         for path in DRMCardFinder.cardPaths() { lines += describeCard(path) }
         for path in framebufferPaths() { lines.append(describeFramebuffer(path)) }
         if lines.isEmpty { return ("no display: no /dev/dri/card* and no /dev/fb* devices\n", 1) }
+        lines.append(autoLine(DRMCardFinder.choose(connector: connector), framebuffer: !framebufferPaths().isEmpty))
         return (lines.joined(separator: "\n") + "\n", 0)
+    }
+
+    /// The daemon's pick with `backend = auto` and no `device`, and why.
+    static func autoLine(_ choice: DRMCardChoice, framebuffer: Bool) -> String {
+        switch choice {
+        case .use(let path, let reason): return "auto: \(path), because \(reason)"
+        case .wait(let path, let reason): return "auto: \(path), waiting for a display, because \(reason)"
+        case .none(let reason):
+            return framebuffer ? "auto: /dev/fb0 until a KMS output appears, because \(reason)" : "auto: nothing yet (\(reason))"
+        }
     }
 
     static func describeCard(_ path: String) -> [String] {

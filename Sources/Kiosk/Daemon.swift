@@ -201,7 +201,7 @@ final class Daemon {
     private func info(of d: any Display) -> DisplayInfo {
         DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
                     outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
-                    scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns))
+                    scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS)
     }
 
     private func handleDisplayEvents() {
@@ -215,7 +215,8 @@ final class Daemon {
         }
     }
 
-    /// No display device at all: a udev monitor wakes us when a card or framebuffer appears.
+    /// No display device at all, or a framebuffer that yields to KMS: a udev monitor wakes us when
+    /// a card or framebuffer appears or changes.
     private func watchHotplug(_ on: Bool) {
         if !on {
             if let hotplugRegistration { loop.remove(hotplugRegistration) }
@@ -229,7 +230,15 @@ final class Daemon {
             hotplugMonitor = monitor
             hotplugRegistration = try loop.watch(monitor.descriptor.rawValue) { [unowned self] _ in
                 let events = (try? monitor.readEvents()) ?? []
-                if events.contains(where: { $0.action == "add" || $0.action == "change" }) { send(.hotplug) }
+                guard events.contains(where: { $0.action == "add" || $0.action == "change" }) else { return }
+                // On a framebuffer that yields to KMS, only a connected KMS output is news.
+                if let d = display, d.yieldsToKMS {
+                    if case .use(_, let reason) = DisplayBackends.autoChoice(connector: config.connector) {
+                        send(.kmsOutputAppeared(reason: reason))
+                    }
+                } else {
+                    send(.hotplug)
+                }
             }
         } catch {
             Log.error("display: cannot watch for hotplug: \(error)")

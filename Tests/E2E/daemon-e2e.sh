@@ -209,6 +209,18 @@ if ! grep -q '/dev/dri' "$L" && grep -q 'display: [0-9]*x[0-9]*@' "$L" && D=$($C
 else
   result daemon-fbdev-config-backend FAIL "[display] backend = fbdev without --display: $(grep -v stats "$L" | head -3 | tr '\n' '|') ${D:-}"
 fi
+# (4'') fbdev to KMS: started with no card node (fbdev all there was), the default config takes
+# /dev/fb0; the card's return moves the same process to KMS, and the chart is on the glass
+L="$OUT/d-fbdev-kms.log"; D=""
+MB=$(field method_before "$L"); MA=$(field method_after "$L")
+DETAIL="outputs before: $(grep '^auto:' "$OUT/d-fbdev-kms-outputs.txt" 2>/dev/null); method $MB -> $MA; $(grep -o 'display: a KMS output appeared ([^)]*)' "$L" | head -1); exit $(field exit "$L")"
+if grep -q 'using /dev/fb0 until a KMS output appears' "$L" && grep -q 'moving from the framebuffer to KMS' "$L" \
+   && case "$MB" in pan|copy) true;; *) false;; esac && case "$MA" in atomic|legacy|dirtyfb) true;; *) false;; esac \
+   && [ "$(field pid_alive "$L")" = 1 ] && [ "$(field exit "$L")" = 0 ] && D=$($CHECK chart "$OUT/d-fbdev-kms-after.ppm" 2>&1); then
+  result fbdev-to-kms PASS "$DETAIL; after: $D"
+else
+  result fbdev-to-kms FAIL "$DETAIL; after: ${D:-$($CHECK chart "$OUT/d-fbdev-kms-after.ppm" 2>&1)}; log: $(grep -v stats "$L" | grep -i display | head -6 | tr '\n' '|')"
+fi
 # (9) 500 uevents with the output unplugged: no descriptor or memory per event, the picture comes back
 L="$OUT/d-uevents.log"
 read -r _ _ FD0 _ RSS0 _ _ <<< "$(grep -h '^before: ' "$L" | tail -1)"

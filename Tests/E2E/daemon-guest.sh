@@ -228,6 +228,26 @@ settled d-fbdev-backend.settled.ppm $P "$OUT/d-fbdev-backend.log" /tmp/st-b2.jso
 shot_until d-fbdev-backend.ppm chart
 stop $P "$OUT/d-fbdev-backend.log"
 
+# (4'') fbdev to KMS (fbdev-to-kms): a board whose KMS driver comes up after the daemon (on a Pi,
+# vc4 replacing the boot framebuffer): fbdev is all there is at start, so the default config (auto, no
+# device) takes /dev/fb0; when a card with a connected output appears, the same process moves to it.
+# The card nodes are moved aside in devtmpfs while it starts, and back with a change uevent.
+L="$OUT/d-fbdev-kms.log"
+mv /dev/dri /dev/.dri-hidden
+$B outputs > "$OUT/d-fbdev-kms-outputs.txt" 2>&1
+$B run --config "$OUT/auto.conf" --ready-file /tmp/ready-fk --status /tmp/st-fk.json 2>> "$L" &
+P=$!
+wait_file /tmp/ready-fk 600
+settled d-fbdev-kms-before.ppm $P "$L" /tmp/st-fk.json '"display": "presenting"'
+echo "method_before=$(grep -o '"present_method": "[a-z]*"' /tmp/st-fk.json | cut -d'"' -f4)" >> "$L"
+mv /dev/.dri-hidden /dev/dri; echo change > /sys/class/drm/card0/uevent
+wait_text "$L" 'moving from the framebuffer to KMS'
+wait_text /tmp/st-fk.json '"present_method": "\(atomic\|legacy\|dirtyfb\)"'
+settled d-fbdev-kms-after.settled.ppm $P "$L" /tmp/st-fk.json '"display": "presenting"'
+shot_until d-fbdev-kms-after.ppm chart
+echo "method_after=$(grep -o '"present_method": "[a-z]*"' /tmp/st-fk.json | cut -d'"' -f4) pid_alive=$(kill -0 $P 2>/dev/null && echo 1 || echo 0)" >> "$L"
+stop $P "$L"
+
 # (9) hostile hot-plug (issue 13): with the output unplugged, 500 change uevents (a flapping cable, a
 # udev storm) must not cost a descriptor or memory each, and the picture returns on the real plug.
 L="$OUT/d-uevents.log"; CONN=$(ls -d /sys/class/drm/card0-*/ | head -1)

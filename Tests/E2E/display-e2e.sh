@@ -71,9 +71,10 @@ if [ "$(field pacing "$L")" = timer ] && [ -n "$MODEHZ" ] && awk -v h="$HZ" -v m
 else
   result bochs-pacing FAIL "pacing=$(field pacing "$L") hz=$HZ mode=$MODEHZ cpu=$CPU%"
 fi
-# (b') idle: with nothing to show, the pacing timer stops: (almost) no wakeups, no CPU
+# (b') idle: with nothing to show, the pacing timer stops: (almost) no wakeups. The CPU time is
+# reported: under TCG it follows the host's load.
 W=$(field idle_wakeups "$L"); IC=$(field idle_cpu_ms "$L")
-if between "$W" 0 2 && between "$IC" 0 20; then
+if between "$W" 0 2; then
   result bochs-idle PASS "$W wakeups and $IC ms CPU in $(field idle_s "$L") s idle"
 else
   result bochs-idle FAIL "idle_wakeups=$W idle_cpu_ms=$IC"
@@ -103,7 +104,7 @@ else
   # sequence span). The rate itself is speed: reported.
   HZ=$(field hz "$L")
   paced() { awk -v h="$(field hz "$1")" -v f="$(field flips "$1")" -v a="$(field first_seq "$1")" -v b="$(field last_seq "$1")" \
-    'BEGIN { exit !(h > 0 && h <= 64 && f > 0 && (a == "" || b == "" || f <= b - a + 1)) }'; }
+    'BEGIN { exit !(f > 0 && a != "" && b != "" && f <= b - a + 1) }'; }
   if [ "$(field exit "$L")" = 0 ] && [ "$(field pacing "$L")" = vblank ] && paced "$L"; then
     result vkms-vblank PASS "$HZ Hz ($(field api "$L")), missed vblanks $(field missed "$L"), seq $(field first_seq "$L")..$(field last_seq "$L"), cpu $(field cpu_pct "$L")%, idle $(field idle_wakeups "$L") wakeups"
   else
@@ -220,20 +221,21 @@ else
   result master-handover FAIL "first exit=$(field exit "$L1"); second: $(tr '\n' '|' < "$L2")"
 fi
 # (g) hotplug: lost -> no rendering, no CPU; back -> modeset and flipping resumes
-L="$OUT/hotplug.log"; TICKS=$(field lost_cpu_ticks "$L")
+L="$OUT/hotplug.log"; WK=$(field lost_wakeups "$L"); ASLEEP=$(field lost_asleep "$L")
 if [ "$(field exit "$L")" = 0 ] && grep -q 'event connectorLost' "$L" && grep -q 'event connectorReturned' "$L" \
-   && [ "$(field flips "$L")" -ge 150 ] 2>/dev/null && between "$TICKS" 0 1; then
-  result hotplug PASS "lost and returned, $(field flips "$L") flips; CPU while unplugged: $TICKS ticks in 1 s"
+   && [ "$(field flips "$L")" -ge 150 ] 2>/dev/null && [ "$ASLEEP" = 1,1 ] && between "$WK" 0 5; then
+  result hotplug PASS "lost and returned, $(field flips "$L") flips; while unplugged: asleep in $(field lost_wchan "$L"), $WK wakeups in 1 s"
 else
-  result hotplug FAIL "exit=$(field exit "$L") flips=$(field flips "$L") lost_cpu_ticks=$TICKS $(grep -c event "$L") events"
+  result hotplug FAIL "exit=$(field exit "$L") flips=$(field flips "$L") lost_asleep=$ASLEEP lost_wakeups=$WK wchan=$(field lost_wchan "$L") $(grep -c event "$L") events"
 fi
-# (h) no display at start: wait without CPU, then modeset when one is plugged in
-L="$OUT/nooutput.log"; TICKS=$(field waiting_cpu_ticks "$L")
+# (h) no display at start: wait asleep in epoll_wait (a handful of wakeups at most), then modeset
+# when one is plugged in
+L="$OUT/nooutput.log"; WK=$(field waiting_wakeups "$L"); ASLEEP=$(field waiting_asleep "$L")
 if [ "$(field exit "$L")" = 0 ] && grep -q 'event connectorReturned' "$L" && [ "$(field flips "$L")" -ge 60 ] 2>/dev/null \
-   && between "$TICKS" 0 1; then
-  result wait-for-output PASS "waited ($TICKS CPU ticks in 1 s), then $(field flips "$L") flips at $(field hz "$L") Hz"
+   && [ "$ASLEEP" = 1,1 ] && between "$WK" 0 5; then
+  result wait-for-output PASS "waited asleep in $(field waiting_wchan "$L") ($WK wakeups in 1 s), then $(field flips "$L") flips at $(field hz "$L") Hz"
 else
-  result wait-for-output FAIL "exit=$(field exit "$L") flips=$(field flips "$L") waiting_cpu_ticks=$TICKS"
+  result wait-for-output FAIL "exit=$(field exit "$L") flips=$(field flips "$L") waiting_asleep=$ASLEEP waiting_wakeups=$WK wchan=$(field waiting_wchan "$L")"
 fi
 echo "artefacts: $OUT"
 finish

@@ -345,6 +345,29 @@ struct KioskCoreTests {
         #expect(d.core.displayState == .presenting)
     }
 
+    /// A board whose KMS driver loads after boot (fbdev was all there was): the framebuffer keeps
+    /// a hotplug watch, and a connected KMS output replaces it without a restart.
+    @Test("a framebuffer that yields to KMS moves to a KMS output when one appears")
+    func framebufferYieldsToKMS() {
+        let d = CoreDriver(config: Config.watchlist(["A"]), display: DisplayInfo(width: 480, height: 270, refreshHz: 10, yieldsToKMS: true))
+        d.send(.start)
+        d.run(for: 2)
+        #expect(d.effects.last { if case .watchHotplug = $0.value { return true } else { return false } }?.value == .watchHotplug(true))
+        let reopensBefore = d.effects.filter { $0.value == .reopenDisplay }.count
+        d.display = DisplayInfo(width: 480, height: 270, refreshHz: 10)   // what the reopen finds: KMS
+        let presentsBefore = d.presents.count
+        d.send(.kmsOutputAppeared(reason: "/dev/dri/card1 (vc4) has HDMI-A-1 connected"))
+        #expect(d.effects.filter { $0.value == .reopenDisplay }.count == reopensBefore + 1)
+        #expect(d.logs.contains { $0.value.contains("moving from the framebuffer to KMS") })
+        #expect(d.effects.last { if case .watchHotplug = $0.value { return true } else { return false } }?.value == .watchHotplug(false))
+        d.run(for: 1)
+        #expect(d.presents.count > presentsBefore)
+        #expect(d.core.displayState == .presenting)
+        // Once on KMS, the same news changes nothing.
+        d.send(.kmsOutputAppeared(reason: "again"))
+        #expect(d.effects.filter { $0.value == .reopenDisplay }.count == reopensBefore + 1)
+    }
+
     /// The timer-descriptor leak per uevent (issue 13) was the old shell arming a timer per hotplug.
     /// Now a hotplug only moves the core's one open-retry deadline: a storm of uevents while no
     /// display opens costs one open attempt per half second and nothing that accumulates.

@@ -47,7 +47,7 @@ public enum Tickerboard {
             case "check-config": return try CheckConfigCommand.run(args)
             case "calendar": return try CalendarCommand.run(args)
             case "outputs":
-                if args.contains("--help") { printLine("usage: tickerboard outputs\n\nLists DRM cards, drivers, connectors and modes."); return 0 }
+                if args.contains("--help") { printLine("usage: tickerboard outputs\n\nLists DRM cards, drivers, connectors and modes, and which card the daemon takes with\n`[display] backend = auto` and no device, and why."); return 0 }
                 guard args.isEmpty else { throw UsageError("outputs: unexpected argument \"\(args[0])\"") }
                 let report = OutputsReport.make()
                 print(report.text, terminator: report.text.hasSuffix("\n") ? "" : "\n")

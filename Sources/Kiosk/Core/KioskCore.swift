@@ -45,9 +45,13 @@ public struct DisplayInfo: Sendable, Equatable {
     /// Clockwise quarter turns the display gives the picture itself (a plane's rotation); a turn
     /// not in it is a rotated copy by the shell.
     public var scanoutQuarterTurns: Set<Int>
+    /// A framebuffer taken because no KMS card could show a picture at start: a KMS output that
+    /// appears later (`.kmsOutputAppeared`) replaces it.
+    public var yieldsToKMS: Bool
 
     public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true,
-                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0]) {
+                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0], yieldsToKMS: Bool = false) {
+        self.yieldsToKMS = yieldsToKMS
         self.scanoutShiftLimit = max(0, scanoutShiftLimit)
         self.scanoutQuarterTurns = scanoutQuarterTurns.union([0])
         self.width = width
@@ -111,6 +115,9 @@ public enum KioskEvent: Sendable {
     case displayUnavailable(message: String?)
     /// A DRM or framebuffer device appeared or changed while none is open.
     case hotplug
+    /// A KMS output is connected now (`reason`: which card and why) while the open display
+    /// ``DisplayInfo/yieldsToKMS``.
+    case kmsOutputAppeared(reason: String)
     /// The open display reported a change; `info` is its state after it.
     case display(DisplayEvent, DisplayInfo)
     /// The presented frame is on screen since `vblank` (core monotonic seconds).
@@ -347,6 +354,12 @@ public final class KioskCore {
         case .hotplug:
             // Give udev a moment to set permissions on the new node.
             if displayState == .none && openRetryAt == nil { openRetryAt = now.mono + 0.5 }
+        case .kmsOutputAppeared(let reason):
+            guard displayInfo?.yieldsToKMS == true else { break }
+            log(.notice, "display: a KMS output appeared (\(reason)); moving from the framebuffer to KMS")
+            displayState = .none
+            displayInfo = nil
+            emit(.reopenDisplay)
         case .display(let change, let info): displayChanged(change, info)
         case .flipCompleted(let vblank, let sequence): flipCompleted(vblank: vblank, sequence: sequence)
         case .presentFailed(let message):
@@ -661,7 +674,8 @@ public final class KioskCore {
     private func displayOpened(_ info: DisplayInfo) {
         displayInfo = info
         openRetryAt = nil
-        emit(.watchHotplug(false))
+        // A framebuffer that yields to KMS keeps listening for the card that replaces it.
+        emit(.watchHotplug(info.yieldsToKMS))
         flipInFlight = false
         lastVblank = nil
         displayState = info.outputConnected ? .presenting : .waitingForOutput
