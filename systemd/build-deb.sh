@@ -4,9 +4,10 @@
 #
 # usage: systemd/build-deb.sh [--binary FILE] [--out DIR] [--lintian]
 #
-#   --binary FILE  package FILE, a `swift build -c release --static-swift-stdlib` tickerboard; without
-#                  it that build runs here (under `flock $TB_BUILD_LOCK` when that is set: on a shared
-#                  build machine; not when the caller already holds that lock, which would deadlock)
+#   --binary FILE  package FILE, a `swift build -c release --static-swift-stdlib` tickerboard, and the
+#                  tickerboard-fetch beside it (the same build makes both); without it that build
+#                  runs here (under `flock $TB_BUILD_LOCK` when that is set: on a shared build
+#                  machine; not when the caller already holds that lock, which would deadlock)
 #   --out DIR      where the .deb goes (default .build/deb)
 #   --lintian      run lintian on the result (apt-get install lintian); exit 1 on an error or
 #                  warning that systemd/debian/lintian-overrides does not explain
@@ -15,7 +16,10 @@
 # written; the binary's `--version` must agree. The package holds (see systemd/README.md):
 #   /usr/bin/tickerboard                            the daemon, stripped
 #   /lib/systemd/system/tickerboard.service         the hardened unit, enabled on installation
-#   /usr/bin/tickerboard-fetch, its unit            the fetcher, when built beside the daemon (not enabled)
+#   /usr/bin/tickerboard-fetch, its unit            the fetcher (not enabled)
+# Both executables must be self-contained: an ELF whose NEEDED list names the Swift runtime or whose
+# RUNPATH points into a toolchain (a plain `swift build -c release` makes such binaries: they run
+# only where that toolchain is installed) is refused, and so is a missing fetcher.
 #   /etc/tickerboard/tickerboard.conf               the commented default config (a conffile)
 #   /usr/share/tickerboard/                         the default config, no-vt.conf, the sample fetcher
 #   /usr/share/doc/tickerboard/                     README.md, APPLIANCE.md, screenshot, copyright, changelog.gz
@@ -40,7 +44,7 @@ while [ $# -gt 0 ]; do
 done
 say() { echo "build-deb: $*" >&2; }
 die() { echo "build-deb: $*" >&2; exit 1; }
-for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
+for tool in dpkg-deb dpkg-shlibdeps strip gzip readelf; do
     command -v "$tool" >/dev/null || die "$tool not found (apt-get install dpkg-dev binutils)"
 done
 
@@ -53,12 +57,25 @@ arch=$(dpkg --print-architecture)
 
 if [ -z "$binary" ]; then
     lock=${TB_BUILD_LOCK:-}
-    build=(swift build -c release --static-swift-stdlib --product tickerboard)
+    build=(swift build -c release --static-swift-stdlib)   # both products: tickerboard and tickerboard-fetch
     say "building: ${build[*]}${lock:+ (under flock $lock)}"
     if [ -n "$lock" ]; then (cd "$root" && flock "$lock" "${build[@]}" >&2); else (cd "$root" && "${build[@]}" >&2); fi
     binary="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/tickerboard"
 fi
 [ -x "$binary" ] || die "$binary is not an executable"
+fetcher="$(dirname "$binary")/tickerboard-fetch"
+[ -x "$fetcher" ] || die "$fetcher: missing (build both products: swift build -c release --static-swift-stdlib)"
+# self_contained ELF: no Swift runtime in NEEDED, no RUNPATH/RPATH into a toolchain.
+self_contained() {
+    local dyn; dyn=$(LC_ALL=C readelf -d "$1" 2>/dev/null) || die "$1: not an ELF file (readelf -d failed)"
+    local needed; needed=$(echo "$dyn" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -E '^lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation|FoundationEssentials|FoundationInternationalization)' | tr '\n' ' ' || true)
+    # SwiftPM writes RUNPATH $ORIGIN even for a static build: harmless (/usr/bin), anything else is not.
+    local runpath; runpath=$(echo "$dyn" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p' | tr ':' '\n' | grep -v -x '[$]ORIGIN' | tr '\n' ' ' || true)
+    [ -z "$needed" ] || die "$1 links the Swift runtime dynamically (NEEDED $needed): build with --static-swift-stdlib"
+    [ -z "$runpath" ] || die "$1 has a RUNPATH/RPATH ($runpath) into the build machine: build with --static-swift-stdlib"
+}
+self_contained "$binary"
+self_contained "$fetcher"
 reported=$("$binary" --version 2>&1 || true)
 [ "$reported" = "tickerboard $version" ] || die "$binary --version says \"$reported\", Version.swift says $version: rebuild it"
 
@@ -81,19 +98,13 @@ stripped=$("$stage/usr/bin/tickerboard" --version 2>&1 || true)
 [ "$stripped" = "tickerboard $version" ] || die "the stripped binary does not run: $stripped"
 
 f 0644 "$here/tickerboard.service" lib/systemd/system/tickerboard.service
-# The fetcher, when it was built beside the daemon (swift build -c release builds both): shipped,
-# not enabled (it needs instruments with providers in the config first).
-fetcher="$(dirname "$binary")/tickerboard-fetch"
-elves=("$stage/usr/bin/tickerboard")
-if [ -x "$fetcher" ] && [ -f "$here/tickerboard-fetch.service" ]; then
-    f 0755 "$fetcher" usr/bin/tickerboard-fetch
-    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"
-    f 0644 "$here/tickerboard-fetch.service" lib/systemd/system/tickerboard-fetch.service
-    elves+=("$stage/usr/bin/tickerboard-fetch")
-    gzip -9n < "$here/debian/tickerboard-fetch.1" > "$work/tickerboard-fetch.1.gz"
-    f 0644 "$work/tickerboard-fetch.1.gz" usr/share/man/man1/tickerboard-fetch.1.gz
-    say "with the fetcher: $fetcher"
-fi
+# The fetcher: shipped, not enabled (it needs instruments with providers in the config first).
+f 0755 "$fetcher" usr/bin/tickerboard-fetch
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"
+f 0644 "$here/tickerboard-fetch.service" lib/systemd/system/tickerboard-fetch.service
+elves=("$stage/usr/bin/tickerboard" "$stage/usr/bin/tickerboard-fetch")
+gzip -9n < "$here/debian/tickerboard-fetch.1" > "$work/tickerboard-fetch.1.gz"
+f 0644 "$work/tickerboard-fetch.1.gz" usr/share/man/man1/tickerboard-fetch.1.gz
 f 0644 "$root/assets/tickerboard.conf" etc/tickerboard/tickerboard.conf
 f 0644 "$root/assets/tickerboard.conf" usr/share/tickerboard/tickerboard.conf
 f 0644 "$here/no-vt.conf" usr/share/tickerboard/no-vt.conf

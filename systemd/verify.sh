@@ -138,7 +138,7 @@ if [ -n "$bin" ] && [ -x "$bin" ] && command -v dpkg-deb >/dev/null && command -
     if deb=$("$here/build-deb.sh" --binary "$bin" --out "$tmp/deb" $lint 2>"$tmp/deb.log" | tail -1) && [ -f "$deb" ]; then
         listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./||')
         missing=""
-        for f in usr/bin/tickerboard lib/systemd/system/tickerboard.service etc/tickerboard/tickerboard.conf \
+        for f in usr/bin/tickerboard usr/bin/tickerboard-fetch lib/systemd/system/tickerboard.service etc/tickerboard/tickerboard.conf \
                  usr/share/tickerboard/no-vt.conf usr/share/tickerboard/fetch-example/fetch-prices.sh \
                  usr/share/tickerboard/fetch-example/tickerboard-fetch.service usr/share/doc/tickerboard/copyright \
                  usr/share/doc/tickerboard/changelog.gz usr/share/doc/tickerboard/APPLIANCE.md \
@@ -154,6 +154,20 @@ if [ -n "$bin" ] && [ -x "$bin" ] && command -v dpkg-deb >/dev/null && command -
         fi
     else
         echo "verify: build-deb.sh failed:"; sed 's/^/    /' "$tmp/deb.log"; failures=$((failures + 1))
+    fi
+    # What a plain `swift build -c release` leaves beside the daemon must not be shipped: a fetcher
+    # whose RUNPATH points into the toolchain (made here with the C compiler: the same dynamic
+    # section), and no fetcher at all.
+    if command -v cc >/dev/null; then
+        mkdir -p "$tmp/dyn" "$tmp/nofetch"
+        cp "$bin" "$tmp/dyn/tickerboard"; cp "$bin" "$tmp/nofetch/tickerboard"
+        echo 'int main(void) { return 0; }' | cc -x c - -o "$tmp/dyn/tickerboard-fetch" -Wl,-rpath,/opt/swift/usr/lib/swift/linux
+        refused() { ! "$here/build-deb.sh" --binary "$1" --out "$tmp/deb-refused" >/dev/null 2>"$tmp/refused.log" && grep -q "$2" "$tmp/refused.log"; }
+        if refused "$tmp/dyn/tickerboard" 'RUNPATH' && refused "$tmp/nofetch/tickerboard" 'tickerboard-fetch: missing'; then
+            echo "verify: build-deb.sh refuses a fetcher with a toolchain RUNPATH, and a missing fetcher"
+        else
+            echo "verify: build-deb.sh packed a toolchain-bound or missing fetcher: $(cat "$tmp/refused.log")"; failures=$((failures + 1))
+        fi
     fi
 else
     echo "verify: package check skipped (no built binary, or no dpkg-deb/dpkg-shlibdeps)"

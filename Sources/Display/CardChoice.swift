@@ -8,10 +8,6 @@ public struct DRMCardSummary: Sendable, Equatable {
     public struct Connector: Sendable, Equatable {
         public var name: String
         public var connected: Bool
-        public init(name: String, connected: Bool) {
-            self.name = name
-            self.connected = connected
-        }
     }
 
     public var path: String
@@ -22,17 +18,7 @@ public struct DRMCardSummary: Sendable, Equatable {
     /// DRM_CAP_DUMB_BUFFER: the only buffers this software renderer can scan out.
     public var dumbBuffers: Bool
     /// Why the card could not be opened (permissions, a node gone), when it could not.
-    public var openProblem: String?
-
-    public init(path: String, driver: String, modeset: Bool, connectors: [Connector], dumbBuffers: Bool,
-                openProblem: String? = nil) {
-        self.path = path
-        self.driver = driver
-        self.modeset = modeset
-        self.connectors = connectors
-        self.dumbBuffers = dumbBuffers
-        self.openProblem = openProblem
-    }
+    public var openProblem: String? = nil
 
     /// Why this card cannot show a picture at all, or nil when it can (once something is connected).
     public var unusableBecause: String? {

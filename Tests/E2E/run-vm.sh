@@ -2,7 +2,7 @@
 # run-vm.sh — boots Debian's kernel in qemu (TCG: KVM does not work on this machine kind) with the
 # host's root shared read-only over 9p, runs ONE shell command in the guest as root, and powers off.
 #
-# usage: run-vm.sh [--gpu bochs|virtio|none] [--vkms] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
+# usage: run-vm.sh [--gpu bochs|virtio|none] [--vkms] [--render-first] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
 #
 # In the guest: / is the host root (read-only); /tmp and /run are fresh tmpfs (host /tmp is NOT
 # visible, so put binaries in DIR); $OUT=/run/e2e is DIR, read-write. A guest script takes a screen
@@ -10,17 +10,20 @@
 # QMP screendump to DIR/NAME, PPM). stdout+stderr of CMD go to DIR/output.log, printed at the end.
 # --systemd: systemd is PID 1 (over a writable overlay of the host root, see guest-init.sh) and CMD runs
 # as its oneshot unit tb-e2e.service; `modprobe` finds the guest kernel's modules, vkms included.
+# --render-first: vgem (a render-only card, as a Raspberry Pi's v3d) is loaded first and so is card0,
+# the display card after it (a Pi's layout).
 # Exit status: CMD's; 124 on timeout; 125 when the VM failed before CMD finished.
 # Needs setup.sh first (kernel, initramfs in $TB_VM_CACHE, default /var/cache/tickerboard-vm).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
 KVER="$(cat "$CACHE/kver" 2>/dev/null)" || { echo "run-vm: run Tests/E2E/setup.sh first" >&2; exit 125; }
-GPU=bochs VKMS=0 INIT=sh MEM=768 TIMEOUT=180 OUT=""
+GPU=bochs VKMS=0 RENDER_FIRST=0 INIT=sh MEM=768 TIMEOUT=180 OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) GPU="$2"; shift 2;;
     --vkms) VKMS=1; shift;;
+    --render-first) RENDER_FIRST=1; shift;;
     --systemd) INIT=systemd; shift;;
     --mem) MEM="$2"; shift 2;;
     --timeout) TIMEOUT="$2"; shift 2;;
@@ -43,6 +46,7 @@ if [ "$VKMS" = 1 ]; then
   [ -f "$CACHE/vkms/vkms.ko" ] || { echo "run-vm: vkms.ko not built (setup.sh)" >&2; exit 125; }
   MODS="$MODS vkms"
 fi
+[ "$RENDER_FIRST" = 1 ] && MODS="vgem $MODS"
 { echo "VM_MODULES=\"$MODS\""; echo "VM_INIT=$INIT VM_KVER=$KVER VM_CACHE=\"$CACHE\""; } > "$OUT/vm.conf"
 # POSIX single quoting (the guest's /bin/sh is dash, which cannot read bash's $'…' from printf %q).
 squote() { local s=${1//\'/\'\\\'\'}; printf " '%s'" "$s"; }

@@ -119,7 +119,8 @@ if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/d
   install -m 755 "$HERE/guest-init.sh" "$STAGE/init"
   want=""
   # overlay: a systemd guest's root is an overlay over the read-only 9p root (run-vm.sh --systemd)
-  for m in 9p 9pnet_virtio virtio_pci bochs virtio-gpu overlay; do
+  # vgem: the render-only card of run-vm.sh --render-first (a Raspberry Pi's layout)
+  for m in 9p 9pnet_virtio virtio_pci bochs virtio-gpu vgem overlay; do
     n="$(echo "$m" | tr '_' '-')"
     line="$(awk -v n="$n" -F: '{b=$1; sub(/.*\//,"",b); sub(/\.ko(\.[a-z]+)?$/,"",b); gsub("_","-",b); if (b==n) {print; exit}}' "$KDIR/modules.dep")"
     [ -n "$line" ] || { log "module $m not in modules.dep"; continue; }

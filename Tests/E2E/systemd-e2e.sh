@@ -6,7 +6,8 @@
 #   nodisplay (no GPU): systemd-no-display-survives, systemd-hotplug-vkms (modprobe vkms),
 #             systemd-reload-broken-config, systemd-journal-priorities,
 #             systemd-watchdog-restarts-stopped (kill -STOP), systemd-start-limit
-#   bochs:    systemd-output-unplugged-survives, systemd-first-boot-before-data,
+#   bochs:    (a Pi's layout: vgem as card0, bochs after it; the default backend, device by-path)
+#             pi-topology-monitor-off-at-boot, systemd-output-unplugged-survives, systemd-first-boot-before-data,
 #             systemd-bochs-chart-stop, systemd-touch-scrub (uinput), systemd-vt-switch
 # The guest judges service states and the journal; this script judges the screen captures
 # (daemon-check.py, references from `tickerboard render`) and prints one `RESULT name PASS|FAIL detail`
@@ -76,8 +77,9 @@ for PHASE in ${TB_E2E_PHASES:-nodisplay bochs}; do
 WD=$WD PANEL_W=$W PANEL_H=$H SCRUB_Y=400
 SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
 EOF
-  GPU=none; [ "$PHASE" = bochs ] && GPU=bochs
-  bash "$HERE/run-vm.sh" --systemd --gpu $GPU --mem 1024 --timeout 420 --out "$P" -- sh /run/e2e/systemd-guest.sh "$PHASE" > "$P/vm.log" 2>&1
+  # bochs boots in a Raspberry Pi's layout: a render-only card0 (vgem) before the display card
+  GPU=none LAYOUT=""; [ "$PHASE" = bochs ] && GPU=bochs LAYOUT=--render-first
+  bash "$HERE/run-vm.sh" --systemd --gpu $GPU $LAYOUT --mem 1024 --timeout 420 --out "$P" -- sh /run/e2e/systemd-guest.sh "$PHASE" > "$P/vm.log" 2>&1
   VMRC=$?
   grep -v -E '^(RESULT|FACT) ' "$P/vm.log" | sed 's/^/  vm: /'
   while read -r _ name verdict detail; do result "$name" "$verdict" "$detail"; done < <(grep '^RESULT ' "$P/vm.log")
@@ -88,6 +90,14 @@ done
 fact() { grep -h "^FACT $1 " "$OUT"/*/vm.log 2>/dev/null | tail -1 | cut -d' ' -f3-; }   # fact NAME: "ok|fail detail"
 if [[ " ${TB_E2E_PHASES:-nodisplay bochs} " == *" bochs "* ]]; then
   B="$OUT/bochs"
+  # Pi layout, monitor off at boot: the guest's facts, and the chart on the glass after `detect`
+  F=$(fact pi)
+  PI=$($CHECK chart "$B/pi-detect.ppm" 2>&1); PI_OK=$?
+  if [ "${F%% *}" = ok ] && [ $PI_OK = 0 ]; then
+    result pi-topology-monitor-off-at-boot PASS "${F#* }; after detect: $PI"
+  else
+    result pi-topology-monitor-off-at-boot FAIL "${F#* }; after detect: $PI"
+  fi
   # first boot before data: while waiting, a screen that is no chart (the placeholder); after the
   # fetch, the instrument's 1M chart as `tickerboard render` draws it
   F=$(fact firstboot)
