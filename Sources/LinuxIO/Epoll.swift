@@ -64,15 +64,19 @@ public final class Epoll {
         } else {
             ms = -1
         }
-        return try withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: maxEvents) {
-            (buf) throws(Errno) -> [Event] in
-            let n = epoll_wait(descriptor.rawValue, buf.baseAddress, CInt(maxEvents), ms)
-            if n < 0 {
-                let e = Errno.current
-                if e == .interrupted { return [] }
-                throw e
+        let capacity = max(1, maxEvents)
+        // The Result carries the typed error through the standard library's closure, which is
+        // `rethrows` (untyped) in Swift 6.0.
+        return try withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: capacity) { buf in
+            Result { () throws(Errno) -> [Event] in
+                let n = epoll_wait(descriptor.rawValue, buf.baseAddress!, CInt(capacity), ms)
+                if n < 0 {
+                    let e = Errno.current
+                    if e == .interrupted { return [] }
+                    throw e
+                }
+                return (0..<Int(n)).map { Event(events: Events(rawValue: buf[$0].events), token: buf[$0].data.u64) }
             }
-            return (0..<Int(n)).map { Event(events: Events(rawValue: buf[$0].events), token: buf[$0].data.u64) }
-        }
+        }.get()
     }
 }

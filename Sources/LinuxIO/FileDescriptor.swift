@@ -76,12 +76,14 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// block. A short read is reported as `EIO`: these interfaces never return partial records.
     public func read<T>(_: T.Type) throws(Errno) -> T? {
         do {
-            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { (buf) throws(Errno) -> T in
-                let raw = UnsafeMutableRawBufferPointer(buf)
-                let n = try read(into: raw)
-                guard n == MemoryLayout<T>.size else { throw Errno.ioError }
-                return raw.load(as: T.self)
-            }
+            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buf in
+                Result { () throws(Errno) -> T in
+                    let raw = UnsafeMutableRawBufferPointer(buf)
+                    let n = try read(into: raw)
+                    guard n == MemoryLayout<T>.size else { throw Errno.ioError }
+                    return raw.load(as: T.self)
+                }
+            }.get()
         } catch .wouldBlock {
             return nil
         }

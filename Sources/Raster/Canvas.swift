@@ -256,7 +256,8 @@ public final class Canvas {
         swap(&buffers, &strokeBuffers)
         swap(&buffers.edges, &edges)
         var stroker = Stroker(halfWidth: width / 2, cap: style.cap, join: style.join, miterLimit: style.miterLimit,
-                              tolerance: tolerance, buffers: consume buffers)
+                              tolerance: tolerance, buffers: buffers)
+        buffers = StrokerBuffers()   // the stroker's reference is the only one before it appends (not `consume`: 6.0 rejects it here)
         stroker.visible = visible
         if let bands, bands.threads > 1 { stroker.runTasks = bands.runTasks }
         if style.dashes.isEmpty {

@@ -317,7 +317,8 @@ struct Stroker {
             polygon.append(side > 0 ? v + leftNormal(d2) : v - leftNormal(d1))
             return
         }
-        let o1 = Point(-d1.y, d1.x) * (outside * halfWidth), o2 = Point(-d2.y, d2.x) * (outside * halfWidth)
+        // (outside is ±1: the same bits as turning the normal by outside * halfWidth)
+        let o1 = leftNormal(d1) * outside, o2 = leftNormal(d2) * outside
         // The join's outer points from v + o1 to v + o2 (v + o1 itself left out) ...
         let start = polygon.count
         switch join {
@@ -376,7 +377,7 @@ struct Stroker {
         if abs(cross) < 1e-12 && dot > 0 { return }  // straight on: the segments already meet
         // The outside of the turn is opposite to the side the path turns towards.
         let s: Double = cross > 0 ? -1 : 1
-        let o1 = Point(-d1.y, d1.x) * (s * halfWidth), o2 = Point(-d2.y, d2.x) * (s * halfWidth)
+        let o1 = leftNormal(d1) * s, o2 = leftNormal(d2) * s
         switch join {
         case .bevel:
             emitTriangle(v, v + o1, v + o2)
