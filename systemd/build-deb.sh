@@ -2,8 +2,12 @@
 # Builds the Debian package of Tickerboard, tickerboard_VERSION_ARCH.deb: a staged tree packed with
 # `dpkg-deb --build --root-owner-group` (no debhelper, no source package).
 #
-# usage: systemd/build-deb.sh [--binary FILE] [--out DIR] [--lintian]
+# usage: systemd/build-deb.sh [--arch amd64|arm64] [--binary FILE] [--out DIR] [--lintian]
 #
+#   --arch A       the package's architecture (default: this machine's). arm64 (a Raspberry Pi) is
+#                  cross-built with Debian 13's Swift by systemd/cross/arm64-build.sh (its trees are
+#                  cached) and linked against Debian 13's libraries: that package is for Debian 13 /
+#                  Raspberry Pi OS and depends on libswiftlang (Debian's Swift has no static stdlib)
 #   --binary FILE  package FILE, a `swift build -c release --static-swift-stdlib` tickerboard, and the
 #                  tickerboard-fetch beside it (the same build makes both); without it that build
 #                  runs here (under `flock $TB_BUILD_LOCK` when that is set: on a shared build
@@ -30,7 +34,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-binary="" out="$root/.build/deb" lintian=0
+binary="" out="$root/.build/deb" lintian=0 arch=$(dpkg --print-architecture)
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary=${2:?--binary needs a file}; shift 2 ;;
@@ -38,7 +42,9 @@ while [ $# -gt 0 ]; do
         --out) out=${2:?--out needs a directory}; shift 2 ;;
         --out=*) out=${1#*=}; shift ;;
         --lintian) lintian=1; shift ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --arch) arch=${2:?--arch needs amd64 or arm64}; shift 2 ;;
+        --arch=*) arch=${1#*=}; shift ;;
+        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "build-deb.sh: unknown option \"$1\" (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -53,9 +59,41 @@ case "$version" in
     [0-9]*) ;;
     *) die "Sources/Kiosk/CLI/Version.swift: expected 'static let string = \"X.Y.Z\"', found \"$version\"" ;;
 esac
-arch=$(dpkg --print-architecture)
+host_arch=$(dpkg --print-architecture)
+cross=0
+if [ "$arch" != "$host_arch" ]; then
+    [ "$arch" = arm64 ] && [ "$host_arch" = amd64 ] || die "--arch $arch: only arm64 can be cross-built (from amd64)"
+    cross=1
+    sysroot=${TB_CROSS_CACHE:-/var/cache/tickerboard-cross}/sysroot
+    for p in qemu-user-static binutils-aarch64-linux-gnu; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+        apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
+    done
+fi
+# run_target CMD...: runs an executable of the package's architecture (arm64: under qemu-user,
+# its libraries from the sysroot).
+run_target() { if [ "$cross" = 1 ]; then QEMU_LD_PREFIX="$sysroot" qemu-aarch64-static "$@"; else "$@"; fi; }
+strip_target() { if [ "$cross" = 1 ]; then aarch64-linux-gnu-strip "$@"; else strip "$@"; fi; }
+# sysroot_depends ELF...: Depends for a cross-built package, from the .debs the sysroot was made of
+# (dpkg-shlibdeps needs them installed for the target): each NEEDED soname's package, at least the
+# version linked against (its shlibs file's dependency where it has one).
+sysroot_depends() {
+    local debs="$sysroot/var/cache/apt/archives" index="$work/sysroot-files" deps="" so deb pkg ver dep
+    ls "$debs"/*.deb >/dev/null 2>&1 || die "$debs: no .debs (remake the sysroot: rm -rf $sysroot)"
+    for deb in "$debs"/*.deb; do dpkg-deb -c "$deb" | awk -v d="$deb" '{ n = split($6, p, "/"); print p[n] "\t" d }'; done > "$index"
+    for so in $(for e in "$@"; do LC_ALL=C readelf -d "$e" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; done | sort -u); do
+        deb=$(awk -F'\t' -v s="$so" '$1 == s { print $2; exit }' "$index")
+        [ -n "$deb" ] || die "$so (NEEDED by the binaries) is in no package of the sysroot"
+        pkg=$(dpkg-deb -f "$deb" Package); ver=$(dpkg-deb -f "$deb" Version)
+        dep=$(dpkg-deb -I "$deb" shlibs 2>/dev/null | awk -v s="$so" '{ n = $1 ".so." $2; if (n == s || $1 ".so" == s) { $1 = ""; $2 = ""; sub(/^  */, ""); print; exit } }')
+        deps="$deps${deps:+, }${dep:-$pkg (>= ${ver%-*})}"
+    done
+    echo "$deps" | tr ',' '\n' | sed 's/^ *//' | sort -u | paste -sd, | sed 's/,/, /g'
+}
 
-if [ -z "$binary" ]; then
+if [ -z "$binary" ] && [ "$cross" = 1 ]; then
+    binary="$(bash "$here/cross/arm64-build.sh")/tickerboard"
+elif [ -z "$binary" ]; then
     lock=${TB_BUILD_LOCK:-}
     build=(swift build -c release --static-swift-stdlib)   # both products: tickerboard and tickerboard-fetch
     say "building: ${build[*]}${lock:+ (under flock $lock)}"
@@ -65,8 +103,17 @@ fi
 [ -x "$binary" ] || die "$binary is not an executable"
 fetcher="$(dirname "$binary")/tickerboard-fetch"
 [ -x "$fetcher" ] || die "$fetcher: missing (build both products: swift build -c release --static-swift-stdlib)"
-# self_contained ELF: no Swift runtime in NEEDED, no RUNPATH/RPATH into a toolchain.
+# self_contained ELF: no Swift runtime in NEEDED, no RUNPATH/RPATH into a toolchain. arm64: the
+# runtime is libswiftlang's, found through RUNPATH /usr/lib/swift/linux (where that package puts it),
+# and nothing else.
 self_contained() {
+    if [ "$cross" = 1 ]; then
+        local dyn; dyn=$(LC_ALL=C readelf -d "$1" 2>/dev/null) || die "$1: not an ELF file (readelf -d failed)"
+        LC_ALL=C readelf -h "$1" | grep -q 'Machine:.*AArch64' || die "$1 is not an aarch64 executable"
+        local runpath; runpath=$(echo "$dyn" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p' | tr ':' '\n' | grep -v -x -e '[$]ORIGIN' -e /usr/lib/swift/linux | tr '\n' ' ' || true)
+        [ -z "$runpath" ] || die "$1 has a RUNPATH/RPATH ($runpath) into the build machine"
+        return 0
+    fi
     local dyn; dyn=$(LC_ALL=C readelf -d "$1" 2>/dev/null) || die "$1: not an ELF file (readelf -d failed)"
     local needed; needed=$(echo "$dyn" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -E '^lib(swift|Foundation|dispatch|BlocksRuntime|_Foundation|FoundationEssentials|FoundationInternationalization)' | tr '\n' ' ' || true)
     # SwiftPM writes RUNPATH $ORIGIN even for a static build: harmless (/usr/bin), anything else is not.
@@ -76,7 +123,7 @@ self_contained() {
 }
 self_contained "$binary"
 self_contained "$fetcher"
-reported=$("$binary" --version 2>&1 || true)
+reported=$(run_target "$binary" --version 2>&1 || true)
 [ "$reported" = "tickerboard $version" ] || die "$binary --version says \"$reported\", Version.swift says $version: rebuild it"
 
 maintainer=${TB_DEB_MAINTAINER:-Tickerboard maintainers <maintainers@tickerboard.example.org>}
@@ -93,14 +140,14 @@ f() { install -D -m "$1" "$2" "$stage/$3"; }   # f MODE SOURCE DEST
 
 f 0755 "$binary" usr/bin/tickerboard
 # Debian policy: no symbol tables or notes in shipped binaries (no debug package is built).
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard"
-stripped=$("$stage/usr/bin/tickerboard" --version 2>&1 || true)
+strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard"
+stripped=$(run_target "$stage/usr/bin/tickerboard" --version 2>&1 || true)
 [ "$stripped" = "tickerboard $version" ] || die "the stripped binary does not run: $stripped"
 
 f 0644 "$here/tickerboard.service" lib/systemd/system/tickerboard.service
 # The fetcher: shipped, not enabled (it needs instruments with providers in the config first).
 f 0755 "$fetcher" usr/bin/tickerboard-fetch
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"
+strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"
 f 0644 "$here/tickerboard-fetch.service" lib/systemd/system/tickerboard-fetch.service
 elves=("$stage/usr/bin/tickerboard" "$stage/usr/bin/tickerboard-fetch")
 gzip -9n < "$here/debian/tickerboard-fetch.1" > "$work/tickerboard-fetch.1.gz"
@@ -134,11 +181,15 @@ f 0644 "$work/tickerboard.1.gz" usr/share/man/man1/tickerboard.1.gz
 
 # Depends: the shared libraries the binary links (dpkg-shlibdeps reads their packages' shlibs),
 # plus what it opens at run time: the DejaVu font and the tz database.
-mkdir -p "$work/shlibs/debian"
-printf 'Source: tickerboard\n\nPackage: tickerboard\nArchitecture: any\n' > "$work/shlibs/debian/control"
-shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "${elves[@]/#/-e}" 2>"$work/shlibdeps.log") \
-    || { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
-depends="${shlibs#shlibs:Depends=}, fonts-dejavu-core, tzdata"
+if [ "$cross" = 1 ]; then
+    depends="$(sysroot_depends "${elves[@]}"), fonts-dejavu-core, tzdata"
+else
+    mkdir -p "$work/shlibs/debian"
+    printf 'Source: tickerboard\n\nPackage: tickerboard\nArchitecture: any\n' > "$work/shlibs/debian/control"
+    shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "${elves[@]/#/-e}" 2>"$work/shlibdeps.log") \
+        || { cat "$work/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
+    depends="${shlibs#shlibs:Depends=}, fonts-dejavu-core, tzdata"
+fi
 
 d DEBIAN
 size=$(du -s -k --apparent-size --exclude=DEBIAN "$stage" | cut -f1)
