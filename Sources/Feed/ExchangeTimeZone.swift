@@ -46,7 +46,15 @@ public struct ExchangeTimeZone: Sendable, Equatable, CustomStringConvertible {
             // A missing file or a region directory ("Europe") is a name the database lacks; say so in
             // those words rather than with a path the user never typed.
             switch error {
-            case .fileNotFound: throw .unknownTimeZone(identifier)
+            case .fileNotFound:
+                // Debian 13 (Raspberry Pi OS) moved the old link names to tzdata-legacy; a provider
+                // that still says "US/Eastern" must not leave the instrument without its zone.
+                guard let current = Self.legacyLinks[identifier] else { throw .unknownTimeZone(identifier) }
+                guard let zone = try? ExchangeTimeZone(identifier: current, zoneinfoDirectory: zoneinfoDirectory) else {
+                    throw .unknownTimeZone(identifier)
+                }
+                self = zone
+                return
             case .unreadable(_, let reason) where reason == FileBytes.directoryReason:
                 throw .unknownTimeZone(identifier)
             default: throw error
@@ -54,6 +62,18 @@ public struct ExchangeTimeZone: Sendable, Equatable, CustomStringConvertible {
         }
         try self.init(identifier: identifier, tzif: bytes)
     }
+
+    /// The link names of tzdata's `backward` file that markets and providers still use, and the
+    /// zones they name: read when the link itself is not installed.
+    static let legacyLinks: [String: String] = [
+        "US/Eastern": "America/New_York", "US/Central": "America/Chicago", "US/Mountain": "America/Denver",
+        "US/Pacific": "America/Los_Angeles", "US/Arizona": "America/Phoenix", "US/Alaska": "America/Anchorage",
+        "US/Hawaii": "Pacific/Honolulu", "Canada/Eastern": "America/Toronto", "Canada/Pacific": "America/Vancouver",
+        "GB": "Europe/London", "Japan": "Asia/Tokyo", "Hongkong": "Asia/Hong_Kong", "Singapore": "Asia/Singapore",
+        "Australia/ACT": "Australia/Sydney", "Australia/NSW": "Australia/Sydney", "Asia/Calcutta": "Asia/Kolkata",
+        "Europe/Kiev": "Europe/Kyiv", "Asia/Saigon": "Asia/Ho_Chi_Minh", "Asia/Katmandu": "Asia/Kathmandu",
+        "UTC": "Etc/UTC", "GMT": "Etc/GMT", "Universal": "Etc/UTC", "Zulu": "Etc/UTC",
+    ]
 
     /// Parses TZif bytes (versions 1 to 4).
     public init(identifier: String, tzif bytes: [UInt8]) throws(FeedError) {

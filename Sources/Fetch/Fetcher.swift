@@ -315,7 +315,7 @@ public final class Fetcher {
 
     func loadState() {
         guard let bytes = try? FeedFileReader.read(path: statePath, limit: 4 << 20),
-            let state = try? JSONDecoder().decode(State.self, from: Data(bytes))
+            let state = try? decodeJSON(State.self, bytes).get()
         else { return }
         for (name, times) in state.sent where scheduler.budgets[name] != nil {
             scheduler.budgets[name] = RequestBudget(limits: scheduler.budgets[name]!.limits, sent: times)

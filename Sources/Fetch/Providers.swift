@@ -98,6 +98,11 @@ func joinURL(_ base: String, _ path: String) -> String {
 
 /// Decodes JSON with the toolchain's FoundationEssentials decoder; a failure names the spot.
 func decodeJSON<T: Decodable>(_ type: T.Type, _ body: [UInt8]) -> Result<T, FetchProblem> {
+    // Swift 6.0's decoder (Debian 13's, on a Pi) traps on bytes that are not UTF-8 instead of
+    // throwing (a `try!` inside it): a damaged body must be refused before it gets there.
+    if let bad = firstInvalidUTF8(body) {
+        return .failure(.notData("JSON: not UTF-8 at byte \(bad) (\(body.count) bytes)"))
+    }
     do {
         return .success(try JSONDecoder().decode(T.self, from: Data(body)))
     } catch let error as DecodingError {
@@ -112,6 +117,20 @@ func decodeJSON<T: Decodable>(_ type: T.Type, _ body: [UInt8]) -> Result<T, Fetc
         return .failure(.notData("JSON: \(reason) (\(body.count) bytes)"))
     } catch {
         return .failure(.notData("JSON: cannot decode (\(body.count) bytes)"))
+    }
+}
+
+/// The offset of the first byte that does not belong to valid UTF-8, or nil when all do.
+func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var iterator = bytes.makeIterator()
+    var codec = UTF8()
+    var offset = 0
+    while true {
+        switch codec.decode(&iterator) {
+        case .scalarValue(let scalar): offset += UTF8.width(scalar)
+        case .emptyInput: return nil
+        case .error: return offset
+        }
     }
 }
 

@@ -15,7 +15,8 @@ die() { say "FATAL: $*"; echo "$*" > /out/init-error 2>/dev/null; sync; poweroff
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-modprobe -a virtio_pci 9pnet_virtio 9p || die "modprobe 9p"
+modprobe virtio_pci 2>/dev/null   # (built in on arm64)
+modprobe -a 9pnet_virtio 9p || die "modprobe 9p"
 mkdir -p /out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 tbout /out || die "mount tbout"
 . /out/vm.conf
@@ -43,7 +44,8 @@ cut -d' ' -f1 /proc/uptime > $R/run/e2e/t-switch-root
 if [ "${VM_INIT:-sh}" = systemd ]; then
   echo 7b6f1d2a9c3e4f5081a2b3c4d5e6f708 > $R/etc/machine-id
   # (the host may have a /lib/modules/KVER of its own, from linux-headers: only a build link)
-  mkdir -p $R/lib/modules && rm -rf "$R/lib/modules/$VM_KVER" && ln -s "$VM_CACHE/modtree/lib/modules/$VM_KVER" "$R/lib/modules/$VM_KVER"
+  # (an arm64 guest's root is Debian's own, modules included: VM_CACHE is empty then)
+  [ -z "$VM_CACHE" ] || { mkdir -p $R/lib/modules && rm -rf "$R/lib/modules/$VM_KVER" && ln -s "$VM_CACHE/modtree/lib/modules/$VM_KVER" "$R/lib/modules/$VM_KVER"; }
   U=$R/etc/systemd/system
   # Units of the host's own setup that have no business in a test guest (and cost boot time).
   for u in systemd-timesyncd.service systemd-pstore.service postgresql.service e2scrub_reap.service \

@@ -2,7 +2,7 @@
 # run-vm.sh — boots Debian's kernel in qemu (TCG: KVM does not work on this machine kind) with the
 # host's root shared read-only over 9p, runs ONE shell command in the guest as root, and powers off.
 #
-# usage: run-vm.sh [--gpu bochs|virtio|none] [--vkms] [--render-first] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
+# usage: run-vm.sh [--arch amd64|arm64] [--gpu bochs|virtio|none] [--vkms] [--render-first] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
 #
 # In the guest: / is the host root (read-only); /tmp and /run are fresh tmpfs (host /tmp is NOT
 # visible, so put binaries in DIR); $OUT=/run/e2e is DIR, read-write. A guest script takes a screen
@@ -10,6 +10,9 @@
 # QMP screendump to DIR/NAME, PPM). stdout+stderr of CMD go to DIR/output.log, printed at the end.
 # --systemd: systemd is PID 1 (over a writable overlay of the host root, see guest-init.sh) and CMD runs
 # as its oneshot unit tb-e2e.service; `modprobe` finds the guest kernel's modules, vkms included.
+# --arch arm64: qemu-system-aarch64 -M virt (TCG) with Debian 13's arm64 kernel, and as the guest's
+# root the arm64 Debian 13 tree of setup-arm64.sh instead of the host's (--gpu virtio is
+# virtio-gpu-pci there); --systemd works the same.
 # --render-first: vgem (a render-only card, as a Raspberry Pi's v3d) is loaded first and so is card0,
 # the display card after it (a Pi's layout).
 # Exit status: CMD's; 124 on timeout; 125 when the VM failed before CMD finished.
@@ -17,12 +20,16 @@
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
-KVER="$(cat "$CACHE/kver" 2>/dev/null)" || { echo "run-vm: run Tests/E2E/setup.sh first" >&2; exit 125; }
+ARCH=amd64
+for a in "$@"; do [ "$a" = arm64 ] && [ "${prev:-}" = --arch ] && ARCH=arm64; prev=$a; done
+[ "$ARCH" = arm64 ] && CACHE="${TB_VM_ARM64_CACHE:-/var/cache/tickerboard-vm-arm64}"
+KVER="$(cat "$CACHE/kver" 2>/dev/null)" || { echo "run-vm: run Tests/E2E/setup$([ "$ARCH" = arm64 ] && echo -arm64).sh first" >&2; exit 125; }
 GPU=bochs VKMS=0 RENDER_FIRST=0 INIT=sh MEM=768 TIMEOUT=180 OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) GPU="$2"; shift 2;;
     --vkms) VKMS=1; shift;;
+    --arch) shift 2;;
     --render-first) RENDER_FIRST=1; shift;;
     --systemd) INIT=systemd; shift;;
     --mem) MEM="$2"; shift 2;;
@@ -38,7 +45,7 @@ rm -f "$OUT"/{output.log,exitcode,console.log,init-error,qmp.sock,t-switch-root}
 
 case "$GPU" in
   bochs)  GPUDEV=(-device VGA);        MODS="bochs";;
-  virtio) GPUDEV=(-device virtio-vga); MODS="virtio-gpu";;
+  virtio) GPUDEV=(-device virtio-vga); [ "$ARCH" = arm64 ] && GPUDEV=(-device virtio-gpu-pci); MODS="virtio-gpu";;
   none)   GPUDEV=();                   MODS="";;
   *) echo "run-vm: bad --gpu $GPU" >&2; exit 125;;
 esac
@@ -47,20 +54,28 @@ if [ "$VKMS" = 1 ]; then
   MODS="$MODS vkms"
 fi
 [ "$RENDER_FIRST" = 1 ] && MODS="vgem $MODS"
-{ echo "VM_MODULES=\"$MODS\""; echo "VM_INIT=$INIT VM_KVER=$KVER VM_CACHE=\"$CACHE\""; } > "$OUT/vm.conf"
+# arm64: the guest's root has its own /lib/modules (VM_CACHE empty: guest-init.sh keeps it)
+VMCACHE="$CACHE"; [ "$ARCH" = arm64 ] && { VMCACHE=""; MODS="$MODS uinput"; }
+{ echo "VM_MODULES=\"$MODS\""; echo "VM_INIT=$INIT VM_KVER=$KVER VM_CACHE=\"$VMCACHE\""; } > "$OUT/vm.conf"
 # POSIX single quoting (the guest's /bin/sh is dash, which cannot read bash's $'…' from printf %q).
 squote() { local s=${1//\'/\'\\\'\'}; printf " '%s'" "$s"; }
 { printf 'cd /tmp &&'; for a in "$@"; do squote "$a"; done; echo; } > "$OUT/cmd"
 
 KERNEL="$CACHE/vmlinux-$KVER"   # uncompressed: qemu PVH-boots it, skipping XZ decompression under TCG
+QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none -accel tcg,thread=multi -cpu max -machine pc -smp 2 -m "$MEM")
+CONSOLE=ttyS0 ROOTDIR=/
+if [ "$ARCH" = arm64 ]; then
+  KERNEL="$CACHE/vmlinuz"
+  QEMU=(qemu-system-aarch64 -nodefaults -no-reboot -display none -accel tcg,thread=multi -cpu max -machine virt -smp 2 -m "$MEM")
+  CONSOLE=ttyAMA0 ROOTDIR="$CACHE/root"
+fi
 T0=$(date +%s.%N)
 # -nodefaults: no NIC (its option ROM costs boot time), no default VGA; -no-reboot: poweroff ends qemu.
-timeout -k 5 $((TIMEOUT + 20)) qemu-system-x86_64 -nodefaults -no-reboot -display none \
-  -accel tcg,thread=multi -cpu max -machine pc -smp 2 -m "$MEM" \
+timeout -k 5 $((TIMEOUT + 20)) "${QEMU[@]}" \
   -kernel "$KERNEL" -initrd "$CACHE/initramfs.cpio.gz" \
-  -append "console=ttyS0 quiet loglevel=4 panic=-1 vt.global_cursor_default=0 ${TB_VM_APPEND:-}" \
+  -append "console=$CONSOLE quiet loglevel=4 panic=-1 vt.global_cursor_default=0 ${TB_VM_APPEND:-}" \
   -serial "file:$OUT/console.log" -qmp "unix:$OUT/qmp.sock,server=on,wait=off" \
-  -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+  -virtfs local,path="$ROOTDIR",mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$OUT,mount_tag=tbout,security_model=none,multidevs=remap" \
   "${GPUDEV[@]}" > "$OUT/qemu.log" 2>&1 &
 TPID=$!

@@ -44,6 +44,19 @@ else
   tail -20 "$OUT/build-deb.log"; result systemd-deb-build FAIL "systemd/build-deb.sh failed"; finish
 fi
 BIN=${BIN:-$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/tickerboard}
+PHASES=${TB_E2E_PHASES:-nodisplay bochs arm64}
+# arm64: the package cross-built with Debian 13's Swift (build-deb.sh --arch arm64) on an arm64 guest
+# whose root is Debian 13's (setup-arm64.sh). Both cached between runs on this machine.
+if [[ " $PHASES " == *" arm64 "* ]]; then
+  T=$(date +%s)
+  if ! bash "$HERE/setup-arm64.sh" > "$OUT/setup-arm64.log" 2>&1; then
+    tail -5 "$OUT/setup-arm64.log"; result arm64-setup FAIL "Tests/E2E/setup-arm64.sh failed"; PHASES=${PHASES/arm64/}
+  elif DEB_ARM64=$(bash "$ROOT/systemd/build-deb.sh" --arch arm64 --out "$OUT" 2> "$OUT/build-deb-arm64.log" | tail -1) && [ -f "$DEB_ARM64" ]; then
+    result arm64-deb-build PASS "$(basename "$DEB_ARM64"), $(du -k "$DEB_ARM64" | cut -f1) KiB, built with $(grep -o 'built in [0-9]* s' "$OUT/build-deb-arm64.log" | head -1) ($(( $(date +%s) - T )) s with the guest's setup); $(grep -m1 'Depends:' "$OUT/build-deb-arm64.log" | cut -c1-200)"
+  else
+    tail -20 "$OUT/build-deb-arm64.log"; result arm64-deb-build FAIL "systemd/build-deb.sh --arch arm64 failed"; PHASES=${PHASES/arm64/}
+  fi
+fi
 
 # The unit as installed: its exposure (the VT needs a controlling terminal, no capability).
 EXPOSURE=$(systemd-analyze security --offline=true "$ROOT/systemd/tickerboard.service" 2>&1 | sed -n 's/.*Overall exposure level for tickerboard.service: \([0-9.]*\).*/\1/p')
@@ -68,10 +81,10 @@ REF --range 1M --size ${W}x$H --output "$OUT/ref-1m.png"
 REF --range 1M --size ${W}x$H --scrub "$SCRUB_TO" --output "$OUT/ref-scrub.png"
 
 HOSTLOAD=$(cut -d' ' -f1-3 /proc/loadavg)
-for PHASE in ${TB_E2E_PHASES:-nodisplay bochs}; do
+for PHASE in $PHASES; do
   P="$OUT/$PHASE"; mkdir -p "$P"
   rm -f "$P"/*.ppm "$P"/*.done "$P"/*.shot-request "$P"/journal-*.txt
-  cp "$DEB" "$P/tickerboard.deb"
+  if [ "$PHASE" = arm64 ]; then cp "$DEB_ARM64" "$P/tickerboard.deb"; else cp "$DEB" "$P/tickerboard.deb"; fi
   cp "$HERE/systemd-guest.sh" "$HERE/touch-inject.py" "$FIX"/systemd/*.conf "$DATA" "$P/"
   cat > "$P/params.sh" <<EOF
 WD=$WD PANEL_W=$W PANEL_H=$H SCRUB_Y=400
@@ -79,6 +92,8 @@ SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
 EOF
   # bochs boots in a Raspberry Pi's layout: a render-only card0 (vgem) before the display card
   GPU=none LAYOUT=""; [ "$PHASE" = bochs ] && GPU=bochs LAYOUT=--render-first
+  # arm64: virtio-gpu-pci (1280x800 as bochs), in the Pi layout too
+  [ "$PHASE" = arm64 ] && GPU=virtio LAYOUT="--render-first --arch arm64"
   bash "$HERE/run-vm.sh" --systemd --gpu $GPU $LAYOUT --mem 1024 --timeout 420 --out "$P" -- sh /run/e2e/systemd-guest.sh "$PHASE" > "$P/vm.log" 2>&1
   VMRC=$?
   grep -v -E '^(RESULT|FACT) ' "$P/vm.log" | sed 's/^/  vm: /'
@@ -88,46 +103,52 @@ EOF
 done
 
 fact() { grep -h "^FACT $1 " "$OUT"/*/vm.log 2>/dev/null | tail -1 | cut -d' ' -f3-; }   # fact NAME: "ok|fail detail"
-if [[ " ${TB_E2E_PHASES:-nodisplay bochs} " == *" bochs "* ]]; then
-  B="$OUT/bochs"
+# The captures of one phase that drives the display (bochs, or arm64 with the prefix arm64-): the same
+# references (`tickerboard render` on this machine), so an arm64 picture is judged against amd64's.
+# Two of arm64's names say what they prove there: the chart on the glass, the touch scrub.
+judge() {   # judge DIR PREFIX
+  local B=$1 P=$2
+  named() { case "$P$1" in arm64-systemd-first-boot-before-data) echo arm64-chart-on-glass;; arm64-systemd-touch-scrub) echo arm64-touch-scrub;; *) echo "$P$1";; esac; }
   # Pi layout, monitor off at boot: the guest's facts, and the chart on the glass after `detect`
-  F=$(fact pi)
+  F=$(fact ${P}pi)
   PI=$($CHECK chart "$B/pi-detect.ppm" 2>&1); PI_OK=$?
   if [ "${F%% *}" = ok ] && [ $PI_OK = 0 ]; then
-    result pi-topology-monitor-off-at-boot PASS "${F#* }; after detect: $PI"
+    result "$(named pi-topology-monitor-off-at-boot)" PASS "${F#* }; after detect: $PI"
   else
-    result pi-topology-monitor-off-at-boot FAIL "${F#* }; after detect: $PI"
+    result "$(named pi-topology-monitor-off-at-boot)" FAIL "${F#* }; after detect: $PI"
   fi
   # first boot before data: while waiting, a screen that is no chart (the placeholder); after the
   # fetch, the instrument's 1M chart as `tickerboard render` draws it
-  F=$(fact firstboot)
+  F=$(fact ${P}firstboot)
   WAITING=$($CHECK chart "$B/firstboot-waiting.ppm" 2>&1); WAITING_IS_CHART=$?
   WAITING_DARK=$($CHECK dark "$B/firstboot-waiting.ppm" 2>&1); WAITING_IS_DARK=$?
   CHART=$($CHECK chart "$B/firstboot-chart.ppm" 2>&1); CHART_OK=$?
   SAME=$($CHECK same "$B/firstboot-chart.ppm" "$OUT/ref-1m.png" $PL $PT $PR $PB 0.003 2>&1); SAME_OK=$?
   DETAIL="${F#* }; waiting screen: $([ $WAITING_IS_CHART = 0 ] && echo "a chart (the placeholder should show): $WAITING" || echo "no chart, $([ $WAITING_IS_DARK = 0 ] && echo dark || echo "not dark")"); after: $CHART; plot vs render of TBE2E.csv: $SAME"
   if [ "${F%% *}" = ok ] && [ $WAITING_IS_CHART != 0 ] && [ $WAITING_IS_DARK != 0 ] && [ $CHART_OK = 0 ] && [ $SAME_OK = 0 ]; then
-    result systemd-first-boot-before-data PASS "$DETAIL"
+    result "$(named systemd-first-boot-before-data)" PASS "$DETAIL"
   else
-    result systemd-first-boot-before-data FAIL "$DETAIL"
+    result "$(named systemd-first-boot-before-data)" FAIL "$DETAIL"
   fi
   # the chart on bochs, and `systemctl stop` gives the console back
-  F=$(fact stop)
+  F=$(fact ${P}stop)
   STOPPED=$($CHECK chart "$B/stopped.ppm" 2>&1); STOPPED_IS_CHART=$?
   if [ "${F%% *}" = ok ] && [ $CHART_OK = 0 ] && [ $STOPPED_IS_CHART != 0 ]; then
-    result systemd-bochs-chart-stop PASS "running: $CHART; ${F#* }; after stop: no chart ($STOPPED)"
+    result "$(named systemd-bochs-chart-stop)" PASS "running: $CHART; ${F#* }; after stop: no chart ($STOPPED)"
   else
-    result systemd-bochs-chart-stop FAIL "running: $CHART; ${F#* }; after stop: $STOPPED"
+    result "$(named systemd-bochs-chart-stop)" FAIL "running: $CHART; ${F#* }; after stop: $STOPPED"
   fi
   # touch: the finger held one pixel off point 10 of 1M; the indicator snaps to it, the header shows its price
-  F=$(fact touch)
+  F=$(fact ${P}touch)
   I=$($CHECK indicator "$B/touch-scrub.ppm" "$S_X" 2>&1); I_OK=$?
   S=$($CHECK same "$B/touch-scrub.ppm" "$OUT/ref-scrub.png" 0 $PRICE_T $((W / 2)) $PRICE_B 0.002 2>&1); S_OK=$?
   if [ "${F%% *}" = ok ] && [ $I_OK = 0 ] && [ $S_OK = 0 ]; then
-    result systemd-touch-scrub PASS "finger held at x=$SCRUB_TO: $I (point 10 of $N1M, $S_DATE); label \$$S_PRICE: $S; ${F#* }"
+    result "$(named systemd-touch-scrub)" PASS "finger held at x=$SCRUB_TO: $I (point 10 of $N1M, $S_DATE); label \$$S_PRICE: $S; ${F#* }"
   else
-    result systemd-touch-scrub FAIL "finger at x=$SCRUB_TO, expected the indicator at x=$S_X (\$$S_PRICE): $I; label: $S; ${F#* }"
+    result "$(named systemd-touch-scrub)" FAIL "finger at x=$SCRUB_TO, expected the indicator at x=$S_X (\$$S_PRICE): $I; label: $S; ${F#* }"
   fi
-fi
+}
+[[ " $PHASES " == *" bochs "* ]] && judge "$OUT/bochs" ""
+[[ " $PHASES " == *" arm64 "* ]] && judge "$OUT/arm64" arm64-
 echo "artefacts: $OUT"
 finish

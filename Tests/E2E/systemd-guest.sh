@@ -1,5 +1,5 @@
 #!/bin/sh
-# systemd-guest.sh nodisplay|bochs — the in-guest half of systemd-e2e.sh. Runs as the oneshot unit
+# systemd-guest.sh nodisplay|bochs|arm64 — the in-guest half of systemd-e2e.sh. Runs as the oneshot unit
 # tb-e2e.service of a guest whose PID 1 is systemd (run-vm.sh --systemd): installs $OUT/tickerboard.deb
 # with dpkg -i and drives the INSTALLED tickerboard.service (the shipped unit, plus one test drop-in
 # that lowers WatchdogSec to $WD s so that "3 x WatchdogSec" windows stay short) through the states a
@@ -8,11 +8,15 @@
 # in $OUT.
 #   nodisplay  (run-vm.sh --gpu none): no DRM device; then `modprobe vkms` as a real hotplug
 #   bochs      (run-vm.sh --gpu bochs): QMP screen captures; the only output starts unplugged
+#   arm64      (run-vm.sh --arch arm64 --gpu virtio): the bochs scenarios on an arm64 guest (Debian 13,
+#              virtio-gpu-pci, the arm64 package), every result and fact named with an arm64- prefix
 # Every wait is for a state: a journal line (journalctl --follow, with a deadline), a `systemctl
 # show` property polled until a deadline, the daemon's frame counter (SIGUSR1 -> its statistics line
 # in the journal), or /run/tickerboard/status.json when the daemon writes one. The only fixed-length
 # waits are the observation windows themselves ("no restart for 3 x WatchdogSec").
-PHASE=${1:?usage: systemd-guest.sh nodisplay|bochs}
+PHASE=${1:?usage: systemd-guest.sh nodisplay|bochs|arm64}
+KIND=$PHASE RPREFIX=""
+[ "$PHASE" = arm64 ] && KIND=bochs RPREFIX=arm64-
 . "$OUT/params.sh"
 U=tickerboard.service
 CONF=/etc/tickerboard/tickerboard.conf
@@ -23,8 +27,8 @@ FOUND='found "tickerboard e2e touchscreen"'
 # --- time, results --------------------------------------------------------------------------------
 cs() { read -r u _ < /proc/uptime; echo "${u%.*}${u#*.}"; }          # uptime in centiseconds
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 100 }'; }   # secs FROM TO (cs)
-result() { echo "RESULT $1 $2 $3"; }
-fact() { echo "FACT $1 $2 $3"; }
+result() { echo "RESULT $RPREFIX$1 $2 $3"; }
+fact() { echo "FACT $RPREFIX$1 $2 $3"; }
 log() { echo "[$(secs 0 "$(cs)")] $*"; }
 
 # --- the service ----------------------------------------------------------------------------------
@@ -125,7 +129,7 @@ printf '[Service]\nWatchdogSec=%ss\n' "$WD" > /etc/systemd/system/$U.d/e2e-watch
 # A copy of the whole journal as it is written, for reading after the run (also after a timeout).
 journalctl -b -f -o short-monotonic > "$OUT/journal-$PHASE.txt" 2>&1 &
 DPKG_OPTS=""
-if [ "$PHASE" = bochs ]; then
+if [ "$KIND" = bochs ]; then
   # An image builder's own config, in place before the package: dpkg keeps it (--force-confold).
   mkdir -p /etc/tickerboard; cp "$OUT/kms-cycling.conf" "$CONF"; DPKG_OPTS=--force-confold
   # A Raspberry Pi's layout (run-vm.sh --render-first): a render-only card (vgem, as v3d) is card0
@@ -268,7 +272,7 @@ if [ "$PHASE" = nodisplay ]; then
 fi
 
 # ==================================================================================================
-if [ "$PHASE" = bochs ]; then
+if [ "$KIND" = bochs ]; then
   replug() { echo "$1" > "$CONN/status"; echo change > /sys/class/drm/$CARD/uevent; }
   journalctl -u $U -o cat --follow --since "@$(date +%s)" > /tmp/tb-journal.log 2>&1 &
   JF=$!

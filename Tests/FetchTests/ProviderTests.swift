@@ -319,3 +319,23 @@ import Testing
         }
     }
 }
+
+/// Swift 6.0's JSONDecoder (Debian 13's runtime, on a Pi) traps on bytes that are not UTF-8; the
+/// check before it turns them into a refusal that names the byte, on every toolchain.
+@Suite struct JSONBodyTests {
+    @Test func invalidUTF8IsRefusedBeforeTheDecoder() {
+        let body = Array(#"{"chart": {"result": ["#.utf8) + [0xC3, 0x28] + Array(#"]}}"#.utf8)
+        guard case .failure(let problem) = decodeJSON([String: [String: [String]]].self, body) else {
+            Issue.record("decoded")
+            return
+        }
+        #expect(problem == .notData("JSON: not UTF-8 at byte 22 (27 bytes)"))
+    }
+
+    @Test(arguments: [([UInt8]("abc".utf8), nil), ([0x61, 0xFF], 1), ([0xE2, 0x82], 0), ([UInt8]("€x".utf8) + [0x80], 4),
+                      ([0xF0, 0x9F, 0x93, 0x88], nil), ([0xED, 0xA0, 0x80], 0)] as [([UInt8], Int?)])
+    func firstInvalidByte(bytes: [UInt8], expected: Int?) {
+        #expect(firstInvalidUTF8(bytes) == expected)
+    }
+}
+
