@@ -98,10 +98,14 @@ func joinURL(_ base: String, _ path: String) -> String {
 
 /// Decodes JSON with the toolchain's FoundationEssentials decoder; a failure names the spot.
 func decodeJSON<T: Decodable>(_ type: T.Type, _ body: [UInt8]) -> Result<T, FetchProblem> {
-    // Swift 6.0's decoder (Debian 13's, on a Pi) traps on bytes that are not UTF-8 instead of
-    // throwing (a `try!` inside it): a damaged body must be refused before it gets there.
+    // Swift 6.0's decoder (Debian 13's, on a Pi) traps instead of throwing on bytes that are not
+    // UTF-8 and on control characters in strings (a `try!` inside it): a damaged body must be
+    // refused before it gets there.
     if let bad = firstInvalidUTF8(body) {
         return .failure(.notData("JSON: not UTF-8 at byte \(bad) (\(body.count) bytes)"))
+    }
+    if let bad = firstControlCharacter(body) {
+        return .failure(.notData("JSON: control character \(body[bad]) at byte \(bad) (\(body.count) bytes)"))
     }
     do {
         return .success(try JSONDecoder().decode(T.self, from: Data(body)))
@@ -132,6 +136,18 @@ func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         case .error: return offset
         }
     }
+}
+
+/// The offset of the first control character JSON does not allow: any inside a string, and outside
+/// one any but the whitespace (tab, line feed, carriage return).
+func firstControlCharacter(_ bytes: [UInt8]) -> Int? {
+    var inString = false, escaped = false
+    for (offset, byte) in bytes.enumerated() {
+        if byte < 0x20 && (inString || (byte != 0x09 && byte != 0x0A && byte != 0x0D)) { return offset }
+        if escaped { escaped = false } else if inString && byte == UInt8(ascii: "\\") { escaped = true }
+        else if byte == UInt8(ascii: "\"") { inString.toggle() }
+    }
+    return nil
 }
 
 private func path(_ keys: [any CodingKey]) -> String {

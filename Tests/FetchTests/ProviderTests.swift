@@ -332,6 +332,14 @@ import Testing
         #expect(problem == .notData("JSON: not UTF-8 at byte 22 (27 bytes)"))
     }
 
+    @Test func controlCharactersInStringsAreRefusedBeforeTheDecoder() {
+        let body = Array(#"{"a": "x"#.utf8) + [0x00] + Array(#"y", "b":"#.utf8) + [0x0A] + Array(#" "c\"\t"}"#.utf8)
+        #expect(decodeJSON([String: String].self, body) == .failure(.notData("JSON: control character 0 at byte 8 (27 bytes)")))
+        #expect(firstControlCharacter(Array("{\"a\":\n\t\"b\\\"\\\\\"}".utf8)) == nil)
+        #expect(firstControlCharacter(Array("{\"a\": \"b\tc\"}".utf8)) == 8)
+        #expect(firstControlCharacter([0x7B, 0x01, 0x7D]) == 1)
+    }
+
     @Test(arguments: [([UInt8]("abc".utf8), nil), ([0x61, 0xFF], 1), ([0xE2, 0x82], 0), ([UInt8]("€x".utf8) + [0x80], 4),
                       ([0xF0, 0x9F, 0x93, 0x88], nil), ([0xED, 0xA0, 0x80], 0)] as [([UInt8], Int?)])
     func firstInvalidByte(bytes: [UInt8], expected: Int?) {

@@ -4,8 +4,12 @@
 # aarch64 toolchain that can be fetched here, and Debian's has no static stdlib, so the binaries
 # need the libswiftlang package at run time).
 #
-# usage: systemd/cross/arm64-build.sh [--out DIR]
+# usage: systemd/cross/arm64-build.sh [--out DIR] [--tests]
 #   Prints the directory that holds both aarch64 executables (default: the cache's build dir).
+#   --tests: instead, builds the Swift tests for aarch64 (release, -enable-testing: a debug build runs
+#   3x slower under emulation) and runs them under qemu-user inside the build tree, the sources and
+#   ../shared where the tests expect them, against the same goldens as on x86-64. Its closing line
+#   is Swift Testing's; the exit status is the run's.
 #
 # Two trees in the cache, made once with mmdebstrap and kept (a stamp names the package lists):
 #   build-tree/  Debian 13 amd64 with swiftlang and the -dev packages: the compiler runs here (chroot)
@@ -19,11 +23,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${TB_CROSS_CACHE:-/var/cache/tickerboard-cross}
-out=""
+out="" tests=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --out) out=${2:?--out needs a directory}; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --tests) tests=1; shift ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "arm64-build.sh: unknown option \"$1\" (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -37,7 +42,7 @@ for p in mmdebstrap qemu-user-static; do
 done
 
 devs=libdrm-dev,libinput-dev,libudev-dev,libfreetype-dev,libpng-dev,zlib1g-dev,libcurl4-openssl-dev
-build_pkgs="swiftlang,pkg-config,$devs"
+build_pkgs="swiftlang,pkg-config,fonts-dejavu-core,tzdata,$devs"   # fonts, zones: the tests run in this tree
 sysroot_pkgs="swiftlang,libswiftlang,libc6-dev,libgcc-14-dev,libstdc++-14-dev,$devs"
 mkdir -p "$cache"
 exec 9> "$cache/lock"
@@ -59,7 +64,7 @@ tree sysroot "$sysroot_pkgs" --arch=arm64 --variant=extract --skip=cleanup/apt/c
 for l in lib bin sbin; do [ -e "$cache/sysroot/$l" ] || ln -s "usr/$l" "$cache/sysroot/$l"; done
 
 bt="$cache/build-tree"
-mkdir -p "$cache/scratch" "$bt/src" "$bt/sysroot" "$bt/scratch" "$bt/proc" "$bt/dev"
+mkdir -p "$cache/scratch" "$cache/scratch-tests" "$bt/src" "$bt/sysroot" "$bt/scratch" "$bt/scratch-tests" "$bt/shared" "$bt/proc" "$bt/dev"
 mounted=()
 cleanup() { local i; for (( i=${#mounted[@]}-1; i>=0; i-- )); do umount -l "${mounted[$i]}" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -69,6 +74,9 @@ bind /dev "$bt/dev"
 bind "$root" "$bt/src"
 bind "$cache/sysroot" "$bt/sysroot"
 bind "$cache/scratch" "$bt/scratch"
+bind "$cache/scratch-tests" "$bt/scratch-tests"
+# the tests read ../shared (recorded responses, real prices, the bench reference) beside the sources
+if [ -d "$root/../shared" ]; then bind "$(cd "$root/../shared" && pwd)" "$bt/shared"; mount -o remount,bind,ro "$bt/shared"; fi
 
 # SwiftPM reads .pc files itself: PKG_CONFIG_PATH must name the arm64 ones (else it finds the build
 # tree's amd64 ones and links x86 libraries). -sdk reaches the Swift frontend (SwiftPM's --sdk alone
@@ -76,14 +84,30 @@ bind "$cache/scratch" "$bt/scratch"
 # -no-toolchain-stdlib-rpath and the rpath: the runtime where libswiftlang installs it on the Pi,
 # not the sysroot's path on this machine.
 pc=/sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:/sysroot/usr/share/pkgconfig
-t0=$(date +%s)
-chroot "$bt" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
-    PKG_CONFIG_SYSROOT_DIR=/sysroot PKG_CONFIG_PATH=$pc PKG_CONFIG_LIBDIR=$pc \
-    sh -c 'cd /src && swift build -c release --scratch-path /scratch \
+swift_build() {   # swift_build SCRATCH ARGS...: SwiftPM for aarch64 in the build tree
+    local scratch=$1; shift
+    chroot "$bt" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
+        PKG_CONFIG_SYSROOT_DIR=/sysroot PKG_CONFIG_PATH=$pc PKG_CONFIG_LIBDIR=$pc \
+        swift build --package-path /src -c release --scratch-path "$scratch" \
         --triple aarch64-unknown-linux-gnu --sdk /sysroot \
         -Xswiftc -sdk -Xswiftc /sysroot -Xswiftc -resource-dir -Xswiftc /sysroot/usr/lib/swift \
-        -Xswiftc -use-ld=lld -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath=/usr/lib/swift/linux' >&2 \
-    || die "swift build for aarch64 failed"
+        -Xswiftc -use-ld=lld -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath=/usr/lib/swift/linux "$@" >&2
+}
+t0=$(date +%s)
+if [ "$tests" = 1 ]; then
+    swift_build /scratch-tests --build-tests -Xswiftc -enable-testing || die "swift build --build-tests for aarch64 failed"
+    say "tests built in $(( $(date +%s) - t0 )) s; running them under qemu-aarch64"
+    cp -f "$(command -v qemu-aarch64-static)" "$bt/usr/bin/qemu-aarch64-static"
+    t0=$(date +%s)
+    set +e
+    chroot "$bt" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 TZ=UTC \
+        /usr/bin/qemu-aarch64-static -L /sysroot /scratch-tests/aarch64-unknown-linux-gnu/release/TickerboardPackageTests.xctest \
+        --testing-library swift-testing
+    rc=$?
+    say "tests ran in $(( $(date +%s) - t0 )) s under qemu-aarch64, exit $rc"
+    exit $rc
+fi
+swift_build /scratch || die "swift build for aarch64 failed"
 bin="$cache/scratch/aarch64-unknown-linux-gnu/release"
 for x in tickerboard tickerboard-fetch; do
     file -b "$bin/$x" | grep -q 'ARM aarch64' || die "$bin/$x is not an aarch64 executable: $(file -b "$bin/$x")"
