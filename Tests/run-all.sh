@@ -54,4 +54,8 @@ FUZZ_NO_LOCK=1 FUZZ_SEED=1 FUZZ_RUNS=${TICKERBOARD_FUZZ_RUNS:-20000} Tests/fuzz.
 # times are printed, not judged).
 python3 Tests/Soak/worst-inputs.py .build/release/tickerboard .build/fuzz/release
 
+# The Swift tests on arm64 (a Raspberry Pi): built with Debian 13's Swift 6.0.3 for aarch64 and run
+# under qemu-user, the same goldens (systemd/cross/arm64-build.sh --tests; its trees are cached).
+bash systemd/cross/arm64-build.sh --tests
+
 swift test --disable-xctest

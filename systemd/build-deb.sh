@@ -104,13 +104,13 @@ fi
 fetcher="$(dirname "$binary")/tickerboard-fetch"
 [ -x "$fetcher" ] || die "$fetcher: missing (build both products: swift build -c release --static-swift-stdlib)"
 # self_contained ELF: no Swift runtime in NEEDED, no RUNPATH/RPATH into a toolchain. arm64: the
-# runtime is libswiftlang's, found through RUNPATH /usr/lib/swift/linux (where that package puts it),
+# runtime is libswiftlang's, found through RUNPATH /usr/libexec/swift/lib/swift/linux (where that package puts it),
 # and nothing else.
 self_contained() {
     if [ "$cross" = 1 ]; then
         local dyn; dyn=$(LC_ALL=C readelf -d "$1" 2>/dev/null) || die "$1: not an ELF file (readelf -d failed)"
         LC_ALL=C readelf -h "$1" | grep -q 'Machine:.*AArch64' || die "$1 is not an aarch64 executable"
-        local runpath; runpath=$(echo "$dyn" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p' | tr ':' '\n' | grep -v -x -e '[$]ORIGIN' -e /usr/lib/swift/linux | tr '\n' ' ' || true)
+        local runpath; runpath=$(echo "$dyn" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p' | tr ':' '\n' | grep -v -x -e '[$]ORIGIN' -e /usr/libexec/swift/lib/swift/linux | tr '\n' ' ' || true)
         [ -z "$runpath" ] || die "$1 has a RUNPATH/RPATH ($runpath) into the build machine"
         return 0
     fi

@@ -64,19 +64,20 @@ tree sysroot "$sysroot_pkgs" --arch=arm64 --variant=extract --skip=cleanup/apt/c
 for l in lib bin sbin; do [ -e "$cache/sysroot/$l" ] || ln -s "usr/$l" "$cache/sysroot/$l"; done
 
 bt="$cache/build-tree"
-mkdir -p "$cache/scratch" "$cache/scratch-tests" "$bt/src" "$bt/sysroot" "$bt/scratch" "$bt/scratch-tests" "$bt/shared" "$bt/proc" "$bt/dev"
+mkdir -p "$cache/scratch" "$cache/scratch-tests" "$bt/w/src" "$bt/w/shared" "$bt/sysroot" "$bt/scratch" "$bt/scratch-tests" "$bt/proc" "$bt/dev"
 mounted=()
 cleanup() { local i; for (( i=${#mounted[@]}-1; i>=0; i-- )); do umount -l "${mounted[$i]}" 2>/dev/null || true; done; }
 trap cleanup EXIT
 bind() { mount --bind "$1" "$2"; mounted+=("$2"); }
 mount -t proc proc "$bt/proc"; mounted+=("$bt/proc")
 bind /dev "$bt/dev"
-bind "$root" "$bt/src"
+# the sources and ../shared as they sit here (the tests look for shared/ above their #filePath)
+bind "$root" "$bt/w/src"
 bind "$cache/sysroot" "$bt/sysroot"
 bind "$cache/scratch" "$bt/scratch"
 bind "$cache/scratch-tests" "$bt/scratch-tests"
 # the tests read ../shared (recorded responses, real prices, the bench reference) beside the sources
-if [ -d "$root/../shared" ]; then bind "$(cd "$root/../shared" && pwd)" "$bt/shared"; mount -o remount,bind,ro "$bt/shared"; fi
+if [ -d "$root/../shared" ]; then bind "$(cd "$root/../shared" && pwd)" "$bt/w/shared"; mount -o remount,bind,ro "$bt/w/shared"; fi
 
 # SwiftPM reads .pc files itself: PKG_CONFIG_PATH must name the arm64 ones (else it finds the build
 # tree's amd64 ones and links x86 libraries). -sdk reaches the Swift frontend (SwiftPM's --sdk alone
@@ -88,10 +89,10 @@ swift_build() {   # swift_build SCRATCH ARGS...: SwiftPM for aarch64 in the buil
     local scratch=$1; shift
     chroot "$bt" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
         PKG_CONFIG_SYSROOT_DIR=/sysroot PKG_CONFIG_PATH=$pc PKG_CONFIG_LIBDIR=$pc \
-        swift build --package-path /src -c release --scratch-path "$scratch" \
+        swift build --package-path /w/src -c release --scratch-path "$scratch" \
         --triple aarch64-unknown-linux-gnu --sdk /sysroot \
         -Xswiftc -sdk -Xswiftc /sysroot -Xswiftc -resource-dir -Xswiftc /sysroot/usr/lib/swift \
-        -Xswiftc -use-ld=lld -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath=/usr/lib/swift/linux "$@" >&2
+        -Xswiftc -use-ld=lld -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath=/usr/libexec/swift/lib/swift/linux "$@" >&2
 }
 t0=$(date +%s)
 if [ "$tests" = 1 ]; then
@@ -110,7 +111,7 @@ fi
 swift_build /scratch || die "swift build for aarch64 failed"
 bin="$cache/scratch/aarch64-unknown-linux-gnu/release"
 for x in tickerboard tickerboard-fetch; do
-    file -b "$bin/$x" | grep -q 'ARM aarch64' || die "$bin/$x is not an aarch64 executable: $(file -b "$bin/$x")"
+    LC_ALL=C readelf -h "$bin/$x" 2>/dev/null | grep -q 'Machine:.*AArch64' || die "$bin/$x is not an aarch64 executable"
 done
 say "built in $(( $(date +%s) - t0 )) s: $bin"
 if [ -n "$out" ]; then
