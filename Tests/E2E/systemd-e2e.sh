@@ -44,7 +44,7 @@ else
   tail -20 "$OUT/build-deb.log"; result systemd-deb-build FAIL "systemd/build-deb.sh failed"; finish
 fi
 BIN=${BIN:-$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/tickerboard}
-PHASES=${TB_E2E_PHASES:-nodisplay bochs arm64}
+PHASES=${TB_E2E_PHASES:-nodisplay bochs}   # arm64: opt-in until its picture equals amd64's (README, Raspberry Pi)
 # arm64: the package cross-built with Debian 13's Swift (build-deb.sh --arch arm64) on an arm64 guest
 # whose root is Debian 13's (setup-arm64.sh). Both cached between runs on this machine.
 if [[ " $PHASES " == *" arm64 "* ]]; then
