@@ -10,6 +10,7 @@
 # kver. Measured here: the root about 6 min and 900 MB the first time, the initramfs seconds.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/module-deps.sh"
 CACHE="${TB_VM_ARM64_CACHE:-/var/cache/tickerboard-vm-arm64}"
 mkdir -p "$CACHE"
 log() { echo "setup-arm64: $*" >&2; }
@@ -42,7 +43,7 @@ echo "$KVER" > "$CACHE/kver"
 cp -f "$R/boot/vmlinuz-$KVER" "$CACHE/vmlinuz"
 
 # --- initramfs: arm64 busybox, /init, and the modules guest-init.sh and the tests load
-STAMP="$(cat "$HERE/guest-init.sh" "$HERE/setup-arm64.sh" | md5sum | cut -c1-16)-$KVER"
+STAMP="$(cat "$HERE/guest-init.sh" "$HERE/module-deps.sh" "$HERE/setup-arm64.sh" | md5sum | cut -c1-16)-$KVER"
 if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/dev/null)" != "$STAMP" ]; then
   KDIR="$R/lib/modules/$KVER"
   [ -f "$KDIR/modules.dep" ] || depmod -b "$R/usr" "$KVER" 2>/dev/null || depmod -b "$R" "$KVER"
@@ -51,14 +52,7 @@ if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/d
   cp "$R/usr/bin/busybox" "$STAGE/bin/busybox"
   for a in $(qemu-aarch64-static "$STAGE/bin/busybox" --list); do [ "$a" = busybox ] || ln -sf busybox "$STAGE/bin/$a"; done
   install -m 755 "$HERE/guest-init.sh" "$STAGE/init"
-  want=""
-  for m in 9p 9pnet_virtio overlay virtio-gpu vgem uinput; do
-    n="$(echo "$m" | tr '_' '-')"
-    line="$(awk -v n="$n" -F: '{b=$1; sub(/.*\//,"",b); sub(/\.ko(\.[a-z]+)?$/,"",b); gsub("_","-",b); if (b==n) {print; exit}}' "$KDIR/modules.dep")"
-    [ -n "$line" ] || { log "module $m not in modules.dep (built in?)"; continue; }
-    want="$want ${line%%:*} ${line#*:}"
-  done
-  for p in $(echo $want | tr ' ' '\n' | sort -u); do
+  for p in $(module_files "$KDIR" 9p 9pnet_virtio overlay virtio-gpu vgem uinput); do
     d="$STAGE/lib/modules/$KVER/$(dirname "$p")"; mkdir -p "$d"
     case "$p" in
       *.xz) xz -dc "$KDIR/$p" > "$d/$(basename "${p%.xz}")";;

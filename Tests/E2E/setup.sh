@@ -17,6 +17,7 @@
 # (display-e2e.sh does).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+. "$HERE/module-deps.sh"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
 mkdir -p "$CACHE"
 log() { echo "setup: $*" >&2; }
@@ -108,7 +109,7 @@ if [ "${TB_VM_VKMS:-1}" = 1 ] && ! { [ -f "$CACHE/vkms/vkms.ko" ] && modinfo -F 
 fi
 
 # --- initramfs: busybox + /init + only the modules we load (and their dependencies).
-STAMP="$(cat "$HERE/guest-init.sh" "$HERE/setup.sh" | md5sum | cut -c1-16)-$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && echo vkms || true)"
+STAMP="$(cat "$HERE/guest-init.sh" "$HERE/module-deps.sh" "$HERE/setup.sh" | md5sum | cut -c1-16)-$KVER-$([ -f "$CACHE/vkms/vkms.ko" ] && echo vkms || true)"
 if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/dev/null)" != "$STAMP" ]; then
   KDIR="$CACHE/kernel/lib/modules/$KVER"
   STAGE="$(mktemp -d)"
@@ -117,16 +118,9 @@ if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/d
   # `busybox --list` includes busybox itself; linking it over the binary makes /init fail with ELOOP.
   for a in $(/bin/busybox --list); do [ "$a" = busybox ] || ln -sf busybox "$STAGE/bin/$a"; done
   install -m 755 "$HERE/guest-init.sh" "$STAGE/init"
-  want=""
   # overlay: a systemd guest's root is an overlay over the read-only 9p root (run-vm.sh --systemd)
   # vgem: the render-only card of run-vm.sh --render-first (a Raspberry Pi's layout)
-  for m in 9p 9pnet_virtio virtio_pci bochs virtio-gpu vgem overlay; do
-    n="$(echo "$m" | tr '_' '-')"
-    line="$(awk -v n="$n" -F: '{b=$1; sub(/.*\//,"",b); sub(/\.ko(\.[a-z]+)?$/,"",b); gsub("_","-",b); if (b==n) {print; exit}}' "$KDIR/modules.dep")"
-    [ -n "$line" ] || { log "module $m not in modules.dep"; continue; }
-    want="$want ${line%%:*} ${line#*:}"
-  done
-  for p in $(echo $want | tr ' ' '\n' | sort -u); do
+  for p in $(module_files "$KDIR" 9p 9pnet_virtio virtio_pci bochs virtio-gpu vgem overlay); do
     mkdir -p "$STAGE/lib/modules/$KVER/$(dirname "$p")"; cp "$KDIR/$p" "$STAGE/lib/modules/$KVER/$p"
   done
   if [ -f "$CACHE/vkms/vkms.ko" ]; then
