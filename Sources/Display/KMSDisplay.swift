@@ -619,8 +619,11 @@ public final class KMSDisplay: Display {
         let width = layout.sourceWidth, height = layout.sourceHeight
         // bochs-drm turns a framebuffer's start into the VGA's x/y offset registers, and QEMU clamps
         // the x offset to (virtual width − width): a start inside a wider buffer lands rows away
-        // (seen in the VM: the picture 6 rows low). It gets the copy.
-        let startsMisplaced = ["bochs-drm"].contains(card.driverName)
+        // (seen in the VM: the picture 6 rows low). virtio_gpu hands the host whole buffers and never
+        // passes the framebuffer's offset: the picture shows from the buffer's corner, the margin
+        // on screen and the far edges cut off (seen on the arm64 guest: 2 px right and down). Both
+        // get the copy.
+        let startsMisplaced = ["bochs-drm", "virtio_gpu"].contains(card.driverName)
         let margin = startsMisplaced ? 0 : options.shiftMargin
         if startsMisplaced && options.shiftMargin > 0 && !quiet {
             log("\(card.path) (\(card.driverName)): framebuffers starting inside a buffer are shown misplaced; burn-in shift copies the picture")

@@ -5,6 +5,10 @@ public struct FrameStatistics: Sendable, Equatable {
     public private(set) var presentedFrames = 0
     public private(set) var completedFlips = 0
     public var missedVblanks: Int { vblanks.missed }
+    /// The display's vblank (or pacing tick) counter at the last completed flip, never reset: two
+    /// readings span the vblanks between them, which bound the flips and misses in between however
+    /// fast or slow the machine is (the E2E judges pacing by it, not by a rate).
+    public private(set) var lastVblank: UInt64 = 0
     private var renderNanos: [UInt64] = []
     private var copyNanos: [UInt64] = []
     /// The same counting the displays do, here only while animating (an idle gap is no miss).
@@ -50,6 +54,7 @@ public struct FrameStatistics: Sendable, Equatable {
     mutating func recordFlip(sequence: UInt64, animating: Bool) {
         completedFlips += 1
         vblanks.record(sequence, counting: animating)
+        lastVblank = sequence
     }
 
     /// Time from an input event to the vblank of the frame answering it.
@@ -74,7 +79,7 @@ public struct FrameStatistics: Sendable, Equatable {
     }
 
     public var summary: String {
-        "frames \(presentedFrames), flips \(completedFlips), missed vblanks \(missedVblanks), "
+        "frames \(presentedFrames), flips \(completedFlips), missed vblanks \(missedVblanks), last vblank \(lastVblank), "
             + "render p50 \(format(Self.percentile(renderNanos, 0.5), 2)) ms p99 \(format(Self.percentile(renderNanos, 0.99), 2)) ms, "
             + "copy p50 \(format(Self.percentile(copyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(copyNanos, 0.99), 2)) ms, "
             + "input-to-flip p50 \(format(Self.percentile(inputLatencyNanos, 0.5), 2)) ms p99 \(format(Self.percentile(inputLatencyNanos, 0.99), 2)) ms"

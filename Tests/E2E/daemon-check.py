@@ -12,7 +12,7 @@ Standard library only (runs on the host, and in the guest for `locate-rot`).
                                  (searched once); per logical point its physical pixel, one line
                                  each: "q X Y share" (share: the turn's mismatch)
   stats LOG                      the last `stats:` line of a daemon log as key=value
-  morph SAMPLES                  flip rate during morphs from daemon-sample.py output
+  morph SAMPLES                  flips, missed and vblank span (and the rate) from daemon-sample.py output
   shifted BEFORE AFTER            the move (<= 2 px) between two captures around burn-in steps
   span LOG MARK [END]            frames and bytes copied to scanout between the readings around
                                  `mark MARK` (and `mark END`)
@@ -295,11 +295,11 @@ def locate_rot(img_path, ref_path, points):
     return 0
 
 
-STATS = re.compile(r"frames (\d+), flips (\d+), missed vblanks (\d+), render p50 ([\d.]+) ms p99 ([\d.]+) ms, "
+STATS = re.compile(r"frames (\d+), flips (\d+), missed vblanks (\d+), last vblank (\d+), render p50 ([\d.]+) ms p99 ([\d.]+) ms, "
                    r"copy p50 ([\d.]+) ms p99 ([\d.]+) ms, input-to-flip p50 ([\d.]+) ms p99 ([\d.]+) ms "
                    r"\((\d+) samples\)(?:, scanout copy (\d+) B/frame \(([\d.]+)% of a frame\), last (\d+) B(?:, total (\d+) B)?)?, "
                    r"cpu (\d+) ms, max rss (\d+) kB, wakeups (\d+)")
-KEYS = ["frames", "flips", "missed", "render_p50", "render_p99", "copy_p50", "copy_p99", "lat_p50", "lat_p99",
+KEYS = ["frames", "flips", "missed", "vblank", "render_p50", "render_p99", "copy_p50", "copy_p99", "lat_p50", "lat_p99",
         "lat_n", "copy_bytes", "copy_pct", "last_copy_bytes", "copy_total", "cpu_ms", "rss_kb", "wakeups"]
 
 
@@ -411,7 +411,9 @@ def shifted(before_path, after_path):
 
 
 def morph(path):
-    """Samples 't frames flips missed cpu wakeups' every ~0.1 s: rate inside each run of flipping."""
+    """Samples 't frames flips missed cpu wakeups vblank' every ~0.2 s: the flips and missed vblanks
+    of the window against the span of the kernel's vblank counter over it (judged: no flip without a
+    vblank of its own), and the rate inside each run of flipping (reported: it is speed)."""
     rows = [list(map(float, l.split())) for l in open(path) if l.strip() and not l.startswith("#")]
     if len(rows) < 3:
         print("rate= runs=0 samples=%d" % len(rows))
@@ -432,10 +434,10 @@ def morph(path):
     first, last = rows[0], rows[-1]
     frames = last[1] - first[1]
     cpu = last[4] - first[4]
-    print("rate=%s rates=%s runs=%d frames=%d flips=%d missed=%d cpu_ms_per_frame=%s window_s=%.1f" % (
-        "%.1f" % (sum(rates) / len(rates)) if rates else "", ",".join("%.1f" % r for r in rates), len(rates),
-        frames, last[2] - first[2], last[3] - first[3], "%.2f" % (cpu / frames) if frames else "",
-        last[0] - first[0]))
+    print("rate=%s rates=%s runs=%d frames=%d flips=%d missed=%d vblanks=%d cpu_ms_per_frame=%s window_s=%.1f" % (
+        "%.1f" % (sum(rates) / len(rates)) if rates else "", ",".join("%.1f" % r for r in rates), len(runs),
+        frames, last[2] - first[2], last[3] - first[3], last[6] - first[6],
+        "%.2f" % (cpu / frames) if frames else "", last[0] - first[0]))
     return 0
 
 

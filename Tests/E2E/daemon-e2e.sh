@@ -122,8 +122,9 @@ judge_power() {
   DARK=$($CHECK dark "$OUT/d-power-off.ppm" 2>&1); DARK_OK=$?
   DETAIL="screen off ($HOW) $(word off_after "$L") s after start (ready after $(word ready_after "$L") s); DPMS ${DPMS_READY:-?} -> ${DPMS_OFF:-?}, 4 s later ${DPMS_OFF2:-?}; over 4 s off: flips +$OFF_FLIPS ($(kv flips "$OFFA") -> $(kv flips "$OFFB")), cpu +$OFF_CPU ms, $(field off_ticks "$L") ticks and $(field off_switches "$L") sleeps (/proc), wakeups +$OFF_WAKE (2 SIGUSR1); capture: $DARK"
   if [ "$HOW" = DPMS ] && [ "${DPMS_OFF%% *}" = Off ] && [ "${DPMS_OFF2%% *}" = Off ] || { [ "$HOW" = "black frame" ] && [ "$DARK_OK" = 0 ]; }; then OFF_OK=1; else OFF_OK=0; fi
-  if [ "$OFF_OK" = 1 ] && [ "$OFF_FLIPS" = 0 ] && between "$(field off_switches "$L")" 0 20 && between "$(word off_after "$L")" 14.9 "$(awk -v r="$(word ready_after "$L")" 'BEGIN { print r + 45 }')"; then
-    # (never before the 15 s of idle since the start; the upper bound only catches "never")
+  if [ "$OFF_OK" = 1 ] && [ "$OFF_FLIPS" = 0 ] && between "$(field off_switches "$L")" 0 20 && grep -q 'power: screen off' "$L" && between "$(word off_after "$L")" 14.9 1e9; then
+    # (never before the 15 s of idle since the start: a lower bound, which load can only keep; how
+    # much later it came is reported, as it follows the host's speed)
     result daemon-power-idle-off PASS "$DETAIL"
   else
     result daemon-power-idle-off FAIL "$DETAIL; log: $(grep -E 'power|DPMS' "$L" | head -4 | tr '\n' '|')"
@@ -266,20 +267,21 @@ else
     if [ "$v" != vkms ]; then echo "  $v (not measured against anything): $DETAIL"; continue; fi
     # The frame rate and the missed vblanks are speed: under TCG they follow the host's load (60.2
     # flips/s and 0 missed on a quiet host, 35-51 missed in ~110 flips at load 3), so they are reported
-    # here and measured by `tickerboard bench`, never judged. What is judged holds at any speed: the
-    # daemon flips during morphs and never faster than the vblanks (one flip per vblank at most, as a
-    # loop not paced by vsync would not be), and its missed-vblank count is one the vblank clock allows
-    # (flips + missed <= vblanks in the window).
-    RATE=$(kv rate "$M"); missed=$(kv missed "$M"); flips=$(kv flips "$M"); WIN=${M##*window_s=}
-    if [ "$(kv runs "$M")" -ge 1 ] && [ -n "$RATE" ] && awk -v r="$RATE" 'BEGIN { exit !(r > 0 && r <= 64) }'; then
-      result daemon-vkms-flip-rate PASS "paced by vblank (0 < rate <= 64): $DETAIL"
+    # here and measured by `tickerboard bench`, never judged. What is judged holds at any speed and
+    # is counted by the kernel: over the window the daemon flips, each flip on a vblank of its own
+    # (flips <= the span of the vblank counter between the first and last reading, as a loop not
+    # paced by vsync would not be), and its missed vblanks are ones that went by (flips + missed <=
+    # that span).
+    missed=$(kv missed "$M"); flips=$(kv flips "$M"); vbl=$(kv vblanks "$M")
+    if [ "$(kv runs "$M")" -ge 1 ] && [ -n "$flips" ] && [ -n "$vbl" ] && [ "$flips" -gt 0 ] && [ "$flips" -le "$vbl" ]; then
+      result daemon-vkms-flip-rate PASS "paced by vblank ($flips flips on $vbl vblanks of the kernel's counter): $DETAIL"
     else
-      result daemon-vkms-flip-rate FAIL "not paced by vblank (want 0 < rate <= 64 flips/s): $DETAIL"
+      result daemon-vkms-flip-rate FAIL "not paced by vblank (want 0 < flips <= vblanks, got $flips flips, ${vbl:-?} vblanks): $DETAIL"
     fi
-    if [ -n "$missed" ] && [ -n "$flips" ] && awk -v m="$missed" -v f="$flips" -v w="$WIN" 'BEGIN { exit !(f > 0 && m >= 0 && f + m <= w * 60.5 + 2) }'; then
-      result daemon-vkms-missed-vblanks PASS "$missed missed and $flips flips in $WIN s: at most the $(awk -v w="$WIN" 'BEGIN { printf "%d", w * 60.5 + 2 }') vblanks of the window (reported, not judged: 0 missed on a quiet host)"
+    if [ -n "$missed" ] && [ -n "$vbl" ] && [ "${flips:-0}" -gt 0 ] && [ $((flips + missed)) -le "$vbl" ]; then
+      result daemon-vkms-missed-vblanks PASS "$missed missed and $flips flips in the window's $vbl vblanks (reported, not judged: 0 missed on a quiet host)"
     else
-      result daemon-vkms-missed-vblanks FAIL "$missed missed + $flips flips in $WIN s: more than the vblanks of the window, or none (render p99 $(kv render_p99 "$E") ms vs a 16.7 ms period)"
+      result daemon-vkms-missed-vblanks FAIL "$missed missed + $flips flips: more than the window's ${vbl:-?} vblanks, or no flips (render p99 $(kv render_p99 "$E") ms vs a 16.7 ms period)"
     fi
   done
 fi

@@ -2,7 +2,7 @@
 """daemon-sample.py PID LOG SECONDS [INTERVAL] — samples a running `tickerboard run` (in the guest).
 
 Every INTERVAL s (default 0.1) sends SIGUSR1 to PID, waits for the new `stats:` line in LOG (its
-stderr) and prints `t frames flips missed cpu_ms wakeups` (t: CLOCK_MONOTONIC s). Standard library.
+stderr) and prints `t frames flips missed cpu_ms wakeups vblank` (t: CLOCK_MONOTONIC s). Standard library.
 """
 import os
 import re
@@ -10,7 +10,7 @@ import signal
 import sys
 import time
 
-STATS = re.compile(r"frames (\d+), flips (\d+), missed vblanks (\d+),.*cpu (\d+) ms, max rss \d+ kB, wakeups (\d+)")
+STATS = re.compile(r"frames (\d+), flips (\d+), missed vblanks (\d+), last vblank (\d+),.*cpu (\d+) ms, max rss \d+ kB, wakeups (\d+)")
 
 
 def stats_lines(path):
@@ -38,7 +38,8 @@ def main():
             time.sleep(0.005)
         m = STATS.search(lines[-1]) if len(lines) > before else None
         if m:
-            print("%.4f %s" % (t, " ".join(m.groups())), flush=True)
+            frames, flips, missed, vblank, cpu, wakeups = m.groups()
+            print("%.4f %s %s %s %s %s %s" % (t, frames, flips, missed, cpu, wakeups, vblank), flush=True)
         tick += 1
         delay = start + tick * interval - time.clock_gettime(time.CLOCK_MONOTONIC)
         if delay > 0:

@@ -9,14 +9,17 @@
 #   bochs:    (a Pi's layout: vgem as card0, bochs after it; the default backend, device by-path)
 #             pi-topology-monitor-off-at-boot, systemd-output-unplugged-survives, systemd-first-boot-before-data,
 #             systemd-bochs-chart-stop, systemd-touch-scrub (uinput), systemd-vt-switch
+#   arm64:    the arm64 package (cross-built with Debian 13's Swift) on qemu-system-aarch64 with
+#             virtio-gpu in the same layout: bochs' scenarios, prefixed arm64- (the chart on the glass
+#             and the touch scrub judged against the same amd64 references)
 # The guest judges service states and the journal; this script judges the screen captures
 # (daemon-check.py, references from `tickerboard render`) and prints one `RESULT name PASS|FAIL detail`
 # per scenario, then `E2E: N passed, M failed`. The one test-only change to the unit is a drop-in with
 # WatchdogSec=$TB_E2E_WATCHDOG (default 6 s; shipped: 30 s), so that 3 x WatchdogSec stays short.
 # usage: bash Tests/E2E/systemd-e2e.sh            (as root: apt, qemu)
 # Env: TB_E2E_BIN=path (package this release binary; default: build-deb.sh builds it), TB_E2E_OUT=dir
-#      (artefacts; default a fresh dir under /var/tmp), TB_VM_CACHE, TB_E2E_PHASES="nodisplay bochs"
-#      (one of them only, when iterating), TB_E2E_WATCHDOG (seconds).
+#      (artefacts; default a fresh dir under /var/tmp), TB_VM_CACHE, TB_E2E_PHASES="nodisplay bochs arm64"
+#      (some of them only, when iterating; default all three), TB_E2E_WATCHDOG (seconds).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -44,7 +47,7 @@ else
   tail -20 "$OUT/build-deb.log"; result systemd-deb-build FAIL "systemd/build-deb.sh failed"; finish
 fi
 BIN=${BIN:-$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/tickerboard}
-PHASES=${TB_E2E_PHASES:-nodisplay bochs}   # arm64: opt-in until its picture equals amd64's (README, Raspberry Pi)
+PHASES=${TB_E2E_PHASES:-nodisplay bochs arm64}
 # arm64: the package cross-built with Debian 13's Swift (build-deb.sh --arch arm64) on an arm64 guest
 # whose root is Debian 13's (setup-arm64.sh). Both cached between runs on this machine.
 if [[ " $PHASES " == *" arm64 "* ]]; then

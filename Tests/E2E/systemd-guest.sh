@@ -211,17 +211,19 @@ if [ "$PHASE" = nodisplay ]; then
     result systemd-journal-priorities FAIL "notice 'display:' $NOTICE, warning/err config $WARN, raw <N> prefixes $RAW, identifier lines $IDENT; $(journalctl _SYSTEMD_UNIT=$U -b -o verbose -n 2 | grep -E 'PRIORITY|MESSAGE' | tr '\n' '|')"
   fi
 
-  # --- systemd-watchdog-restarts-stopped: SIGSTOP; systemd restarts it within WatchdogSec + a few s
+  # --- systemd-watchdog-restarts-stopped: SIGSTOP; systemd's watchdog fires and restarts it. Judged:
+  # the journal's watchdog line, the restart and the new process drawing; how long it took follows
+  # the host's speed and is reported (the wait is only a bound for "never").
   PID0=$(prop MainPID) N0=$(prop NRestarts); mark
   T=$(cs); kill -STOP "$PID0"
-  if wait_prop NRestarts $((N0 + 1)) $((WD + 10)); then TR=$(secs "$T" "$(cs)"); else TR=""; fi
+  if wait_prop NRestarts $((N0 + 1)) $((WD + 120)); then TR=$(secs "$T" "$(cs)"); else TR=""; fi
   wait_prop ActiveState active 30; TA=$(secs "$T" "$(cs)")
   WDLINE=$(journalctl -u $U --since "@$MARK" -o cat | grep -m1 -i 'watchdog' || true)
   PID1=$(prop MainPID)
-  if [ -n "$TR" ] && [ "$PID1" != "$PID0" ] && [ "$(prop ActiveState)" = active ] && wait_frames_above 0 10; then
-    result systemd-watchdog-restarts-stopped PASS "kill -STOP $PID0: \"$WDLINE\"; restarted (NRestarts $N0 -> $(prop NRestarts)) $TR s after the STOP (limit WatchdogSec=${WD}s + RestartSec=2s + a few), active again at $TA s as PID $PID1, frames $FRAMES"
+  if [ -n "$TR" ] && [ -n "$WDLINE" ] && [ "$PID1" != "$PID0" ] && [ "$(prop ActiveState)" = active ] && wait_frames_above 0 10; then
+    result systemd-watchdog-restarts-stopped PASS "kill -STOP $PID0: \"$WDLINE\"; restarted (NRestarts $N0 -> $(prop NRestarts)) $TR s after the STOP (WatchdogSec=${WD}s + RestartSec=2s), active again at $TA s as PID $PID1, frames $FRAMES"
   else
-    result systemd-watchdog-restarts-stopped FAIL "kill -STOP $PID0: watchdog line \"${WDLINE:-none}\"; NRestarts $N0 -> $(prop NRestarts) (${TR:-not} within $((WD + 10)) s); MainPID $PID1; frames ${FRAMES:-?}; $(describe)"
+    result systemd-watchdog-restarts-stopped FAIL "kill -STOP $PID0: watchdog line \"${WDLINE:-none}\"; NRestarts $N0 -> $(prop NRestarts) (${TR:-not} within $((WD + 120)) s); MainPID $PID1; frames ${FRAMES:-?}; $(describe)"
   fi
 
   # --- systemd-start-limit: a config it cannot read makes every start fail (exit 2): after
