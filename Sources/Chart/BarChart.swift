@@ -235,23 +235,25 @@ public struct DrawInScene {
         return Point(x, a.y + (b.y - a.y) * f)
     }
 
-    /// Draws the chart `frame` trimmed at the tip (a clip, so the cost does not grow with the
-    /// trimmed length), then the dot on the tip.
+    /// Draws the chart `frame` with its line trimmed at the tip (a clip, so the cost does not grow
+    /// with the trimmed length), the baseline whole, and a dot on the tip. The dot fades over the
+    /// last fifth of the drawing: the finished frame is the line scene's, so the scene can hand
+    /// over to it without a visible change.
     public func draw(_ frame: LineChartFrame, painter: LineChartPainter, on canvas: Canvas, at time: Double) {
-        let saved = canvas.clip
-        canvas.clear(painter.palette.background)
-        if let tip = tip(at: time) {
-            let visible = IntRect(x0: saved.x0, y0: saved.y0, x1: min(saved.x1, Int(tip.x.rounded(.up))), y1: saved.y1)
-            canvas.clip = visible.intersection(saved)
-            var trimmed = frame
-            trimmed.indicator = nil
+        var trimmed = frame
+        trimmed.indicator = nil
+        guard let tip = tip(at: time) else {
             painter.draw(trimmed, on: canvas)
-            canvas.clip = saved
-            var dot = Path()
-            dot.addCircle(center: tip, radius: painter.metrics.dotRadius)
-            canvas.fill(dot, paint: .solid(frame.lineColor))
+            return
         }
-        canvas.clip = saved
+        trimmed.lineEndX = tip.x
+        painter.draw(trimmed, on: canvas)
+        let progress = timing.progress(elapsed: time)
+        let opacity = min(1, max(0, (1 - progress) / 0.2))
+        guard opacity > 0 else { return }
+        var dot = Path()
+        dot.addCircle(center: tip, radius: painter.metrics.dotRadius)
+        canvas.fill(dot, paint: .solid(frame.lineColor.withOpacity(opacity)))
     }
 }
 

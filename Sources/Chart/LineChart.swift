@@ -66,9 +66,13 @@ public struct LineChartFrame: Equatable, Sendable {
     /// The x spans drawn in the line's full colour; outside them (pre- and post-market) the line
     /// is paler. nil: all of it in full colour.
     public var regularSpans: [ClosedRange<Double>]?
+    /// The line and its area stop at this x (the draw-in's tip); the baseline and the separators
+    /// span the plot all the same, so a drawn-in chart ends looking exactly like the line scene.
+    public var lineEndX: Double?
 
     public init(vertices: [Point], baselineY: Double, lineColor: Color, indicator: Point? = nil,
-                separators: [Double] = [], regularSpans: [ClosedRange<Double>]? = nil) {
+                separators: [Double] = [], regularSpans: [ClosedRange<Double>]? = nil, lineEndX: Double? = nil) {
+        self.lineEndX = lineEndX
         self.vertices = vertices
         self.baselineY = baselineY
         self.lineColor = lineColor
@@ -113,7 +117,14 @@ public struct LineChartPainter {
         let v = frame.vertices
         guard !v.isEmpty else { return }
 
+        // Everything of the line (area, stroke) stays left of `lineEndX`, the rest of the frame not.
+        let full = canvas.clip
+        let lineClip = frame.lineEndX.map {
+            full.intersection(IntRect(x0: full.x0, y0: full.y0, x1: max(full.x0, Int($0.rounded(.up))), y1: full.y1))
+        } ?? full
+
         // The area under the line fades out towards the bottom, in the line's colour.
+        canvas.clip = lineClip
         if v.count >= 2 {
             var area = Path(reservingCapacity: v.count + 3)
             area.addPolyline(v)
@@ -126,6 +137,7 @@ public struct LineChartPainter {
             canvas.fill(area, paint: .linearGradient(gradient))
         }
 
+        canvas.clip = full
         // Whole-pixel hairlines stay crisp: snap them to pixel centres.
         let baseY = snapToPixelCenter(frame.baselineY, width: metrics.baselineWidth)
         var baseline = Path()
@@ -154,6 +166,7 @@ public struct LineChartPainter {
         }
 
         let lineStyle = StrokeStyle(width: metrics.lineWidth, cap: .round, join: .round)
+        canvas.clip = lineClip
         if let spans = frame.regularSpans {
             // Pre- and post-market: the whole line pale, then the regular sessions over it in full
             // colour, each clipped to its columns.
@@ -169,6 +182,7 @@ public struct LineChartPainter {
         } else {
             canvas.stroke(Path.polyline(v), style: lineStyle, paint: .solid(frame.lineColor))
         }
+        canvas.clip = full
 
         if let indicator = frame.indicator {
             var dot = Path()

@@ -62,7 +62,11 @@ public final class ScreenModel {
     /// Enough of the previous frame to tell whether the next one may be a partial redraw.
     private struct FrameKey: Equatable {
         var scene: Scene, range: ChartRange, indicator: Point?, moving: Bool
+        /// Counts `replaceMarket` calls: new data redraws the plot even when no frame fell inside
+        /// its morph.
+        var data: Int
     }
+    private var dataGeneration = 0
     private var previousKey: FrameKey?
     /// Each label part as the last line frame painted it, one look per cross-fade layer.
     private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
@@ -158,6 +162,7 @@ public final class ScreenModel {
     /// new last point slides in on the right instead of the picture jumping.
     public func replaceMarket(_ market: MarketData, at time: Double) {
         instrument.market = market
+        dataGeneration += 1
         selections = [:]
         views = [:]
         cachedBarScene = nil
@@ -198,7 +203,7 @@ public final class ScreenModel {
     private func partialRegions(from old: FrameKey?, to new: FrameKey,
                                 looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]]) -> [IntRect] {
         let all = canvas.buffer.bounds
-        guard let old, old.scene == .line, old.range == new.range, !old.moving, !new.moving else { return [all] }
+        guard let old, old.scene == .line, old.range == new.range, old.data == new.data, !old.moving, !new.moving else { return [all] }
         let L = screen.layout, s = L.scale
         let plot = L.plot
         var regions: [IntRect] = []
@@ -246,13 +251,21 @@ public final class ScreenModel {
     /// The line's vertices on screen at `time` (for tests of the motion itself).
     public func presentationForTesting(at time: Double) -> ChartView { morph.presentation(at: time) }
 
+    /// Moves the scene's state to `time`: a drawn-in line becomes the line scene (the same
+    /// picture, see DrawInScene), which follows live data, scrubs and morphs like any line chart.
+    /// The core calls it before deciding about a frame; `render` calls it too.
+    public func advance(to time: Double) {
+        if scene == .drawIn, time >= sceneStart + drawInTiming.duration { scene = .line }
+    }
+
     /// True while frames still change without input.
     public func isAnimating(at time: Double) -> Bool {
         if fadeFrom != nil && time < fadeStart + labelFade { return true }
         switch scene {
         case .line: return morph.isAnimating(at: time)
         case .bars: return time < sceneStart + barScene().totalDuration
-        case .drawIn: return time < sceneStart + drawInTiming.duration
+        // New data while the line draws itself in morphs the line being drawn.
+        case .drawIn: return time < sceneStart + drawInTiming.duration || morph.isAnimating(at: time)
         }
     }
 
@@ -353,6 +366,7 @@ public final class ScreenModel {
     /// Paints the frame for `time` and returns the canvas.
     @discardableResult
     public func render(at time: Double) -> Canvas {
+        advance(to: time)
         morph.settle(at: time)
         let view = morph.presentation(at: time)
         let selection = selection(for: range)
@@ -381,7 +395,8 @@ public final class ScreenModel {
             }
             shownLabels = labels
             let fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
-            let key = FrameKey(scene: .line, range: range, indicator: indicator, moving: morph.isAnimating(at: time))
+            let key = FrameKey(scene: .line, range: range, indicator: indicator, moving: morph.isAnimating(at: time),
+                               data: dataGeneration)
             let fading = fade < 1 ? fadeFrom : nil
             let looks = labelLooks(labels, fadingFrom: fading, fade: fade)
             let regions = partialRegions(from: previousKey, to: key, looks: looks)

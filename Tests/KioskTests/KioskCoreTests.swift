@@ -1,6 +1,8 @@
 import Chart
 import Feed
 import Input
+import Raster
+import TestSupport
 import Testing
 @testable import Kiosk
 
@@ -268,6 +270,36 @@ struct KioskCoreTests {
         #expect(shown.price == Self.daily.last?.close)
         #expect(shown.problems.isEmpty)
         #expect(d.effects.contains { $0.value == .writeStatus && $0.time.mono > d.time.mono - 3 })
+    }
+
+    @Test("one instrument, no cycling: after the draw-in a live update is drawn (the line moves to it)")
+    func liveUpdateAfterDrawIn() throws {
+        let d = CoreDriver(config: Config.watchlist(["A"]) { $0.cycleSeconds = 0; $0.ranges = [.oneMonth] })
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 10)
+        let model = try #require(d.core.model)
+        #expect(model.scene == .line)
+        // The shell renders each planned frame; here the last one, before and after the update.
+        // (a copy of the pixels: the canvas keeps drawing into its own storage)
+        let before = model.render(at: d.time.mono).buffer.pixels.map { $0 }
+        let presentsBefore = d.presents.count
+        var bars = Self.daily.bars
+        let last = try #require(bars.last)
+        bars.append(PriceBar(time: last.time + 86_400, open: last.close, high: last.close * 1.2,
+                             low: last.close, close: last.close * 1.2))
+        d.send(.series(instrumentID: "A", slot: .daily, series: PriceSeries(name: "A", interval: .daily, bars: bars)))
+        d.run(for: 10)
+        #expect(d.core.status().price == last.close * 1.2)
+        #expect(d.presents.count > presentsBefore + 1)   // the morph to the new line, not one frame
+        let plot = model.screen.layout.plot
+        let region = IntRect(x0: Int(plot.left), y0: Int(plot.top), x1: Int(plot.right), y1: Int(plot.bottom))
+        #expect(d.core.model === model)
+        #expect(!model.isAnimating(at: d.time.mono))
+        let after = model.render(at: d.time.mono).buffer
+        var changed = 0
+        for y in region.y0..<region.y1 { for x in region.x0..<region.x1 where after[x, y] != before[y * after.stride + x] { changed += 1 } }
+        #expect(changed > 1000)
     }
 
     @Test("a file replaced with garbage keeps the last good data and reports FILE:LINE")

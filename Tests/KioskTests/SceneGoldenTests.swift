@@ -28,6 +28,23 @@ struct SceneGoldenTests {
         #expect(result.passed, "\(result.report)")
     }
 
+    @Test("a drawn-in line ends as the line scene, pixel for pixel, and then is the line scene")
+    func drawInEndsAsTheLineScene() throws {
+        let line = try Self.model(range: .oneMonth).render(at: 0).buffer
+        let m = try Self.model(range: .oneMonth)
+        m.show(.drawIn, at: 0)
+        // Mid-way the right of the plot has no line yet.
+        let mid = m.render(at: 1.0).buffer
+        let plot = m.screen.layout.plot
+        let right = IntRect(x0: Int(plot.right) - 40, y0: Int(plot.top), x1: Int(plot.right), y1: Int(plot.bottom) + 2)
+        #expect(ImageComparison.compare(mid, line, region: right).maxDifference > 0)   // no line there yet
+        #expect(m.scene == .drawIn)
+        let end = m.render(at: m.drawInTiming.duration).buffer
+        #expect(ImageComparison.compare(end, line).maxDifference == 0)
+        #expect(m.scene == .line)
+        #expect(!m.isAnimating(at: m.drawInTiming.duration + 0.1))
+    }
+
     @Test("a morph starts on the old range's frame and ends exactly on the new range's frame")
     func morphEndpoints() throws {
         let static1M = try Self.model(range: .oneMonth).render(at: 0).buffer

@@ -267,7 +267,8 @@ public final class KioskCore {
     /// How the last frame was shifted (a change of path or of a copied offset needs a full copy).
     private var lastShift: (byScanout: Bool, offset: BurnInShift.Offset)?
     private var lastVblank: Double?
-    private var lastFrameTime = -Double.infinity
+    /// The last picture presented was drawn mid-motion: one more frame must follow, at rest.
+    private var lastFrameMoving = false
     private var lastFlipAnimating = false
     private var openRetryAt: Double?
     public private(set) var stats = FrameStatistics()
@@ -764,11 +765,11 @@ public final class KioskCore {
             return
         }
         let t = frameTime()
+        model?.advance(to: t)
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        let changing = frameWanted || isAnimating(at: t) || isAnimating(at: lastFrameTime)
+        let changing = frameWanted || isAnimating(at: t) || lastFrameMoving
         guard changing || burnInStepWanted else { return }
-        lastFrameTime = t
         frameWanted = false
         burnInStepWanted = false
         let offset = burnIn.offset(at: t - (startMono ?? t))
@@ -786,6 +787,7 @@ public final class KioskCore {
         pendingInputMicros = nil
         var plan = FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
                              settled: !isAnimating(at: t))
+        lastFrameMoving = !plan.settled
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full
         present(plan)
