@@ -91,6 +91,9 @@ public struct MarketData: Sendable {
     /// otherwise fall back to daily bars (`usesDailyFallback` says so, for the small note on screen).
     public func points(for range: ChartRange, options: RangeOptions = RangeOptions()) -> RangeSelection {
         if let sessions = range.sessions {
+            if let intraday, !intraday.bars.isEmpty, calendar?.isAlwaysOpen == true {
+                return rollingSelection(range, days: sessions, of: intraday)
+            }
             if let intraday, !intraday.bars.isEmpty {
                 return intradaySelection(range, sessions: sessions, of: intraday, options: options)
             }
@@ -157,6 +160,32 @@ public struct MarketData: Sendable {
                 selection.baselineKind = .previousClose
             } else {
                 selection.baselineKind = .first
+            }
+        }
+        return selection
+    }
+
+    /// 1D and 5D of an instrument that trades around the clock: the last 24 hours (or five times
+    /// that) up to the newest bar, not a calendar day, which at 03:00 would be a sliver. The line
+    /// starts at the price the window opens with (the last bar at or before its start), so the
+    /// change is the change over 24 hours, as crypto exchanges quote it. 5D marks midnights.
+    private func rollingSelection(_ range: ChartRange, days: Int, of series: PriceSeries) -> RangeSelection {
+        guard let newest = series.bars.last?.time else {
+            return RangeSelection(range: range, points: [], usesDailyFallback: false)
+        }
+        // (bars at the ends of time must not trap: the window then starts at the first bar)
+        let (start, overflow) = newest.subtractingReportingOverflow(Int64(days) * 86_400)
+        if overflow { return RangeSelection(range: range, points: series.bars.map(point(of:)), usesDailyFallback: false) }
+        var first = series.firstIndex(atOrAfter: start)
+        if first > 0, series.bars[first].time > start { first -= 1 }   // the price as the window opens
+        let bars = series.bars[first...]
+        var selection = RangeSelection(range: range, points: bars.map(point(of:)), usesDailyFallback: false)
+        selection.baselineKind = .first
+        if days > 1 {
+            var lastDay = bars.first.map { timeZone.localDate(atUnixTime: $0.time) }
+            for bar in bars.dropFirst() {
+                let day = timeZone.localDate(atUnixTime: bar.time)
+                if day != lastDay { selection.sessionStarts.append(bar.time); lastDay = day }
             }
         }
         return selection

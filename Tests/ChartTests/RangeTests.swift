@@ -59,6 +59,40 @@ struct RangeTests {
         #expect(market.points(for: .fiveDays).points.count == 21)
     }
 
+    @Test("24/7: 1D is the last 24 hours and 5D the last 120, not calendar days; the change is over 24 h")
+    func aroundTheClockRollingWindows() throws {
+        // Five-minute bars from 1 Dec 00:00 UTC to 4 Dec 02:45 UTC; the value is the bar's index.
+        let t0 = CivilDate(year: 2026, month: 12, day: 1)!.unixTimeAtMidnightUTC
+        let newest = CivilDate(year: 2026, month: 12, day: 4)!.unixTimeAtMidnightUTC + 2 * 3600 + 45 * 60
+        let bars = stride(from: t0, through: newest, by: 300).enumerated().map { i, t in
+            PriceBar(time: t, open: Double(i), high: Double(i), low: Double(i), close: Double(i))
+        }
+        let market = MarketData(daily: nil, intraday: PriceSeries(name: "BTC", interval: .intraday(seconds: 300), bars: bars),
+                                timeZone: .utc, calendar: .alwaysOpen)
+        let day = market.points(for: .oneDay)
+        // From the price 24 h ago (a bar falls exactly there) to the newest: 24 × 12 + 1 points.
+        #expect(day.points.count == 289)
+        #expect(day.points.first?.time == newest - 86_400)
+        #expect(day.points.last?.time == newest)
+        #expect(day.baselineValue == Double(bars.count - 289))
+        #expect(day.baselineKind == .first)
+        #expect(day.sessionStarts.isEmpty)
+        // 5D asks for more than there is: everything, with the midnights of 2, 3 and 4 December marked.
+        let five = market.points(for: .fiveDays)
+        #expect(five.points.count == bars.count)
+        #expect(five.sessionStarts == [1, 2, 3].map { t0 + Int64($0) * 86_400 })
+        // Between bars the window opens on the last price before its start.
+        let sparse = MarketData(daily: nil, intraday: PriceSeries(name: "BTC", interval: .intraday(seconds: 300),
+                                                                  bars: bars.filter { ($0.time - t0) % 3600 == 0 || $0.time == newest }),
+                                timeZone: .utc, calendar: .alwaysOpen)
+        let opening = try #require(sparse.points(for: .oneDay).points.first)
+        #expect(opening.time == newest - 86_400 - 45 * 60)
+        // The same bars on an exchange's calendar stay the calendar day (the sliver, which is right there).
+        let exchange = MarketData(daily: nil, intraday: PriceSeries(name: "X", interval: .intraday(seconds: 300), bars: bars),
+                                  timeZone: .utc)
+        #expect(exchange.points(for: .oneDay).points.count == 34)
+    }
+
     @Test("without intraday data 1D and 5D fall back to daily bars and say so")
     func dailyFallback() {
         let series = daily([(2024, 3, 1), (2024, 3, 4), (2024, 3, 5), (2024, 3, 6), (2024, 3, 7), (2024, 3, 8), (2024, 3, 11)])

@@ -160,6 +160,19 @@ struct ConfigTests {
         #expect(problems[2].message.contains("did you mean \"key-file\""))
     }
 
+    @Test("session = 24/7 alone is the around-the-clock calendar in UTC; a time-zone line keeps its zone")
+    func aroundTheClockZone() {
+        let (plain, issues) = Config.parse("[instrument BTC]\ndaily = BTC.csv\nsession = 24/7", file: "t.conf")
+        #expect(issues.isEmpty)
+        #expect(plain.instruments[0].timeZone == "UTC")
+        #expect(plain.instruments[0].calendar?.mic == "24/7")
+        let (zoned, _) = Config.parse("[instrument BTC]\ndaily = BTC.csv\nsession = 24/7\ntime-zone = Europe/Berlin", file: "t.conf")
+        #expect(zoned.instruments[0].timeZone == "Europe/Berlin")
+        #expect(zoned.instruments[0].calendar?.mic == "24/7")
+        let (stock, _) = Config.parse("[instrument AAPL]\ndaily = AAPL.csv", file: "t.conf")
+        #expect(stock.instruments[0].timeZone == "America/New_York")
+    }
+
     @Test("did-you-mean ties are broken alphabetically, so the hint is stable")
     func didYouMeanIsDeterministic() {
         for _ in 0..<20 {

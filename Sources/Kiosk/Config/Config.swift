@@ -214,8 +214,13 @@ public struct Config: Equatable, Sendable {
             }
             if let message = apply(&config, entry.value) { fail(message) }
         }
-        // An exchange without a time-zone line brings its own zone (`exchange = XTKS` is enough).
+        // An exchange without a time-zone line brings its own zone (`exchange = XTKS` is enough);
+        // `session = 24/7` alone means the around-the-clock calendar, whose days are UTC's.
         for i in config.instruments.indices {
+            if config.instruments[i].aroundTheClock, config.instruments[i].exchange == nil,
+               config.instruments[i].lines["time-zone"] == nil {
+                config.instruments[i].timeZone = ExchangeCalendar.alwaysOpen.timeZoneIdentifier
+            }
             guard let mic = config.instruments[i].exchange, let calendar = ExchangeCalendar.named(mic) else { continue }
             if let line = config.instruments[i].lines["time-zone"] {
                 // Sessions are the exchange's hours in the instrument's zone: another zone shifts them.
