@@ -112,6 +112,22 @@ shot() {   # shot NAME: QMP screendump into $OUT/NAME (the host answers; <= 10 s
   : > "$OUT/$1.shot-request"; d=$(( $(cs) + 1000 ))
   while [ ! -e "$OUT/$1.done" ] && [ "$(cs)" -lt "$d" ]; do sleep 0.05; done
 }
+# still_shot NAME: a capture of the picture at rest: settled, captured, and no frame presented while
+# the capture was taken (the daemon's frame counter the same before and after); a cycling screen that
+# moved on in between is captured again (<= 5 tries; each try has a name of its own, as the host
+# answers each name once). Returns 1 when no try was still (the last one is kept for the judge).
+still_shot() {
+  n=0
+  while [ $n -lt 5 ]; do
+    n=$((n + 1))
+    settled; F1=$FRAMES
+    shot "$1.try$n"
+    frames
+    cp "$OUT/$1.try$n" "$OUT/$1" 2>/dev/null
+    [ -n "$F1" ] && [ "$FRAMES" = "$F1" ] && return 0
+  done
+  return 1
+}
 restarts_since() { echo $(( $(prop NRestarts) - $1 )); }
 # firstboot.conf with its device as the display card's /dev/dri/by-path link (the card's number
 # changes from boot to boot on a Pi; its path does not)
@@ -301,7 +317,7 @@ if [ "$KIND" = bochs ]; then
   # chart comes when the monitor does, in the same process. The host judges the capture.
   PI_WAIT=$(journalctl -u $U -o cat | grep -m1 "waiting on /dev/dri/$CARD")
   PI_FB=$(journalctl -u $U -o cat | grep -c 'using /dev/fb0')
-  settled; shot pi-detect.ppm
+  still_shot pi-detect.ppm
   PI_DET="card0 $(cut -d' ' -f1 /sys/kernel/debug/dri/0/name), display card $CARD; outputs: \"$PI_AUTO\"; journal: \"${PI_WAIT:-no 'waiting on /dev/dri/$CARD' line}\"; fbdev lines $PI_FB; MainPID $PI_PID -> $PIDB"
   if [ "$CARD" != card0 ] && [ -d /sys/class/drm/card0 ] && [ ! -e /sys/class/drm/card0-* ] 2>/dev/null && [ -n "$PI_WAIT" ] && [ "$PI_FB" = 0 ] \
      && case "$PI_AUTO" in "auto: /dev/dri/$CARD, waiting for a display"*) true;; *) false;; esac \
@@ -331,7 +347,7 @@ if [ "$KIND" = bochs ]; then
   if jwait '[Ww]ait[^|]*TBE2E\.csv' 15; then WAITED="journal: \"$JLINE\""; fi
   d=$(( $(cs) + 1000 )); while [ -f "$STATUS" ] && ! status_key waiting_for | grep -q 'TBE2E\.csv' && [ "$(cs)" -lt "$d" ]; do sleep 0.2; done
   WF=$(status_key waiting_for)
-  settled; shot firstboot-waiting.ppm
+  still_shot firstboot-waiting.ppm
   # The sample fetcher, as shipped, pointed at a local file (file:// needs no network).
   cp /usr/share/tickerboard/fetch-example/tickerboard-fetch.service /etc/systemd/system/
   mkdir -p /etc/systemd/system/tickerboard-fetch.service.d
@@ -344,7 +360,7 @@ if [ "$KIND" = bochs ]; then
   FETCHED=$(ls -l "$DATA/TBE2E.csv" 2>&1 | awk '{ print $3, $5 }')
   jwait 'TBE2E\.csv' 15; DATALINE=$JLINE
   wait_frames_above "$FB" 15; FF=$FRAMES FT=$(secs "$T" "$(cs)")
-  settled; shot firstboot-chart.ppm
+  still_shot firstboot-chart.ppm
   WF2=$(status_key waiting_for)
   DET="status waiting_for=$WF -> $WF2; ${WAITED:-no journal line naming TBE2E.csv}; tickerboard-fetch.service exit $FRC wrote TBE2E.csv ($FETCHED); then \"$DATALINE\", frames $FB -> $FF within $FT s; MainPID $PIDF -> $(prop MainPID), restarts +$(restarts_since "$NF")"
   if [ "$FRC" = 0 ] && [ "$(prop MainPID)" = "$PIDF" ] && [ "$(restarts_since "$NF")" = 0 ] && [ -n "$FF" ] && [ "$FF" -gt "$FB" ] \
