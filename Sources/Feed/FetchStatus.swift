@@ -261,3 +261,53 @@ struct FlatJSONReader {
         return nil
     }
 }
+
+extension FetchStatus {
+    /// A current problem counts for the wall once it has lasted this long: one failed fetch that
+    /// the next retry mends is no news for someone walking past.
+    public static let problemGrace: Int64 = 5 * 60
+
+    /// `lastError` in a few words for the screen: `yahoo: ^GDAXI not found`, `yahoo unreachable`,
+    /// `stooq: rate limited`; the fetcher's own words (shortened) when no rule fits. nil when fine.
+    public var reason: String? {
+        // Another process wrote the file: one line, and no word longer than a name can be.
+        func line(_ s: String, _ limit: Int) -> String {
+            let flat = String(s.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+            return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
+        }
+        guard var text = lastError.map({ line($0, 512) })?.trimmingSpaces, !text.isEmpty else { return nil }
+        for slot in ["daily: ", "intraday: "] where text.hasPrefix(slot) { text.removeFirst(slot.count) }
+        var provider = self.provider.map { line($0, 24) }
+        if let colon = text.firstIndex(of: ":"), !text[..<colon].contains(" "), text.distance(from: text.startIndex, to: colon) <= 24 {
+            provider = String(text[..<colon])
+            text = String(text[text.index(after: colon)...]).trimmingSpaces
+        }
+        let who = provider ?? "the provider"
+        if text.hasPrefix("HTTP 404") { return "\(who): \(symbol.map { line($0, 24) } ?? "the symbol") not found" }
+        if text.hasPrefix("cannot connect") || text.hasPrefix("no complete answer") || text.hasPrefix("connection lost") {
+            return "\(who) unreachable"
+        }
+        if text.hasPrefix("key refused") { return "\(who): key refused" }
+        if text.hasPrefix("rate limited") { return "\(who): rate limited" }
+        if text.hasPrefix("HTTP 5") { return "\(who): server error (\(text.prefix(8)))" }
+        let limit = 48
+        let short = text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+        return "\(who): \(short)"
+    }
+
+    /// The reason when the problem has lasted `problemGrace` at `now` (nil before, and when fine).
+    public func reason(at now: Int64) -> String? {
+        guard let reason, let since = errorSince ?? attemptedAt else { return nil }
+        let (age, overflow) = now.subtractingReportingOverflow(since)
+        return !overflow && age >= Self.problemGrace ? reason : nil
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

@@ -578,6 +578,61 @@ struct KioskCoreTests {
         #expect(model.scrubIndex == nil)
     }
 
+    @Test("the reason reaches the wall: a provider's 404 on the placeholder, a bad zone with its line, an outage in the note")
+    func theReasonOnScreen() throws {
+        // No data yet, and the provider does not know the symbol.
+        let d = CoreDriver(config: Config.watchlist(["DAX"]), start: KioskTime(mono: 1000, wall: 1_796_000_000), writesStatus: true)
+        d.send(.start)
+        var missing = FetchStatus()
+        missing.symbol = "^GDAXI"
+        missing.lastError = "daily: yahoo: HTTP 404: No data found, symbol may be delisted"
+        missing.errorSince = 1_796_000_000
+        d.send(.fetchStatus(instrumentID: "DAX", missing))
+        d.run(for: 1)
+        #expect(d.core.status().waitingFor == "waiting for data: DAX.csv, DAX-1m.csv · yahoo: ^GDAXI not found")
+        #expect(d.core.status().problem == d.core.status().waitingFor)
+        #expect(d.core.status().json.contains("\"problem\": \"waiting for data: DAX.csv, DAX-1m.csv · yahoo: ^GDAXI not found\""))
+
+        // Data, then the network goes: nothing on the wall for a blip, the reason once it lasts.
+        d.send(.series(instrumentID: "DAX", slot: .daily, series: Self.daily))
+        d.send(.series(instrumentID: "DAX", slot: .intraday, series: Self.intraday))
+        var good = FetchStatus()
+        good.provider = "yahoo"
+        good.fetchedAt = Int64(d.time.wall) - 120
+        good.lastPriceTime = try #require(Self.intraday.last?.time)
+        d.send(.fetchStatus(instrumentID: "DAX", good))
+        d.run(for: 5)
+        #expect(d.core.status().problem == nil)
+        var down = good
+        down.lastError = "intraday: yahoo: cannot connect: Could not resolve host: query1.finance.yahoo.com"
+        down.errorSince = Int64(d.time.wall)
+        d.send(.fetchStatus(instrumentID: "DAX", down))
+        d.run(for: 60)
+        #expect(d.core.status().problem == nil)
+        #expect(d.core.status().note?.contains("unreachable") == false)
+        d.run(for: Double(FetchStatus.problemGrace))   // the note changes by itself: a timer, no new event
+        #expect(d.core.status().problem == "yahoo unreachable")
+        let note = try #require(d.core.status().note)
+        #expect(note.contains("no update since ") && note.hasSuffix(": yahoo unreachable"), "\(note)")
+        d.send(.fetchStatus(instrumentID: "DAX", good))
+        d.run(for: 1)
+        #expect(d.core.status().problem == nil)
+    }
+
+    @Test("an unknown time zone says so with its config line, on the screen and in the status")
+    func unknownZoneOnScreen() throws {
+        var config = Config.watchlist(["DAX"])
+        config.instruments[0].timeZone = "Europe/Frankfurt"
+        config.instruments[0].lines["time-zone"] = 18
+        let d = CoreDriver(config: config, zones: [:], writesStatus: true, configFile: "/etc/tickerboard/tickerboard.conf")
+        d.send(.start)
+        d.send(.series(instrumentID: "DAX", slot: .daily, series: Self.daily))
+        d.run(for: 3)
+        #expect(d.core.status().waitingFor == "tickerboard.conf line 18: unknown time zone Europe/Frankfurt")
+        #expect(d.core.status().problem == d.core.status().waitingFor)
+        #expect(d.core.model?.placeholder == d.core.status().waitingFor)
+    }
+
     @Test("the fetcher's status: 'as of' in exchange time, its delay, and a stale mark when old")
     func freshnessFromTheFetcher() throws {
         // The sample's newest bar is Fri 27 Nov 2026; the wall clock starts Sat 28 Nov 2026 15:00 UTC.

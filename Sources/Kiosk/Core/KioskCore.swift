@@ -402,6 +402,7 @@ public final class KioskCore {
                         }
                         refreshStatusNote()
                     }
+                    refreshPlaceholder()   // the fetcher's problem is the placeholder's reason
                 }
             }
         case .dataProblems(let problems):
@@ -540,13 +541,20 @@ public final class KioskCore {
         return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)))
     }
 
-    /// `waiting for data: AAPL.csv` while an instrument has no good file (or no time zone).
+    /// What the screen says instead of a chart, and why: `waiting for data: DAX.csv · yahoo: ^GDAXI
+    /// not found` while an instrument has no good file (the fetcher's problem when it has one),
+    /// `tickerboard.conf line 18: unknown time zone Europe/Frankfurt`. nil when the chart can show.
     private func placeholderText(for entry: Entry) -> String? {
         if entry.hasData && entry.zone != nil { return nil }
+        if entry.zone == nil {
+            let file = configFile.split(separator: "/").last.map(String.init) ?? "config"
+            let at = entry.spec.lines["time-zone"].map { "\(file.isEmpty ? "config" : file) line \($0): " } ?? ""
+            return "\(at)unknown time zone \(entry.spec.timeZone)"
+        }
         let files = [entry.spec.dailyFile, entry.spec.intradayFile].compactMap { $0 }
         let names = files.map { LiveData.split(LiveData.resolve($0, in: config.dataDirectory)).name }
-        if entry.zone == nil { return "waiting for a valid time zone (\(entry.spec.timeZone))" }
-        return names.isEmpty ? "no data file configured" : "waiting for data: " + names.joined(separator: ", ")
+        guard !names.isEmpty else { return "no data file configured" }
+        return "waiting for data: " + names.joined(separator: ", ") + (entry.fetch?.reason.map { " · " + $0 } ?? "")
     }
 
     private func refreshPlaceholder() {
@@ -650,6 +658,12 @@ public final class KioskCore {
         let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
                                     fetch: fetch, newest: newest, staleness: staleness)
         self.marketNote = marketNote
+        // A line that changes by itself (a problem that has lasted, the open) wakes the power
+        // check, which refreshes it, even when the news came between two of its wake-ups.
+        if let change = marketNote.nextChange {
+            let due = now.mono + max(1, Double(change) - now.wall + 1)
+            if powerDue.map({ due < $0 }) ?? true { powerDue = due }
+        }
         let note = marketNote.text
         if note != model.statusNote {
             model.statusNote = note
@@ -1233,6 +1247,10 @@ public final class KioskCore {
         s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
         s.animating = model?.isAnimating(at: now.mono) ?? false
+        // The reason the screen gives: why it waits, else why the prices are not fresh.
+        if let entry = showingSample || entries.isEmpty ? nil : entries[instrumentIndex % entries.count] {
+            s.problem = entry.zone == nil || !entry.hasData ? placeholderText(for: entry) : marketNote?.problem
+        }
         s.stale = isStale
         s.display = displayStatus
         s.frames = stats.presentedFrames

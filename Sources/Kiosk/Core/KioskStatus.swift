@@ -24,6 +24,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var stale = false
     /// The placeholder text while the instrument waits for its data file.
     public var waitingFor: String?
+    /// Why the screen waits or its prices are not fresh, in the words the screen uses; nil when fine.
+    public var problem: String?
     /// The small print under the price: "as of 16:00 EST · delayed 15 min", a scrubbed point's date.
     public var note: String?
     public var display: String?
@@ -73,7 +75,7 @@ public struct KioskStatus: Sendable, Equatable {
     /// The keys `render --values` prints: what the picture says.
     public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
                                                   "baseline", "baseline_kind", "session_state", "as_of",
-                                                  "last_data_time", "waiting_for", "note"]
+                                                  "last_data_time", "waiting_for", "problem", "note"]
 
     private enum Value {
         case text(String?), number(Double?), raw(String)
@@ -102,7 +104,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("price", .number(price)), ("change", .number(change)), ("change_percent", .number(changePercent)),
          ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)), ("session_state", .text(sessionState)),
          ("as_of", .raw(asOf.map(String.init) ?? "null")), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
-         ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("note", .text(note)), ("display", .text(display)),
+         ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("problem", .text(problem)), ("note", .text(note)), ("display", .text(display)),
          ("frames", .raw(String(frames))), ("settled_frame", .raw(String(settledFrame))), ("missed_vblanks", .raw(String(missedVblanks))),
          ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),
          ("scanout_bytes_per_frame", .number(scanoutBytesPerFrame.map { $0.rounded() })),

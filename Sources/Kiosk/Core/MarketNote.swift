@@ -16,6 +16,9 @@ public struct MarketNote: Equatable, Sendable {
     public var text: String?
     /// When the status words next change (the daemon wakes up for it).
     public var nextChange: Int64?
+    /// What keeps the prices from being fresh, in a few words (the fetcher's current problem, once
+    /// it has lasted `FetchStatus.problemGrace`): `yahoo unreachable`; nil when nothing is wrong.
+    public var problem: String?
 
     /// A provider's market state counts for this long after the fetch (it describes "now").
     static let providerStateLifetime: Int64 = 30 * 60
@@ -59,6 +62,15 @@ public struct MarketNote: Equatable, Sendable {
             parts.append(staleness.text)
         }
         if let delay = fetch?.delaySeconds, delay > 0 { parts.append("delayed \(max(1, delay / 60)) min") }
+        // The fetcher knows before `stale-after` does: a problem that lasts is said at once.
+        if let fetch, let reason = fetch.reason(at: now) {
+            problem = reason
+            parts.append(fetch.fetchedAt.map { "no update since " + KioskCore.describe($0, in: zone, now: Double(now)) + ": " + reason } ?? reason)
+        } else if let fetch, fetch.reason != nil, let since = fetch.errorSince ?? fetch.attemptedAt {
+            // Not yet: the line changes when the problem has lasted long enough.
+            let due = since.addingReportingOverflow(FetchStatus.problemGrace)
+            if !due.overflow, due.partialValue > now { nextChange = min(nextChange ?? .max, due.partialValue) }
+        }
         if staleness?.isStale == true {
             // Without the fetcher's word the old line said "delayed · updated ..."; keep its sense.
             if fetch == nil && asOf == nil { parts.insert("delayed", at: status == nil ? 0 : 1) }

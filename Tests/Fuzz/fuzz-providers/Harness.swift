@@ -1,6 +1,7 @@
 // libFuzzer harness: every provider's response parser (Yahoo chart JSON, Stooq CSV, Alpha Vantage
 // and Twelve Data JSON, plain HTTP CSV), daily and intraday, on the same bytes; what a parser
 // accepts must be what the data files may hold: bars in time order, prices finite and positive.
+// The same bytes as a fetcher status file: the reason the wall shows from it is one short line.
 import Feed
 @testable import Fetch
 import FuzzSupport
@@ -26,6 +27,13 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             case .failure(let problem):
                 let text = "\(problem)"
                 fuzzCheck(!text.contains("\n") && text.utf8.count < 2048, "\(provider.name): problem is one short line")
+            }
+        }
+    }
+    if let parsed = FetchStatus.parse(body) {
+        for now in [Int64.min, 0, 1_796_000_000, Int64.max] {
+            if let reason = parsed.reason(at: now) {
+                fuzzCheck(!reason.contains("\n") && reason.count <= 200, "status: the reason is one short line")
             }
         }
     }
