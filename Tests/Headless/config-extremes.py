@@ -45,7 +45,10 @@ def result(name, ok, detail=""):
 
 def check(path):
     t0 = time.monotonic()
-    out = subprocess.run([BIN, "check-config", path], capture_output=True, text=True, timeout=30)
+    try:
+        out = subprocess.run([BIN, "check-config", path], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None, ["no answer within 120 s"], time.monotonic() - t0
     return out.returncode, out.stdout.splitlines(), time.monotonic() - t0
 
 
@@ -64,11 +67,12 @@ for name, text in cases.items():
                       or l.startswith("/") for l in errors)
         result("refused-" + name, bool(errors) and located, "; ".join(errors)[:300])
 
-# A FIFO: check-config answers at once.
+# A FIFO nobody writes to: opening it to read would wait for ever, so an answer at all (the refusal)
+# shows check-config never opened it; how soon is reported.
 fifo = os.path.join(work, "fifo.conf")
 os.mkfifo(fifo)
 code, lines, took = check(fifo)
-result("fifo-check-config", code == 1 and any("not a regular file" in l for l in lines) and took < 5, "%s in %.2f s" % (lines, took))
+result("fifo-check-config", code == 1 and any("not a regular file" in l for l in lines), "%s in %.2f s" % (lines, took))
 
 # Every config starts the daemon (a refused key falls back to its default: the screen comes up
 # whatever the file says), which then reloads into the next accepted one and exits on TERM.
