@@ -515,9 +515,6 @@ public final class KioskCore {
             // The placeholder turns into the chart at once; it draws itself in.
             rebuildModel()
             self.model?.show(.drawIn, at: frameTime())
-        } else if drawableRanges() != shownRanges {
-            // Ranges come or go (intraday bars for 1D): the selector changes, the range stays if it can.
-            rebuildModel()
         } else if let market = market(of: entries[i]) {
             model.replaceMarket(market, at: frameTime())
             refreshStatusNote()
@@ -614,32 +611,8 @@ public final class KioskCore {
         config.ranges.contains(config.startRange) ? config.startRange : config.ranges.first ?? .oneMonth
     }
 
-    /// The configured ranges the instrument on screen can draw, in the selector and the cycle:
-    /// 1D needs intraday bars (from daily bars it is two closes, a ruler line) and every range two
-    /// points at least (one bar is a price, which the header shows). All of them when none can
-    /// (a placeholder, the sample), so the selector never empties.
-    public private(set) var shownRanges: [ChartRange] = []
-
-    private func drawableRanges() -> [ChartRange] {
-        guard !showingSample, !entries.isEmpty, let market = market(of: entries[instrumentIndex % entries.count]) else {
-            return config.ranges
-        }
-        let drawable = config.ranges.filter { range in
-            let selection = market.points(for: range, options: config.rangeOptions)
-            return selection.points.count >= 2 && !(range == .oneDay && selection.usesDailyFallback)
-        }
-        return drawable.isEmpty ? config.ranges : drawable
-    }
-
     private func rebuildModel(range: ChartRange? = nil) {
         guard let info = displayInfo else { model = nil; return }
-        shownRanges = drawableRanges()
-        // A range the instrument cannot draw gives way to the next one it can, in the configured order.
-        var wanted = range ?? model?.range ?? firstRange
-        if !shownRanges.contains(wanted) {
-            let after = config.ranges.drop { $0 != wanted }.first { shownRanges.contains($0) }
-            wanted = after ?? shownRanges.first ?? wanted
-        }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
         let palette = config.palette
@@ -653,7 +626,7 @@ public final class KioskCore {
             placeholder = placeholderText(for: entry)
         }
         let m = ScreenModel(instrument: instrument, width: max(1, w), height: max(1, h), fonts: fonts, palette: palette,
-                            range: wanted, scale: config.scale, ranges: shownRanges)
+                            range: range ?? model?.range ?? firstRange, scale: config.scale, ranges: config.ranges)
         m.timing = config.morph
         m.canvas.renderThreads = config.renderThreads ?? Canvas.automaticThreadCount
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
@@ -939,7 +912,7 @@ public final class KioskCore {
         // Nothing to cycle on a placeholder: the ranges of no data all look the same.
         if model.scrubIndex != nil || (model.placeholder != nil && (showingSample || entries.count < 2)) { return }
         let t = frameTime()
-        let ranges = shownRanges.isEmpty ? config.ranges : shownRanges
+        let ranges = config.ranges
         let roundDone = Set(ranges).isSubset(of: rangesShown) && (barsShown || ranges.count < 2)
         let count = showingSample ? 1 : entries.count
         let overviewDue = config.watchlist == .cycle && watchlist != nil && instrumentIndex % count == count - 1
@@ -951,10 +924,10 @@ public final class KioskCore {
                 return
             }
             instrumentIndex = (instrumentIndex + 1) % count
-            rebuildModel(range: config.ranges[0])
+            rebuildModel(range: ranges[0])
             self.model?.show(.drawIn, at: t)
             instrumentSince = now.mono
-            rangesShown = Set(self.model.map { [$0.range] } ?? [])
+            rangesShown = [ranges[0]]
             barsShown = false
         } else if model.scene == .bars || ranges.count < 2 {
             if roundDone { rangesShown = []; barsShown = false }
@@ -1145,8 +1118,7 @@ public final class KioskCore {
         }
         switch command {
         case .selectRange(let index):
-            // The key names a configured range; one this instrument cannot draw does nothing.
-            guard index >= 0, index < config.ranges.count, shownRanges.contains(config.ranges[index]) else { return }
+            guard index >= 0, index < config.ranges.count else { return }
             model.select(config.ranges[index], at: t)
             frameWanted = true
         case .previousRange: step(-1, at: t)
@@ -1157,10 +1129,10 @@ public final class KioskCore {
         }
     }
 
-    /// Swipes and arrow keys step through the ranges the selector offers.
+    /// Swipes and arrow keys step through the configured ranges only.
     private func step(_ delta: Int, at time: Double) {
         guard let model else { return }
-        let ranges = shownRanges.isEmpty ? config.ranges : shownRanges
+        let ranges = config.ranges
         let i = ((ranges.firstIndex(of: model.range) ?? 0) + delta % ranges.count + ranges.count) % ranges.count
         model.select(ranges[i], at: time)
         frameWanted = true
