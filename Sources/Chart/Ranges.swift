@@ -192,7 +192,9 @@ public struct MarketData: Sendable {
     }
 
     /// The close of the session before `day`: the provider's word for it, else the daily bar
-    /// before it, else the last regular-hours intraday bar of the session before.
+    /// before it, else the last intraday print of the session before up to the end of its closing
+    /// auction (`ExchangeCalendar.closingPrintSeconds`: Xetra's close is the 17:35 print, not the
+    /// 17:29 bar); later bars are after-hours trading.
     private func previousClose(before day: CivilDate, sessionStart: Int, of series: PriceSeries) -> Double? {
         if let reported = reportedPreviousClose, reported.session == day, reported.value.isFinite { return reported.value }
         if let daily {
@@ -205,8 +207,8 @@ public struct MarketData: Sendable {
         let hours = calendar?.session(on: previous, zone: timeZone)
         var i = sessionStart - 1
         while i >= 0, timeZone.localDate(atUnixTime: series.bars[i].time) == previous {
-            // Post-market bars are not the close.
-            if let hours, series.bars[i].time >= hours.close { i -= 1; continue }
+            // Post-market bars are not the close; the closing auction's print is.
+            if let hours, series.bars[i].time >= hours.close + (calendar?.closingPrintSeconds ?? 0) { i -= 1; continue }
             return series.bars[i].price(priceField)
         }
         return nil

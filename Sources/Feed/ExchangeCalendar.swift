@@ -213,6 +213,21 @@ public struct ExchangeCalendar: Sendable {
         self.isAlwaysOpen = alwaysOpen
     }
 
+    /// How long after the regular close the close is still being made: the closing auction's print
+    /// (Xetra, Euronext and London 5 min, Hong Kong and Toronto 10, Sydney 12; New York's cross and
+    /// SIX's auction end at the calendar's close) plus 2 minutes in which index providers publish
+    /// theirs. The last print of a session day up to then is its close.
+    public var closingPrintSeconds: Int64 {
+        let auction: Int64
+        switch mic {
+        case "XETR", "XPAR", "XAMS", "XLON": auction = 5 * 60
+        case "XHKG", "XTSE": auction = 10 * 60
+        case "XASX": auction = 12 * 60
+        default: auction = 0
+        }
+        return isAlwaysOpen ? 0 : auction + 2 * 60
+    }
+
     // MARK: Days
 
     /// Every weekday in `year` without a session, in date order.

@@ -93,6 +93,28 @@ struct RangeTests {
         #expect(exchange.points(for: .oneDay).points.count == 34)
     }
 
+    @Test("from minute bars alone the previous close is the closing auction's print, not the last continuous bar")
+    func previousCloseIsTheAuctionPrint() throws {
+        let berlin = try ExchangeTimeZone(identifier: "Europe/Berlin")
+        let xetra = try #require(ExchangeCalendar.named("XETR"))
+        func at(_ day: Int, _ h: Int, _ m: Int, _ v: Double) -> PriceBar {
+            let t = berlin.unixTime(for: CivilDateTime(year: 2026, month: 11, day: day, hour: h, minute: m)!)
+            return PriceBar(time: t, open: v, high: v, low: v, close: v)
+        }
+        // Thursday: continuous trading to 17:29, the auction's print at 17:35, then after-hours at 18:00
+        let bars = [at(26, 9, 0, 100), at(26, 17, 29, 101), at(26, 17, 35, 102.5), at(26, 18, 0, 99),
+                    at(27, 9, 0, 103), at(27, 10, 0, 104)]
+        let market = MarketData(daily: nil, intraday: PriceSeries(name: "SAP", interval: .intraday(seconds: 60), bars: bars),
+                                timeZone: berlin, calendar: xetra)
+        let day = market.points(for: .oneDay)
+        #expect(day.baselineKind == .previousClose)
+        #expect(day.baseline == 102.5)
+        // New York's closing cross is at 16:00: nothing after the close counts there but the 2 min.
+        #expect(ExchangeCalendar.named("XNYS")?.closingPrintSeconds == 120)
+        #expect(xetra.closingPrintSeconds == 420)
+        #expect(ExchangeCalendar.alwaysOpen.closingPrintSeconds == 0)
+    }
+
     @Test("without intraday data 1D and 5D fall back to daily bars and say so")
     func dailyFallback() {
         let series = daily([(2024, 3, 1), (2024, 3, 4), (2024, 3, 5), (2024, 3, 6), (2024, 3, 7), (2024, 3, 8), (2024, 3, 11)])
