@@ -633,6 +633,21 @@ struct KioskCoreTests {
         #expect(d.core.model?.placeholder == d.core.status().waitingFor)
     }
 
+    @Test("'as of' names the year once the date is more than half a year back")
+    func asOfYear() throws {
+        let ny = SampleMarket.timeZone
+        let now = Double(ny.unixTime(for: CivilDateTime(year: 2026, month: 12, day: 4, hour: 12, minute: 0)!))
+        func said(_ y: Int, _ m: Int, _ d: Int) -> String {
+            KioskCore.describe(ny.unixTime(for: CivilDateTime(year: y, month: m, day: d, hour: 16, minute: 0)!), in: ny, now: now)
+        }
+        #expect(said(2026, 12, 4) == "16:00 EST")
+        #expect(said(2026, 11, 27) == "27 Nov 16:00 EST")
+        #expect(said(2026, 7, 1) == "1 Jul 16:00 EDT")
+        #expect(said(2026, 6, 1) == "1 Jun 2026 16:00 EDT")
+        #expect(said(2025, 10, 29) == "29 Oct 2025 16:00 EDT")
+        #expect(said(2027, 1, 2) == "2 Jan 2027 16:00 EST")
+    }
+
     @Test("the fetcher's status: 'as of' in exchange time, its delay, and a stale mark when old")
     func freshnessFromTheFetcher() throws {
         // The sample's newest bar is Fri 27 Nov 2026; the wall clock starts Sat 28 Nov 2026 15:00 UTC.

@@ -681,7 +681,11 @@ public final class KioskCore {
         let t = zone.localDateTime(atUnixTime: time)
         let today = zone.localDateTime(atUnixTime: now.clampedToInt64).date
         let clock = "\(t.hourMinute) " + zone.abbreviation(atUnixTime: time)
-        return t.date == today ? clock : "\(t.date.day) \(CivilDate.monthAbbreviations[t.date.month - 1]) " + clock
+        if t.date == today { return clock }
+        // A date without its year reads as this year's: past half a year, say which.
+        let days = (today.unixTimeAtMidnightUTC - t.date.unixTimeAtMidnightUTC) / 86_400
+        let year = days > 180 || days < 0 ? " \(t.date.year)" : ""
+        return "\(t.date.day) \(CivilDate.monthAbbreviations[t.date.month - 1])\(year) " + clock
     }
 
     // MARK: Display lifecycle
