@@ -46,6 +46,11 @@ public struct Currency: Sendable, Equatable, Hashable {
             return
         }
         let upper = raw.uppercased()
+        // An index has no currency: ISO 4217's XXX, or `none`, is the bare number.
+        if upper == "NONE" || upper == "XXX" {
+            self.init(code: "XXX", symbol: "", minorUnits: 2)
+            return
+        }
         guard upper.unicodeScalars.count == 3, upper.unicodeScalars.allSatisfy({ $0.value >= 65 && $0.value <= 90 }) else {
             return nil
         }
@@ -55,6 +60,21 @@ public struct Currency: Sendable, Equatable, Hashable {
             self.init(code: upper, symbol: upper, minorUnits: 2)
         }
     }
+
+    /// True when ISO 4217 lists the code (active codes and the funds, metals and testing codes);
+    /// another three letters (`EUE`, `BTC`) are shown as they are, and `check-config` warns.
+    public var isISO4217: Bool { isSubunit || Self.iso4217.contains(code) }
+
+    /// ISO 4217's list (2024), for the warning on a code it does not have.
+    static let iso4217: Set<String> = Set("""
+        AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN BZD
+        CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP
+        GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW
+        KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN
+        NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SLL
+        SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES
+        VND VUV WST XAF XAG XAU XBA XBB XBC XBD XCD XCG XDR XOF XPD XPF XPT XSU XTS XUA XXX YER ZAR ZMW ZWG ZWL
+        """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Every code of the tables, for the CLDR comparison.
     public static var knownCodes: [String] { table.map(\.0) }

@@ -1,4 +1,5 @@
 import Chart
+import Text
 @testable import Kiosk
 import Testing
 
@@ -59,7 +60,7 @@ struct ConfigTests {
               expected: "t.conf:2: locale: expected one of en-US en-GB en-CA en-AU en-IN de-DE de-AT fr-FR fr-CH it-IT sv-SE pt-BR ja-JP zh-CN zh-TW ko-KR, found \"Klingon\""),
         .init(text: "[chart]\ncolors = blue-up", expected: "t.conf:2: colors: expected auto (from the locale), green-up or red-up, found \"blue-up\""),
         .init(text: "[instrument X]\ncurrency = dollars",
-              expected: "t.conf:2: currency: expected an ISO 4217 code like USD or EUR, or GBp, ZAc, ILA for prices in pence or cents, found \"dollars\""),
+              expected: "t.conf:2: currency: expected an ISO 4217 code like USD or EUR, GBp, ZAc, ILA for prices in pence or cents, or none for a bare number, found \"dollars\""),
         .init(text: "[chart]\ncurrency-position = left", expected: "t.conf:2: currency-position: expected auto, before or after, found \"left\""),
         // [power]
         .init(text: "[power]\nschedule = Mon-Fri",
@@ -171,6 +172,19 @@ struct ConfigTests {
         #expect(zoned.instruments[0].calendar?.mic == "24/7")
         let (stock, _) = Config.parse("[instrument AAPL]\ndaily = AAPL.csv", file: "t.conf")
         #expect(stock.instruments[0].timeZone == "America/New_York")
+    }
+
+    @Test("currency = none (or XXX) is a bare number; three letters ISO 4217 does not list are a warning")
+    func currencyNoneAndUnknown() {
+        let (c, issues) = Config.parse("[instrument DAX]\ndaily = DAX.csv\ncurrency = none", file: "t.conf")
+        #expect(issues.isEmpty)
+        #expect(c.priceFormat(currencyCode: c.instruments[0].currency).price(23874.12) == "23,874.12")
+        var de = c
+        de.locale = NumberLocale(identifier: "de-DE")!
+        #expect(de.priceFormat(currencyCode: "XXX").price(23874.12) == "23.874,12")
+        #expect(messages("[instrument X]\ncurrency = EUE") == ["t.conf:2: currency: \"EUE\" is not an ISO 4217 code; prices show it as their symbol (none or XXX: a bare number, as for an index)"])
+        #expect(messages("[instrument X]\ncurrency = CHF").isEmpty)
+        #expect(messages("[instrument X]\ncurrency = GBp").isEmpty)
     }
 
     @Test("did-you-mean ties are broken alphabetically, so the hint is stable")

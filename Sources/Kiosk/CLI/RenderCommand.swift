@@ -95,7 +95,7 @@ enum RenderCommand {
         // The same rules as the daemon's: a config with just these keys set.
         var numbers = Config()
         guard Currency(code: currencyCode) != nil else {
-            throw UsageError("render: --currency \"\(currencyCode)\" is not an ISO 4217 code like USD, or GBp, ZAc, ILA")
+            throw UsageError("render: --currency \"\(currencyCode)\" is not an ISO 4217 code like USD, GBp, ZAc, ILA, or none")
         }
         if let localeName {
             guard let locale = NumberLocale(identifier: localeName) else {

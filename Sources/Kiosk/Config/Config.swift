@@ -171,8 +171,13 @@ public struct Config: Equatable, Sendable {
                         fail("expected a market identifier code (ISO 10383) of \(ExchangeCalendar.all.map(\.mic).joined(separator: ", ")), found \"\(entry.value)\"")
                     }
                 case "currency":
-                    if Currency(code: entry.value) != nil { inst.currency = entry.value } else {
-                        fail("expected an ISO 4217 code like USD or EUR, or GBp, ZAc, ILA for prices in pence or cents, found \"\(entry.value)\"")
+                    if let currency = Currency(code: entry.value) {
+                        inst.currency = entry.value
+                        if !currency.isISO4217 {
+                            warn("\"\(entry.value)\" is not an ISO 4217 code; prices show it as their symbol (none or XXX: a bare number, as for an index)")
+                        }
+                    } else {
+                        fail("expected an ISO 4217 code like USD or EUR, GBp, ZAc, ILA for prices in pence or cents, or none for a bare number, found \"\(entry.value)\"")
                     }
                 case "price":
                     switch entry.value.lowercased() {
