@@ -336,6 +336,8 @@ public final class ScreenModel {
                                 note: "", selectedRange: range, changeColor: screen.palette.secondaryText)
         }
         var labels = instrument.labels(for: selection, palette: screen.palette, focus: focus)
+        // The pill keeps the range's colour, the line's, while the header follows the finger.
+        if focus != nil { labels.selectionColor = instrument.labels(for: selection, palette: screen.palette, focus: nil).changeColor }
         if focus == nil, let statusNote { labels.note = labels.note.isEmpty ? statusNote : labels.note + " · " + statusNote }
         return labels
     }
@@ -422,6 +424,8 @@ public final class ScreenModel {
             let bars = barScene()
             labels.change = "monthly change, last 12 months"
             labels.changeColor = screen.palette.secondaryText
+            // Twelve months are the 1Y button's, whatever range the line showed before.
+            if screen.layout.ranges.contains(.oneYear) { labels.selectedRange = .oneYear }
             screen.draw(chart: LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color), labels: labels, on: canvas)
             // From above the top value line's label down to the month labels' second line.
             let plotArea = IntRect(x0: Int(screen.layout.plot.left) - 2, y0: Int(screen.layout.plot.top - barFont.pixelSize * 1.2) - 2,

@@ -65,17 +65,21 @@ public struct TickerLabels: Equatable, Sendable {
     /// Small print: the date of a scrubbed point, or why a range looks as it does.
     public var note: String
     public var selectedRange: ChartRange
-    /// Colour of the change text: the trend colour.
+    /// Colour of the change text: the trend colour (a scrubbed point's, while a finger is down).
     public var changeColor: Color
+    /// Colour of the chosen range's pill and word: the range's trend, as the line's, even while a
+    /// scrubbed point's change has the other sign; nil: `changeColor`.
+    public var selectionColor: Color?
 
     public init(instrument: String, price: String, change: String, note: String, selectedRange: ChartRange,
-                changeColor: Color) {
+                changeColor: Color, selectionColor: Color? = nil) {
         self.instrument = instrument
         self.price = price
         self.change = change
         self.note = note
         self.selectedRange = selectedRange
         self.changeColor = changeColor
+        self.selectionColor = selectionColor
     }
 }
 
@@ -151,15 +155,16 @@ public final class TickerScreen {
             return LabelLook(text: labels.note, color: palette.secondaryText.withOpacity(opacity), bounds: bounds)
         case .selection:
             // The pill of the chosen range (antialiased: a pixel more on every side) and its word.
+            let color = labels.selectionColor ?? labels.changeColor
             guard let i = L.ranges.firstIndex(of: labels.selectedRange) else {
-                return LabelLook(text: "", color: labels.changeColor, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
+                return LabelLook(text: "", color: color, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
             }
             let (left, top, w, h) = pillFrame(at: L.selectorCenters[i])
             let pill = IntRect(x0: Int(left.rounded(.down)) - 1, y0: Int(top.rounded(.down)) - 1,
                                x1: Int((left + w).rounded(.up)) + 1, y1: Int((top + h).rounded(.up)) + 1)
             let word = renderer.inkBounds(of: labels.selectedRange.rawValue, font: selectedFont, x: L.selectorCenters[i],
                                           y: L.selectorBaseline, alignment: .baselineCenter)
-            return LabelLook(text: labels.selectedRange.rawValue, color: labels.changeColor, bounds: pill.union(word))
+            return LabelLook(text: labels.selectedRange.rawValue, color: color, bounds: pill.union(word))
         }
     }
 
@@ -205,10 +210,10 @@ public final class TickerScreen {
                 pill.cubic(to: Point(left + r, top), control1: Point(left + r - r * 1.33, top + h),
                            control2: Point(left + r - r * 1.33, top))
                 pill.close()
-                canvas.fill(pill, paint: .solid(labels.changeColor.withOpacity(0.18)))
+                canvas.fill(pill, paint: .solid((labels.selectionColor ?? labels.changeColor).withOpacity(0.18)))
             }
             renderer.draw(range.rawValue, font: selected ? selectedFont : selectorFont,
-                          color: selected ? labels.changeColor : palette.secondaryText, x: x, y: L.selectorBaseline,
+                          color: selected ? labels.selectionColor ?? labels.changeColor : palette.secondaryText, x: x, y: L.selectorBaseline,
                           alignment: .baselineCenter, into: &canvas.buffer, clip: clip)
         }
     }

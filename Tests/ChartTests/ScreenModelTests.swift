@@ -30,6 +30,26 @@ struct ScreenModelTests {
         #expect(visited == Array((0..<xs.count).reversed()))
     }
 
+    @Test("scrubbing a falling range to a point above its start: the header turns green, the pill stays the line's red")
+    func pillKeepsTheRangeColour() throws {
+        let days = [(2026, 11, 2), (2026, 11, 3), (2026, 11, 4), (2026, 11, 5), (2026, 11, 6)]
+        let values = [100.0, 110, 120, 105, 90]
+        let bars = zip(days, values).map { d, v in
+            PriceBar(time: CivilDate(year: d.0, month: d.1, day: d.2)!.unixTimeAtMidnightUTC, open: v, high: v, low: v, close: v)
+        }
+        let market = MarketData(daily: PriceSeries(name: "F", interval: .daily, bars: bars), intraday: nil, timeZone: .utc)
+        let model = ScreenModel(instrument: Instrument(name: "F", market: market), width: 480, height: 270,
+                                fonts: Self.fonts, range: .oneMonth)
+        let palette = model.screen.palette
+        #expect(model.currentLabels().changeColor == palette.down)
+        model.render(at: 0)
+        let x = try #require(model.presentationForTesting(at: 0).positions.dropFirst(2).first?.x)   // the 120 point
+        model.scrub(atX: x)
+        let scrubbed = model.currentLabels()
+        #expect(scrubbed.changeColor == palette.up)
+        #expect(scrubbed.selectionColor == palette.down)
+    }
+
     @Test("during a morph the header's change text and colour come from the same numbers")
     func headerAgreesDuringMorph() {
         let model = ScreenModel(instrument: .sample(), width: 480, height: 270, fonts: Self.fonts, range: .oneMonth)
