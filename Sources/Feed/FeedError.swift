@@ -9,6 +9,9 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileTooLarge(path: String, bytes: Int64, limit: Int64)
     /// No header with the columns a price file needs; `header` is the first line found (shortened).
     case notCSV(path: String, header: String)
+    /// The first line is split by semicolons or tabs, not commas (a spreadsheet's export, often
+    /// with decimal commas): said so, with what to do, rather than "1 column".
+    case otherDelimiter(path: String, delimiter: String)
     /// The header is fine but a column the caller asked for is absent (e.g. `Adj Close`).
     case missingColumn(path: String, column: String)
     /// Past one of the documented bounds (`YahooCSV.maximumRows` …); `limit` says which, in words.
@@ -39,6 +42,10 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             let shown = header.hasPrefix("(") ? "the first line \(header)" : "the header \"\(header)\""
             return "\(path): not a price CSV: \(shown) lacks a Date/Datetime or Close column "
                 + "(expected \(FeedError.expectedColumns); Open, High, Low, Adj Close and Volume are optional)"
+        case .otherDelimiter(let path, let delimiter):
+            return "\(path): the columns are separated by \(delimiter), not commas (a spreadsheet's export, often with "
+                + "decimal commas?): save it as CSV with commas between columns and a point as the decimal mark "
+                + "(expected \(FeedError.expectedColumns))"
         case .limitExceeded(let path, let limit):
             return "\(path): refused: \(limit) (see the limits in the README)"
         case .missingColumn(let path, let column):

@@ -358,6 +358,11 @@ private struct Parser {
         }
 
         guard present[Column.date.rawValue], present[Column.close.rawValue] else {
+            if columns == 1 {
+                let semicolon = findByte(UInt8(ascii: ";"), in: base, from: header.start, to: header.end) != nil
+                let tab = findByte(UInt8(ascii: "\t"), in: base, from: header.start, to: header.end) != nil
+                if semicolon || tab { throw .otherDelimiter(path: source, delimiter: semicolon ? "semicolons" : "tabs") }
+            }
             throw .notCSV(path: source, header: headerExcerpt(names))
         }
         if priceField == .adjustedClose && !present[Column.adjustedClose.rawValue] {

@@ -362,6 +362,12 @@ import Testing
         #expect(parseError("", source: "empty.csv") == .notCSV(path: "empty.csv", header: ""))
         #expect(parseError("\n \r\n\n") == .notCSV(path: "test.csv", header: ""))
         #expect(parseError("hello,world\n1,2\n") == .notCSV(path: "test.csv", header: "hello,world"))
+        // A German broker's export: semicolons and decimal commas. Said so, not "1 column".
+        let german = parseError("Datum;Eröffnung;Hoch;Tief;Schluss;Volumen\n01.12.2026;23.874,12;23.900,00;23.800,50;23.850,00;1000\n",
+                                source: "dax.csv")
+        #expect(german == .otherDelimiter(path: "dax.csv", delimiter: "semicolons"))
+        #expect(german.map { "\($0)" }?.hasPrefix("dax.csv: the columns are separated by semicolons, not commas") == true)
+        #expect(parseError("Date\tClose\n2024-01-01\t1\n") == .otherDelimiter(path: "test.csv", delimiter: "tabs"))
         #expect(parseError("Date,Open\n2024-01-01,1\n") == .notCSV(path: "test.csv", header: "Date,Open"))
         #expect(parseError("2024-01-01,1,1,1,1,1,1\n") == .notCSV(path: "test.csv", header: "2024-01-01,1,1,1,1,1,1"))
 
