@@ -78,6 +78,20 @@ struct CommandLineTests {
         #expect(exists(out2))
     }
 
+    @Test("check-config refuses daily and intraday files swapped, at the line naming each")
+    func swappedFiles() {
+        let dir = TestPaths.temporary("swapped")
+        mkdir(dir, 0o755)
+        let daily = dir + "/X.csv", intraday = dir + "/X-1m.csv", conf = dir + "/t.conf"
+        defer { unlink(daily); unlink(intraday); unlink(conf); rmdir(dir) }
+        writeFile(daily, "Date,Open,High,Low,Close\n2024-02-01,1,1,1,100\n2024-02-02,1,1,1,101\n")
+        writeFile(intraday, "Datetime,Open,High,Low,Close\n2024-02-02 09:30:00-05:00,1,1,1,100\n2024-02-02 09:31:00-05:00,1,1,1,101\n")
+        writeFile(conf, "[data]\ndirectory = \(dir)\n[instrument X]\ndaily = X.csv\nintraday = X-1m.csv\n")
+        #expect(Tickerboard.main(["check-config", conf]) == 0)
+        writeFile(conf, "[data]\ndirectory = \(dir)\n[instrument X]\ndaily = X-1m.csv\nintraday = X.csv\n")
+        #expect(Tickerboard.main(["check-config", conf]) == 1)
+    }
+
     @Test("unknown commands and help")
     func commands() {
         #expect(Tickerboard.main(["frobnicate"]) == 2)

@@ -37,10 +37,18 @@ enum DataCheck {
             }
             for source in sources where source.instrumentID == inst.id {
                 do {
-                    let (_, report) = try YahooCSV.load(path: source.path, priceField: source.priceField)
+                    let (series, report) = try YahooCSV.load(path: source.path, priceField: source.priceField)
                     if let message = report.message {
                         out.append(Finding(problem: KioskCore.locate(path: source.path, message: message, in: config, file: file),
                                            isError: false))
+                    }
+                    // Daily and intraday files swapped: each would be drawn as the other's ranges.
+                    if !series.isEmpty, series.interval.isIntraday != (source.slot == .intraday) {
+                        let message = source.slot == .daily
+                            ? "\(source.path): holds intraday bars (a Datetime column); it belongs under intraday ="
+                            : "\(source.path): holds daily bars (a Date column); it belongs under daily ="
+                        out.append(Finding(problem: KioskCore.locate(path: source.path, message: message, in: config, file: file),
+                                           isError: true))
                     }
                 } catch {
                     out.append(Finding(problem: KioskCore.locate(path: source.path, message: "\(error)", in: config, file: file),
