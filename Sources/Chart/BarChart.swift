@@ -86,6 +86,8 @@ public struct BarChartScene {
     public var timing: MorphTiming
     public var stagger: Double
     public var valueSuffix: String
+    /// The decimal mark of the value lines' labels (the locale's: `+2,5 %` in de-DE).
+    public var decimalSeparator = "."
 
     /// Values beyond this are drawn at it: one absurd month (a bad tick, a reverse split the data
     /// did not adjust) must not flatten the other eleven or overflow the labels.
@@ -196,6 +198,7 @@ public struct BarChartScene {
         guard v.isFinite, abs(v) < 1e15 else { return "" }
         let rounded = (v * 100).rounded() / 100
         var s = rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+        if decimalSeparator != "." { s = String(s.flatMap { $0 == "." ? Array(decimalSeparator) : [$0] }) }
         if rounded > 0 { s = "+" + s }
         // A real minus sign lines up with the plus sign's width in the font.
         return s.replacingMinus() + valueSuffix

@@ -308,8 +308,12 @@ public final class ScreenModel {
         // Room under the bars for their month labels, above the range selector.
         var plot = screen.layout.plot
         plot.bottom -= 56 * screen.layout.scale
-        return BarChartScene(bars: bars, plot: plot, palette: screen.palette,
-                             timing: MorphTiming(duration: 0.8, curve: timing.curve))
+        // Percent as the locale writes it (`+20 %` in de-DE, CLDR's spacing), as the header's change.
+        var scene = BarChartScene(bars: bars, plot: plot, palette: screen.palette,
+                                  timing: MorphTiming(duration: 0.8, curve: timing.curve),
+                                  valueSuffix: instrument.priceFormat.percentSpacing + "%")
+        scene.decimalSeparator = instrument.priceFormat.decimalSeparator
+        return scene
     }
 
     /// True when weekdays of `date`'s month are still to come after it: the data ends mid-month,

@@ -30,6 +30,16 @@ struct HostileDataTests {
         #expect(scene.bars.allSatisfy { b in b.value.isFinite && abs(b.value) <= 1e9 })
     }
 
+    @Test("tick labels in the locale's way: de-DE writes +2,5 % and −20 %")
+    func tickLabelLocale() {
+        var scene = BarChartScene(bars: [], plot: PlotRect(left: 0, top: 0, right: 10, bottom: 10), palette: .standard,
+                                  valueSuffix: "\u{00A0}%")
+        scene.decimalSeparator = ","
+        #expect(scene.formatTick(2.5) == "+2,5\u{00A0}%")
+        #expect(scene.formatTick(-20) == "\u{2212}20\u{00A0}%")
+        #expect(BarChartScene(bars: [], plot: PlotRect(left: 0, top: 0, right: 10, bottom: 10), palette: .standard).formatTick(2.5) == "+2.5%")
+    }
+
     @Test("tick labels for any value", arguments: [1e300, -1e300, 9.3e18, -9.3e18, 1e15, .nan, .infinity, 123.456, -0.004])
     func tickLabel(value: Double) {
         let scene = BarChartScene(bars: [], plot: PlotRect(left: 0, top: 0, right: 10, bottom: 10), palette: .standard)
