@@ -93,10 +93,13 @@ status_key() {   # status_key KEY: its value in the status file (strings without
 # settled: the settled picture is on screen and nothing has been drawn since: the status file, read
 # once (it is replaced atomically; two reads may see two versions), says animating false with
 # settled_frame = frames, and the daemon's own count (SIGUSR1) is still that frame (<= 15 s).
+# With SCENE (settled line): also that scene, as a cycling screen spends some of its time on the
+# bars, which is no line chart to judge (<= 60 s then: the cycle comes round to the line).
 settled() {
-  d=$(( $(cs) + 1500 ))
+  if [ -n "${1:-}" ]; then d=$(( $(cs) + 6000 )); else d=$(( $(cs) + 1500 )); fi
   while [ "$(cs)" -lt "$d" ]; do
     snap=$(cat "$STATUS" 2>/dev/null)
+    if [ -n "${1:-}" ]; then case "$snap" in *"\"scene\": \"$1\""*) ;; *) sleep 0.2; continue;; esac; fi
     snap_frames=$(printf '%s\n' "$snap" | sed -n 's/^ *"frames": \([0-9]*\),$/\1/p')
     snap_settled=$(printf '%s\n' "$snap" | sed -n 's/^ *"settled_frame": \([0-9]*\),$/\1/p')
     case "$snap" in *'"animating": false'*)
@@ -112,15 +115,16 @@ shot() {   # shot NAME: QMP screendump into $OUT/NAME (the host answers; <= 10 s
   : > "$OUT/$1.shot-request"; d=$(( $(cs) + 1000 ))
   while [ ! -e "$OUT/$1.done" ] && [ "$(cs)" -lt "$d" ]; do sleep 0.05; done
 }
-# still_shot NAME: a capture of the picture at rest: settled, captured, and no frame presented while
-# the capture was taken (the daemon's frame counter the same before and after); a cycling screen that
-# moved on in between is captured again (<= 5 tries; each try has a name of its own, as the host
-# answers each name once). Returns 1 when no try was still (the last one is kept for the judge).
+# still_shot NAME [SCENE]: a capture of the picture at rest: settled (in SCENE, when given),
+# captured, and no frame presented while the capture was taken (the daemon's frame counter the same
+# before and after); a cycling screen that moved on in between is captured again (<= 10 tries; each
+# try has a name of its own, as the host answers each name once). Returns 1 when no try was still
+# (the last one is kept for the judge).
 still_shot() {
   n=0
-  while [ $n -lt 5 ]; do
+  while [ $n -lt 10 ]; do
     n=$((n + 1))
-    settled; F1=$FRAMES
+    settled ${2:-}; F1=$FRAMES
     shot "$1.try$n"
     frames
     cp "$OUT/$1.try$n" "$OUT/$1" 2>/dev/null
@@ -317,7 +321,7 @@ if [ "$KIND" = bochs ]; then
   # chart comes when the monitor does, in the same process. The host judges the capture.
   PI_WAIT=$(journalctl -u $U -o cat | grep -m1 "waiting on /dev/dri/$CARD")
   PI_FB=$(journalctl -u $U -o cat | grep -c 'using /dev/fb0')
-  still_shot pi-detect.ppm
+  still_shot pi-detect.ppm line
   PI_DET="card0 $(cut -d' ' -f1 /sys/kernel/debug/dri/0/name), display card $CARD; outputs: \"$PI_AUTO\"; journal: \"${PI_WAIT:-no 'waiting on /dev/dri/$CARD' line}\"; fbdev lines $PI_FB; MainPID $PI_PID -> $PIDB"
   if [ "$CARD" != card0 ] && [ -d /sys/class/drm/card0 ] && [ ! -e /sys/class/drm/card0-* ] 2>/dev/null && [ -n "$PI_WAIT" ] && [ "$PI_FB" = 0 ] \
      && case "$PI_AUTO" in "auto: /dev/dri/$CARD, waiting for a display"*) true;; *) false;; esac \
