@@ -246,7 +246,9 @@ public final class WatchlistScene {
         renderer.draw(tile.price, font: priceFont, color: palette.text.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y,
                       into: &canvas.buffer, clip: canvas.clip)
         let markFont = Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95))
-        let markWidth = tile.mark.map { markFont.measure($0.word).width + markFont.pixelSize * 1.3 } ?? 0
+        // The mark's shape and word, and a gap of a letter's width before it: in de-DE the change
+        // "(−13,89 %)" is long, and it must not run into the mark.
+        let markWidth = tile.mark.map { markFont.measure($0.word).width + markFont.pixelSize * 2.0 } ?? 0
         if !tile.change.isEmpty {
             let changeFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1), tabularDigits: true),
                                     tile.change, width: textWidth - markWidth)
