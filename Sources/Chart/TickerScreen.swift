@@ -114,11 +114,42 @@ public final class TickerScreen {
                       y: L.priceBaseline, into: &canvas.buffer, clip: clip)
         renderer.draw(labels.change, font: changeFont, color: labels.changeColor.withOpacity(opacity), x: L.margin,
                       y: L.changeBaseline, into: &canvas.buffer, clip: clip)
-        if !labels.note.isEmpty {
-            renderer.draw(labels.note, font: changeFont, color: palette.secondaryText.withOpacity(opacity),
+        let note = fittedNote(labels)
+        if !note.isEmpty {
+            renderer.draw(note, font: changeFont, color: palette.secondaryText.withOpacity(opacity),
                           x: Double(L.width) - L.margin, y: L.changeBaseline, alignment: .baselineRight,
                           into: &canvas.buffer, clip: clip)
         }
+    }
+
+    /// The note as it fits right of the change on its line, a letter's width apart: on a narrow
+    /// screen (an 800x480 panel at scale 2, 480x320) the parts that matter least go first — when
+    /// the market opens next, the provider's delay, the market's state, the "as of" time — so the
+    /// stale mark and a fetch problem stay longest; what cannot fit at all is left out, never drawn
+    /// over the change or past the edge.
+    public func fittedNote(_ labels: TickerLabels) -> String {
+        guard !labels.note.isEmpty else { return "" }
+        let L = layout
+        let room = Double(L.width) - 2 * L.margin - changeFont.measure(labels.change).width
+            - (labels.change.isEmpty ? 0 : changeFont.pixelSize)
+        func fits(_ text: String) -> Bool { changeFont.measure(text).width <= room }
+        if fits(labels.note) { return labels.note }
+        var parts = labels.note.splitting(separator: " · ")
+        let order: [(String) -> Bool] = [
+            { $0.hasPrefix("opens ") || $0.hasPrefix("reopens ") }, { $0.hasPrefix("delayed") },
+            { ["Open", "Closed", "Pre-market", "After hours", "Lunch break"].contains($0) }, { $0.hasPrefix("as of ") },
+        ]
+        for matches in order {
+            parts.removeAll(where: matches)
+            let text = parts.joined(separator: " · ")
+            if fits(text) { return text }
+        }
+        while !parts.isEmpty {
+            parts.removeFirst()
+            let text = parts.joined(separator: " · ")
+            if fits(text) { return text }
+        }
+        return ""
     }
 
     /// The pieces of the screen that follow the labels, each redrawn on its own when it changes.
@@ -149,10 +180,11 @@ public final class TickerScreen {
             return LabelLook(text: labels.change, color: labels.changeColor.withOpacity(opacity),
                              bounds: renderer.inkBounds(of: labels.change, font: changeFont, x: L.margin, y: L.changeBaseline))
         case .note:
-            let bounds = labels.note.isEmpty ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
-                : renderer.inkBounds(of: labels.note, font: changeFont, x: Double(L.width) - L.margin, y: L.changeBaseline,
+            let note = fittedNote(labels)
+            let bounds = note.isEmpty ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+                : renderer.inkBounds(of: note, font: changeFont, x: Double(L.width) - L.margin, y: L.changeBaseline,
                                      alignment: .baselineRight)
-            return LabelLook(text: labels.note, color: palette.secondaryText.withOpacity(opacity), bounds: bounds)
+            return LabelLook(text: note, color: palette.secondaryText.withOpacity(opacity), bounds: bounds)
         case .selection:
             // The pill of the chosen range (antialiased: a pixel more on every side) and its word.
             let color = labels.selectionColor ?? labels.changeColor
@@ -216,5 +248,19 @@ public final class TickerScreen {
                           color: selected ? labels.selectionColor ?? labels.changeColor : palette.secondaryText, x: x, y: L.selectorBaseline,
                           alignment: .baselineCenter, into: &canvas.buffer, clip: clip)
         }
+    }
+}
+
+extension String {
+    /// The pieces between occurrences of `separator` (no Foundation here).
+    func splitting(separator: String) -> [String] {
+        var parts: [String] = []
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: separator) {
+            parts.append(String(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        parts.append(String(rest))
+        return parts
     }
 }

@@ -50,6 +50,26 @@ struct ScreenModelTests {
         #expect(scrubbed.selectionColor == palette.down)
     }
 
+    @Test("on a narrow panel the note drops its least parts first and never reaches the change", arguments: [
+        (800, 480, 2.0), (480, 320, 1.5), (480, 320, nil), (1080, 1920, nil), (1920, 1080, nil),
+    ] as [(Int, Int, Double?)])
+    func noteFitsBesideTheChange(width: Int, height: Int, scale: Double?) {
+        let screen = TickerScreen(width: width, height: height, fonts: Self.fonts, scale: scale)
+        let note = "Closed · opens Mon 09:30 · as of 27 Nov 16:00 EST · delayed 15 min · no update since 09:41: yahoo unreachable · stale"
+        let labels = TickerLabels(instrument: "DAX", price: "23.874,12", change: "▼ −118,43 (−0,49 %)", note: note,
+                                  selectedRange: .oneDay, changeColor: screen.palette.down)
+        let fitted = screen.fittedNote(labels)
+        let L = screen.layout
+        let change = screen.look(of: .change, in: labels).bounds, shown = screen.look(of: .note, in: labels).bounds
+        if !fitted.isEmpty {
+            #expect(shown.x0 > change.x1, "\(width)x\(height) scale \(scale ?? 0): '\(fitted)' reaches the change")
+            #expect(Double(shown.x1) <= Double(L.width) - L.margin + 2)
+        }
+        // What is kept keeps its order, and the stale mark goes last.
+        #expect(fitted.isEmpty || fitted.hasSuffix("stale"))
+        if width >= 1920 { #expect(fitted.contains("stale")) }
+    }
+
     @Test("during a morph the header's change text and colour come from the same numbers")
     func headerAgreesDuringMorph() {
         let model = ScreenModel(instrument: .sample(), width: 480, height: 270, fonts: Self.fonts, range: .oneMonth)
