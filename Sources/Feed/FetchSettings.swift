@@ -103,6 +103,12 @@ public enum FetchSettings {
             guard let s = parseDuration(value), s >= (key == "after-close" ? 0 : 1) else {
                 return .invalid("expected a duration like 1min, 15min or 30s, found \"\(value)\"")
             }
+            // Bounded: the values become whole seconds, deadlines and libcurl's milliseconds, and a
+            // value past these means a typo, not a wish (1e17 s trapped the first request).
+            let limit = maximumDuration(of: key)
+            guard s <= limit else {
+                return .invalid("at most \(key == "timeout" ? "10min" : "7d"), found \"\(value)\"")
+            }
             return .ok
         case "max-body":
             return parseSize(value) == nil ? .invalid("expected a size like 8M or 512K, found \"\(value)\"") : .ok
@@ -110,6 +116,10 @@ public enum FetchSettings {
             return .unknown
         }
     }
+
+    /// The largest value of a `[fetch]` duration key, in seconds: a request waits at most 10 minutes,
+    /// an interval or the after-close check at most a week.
+    public static func maximumDuration(of key: String) -> Double { key == "timeout" ? 600 : 7 * 86_400 }
 
     /// Does a section header name a fetcher section (`provider NAME` or `fetch`)?
     public static func isFetchSection(_ section: String) -> Bool {

@@ -102,6 +102,14 @@ private let curlGlobalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) ==
 /// libcurl's easy interface, one handle per request (a request every few seconds at most; a
 /// handle pool would buy nothing).
 public struct CurlTransport: HTTPTransport {
+    /// A timeout in libcurl's milliseconds, within what a long holds and a day at most: a config
+    /// checks its values, but a limit from elsewhere must not trap the conversion.
+    static func milliseconds(_ seconds: Double) -> Int {
+        // (0 would mean "no timeout" to libcurl: never that)
+        guard seconds.isFinite else { return 86_400_000 }
+        return Int(min(max(seconds, 0.001), 86_400) * 1000)
+    }
+
     public var limits: HTTPLimits
 
     public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
@@ -134,8 +142,8 @@ public struct CurlTransport: HTTPTransport {
             _ = tb_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
             _ = tb_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 1)
             _ = tb_curl_set_long(handle, CURLOPT_MAXREDIRS, limits.maximumRedirects)
-            _ = tb_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
-            _ = tb_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(limits.totalTimeout * 1000))
+            _ = tb_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connectTimeout))
+            _ = tb_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(limits.totalTimeout))
             _ = tb_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             // Any encoding libcurl can decode; the size cap applies to the decoded body.
             _ = tb_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")
@@ -178,7 +186,7 @@ public struct CurlTransport: HTTPTransport {
         let detail = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         switch code {
         case CURLE_OK: break
-        case CURLE_OPERATION_TIMEDOUT: return .failure(.timedOut(seconds: Int(limits.totalTimeout)))
+        case CURLE_OPERATION_TIMEDOUT: return .failure(.timedOut(seconds: Self.milliseconds(limits.totalTimeout) / 1000))
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .failure(.cannotConnect(detail))
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:

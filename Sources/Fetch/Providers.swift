@@ -219,7 +219,9 @@ public struct YahooProvider: Provider {
     /// The smallest range that reaches back to the newest bar on disk (full history the first time).
     static func range(for request: FetchRequest) -> String {
         guard let newest = request.newestBarOnDisk else { return request.slot == .daily ? "10y" : "5d" }
-        let age = request.now - newest
+        // (times from a file or a clock at the ends of Int64 must not trap: such an age is "old")
+        let (difference, overflow) = request.now.subtractingReportingOverflow(newest)
+        let age = overflow ? Int64.max : difference
         if request.slot == .intraday { return age <= 20 * 3600 ? "1d" : "5d" }
         let day: Int64 = 86_400
         for (limit, range) in [(4 * day, "5d"), (27 * day, "1mo"), (88 * day, "3mo"), (178 * day, "6mo"),
@@ -327,7 +329,7 @@ public struct YahooProvider: Provider {
             guard let tz else { return .failure(.badData("unknown exchange time zone \"\(meta.exchangeTimezoneName ?? "")\"")) }
             bars = ResponseChecks.sorted(toTradingDates(bars, in: tz))
         } else if bars.count >= 2, let last = bars.last, last.time == meta.regularMarketTime,
-            (last.time - bars[bars.count - 2].time) % Int64(granularity) != 0
+            last.time.subtractingReportingOverflow(bars[bars.count - 2].time).partialValue % Int64(max(1, granularity)) != 0
         {
             // Yahoo appends the live price stamped with the quote time; off the bar grid it would stay
             // in the merged file as an extra point between two minutes.
@@ -381,7 +383,7 @@ public struct StooqProvider: Provider {
         var url = joinURL(settings.baseURL, "/q/d/l/") + "?s=\(urlEncode(request.symbol.lowercased()))&i=d"
         if let newest = request.newestBarOnDisk {
             // Only the recent rows: less to download, and the history on disk is kept anyway.
-            let from = CivilDate(unixTime: newest - 7 * 86_400)
+            let from = CivilDate(unixTime: newest.subtractingReportingOverflow(7 * 86_400).overflow ? newest : newest - 7 * 86_400)
             url += "&d1=\(from.description.filter { $0 != "-" })"
         }
         if let key = settings.key { url += "&apikey=\(urlEncode(key.value))" }

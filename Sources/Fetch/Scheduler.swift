@@ -124,8 +124,13 @@ public struct MarketHours: Sendable {
     }
 
     private func instant(_ date: CivilDate, _ secondOfDay: Int) -> Int64 {
-        zone.unixTime(for: CivilDateTime(date: date, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
-                                         second: secondOfDay % 60)!)
+        // 24:00 (a session to midnight, which check-config accepts) is the next day's 00:00; no
+        // value traps here.
+        let day = date.adding(days: secondOfDay / 86_400), s = secondOfDay % 86_400
+        guard secondOfDay >= 0, let t = CivilDateTime(date: day, hour: s / 3600, minute: s / 60 % 60, second: s % 60) else {
+            return zone.startOfDay(date) + Int64(secondOfDay)
+        }
+        return zone.unixTime(for: t)
     }
 
     public func state(at now: Int64) -> State {

@@ -121,6 +121,20 @@ import Testing
         #expect(range(.daily, now - 3000 * 86_400) == "10y")
         #expect(range(.intraday, nil) == "5d")
         #expect(range(.intraday, now - 3600) == "1d")
+        // A newest bar at the ends of time (a hostile file on disk) is old, not a trap.
+        #expect(range(.daily, .min) == "10y")
+        #expect(range(.intraday, .min) == "5d")
+    }
+
+    @Test("intraday timestamps at the ends of Int64 are refused or kept, never a trap")
+    func extremeTimestamps() {
+        let body = #"{"chart":{"result":[{"meta":{"currency":"USD","symbol":"X","exchangeTimezoneName":"America/New_York","#
+            + #""regularMarketTime":9223372036854775807,"dataGranularity":"1m"},"#
+            + #""timestamp":[-9223372036854775808,9223372036854775807],"#
+            + #""indicators":{"quote":[{"open":[1,2],"high":[1,2],"low":[1,2],"close":[1,2],"volume":[1,1]}]}}],"error":null}}"#
+        let result = yahoo.parse(json(Array(body.utf8)), for: FetchRequest(symbol: "X", slot: .intraday, now: 1_796_000_000,
+                                                                           fileName: "X-1m.csv", newestBarOnDisk: nil))
+        if case .success(let data) = result { #expect(data.bars.count <= 2) }
     }
 }
 

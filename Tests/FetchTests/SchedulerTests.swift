@@ -111,6 +111,28 @@ import Testing
         #expect(!weekly.state(at: reportedStart + 2 * 3600 + 60).isOpen)
     }
 
+    @Test("a session to midnight (24:00, which check-config accepts) is open to midnight, never a trap")
+    func sessionToMidnight() throws {
+        let berlin = try ExchangeTimeZone(identifier: "Europe/Berlin")
+        let hours = try #require(FetchSettings.parseSession("Mon-Fri 08:00-24:00"))
+        let market = MarketHours(hours: hours, zone: berlin)
+        let monday = berlin.unixTime(for: CivilDateTime(year: 2026, month: 11, day: 30, hour: 23, minute: 30)!)
+        #expect(market.state(at: monday).isOpen)
+        #expect(!market.state(at: monday + 3600).isOpen)   // Tuesday 00:30
+        #expect(market.state(at: monday + 9 * 3600).isOpen)   // Tuesday 08:30
+    }
+
+    @Test("[fetch] durations past their bound are refused, not trapped on", arguments: [
+        ("timeout", "1e17"), ("timeout", "11min"), ("intraday-interval", "1e300"), ("daily-interval", "8d"), ("after-close", "1e300s"),
+    ])
+    func boundedDurations(key: String, value: String) {
+        guard case .invalid(let message) = FetchSettings.checkFetchKey(key, value) else {
+            Issue.record("\(key) = \(value) accepted"); return
+        }
+        #expect(message.hasPrefix("at most "))
+        if case .invalid = FetchSettings.checkFetchKey(key, key == "timeout" ? "10min" : "7d") { Issue.record("the bound itself refused") }
+    }
+
     @Test func cryptoRefreshesAroundTheClock() {
         var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 100, seconds: 60)]])
         let sunday = Fixtures.newYork(2024, 10, 6, 3)
