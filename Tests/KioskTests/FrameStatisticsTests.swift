@@ -22,3 +22,19 @@ struct FrameStatisticsTests {
         #expect(stats.summary.contains("flips 5, missed vblanks 2, last vblank 201, render p50"))
     }
 }
+
+/// The status file stays JSON whatever the numbers (issue 37: a price of 1.8e302 wrote `inf`).
+@Suite("Status file numbers")
+struct StatusNumberTests {
+    @Test("huge, tiny and non-finite values are JSON numbers or null", arguments: [
+        1.8e302, -1.7976931348623157e308, 1e300, 5e-324, 123.4567891, .infinity, .nan,
+    ])
+    func jsonNumbers(value: Double) {
+        var s = KioskStatus()
+        s.price = value
+        let line = s.json.split(separator: "\n").first { $0.contains("\"price\"") }.map(String.init) ?? ""
+        let text = String(line.drop { $0 != ":" }.dropFirst().drop { $0 == " " }.dropLast())
+        #expect(!text.contains("inf") && !text.contains("nan"), "\(text)")
+        if value.isFinite { #expect(Double(text) != nil, "\(text)") } else { #expect(text == "null") }
+    }
+}

@@ -140,6 +140,9 @@ private func jsonString(_ s: String?) -> String { s.map(FetchStatus.quoted) ?? "
 private func jsonNumber(_ v: Double?) -> String {
     guard let v, v.isFinite else { return "null" }
     if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+    // Six decimals by scaling, where scaling cannot overflow (1.8e302 × 1e6 is inf, which is no
+    // JSON); larger values have no decimals worth rounding. Swift writes them as JSON allows (1e+302).
+    guard abs(v) < 1e300 else { return String(v) }
     let scaled = (v * 1e6).rounded() / 1e6
-    return String(scaled)
+    return scaled.isFinite ? String(scaled) : String(v)
 }
