@@ -22,6 +22,9 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     case outOfRange(column: String, text: String)
     /// Longer than `YahooCSV.maximumLineLength` bytes: no price row is.
     case lineTooLong(limit: Int)
+    /// The file's last line has no line end: a row being appended this moment (`…,121.5,12` of
+    /// `…,121.5,120,121.5`) would read as a price. Left out when reading a live file.
+    case noLineEnd
 
     public var description: String {
         switch self {
@@ -37,6 +40,8 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
             return "\(column) is \"\(text)\", expected a finite number"
         case .lineTooLong(let limit):
             return "is longer than \(limit) bytes"
+        case .noLineEnd:
+            return "has no line end yet (being written?), left out until it is complete"
         case .outOfRange(let column, let text):
             return column == "Volume"
                 ? "Volume is \"\(text)\", expected zero or more"
@@ -112,13 +117,16 @@ public enum YahooCSV {
     public static let maximumColumns = 64
 
     /// Reads and parses the CSV file at `path`. Errors name the file.
+    /// - Parameter completeLinesOnly: leave out a last line without a line end (a live file another
+    ///   process appends to); the daemon reads its files so.
     public static func load(
         path: String,
         priceField: PriceField = .close,
-        sizeLimit: Int = maximumFileSize
+        sizeLimit: Int = maximumFileSize,
+        completeLinesOnly: Bool = false
     ) throws(FeedError) -> (PriceSeries, ParseReport) {
         let bytes = try FileBytes.read(path: path, limit: sizeLimit)
-        return try parse(bytes, source: path, priceField: priceField)
+        return try parse(bytes, source: path, priceField: priceField, completeLinesOnly: completeLinesOnly)
     }
 
     /// Parses CSV bytes; `source` labels messages and errors and names the series (its file name
@@ -126,10 +134,11 @@ public enum YahooCSV {
     public static func parse(
         _ bytes: [UInt8],
         source: String,
-        priceField: PriceField = .close
+        priceField: PriceField = .close,
+        completeLinesOnly: Bool = false
     ) throws(FeedError) -> (PriceSeries, ParseReport) {
         let result: Result<(PriceSeries, ParseReport), FeedError> = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(FeedError) in try parse(buffer, source: source, priceField: priceField) }
+            Result { () throws(FeedError) in try parse(buffer, source: source, priceField: priceField, completeLinesOnly: completeLinesOnly) }
         }
         return try result.get()
     }
@@ -147,10 +156,12 @@ public enum YahooCSV {
     public static func parse(
         _ buffer: UnsafeBufferPointer<UInt8>,
         source: String,
-        priceField: PriceField = .close
+        priceField: PriceField = .close,
+        completeLinesOnly: Bool = false
     ) throws(FeedError) -> (PriceSeries, ParseReport) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { throw .notCSV(path: source, header: "") }
         var parser = Parser(base: base, count: buffer.count, source: source, priceField: priceField)
+        parser.completeLinesOnly = completeLinesOnly
         return try parser.run()
     }
 
@@ -204,6 +215,10 @@ private struct Parser {
     let priceField: PriceField
 
     var position = 0
+    /// Leave out a last line without a line end (see `SkipReason.noLineEnd`).
+    var completeLinesOnly = false
+    /// The line `nextLine` returned ran to the end of the data without a terminator.
+    var lineUnterminated = false
     var lineNumber = 0
     var lineTerminator = ASCII.newline
 
@@ -232,9 +247,11 @@ private struct Parser {
         if let terminator = findByte(lineTerminator, in: base, from: position, to: count) {
             end = terminator
             position = terminator + 1
+            lineUnterminated = false
         } else {
             end = count
             position = count
+            lineUnterminated = true
         }
         if end > start && base[end - 1] == ASCII.carriageReturn { end -= 1 }
         return ByteRange(start: start, end: end)
@@ -439,6 +456,10 @@ private struct Parser {
             }
             if line.end - line.start > YahooCSV.maximumLineLength {
                 report.recordSkip(line: lineNumber, reason: .lineTooLong(limit: YahooCSV.maximumLineLength))
+                continue
+            }
+            if completeLinesOnly && lineUnterminated {
+                report.recordSkip(line: lineNumber, reason: .noLineEnd)
                 continue
             }
 

@@ -411,6 +411,24 @@ struct ApplianceLiveDataTests {
         #expect(f.logs.count == 1 && f.logs[0].contains("AAA.csv"), "\(f.logs)")
     }
 
+    @Test("a row being appended (no line end yet) is not a price; once complete it is")
+    func halfAppendedRow() throws {
+        let f = try LiveFixture()
+        _ = f.live.loadAll()
+        // "2024-01-22,121.5,121.5,120,12" is a valid row of five fields, with 12 for 121.5 as its close.
+        write(f.path, dailyCSV(rows: 21) + "2024-01-22,121.5,121.5,120,12")
+        f.settle()
+        f.advance(milliseconds: 300)
+        #expect(f.updates.map(\.series.count) == [21])
+        #expect(f.updates.last?.series.last?.close != 12)
+        #expect(f.logs.contains { $0.contains("no line end yet") }, "\(f.logs)")
+        write(f.path, dailyCSV(rows: 21) + "2024-01-22,121.5,121.5,120,121.5,121.5,1000\n")
+        f.settle()
+        f.advance(milliseconds: 300)
+        #expect(f.updates.last?.series.count == 22)
+        #expect(f.updates.last?.series.last?.close == 121.5)
+    }
+
     @Test("touching a file without changing it reports nothing")
     func unchanged() throws {
         let f = try LiveFixture()

@@ -312,7 +312,10 @@ public final class LiveData {
     /// Parses one source and applies the verdict; returns an update when the series changed.
     private func check(_ source: Source) -> Update? {
         let path = source.path
-        let result = Result { () throws(FeedError) in try YahooCSV.load(path: path, priceField: source.priceField) }
+        // Complete lines only: a row being appended this moment must not show as a price.
+        let result = Result { () throws(FeedError) in
+            try YahooCSV.load(path: path, priceField: source.priceField, completeLinesOnly: true)
+        }
         let verdict = LiveData.judge(result, lastGood: lastGood[path], path: path)
         switch verdict {
         case .unchanged:
