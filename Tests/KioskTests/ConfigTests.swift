@@ -187,6 +187,14 @@ struct ConfigTests {
         #expect(messages("[instrument X]\ncurrency = GBp").isEmpty)
     }
 
+    @Test("a file that is no config is not echoed: a password line is not shown, a long line is cut")
+    func noEcho() {
+        #expect(messages("root:$6$saltsalt$0123456789abcdefghijklmnopqrstuvwxyzABCDE:19000:0:99999:7:::")
+                == ["t.conf:1: expected \"key = value\", found (a line of 77 characters, not shown: not config text)"])
+        #expect(messages("daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin") == ["t.conf:1: expected \"key = value\", found \"daemon:x:1:1:daemon:/usr/sbin:/usr/sbin…\""])
+        #expect(messages(String(repeating: "w", count: 100)).first?.count ?? 0 < 120)
+    }
+
     @Test("did-you-mean ties are broken alphabetically, so the hint is stable")
     func didYouMeanIsDeterministic() {
         for _ in 0..<20 {

@@ -25,6 +25,17 @@ struct ConfigFile {
     var entries: [Entry] = []
     var issues: [ConfigIssue] = []
 
+    /// A line that is not config, as a message may quote it: a short excerpt when it reads like
+    /// config text (letters, digits, spaces and the punctuation of settings), else only its length.
+    /// `check-config` is handed any file, `/etc/shadow` among them: its lines must not be echoed.
+    static func excerpt<S: StringProtocol>(_ line: S) -> String {
+        let allowed = Set(" \t[]._-/:@,'\"#%+()*&!?<>".unicodeScalars)
+        let plain = line.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || allowed.contains($0) }
+        guard plain else { return "(a line of \(line.count) characters, not shown: not config text)" }
+        let limit = 40
+        return "\"" + (line.count > limit ? String(line.prefix(limit - 1)) + "…" : String(line)) + "\""
+    }
+
     init(text: String, file: String) {
         var section = ""
         var lineNumber = 0
@@ -39,7 +50,7 @@ struct ConfigFile {
             if trimmed.hasPrefix("[") {
                 guard trimmed.hasSuffix("]"), trimmed.count > 2 else {
                     issues.append(ConfigIssue(file: file, line: lineNumber, key: "",
-                                              message: "expected a section header like [display], found \"\(trimmed)\"",
+                                              message: "expected a section header like [display], found \(Self.excerpt(trimmed))",
                                               severity: .error))
                     section = "?"
                     continue
@@ -53,7 +64,7 @@ struct ConfigFile {
             }
             guard let eq = trimmed.firstIndex(of: "=") else {
                 issues.append(ConfigIssue(file: file, line: lineNumber, key: "",
-                                          message: "expected \"key = value\", found \"\(trimmed)\"", severity: .error))
+                                          message: "expected \"key = value\", found \(Self.excerpt(trimmed))", severity: .error))
                 continue
             }
             let key = String(trimmed[..<eq]).trimmingWhitespace().lowercased()
