@@ -2,17 +2,17 @@ import Feed
 import Raster
 import Text
 
-/// The picture of one instrument on one screen: which range is selected, the morph between ranges,
-/// the scrub indicator, and the canvas it is all painted on. Time is always passed in (seconds on
-/// the caller's clock), so the same model renders live frames, previews and tests.
+/// The state of one instrument's screen: which range is selected, the morph between ranges, the
+/// scrub indicator, the scene and the header's words. It holds no pixels: a `SceneRenderer` (one
+/// per display, owned by whoever owns the display) paints it. Time is always passed in (seconds on
+/// the caller's clock), so the same state makes live frames, previews and tests.
 public final class ScreenModel {
     public private(set) var instrument: Instrument
     /// Small print shown when no finger is down, e.g. `delayed · updated 27 Nov 2026`.
     public var statusNote: String? {
-        didSet { if statusNote != oldValue { previousKey = nil } }
+        didSet { if statusNote != oldValue { revision += 1 } }
     }
     public let screen: TickerScreen
-    public let canvas: Canvas
     public private(set) var range: ChartRange
     public var timing = MorphTiming.standard
     /// Trading time by default: a 5D chart of minute bars must not be mostly overnight gaps.
@@ -46,8 +46,7 @@ public final class ScreenModel {
         case drawIn = "draw"
     }
     public private(set) var scene: Scene = .line
-    private var sceneStart = 0.0
-    private let textRenderer = TextRenderer()
+    private(set) var sceneStart = 0.0
     /// Header texts cross-fade over this long when they change.
     public var labelFade = 0.2
     private var shownLabels: TickerLabels?
@@ -55,27 +54,15 @@ public final class ScreenModel {
     public var labelsOnScreen: TickerLabels? { shownLabels }
     private var fadeFrom: TickerLabels?
     private var fadeStart = -Double.infinity
-    /// What changed on screen in the last `render`: a display copies only these rows.
-    public private(set) var lastDamage = IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
-    /// The rectangles actually redrawn in the last `render` (their union is `lastDamage`).
-    public private(set) var lastRedrawnRegions: [IntRect] = []
-    /// Enough of the previous frame to tell whether the next one may be a partial redraw.
-    private struct FrameKey: Equatable {
-        var scene: Scene, range: ChartRange, indicator: Point?, moving: Bool
-        /// Counts `replaceMarket` calls: new data redraws the plot even when no frame fell inside
-        /// its morph.
-        var data: Int
-    }
-    private var dataGeneration = 0
-    private var previousKey: FrameKey?
-    /// Each label part as the last line frame painted it, one look per cross-fade layer.
-    private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
-    private let barFont: Font
+    /// Counts changes that repaint the whole picture whatever else the frame shows: new data (even
+    /// when no frame fell inside its morph), a new placeholder or status note.
+    public private(set) var revision = 0
+    let barFont: Font
 
     /// Shown instead of the chart while the instrument has no usable data yet, e.g.
     /// `waiting for data: AAPL.csv` (never the sample market in its place).
     public var placeholder: String? {
-        didSet { if placeholder != oldValue { previousKey = nil } }
+        didSet { if placeholder != oldValue { revision += 1 } }
     }
 
     /// - Parameters:
@@ -85,7 +72,6 @@ public final class ScreenModel {
                 range: ChartRange = .oneMonth, scale: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
         self.instrument = instrument
         screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges)
-        canvas = Canvas(width: width, height: height)
         self.range = range
         barFont = Font(face: fonts.regular, clampingPixelSize: 24 * screen.layout.scale)
         morph = ChartMorph(showing: ChartView(times: [], positions: [], baselineY: 0, color: palette.up))
@@ -162,7 +148,7 @@ public final class ScreenModel {
     /// new last point slides in on the right instead of the picture jumping.
     public func replaceMarket(_ market: MarketData, at time: Double) {
         instrument.market = market
-        dataGeneration += 1
+        revision += 1
         selections = [:]
         views = [:]
         cachedBarScene = nil
@@ -195,58 +181,6 @@ public final class ScreenModel {
         scrubbing = false
         snapper.reset()
     }
-
-    /// The rectangles to redraw between two frames of the line chart: everything after a range
-    /// change or during a morph; while a finger scrubs a settled chart only the label parts whose
-    /// look changed (their old and new ink) and the indicator's old and new places — a few percent
-    /// of the screen.
-    private func partialRegions(from old: FrameKey?, to new: FrameKey,
-                                looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]]) -> [IntRect] {
-        let all = canvas.buffer.bounds
-        guard let old, old.scene == .line, old.range == new.range, old.data == new.data, !old.moving, !new.moving else { return [all] }
-        let L = screen.layout, s = L.scale
-        let plot = L.plot
-        var regions: [IntRect] = []
-        for part in TickerScreen.LabelPart.allCases {
-            let before = paintedLooks[part] ?? [], after = looks[part] ?? []
-            guard before != after else { continue }
-            regions.append((before + after).reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1.bounds) }.intersection(all))
-        }
-        if old.indicator != new.indicator {
-            // The indicator is a hairline down the plot and a dot on the line: a strip a few pixels
-            // wide and a box around the dot, old and new (the picture around them does not change).
-            let metrics = LineChartMetrics(scale: s)
-            let halfLine = Int(metrics.indicatorWidth.rounded(.up)) + 2
-            let dot = Int((metrics.dotRadius + 2).rounded(.up))
-            for p in [old.indicator, new.indicator].compactMap({ $0 }) where abs(p.x) < 1e9 && abs(p.y) < 1e9 {
-                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
-                regions.append(IntRect(x0: x - halfLine, y0: Int(plot.top) - halfLine,
-                                       x1: x + 1 + halfLine, y1: Int(plot.bottom.rounded(.up)) + halfLine).intersection(all))
-                regions.append(IntRect(x0: x - dot, y0: y - dot, x1: x + 1 + dot, y1: y + 1 + dot).intersection(all))
-            }
-        }
-        return regions.filter { !$0.isEmpty }
-    }
-
-    /// The looks of every label part a frame with `labels` (cross-fading from `previous` by `fade`)
-    /// paints; the same decision `TickerScreen.draw` makes about the fade.
-    private func labelLooks(_ labels: TickerLabels, fadingFrom previous: TickerLabels?,
-                            fade: Double) -> [TickerScreen.LabelPart: [TickerScreen.LabelLook]] {
-        let f = min(1, max(0, fade.isFinite ? fade : 1))
-        var layers: [(TickerLabels, Double)] = [(labels, 1)]
-        if let previous, f < 1 { layers = [(previous, 1 - f), (labels, f)] }
-        var looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
-        for part in TickerScreen.LabelPart.allCases {
-            switch part {
-            case .name, .selection: looks[part] = [screen.look(of: part, in: labels)]
-            case .price, .change, .note: looks[part] = layers.map { screen.look(of: part, in: $0.0, opacity: $0.1) }
-            }
-        }
-        return looks
-    }
-
-    /// The next `render` paints the whole canvas, as if no frame had been drawn before.
-    public func invalidate() { previousKey = nil }
 
     /// The line's vertices on screen at `time` (for tests of the motion itself).
     public func presentationForTesting(at time: Double) -> ChartView { morph.presentation(at: time) }
@@ -369,9 +303,10 @@ public final class ScreenModel {
                             note: currentLabels().note)
     }
 
-    /// Paints the frame for `time` and returns the canvas.
-    @discardableResult
-    public func render(at time: Double) -> Canvas {
+    /// What the frame for `time` shows, with the scene moved to `time` (a finished draw-in becomes
+    /// the line scene, a finished morph settles) and the header's cross-fade begun when its words
+    /// changed. `SceneRenderer` calls it once per frame it paints.
+    func frame(at time: Double) -> SceneFrame {
         advance(to: time)
         morph.settle(at: time)
         let view = morph.presentation(at: time)
@@ -382,72 +317,43 @@ public final class ScreenModel {
             indicator = morph.isAnimating(at: time) ? view.position(forTime: selection.points[i].time) : morph.target.positions[i]
             focus = selection.points[i]
         }
-        let frame = placeholder != nil
+        let chart = placeholder != nil
             ? LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color)
             : LineChartFrame(vertices: decimated(view.positions), baselineY: view.baselineY,
                              lineColor: view.color, indicator: indicator, separators: view.separatorXs,
                              regularSpans: view.regularSpans)
-        var labels = self.labels(focus: focus, selection: selection)
-        canvas.clip = canvas.buffer.bounds
-        lastDamage = canvas.buffer.bounds
-        lastRedrawnRegions = [lastDamage]
-        if scene != .line { previousKey = nil }
-        switch scene {
-        case .line:
-            // Compare the words only: colours change on every frame of a morph.
-            if let shown = shownLabels, shown.price != labels.price || shown.change != labels.change || shown.note != labels.note {
-                fadeFrom = shown
-                fadeStart = time
-            }
-            shownLabels = labels
-            let fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
-            let key = FrameKey(scene: .line, range: range, indicator: indicator, moving: morph.isAnimating(at: time),
-                               data: dataGeneration)
-            let fading = fade < 1 ? fadeFrom : nil
-            let looks = labelLooks(labels, fadingFrom: fading, fade: fade)
-            let regions = partialRegions(from: previousKey, to: key, looks: looks)
-            previousKey = key
-            paintedLooks = looks
-            for region in regions {
-                canvas.clip = region
-                screen.draw(chart: frame, labels: labels, fadingFrom: fading, fade: fade, on: canvas)
-            }
-            lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
-            lastRedrawnRegions = regions
-            canvas.clip = canvas.buffer.bounds
-            if fade >= 1 { fadeFrom = nil }
-            if let placeholder, regions.contains(where: { $0 == canvas.buffer.bounds }) {
-                // In the middle of the empty plot, where the line will be.
-                let plot = screen.layout.plot
-                textRenderer.draw(placeholder, font: barFont, color: screen.palette.secondaryText,
-                                  x: (plot.left + plot.right) / 2, y: (plot.top + plot.bottom) / 2,
-                                  alignment: .baselineCenter, into: &canvas.buffer, clip: canvas.clip)
-            }
-            return canvas
-        case .bars:
-            let bars = barScene()
-            labels.change = "monthly change, last 12 months"
-            labels.changeColor = screen.palette.secondaryText
-            // Twelve months are the 1Y button's, whatever range the line showed before.
-            if screen.layout.ranges.contains(.oneYear) { labels.selectedRange = .oneYear }
-            screen.draw(chart: LineChartFrame(vertices: [], baselineY: -100, lineColor: view.color), labels: labels, on: canvas)
-            // From above the top value line's label down to the month labels' second line.
-            let plotArea = IntRect(x0: Int(screen.layout.plot.left) - 2, y0: Int(screen.layout.plot.top - barFont.pixelSize * 1.2) - 2,
-                                   x1: Int(screen.layout.plot.right.rounded(.up)) + 2, y1: Int(screen.layout.plot.bottom) + Int(48 * screen.layout.scale))
-            canvas.clip = plotArea.intersection(canvas.buffer.bounds)
-            bars.draw(on: canvas, at: time - sceneStart, text: textRenderer, font: barFont)
-            canvas.clip = canvas.buffer.bounds
-        case .drawIn:
-            screen.draw(chart: frame, labels: labels, on: canvas)
-            let plotArea = IntRect(x0: 0, y0: Int(screen.layout.plot.top) - Int(12 * screen.layout.scale),
-                                   x1: canvas.width, y1: Int(screen.layout.plot.bottom.rounded(.up)) + 1)
-            canvas.clip = plotArea.intersection(canvas.buffer.bounds)
-            DrawInScene(vertices: frame.vertices, timing: drawInTiming)
-                .draw(frame, painter: screen.painter, on: canvas, at: time - sceneStart)
-            canvas.clip = canvas.buffer.bounds
+        var frame = SceneFrame(scene: scene, sceneTime: time - sceneStart, range: range, chart: chart,
+                               labels: labels(focus: focus, selection: selection), fadingFrom: nil, fade: 1,
+                               moving: morph.isAnimating(at: time), revision: revision)
+        guard scene == .line else { return frame }
+        // Compare the words only: colours change on every frame of a morph.
+        if let shown = shownLabels, shown.price != frame.labels.price || shown.change != frame.labels.change
+            || shown.note != frame.labels.note {
+            fadeFrom = shown
+            fadeStart = time
         }
-        return canvas
+        shownLabels = frame.labels
+        frame.fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
+        frame.fadingFrom = frame.fade < 1 ? fadeFrom : nil
+        if frame.fade >= 1 { fadeFrom = nil }
+        return frame
     }
+}
+
+/// One frame of a `ScreenModel`, as its renderer paints it.
+struct SceneFrame {
+    var scene: ScreenModel.Scene
+    /// Seconds since the scene began (the bars' and the draw-in's clock).
+    var sceneTime: Double
+    var range: ChartRange
+    var chart: LineChartFrame
+    var labels: TickerLabels
+    /// The header's words fading out while `labels` fade in (`fade` from 0 to 1).
+    var fadingFrom: TickerLabels?
+    var fade: Double
+    /// The line is morphing: the whole plot changes.
+    var moving: Bool
+    var revision: Int
 }
 
 /// The numbers behind one frame: what a person reads off the screen, for scripts and monitoring.

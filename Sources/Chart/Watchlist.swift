@@ -153,12 +153,10 @@ public struct WatchlistTileContent: Equatable, Sendable {
 /// baseline, a small line of the range and the market-status mark.
 public final class WatchlistScene {
     public let layout: WatchlistLayout
-    public let canvas: Canvas
     public var palette: ChartPalette
     public private(set) var range: ChartRange
     public private(set) var entries: [WatchlistEntry]
     private var contents: [WatchlistTileContent]
-    private let renderer = TextRenderer()
     private let fonts: FontSet
 
     public init(entries: [WatchlistEntry], width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
@@ -166,7 +164,6 @@ public final class WatchlistScene {
         let shown = Array(entries.prefix(WatchlistLayout.maximumCount))
         self.entries = shown
         layout = WatchlistLayout(count: shown.count, width: width, height: height)
-        canvas = Canvas(width: width, height: height)
         self.palette = palette
         self.range = range
         self.fonts = fonts
@@ -200,8 +197,9 @@ public final class WatchlistScene {
         return Color(red: lift(b.red), green: lift(b.green), blue: lift(b.blue))
     }
 
-    @discardableResult
-    public func render() -> Canvas {
+    /// Paints every tile on `canvas` (the scene's size), whole: the overview changes only when a
+    /// tile's words do. `SceneRenderer` owns the canvas; the scene is only what it says.
+    func draw(on canvas: Canvas, text renderer: TextRenderer) {
         canvas.clip = canvas.buffer.bounds
         canvas.clear(palette.background)
         let s = layout.scale
@@ -210,13 +208,12 @@ public final class WatchlistScene {
                       y: layout.titleBaseline, into: &canvas.buffer, clip: canvas.clip)
         for (i, rect) in layout.tiles.enumerated() {
             canvas.clip = rect.intersection(canvas.buffer.bounds)
-            drawTile(contents[i], in: rect)
+            drawTile(contents[i], in: rect, on: canvas, text: renderer)
         }
         canvas.clip = canvas.buffer.bounds
-        return canvas
     }
 
-    private func drawTile(_ tile: WatchlistTileContent, in rect: IntRect) {
+    private func drawTile(_ tile: WatchlistTileContent, in rect: IntRect, on canvas: Canvas, text renderer: TextRenderer) {
         let card = tileBackground
         canvas.clear(card)
         let w = Double(rect.width), h = Double(rect.height)
@@ -258,7 +255,7 @@ public final class WatchlistScene {
         } else if tile.mark != nil {
             y += markFont.ascent + unit * 0.5
         }
-        if let mark = tile.mark { drawMark(mark, font: markFont, right: x1, baseline: y) }
+        if let mark = tile.mark { drawMark(mark, font: markFont, right: x1, baseline: y, on: canvas, text: renderer) }
         if tile.isWaiting {
             // What it waits for, whole when it fits at a readable size (a file name cut short
             // helps nobody), else cut with an ellipsis.
@@ -285,7 +282,8 @@ public final class WatchlistScene {
     }
 
     /// The market mark right-aligned on a baseline: the shape, then its word.
-    private func drawMark(_ mark: WatchlistMarketMark, font: Font, right: Double, baseline: Double) {
+    private func drawMark(_ mark: WatchlistMarketMark, font: Font, right: Double, baseline: Double, on canvas: Canvas,
+                          text renderer: TextRenderer) {
         renderer.draw(mark.word, font: font, color: palette.secondaryText, x: right, y: baseline,
                       alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
         let r = font.pixelSize * 0.32

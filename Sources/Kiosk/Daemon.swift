@@ -45,6 +45,11 @@ final class Daemon {
     private var liveData: LiveData?
     private var liveRegistration: EventLoop.Registration?
     private var signals: SignalFD?
+    /// Paints the core's scenes; the one canvas of the display, kept for the daemon's life.
+    private let renderer: SceneRenderer
+    /// The frame statistics' summary as the core last gave it (on stopping).
+    private var statistics = ""
+
     private var virtualTerminal: VirtualTerminal?
     /// The picture moved by the burn-in offset, and turned for a panel mounted on its side.
     private var shifted: PixelBuffer?
@@ -60,6 +65,7 @@ final class Daemon {
         self.options = options
         self.fonts = fonts
         loop = try EventLoop()
+        renderer = SceneRenderer(renderThreads: Daemon.renderThreads(for: self.config))
         clock = ScaledClock(scale: options.timeScale)
         let watchdog = SystemdNotify.watchdogPingInterval.map { Double($0.wholeNanoseconds) / 1e9 * options.timeScale }
         let setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
@@ -72,6 +78,11 @@ final class Daemon {
         var c = config
         if options.displayChoice == "headless" { c.inputEnabled = false }
         return c
+    }
+
+    /// `[display] render-threads`, "auto" being the processors online (at most four).
+    static func renderThreads(for config: Config) -> Int {
+        config.renderThreads ?? Canvas.automaticThreadCount
     }
 
     /// What the config names on disk, read now: exchange and local time zones.
@@ -98,7 +109,7 @@ final class Daemon {
         display?.shutdown()
         virtualTerminal?.restore()
         input = nil
-        Log.notice("run: exiting; \(core.stats.summary)\(resourceLine)")
+        Log.notice("run: exiting; \(statistics)\(resourceLine)")
         return exitStatus
     }
 
@@ -135,7 +146,10 @@ final class Daemon {
             guard let display else { break }
             let applied = display.setPowered(on)
             if !on { send(.screenOffApplied(dpms: applied)) }
-        case .notify(let message): notify(message)
+        case .ready, .watchdogPing: if let message = effect.systemdMessage { notify(message) }
+        case .stopping(let summary):
+            statistics = summary
+            if let message = effect.systemdMessage { notify(message) }
         case .log(let priority, let text): Log.write(priority, text)
         case .openDisplay: openDisplay()
         case .reopenDisplay:
@@ -152,7 +166,7 @@ final class Daemon {
         case .layoutChanged(let turns):
             quarterTurns = turns
             layoutChanged()
-        case .writeStatus: writeStatus()
+        case .writeStatus(let status): writeStatus(status)
         case .exit(let status):
             exitStatus = status
             loop.stop()
@@ -258,18 +272,18 @@ final class Daemon {
                 let sideways = d.scanoutRotation % 2 == 1
                 let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
                 let bytes = try d.present(black, damage: black.bounds)
-                core.recordFrame(renderNanos: 0, copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)
+                send(.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)))
                 return
             }
             // The overview is redrawn whole: it changes only when a tile's data does. A burn-in
             // step of a still picture paints nothing: the canvas holds the last frame.
             let board = core.showingWatchlist ? core.watchlist : nil
-            let canvas = board.map { plan.redraw ? $0.render() : $0.canvas }
-                ?? (plan.redraw ? model.render(at: plan.time) : model.canvas)
+            let canvas = !plan.redraw ? renderer.canvas
+                : board.map { renderer.render($0) } ?? renderer.render(model, at: plan.time)
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
             var damage = plan.fullCopy || (board != nil && plan.redraw) ? [picture.bounds]
-                : plan.redraw ? model.lastRedrawnRegions : []
+                : plan.redraw ? renderer.lastRedrawnRegions : []
             let background = model.screen.palette.background.premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
@@ -315,7 +329,8 @@ final class Daemon {
             } else {
                 bytes = try d.present(picture, damage: damage, shift: shift)
             }
-            core.recordFrame(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes, frameBytes: frameBytes)
+            send(.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes,
+                                             frameBytes: frameBytes)))
             if plan.settled, let preview = options.previewFile, let headless = d as? HeadlessDisplay {
                 writePreview(headless, to: preview)
             }
@@ -361,7 +376,7 @@ final class Daemon {
             Log.warning("display: the plane refused rotation \(wanted * 90)°; turning the picture by copy")
             send(.displayOpened(info(of: d)))
         }
-        gestures.resize(width: Double(model.canvas.width), height: Double(model.canvas.height))
+        gestures.resize(width: Double(model.screen.layout.width), height: Double(model.screen.layout.height))
         shifted = nil
         rotated = nil
     }
@@ -473,6 +488,7 @@ final class Daemon {
         }
         Log.notice(outcome.summary)
         config = Daemon.effective(outcome.config, options)
+        renderer.renderThreads = Daemon.renderThreads(for: config)
         send(.configure(Daemon.setup(for: config, file: configPath)))
         startLiveData()
     }
@@ -487,9 +503,9 @@ final class Daemon {
         }
     }
 
-    private func writeStatus() {
+    private func writeStatus(_ core: KioskStatus) {
         guard let path = options.statusFile else { return }
-        var status = core.status()
+        var status = core
         status.presentMethod = display?.presentMethod
         status.pacing = display?.pacingMethod
         status.rssKB = ProcessResources.residentKB()
@@ -534,5 +550,18 @@ struct ScaledClock {
     /// Real seconds from now until the core time `deadline`.
     func realSeconds(until deadline: Double) -> Double {
         (deadline - now().mono) / scale
+    }
+}
+
+extension KioskEffect {
+    /// The sd_notify text of the effects systemd hears about (nil for the others).
+    var systemdMessage: String? {
+        switch self {
+        case .ready(let status?): "READY=1\nSTATUS=\(status)"
+        case .ready(nil): "READY=1"
+        case .watchdogPing: "WATCHDOG=1"
+        case .stopping: "STOPPING=1"
+        default: nil
+        }
     }
 }

@@ -121,8 +121,8 @@ struct BarChartTests {
         #expect(bars.map(\.value) == [BarChartScene.valueLimit, -150, 140])
         #expect(bars.last?.isPartial == true)
         m.show(.bars, at: 0)
-        _ = m.render(at: 0.3)
-        _ = m.render(at: 5)
+        _ = SceneRenderer().render(m, at: 0.3)
+        _ = SceneRenderer().render(m, at: 5)
         #expect(!m.isAnimating(at: 5))
     }
 }

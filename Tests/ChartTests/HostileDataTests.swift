@@ -23,7 +23,7 @@ struct HostileDataTests {
         let model = ScreenModel(instrument: Self.monthly(closes), width: 320, height: 180, fonts: try FontSet.load())
         model.show(.bars, at: 0)
         for t in [0.0, 0.4, 3.0] {
-            let canvas = model.render(at: t)
+            let canvas = SceneRenderer().render(model, at: t)
             #expect(canvas.buffer[2, 2] == ChartPalette.standard.background.premultiplied)
         }
         let scene = model.barScene()

@@ -42,7 +42,7 @@ struct ScreenModelTests {
                                 fonts: Self.fonts, range: .oneMonth)
         let palette = model.screen.palette
         #expect(model.currentLabels().changeColor == palette.down)
-        model.render(at: 0)
+        SceneRenderer().render(model, at: 0)
         let x = try #require(model.presentationForTesting(at: 0).positions.dropFirst(2).first?.x)   // the 120 point
         model.scrub(atX: x)
         let scrubbed = model.currentLabels()
@@ -76,10 +76,10 @@ struct ScreenModelTests {
         let palette = model.screen.palette
         for (from, to) in [(ChartRange.oneMonth, ChartRange.oneYear), (.oneYear, .oneMonth), (.fiveYears, .oneDay)] {
             model.select(from, at: 0, animated: false)
-            model.render(at: 0)
+            SceneRenderer().render(model, at: 0)
             model.select(to, at: 1)
             for t in stride(from: 1.0, through: 2.4, by: 0.1) {
-                model.render(at: t)
+                SceneRenderer().render(model, at: t)
                 guard let labels = model.labelsOnScreen else { Issue.record("no labels drawn"); return }
                 // The ▼ cue and the sign after it say the same as the colour.
                 let falling = labels.change.hasPrefix(TrendArrow.down + " \u{2212}")
@@ -119,7 +119,7 @@ struct ScreenModelTests {
         let empty = Instrument(name: "Apple Inc.", market: MarketData(daily: nil, intraday: nil, timeZone: .utc))
         let model = ScreenModel(instrument: empty, width: 480, height: 270, fonts: Self.fonts)
         model.placeholder = "waiting for data: AAPL.csv"
-        model.render(at: 0)
+        SceneRenderer().render(model, at: 0)
         let values = model.values()
         #expect(values.waitingFor == "waiting for data: AAPL.csv")
         #expect(values.price == nil)

@@ -75,10 +75,10 @@ struct WatchlistTests {
     func sceneUpdate() {
         let entries = (0..<4).map { _ in WatchlistEntry(instrument: .sample()) }
         let scene = WatchlistScene(entries: entries, width: 800, height: 480, fonts: Self.fonts)
-        let before = scene.render().buffer
+        let before = SceneRenderer().render(scene).buffer
         scene.update(WatchlistEntry(instrument: .sample(), isStale: true), at: 2)
         #expect(scene.tileContents[2].isStale && !scene.tileContents[1].isStale)
-        let after = scene.render().buffer
+        let after = SceneRenderer().render(scene).buffer
         var changed = 0, outside = 0
         for y in 0..<480 {
             for x in 0..<800 where before[x, y] != after[x, y] {

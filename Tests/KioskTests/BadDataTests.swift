@@ -27,12 +27,12 @@ struct BadDataTests {
         for range in ChartRange.allCases {
             model.select(range, at: 0)
             for t in [0.0, 0.3, 0.6, 2.0] {
-                let canvas = model.render(at: t)
+                let canvas = SceneRenderer().render(model, at: t)
                 // The background must be there: a broken frame would leave the buffer black or torn.
                 #expect(canvas.buffer[2, 2] == ChartPalette.standard.background.premultiplied)
             }
             model.scrub(atX: 100)
-            _ = model.render(at: 3)
+            _ = SceneRenderer().render(model, at: 3)
             model.endScrub()
         }
         let scale = LineChartScale(fitting: values.map { ChartPoint(time: 0, value: $0) },
@@ -45,7 +45,7 @@ struct BadDataTests {
         let fonts = try FontSet.load()
         let model = ScreenModel(instrument: Self.instrument([]), width: 320, height: 180, fonts: fonts)
         #expect(model.selection(for: .oneMonth).points.isEmpty)
-        _ = model.render(at: 0)
+        _ = SceneRenderer().render(model, at: 0)
     }
 }
 
@@ -58,7 +58,7 @@ struct LiveDataScreenTests {
         let before = BadDataTests.instrument(values)
         let model = ScreenModel(instrument: before, width: 640, height: 360, fonts: fonts, range: .fiveYears)
         model.labelFade = 0
-        _ = model.render(at: 0)
+        _ = SceneRenderer().render(model, at: 0)
         let oldLast = model.presentationForTesting(at: 0).positions.last!
         let after = BadDataTests.instrument(values + [123.45])
         model.replaceMarket(after.market, at: 1)

@@ -61,12 +61,12 @@ struct ConfigEffectTests {
         Row(section: "display", line: "rotation = 90") { c in
             let d = drive(c)
             // The chart is laid out upright on a panel mounted on its side, and turned on the way out.
-            return d.core.model?.canvas.width == 270 && d.presents.last?.value.quarterTurns == 1
+            return d.core.model?.screen.layout.width == 270 && d.presents.last?.value.quarterTurns == 1
         },
         Row(section: "display", line: "scale = 1.5") {
             drive($0, display: DisplayInfo(width: 1920, height: 1080)).core.model?.screen.layout.scale == 1.5
         },
-        Row(section: "display", line: "render-threads = 2") { drive($0).core.model?.canvas.renderThreads == 2 },
+        Row(section: "display", line: "render-threads = 2") { Daemon.renderThreads(for: $0) == 2 },
         Row(section: "input", line: "enable = no") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "seat = seat1") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "calibration = 0 1 0 1 0 0") { reloadAsks($0, .openInput) },

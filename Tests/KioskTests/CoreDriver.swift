@@ -25,7 +25,7 @@ final class CoreDriver {
     private(set) var logs: [Timed<String>] = []
     private(set) var powered: [Timed<Bool>] = []
     private(set) var effects: [Timed<KioskEffect>] = []
-    /// What the status file said at each write (the shell writes `core.status()` then).
+    /// What the status file said at each write.
     private(set) var statuses: [Timed<KioskStatus>] = []
     /// What was on screen after each cycle step: (instrument, range, scene).
     private(set) var shown: [Timed<String>] = []
@@ -56,11 +56,12 @@ final class CoreDriver {
         switch effect {
         case .present(let plan):
             presents.append(Timed(time: time, value: plan))
-            core.recordFrame(renderNanos: 0, copyNanos: 0)  // as the shell does after presenting
             sequence += 1
             pendingFlip = (time.mono + 1 / display.refreshHz, sequence)
-        case .notify(let text): notifications.append(Timed(time: time, value: text))
-        case .writeStatus: statuses.append(Timed(time: time, value: core.status()))
+            send(.framePresented(FrameReport()))  // as the shell does after presenting
+        case .ready, .watchdogPing, .stopping:
+            if let text = effect.systemdMessage { notifications.append(Timed(time: time, value: text)) }
+        case .writeStatus(let status): statuses.append(Timed(time: time, value: status))
         case .log(_, let text): logs.append(Timed(time: time, value: text))
         case .setPowered(let on):
             powered.append(Timed(time: time, value: on))
@@ -122,4 +123,8 @@ extension Config {
         tweak(&c)
         return c
     }
+}
+
+extension KioskEffect {
+    var isStatusWrite: Bool { if case .writeStatus = self { true } else { false } }
 }

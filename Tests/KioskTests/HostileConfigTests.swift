@@ -96,7 +96,7 @@ struct HostileConfigTests {
         #expect(d.core.nextDeadline.map(\.isFinite) ?? true)
         let model = d.core.model
         #expect(model != nil)
-        _ = model?.render(at: d.time.mono + 0.5)
+        if let model { _ = SceneRenderer().render(model, at: d.time.mono + 0.5) }
     }
 
     @Test("the power schedule and burn-in shift take any clock")

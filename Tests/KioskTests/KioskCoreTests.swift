@@ -210,16 +210,16 @@ struct KioskCoreTests {
         #expect(d.core.status().rotation == rotation)
         #expect(d.core.status().burnInShift == burnIn)
         // The picture is drawn in the turned panel's axes either way.
-        #expect(d.core.model?.canvas.width == 270)
+        #expect(d.core.model?.screen.layout.width == 270)
     }
 
     @Test("the stats line counts the bytes copied to scanout: the mean, the last frame's and the running total")
     func scanoutBytesInStats() {
         let d = CoreDriver(config: Config.watchlist(["A"]))
         d.send(.start)
-        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 4000, frameBytes: 8000)
-        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 0, frameBytes: 8000)
-        d.core.recordFrame(renderNanos: 0, copyNanos: 0, copiedBytes: 200, frameBytes: 8000)
+        d.send(.framePresented(FrameReport(copiedBytes: 4000, frameBytes: 8000)))
+        d.send(.framePresented(FrameReport(copiedBytes: 0, frameBytes: 8000)))
+        d.send(.framePresented(FrameReport(copiedBytes: 200, frameBytes: 8000)))
         d.send(.statisticsRequested(""))
         let line = d.logs.last { $0.value.hasPrefix("stats: ") }?.value ?? ""
         // (the driver's own first frame counts 0 bytes: four frames)
@@ -269,7 +269,7 @@ struct KioskCoreTests {
         #expect(shown.waitingFor == nil)
         #expect(shown.price == Self.daily.last?.close)
         #expect(shown.problems.isEmpty)
-        #expect(d.effects.contains { $0.value == .writeStatus && $0.time.mono > d.time.mono - 3 })
+        #expect(d.effects.contains { $0.value.isStatusWrite && $0.time.mono > d.time.mono - 3 })
     }
 
     @Test("one instrument, no cycling: after the draw-in a live update is drawn (the line moves to it)")
@@ -282,7 +282,8 @@ struct KioskCoreTests {
         #expect(model.scene == .line)
         // The shell renders each planned frame; here the last one, before and after the update.
         // (a copy of the pixels: the canvas keeps drawing into its own storage)
-        let before = model.render(at: d.time.mono).buffer.pixels.map { $0 }
+        let renderer = SceneRenderer()
+        let before = renderer.render(model, at: d.time.mono).buffer.pixels.map { $0 }
         let presentsBefore = d.presents.count
         var bars = Self.daily.bars
         let last = try #require(bars.last)
@@ -296,7 +297,7 @@ struct KioskCoreTests {
         let region = IntRect(x0: Int(plot.left), y0: Int(plot.top), x1: Int(plot.right), y1: Int(plot.bottom))
         #expect(d.core.model === model)
         #expect(!model.isAnimating(at: d.time.mono))
-        let after = model.render(at: d.time.mono).buffer
+        let after = renderer.render(model, at: d.time.mono).buffer
         var changed = 0
         for y in region.y0..<region.y1 { for x in region.x0..<region.x1 where after[x, y] != before[y * after.stride + x] { changed += 1 } }
         #expect(changed > 1000)
@@ -433,7 +434,7 @@ struct KioskCoreTests {
         d.display = DisplayInfo(width: 640, height: 360, refreshHz: 10)
         d.send(.display(.connectorReturned, d.display))
         #expect(d.presents.last?.value.fullCopy == true)
-        #expect(d.core.model?.canvas.width == 640)
+        #expect(d.core.model?.screen.layout.width == 640)
     }
 
     @Test("VT away for an hour: the display is released, pings throughout, frames resume on return")
@@ -504,7 +505,7 @@ struct KioskCoreTests {
         d.send(.start)
         d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
         d.run(for: 60)
-        let writes = d.effects.filter { $0.value == .writeStatus }.map(\.time.mono)
+        let writes = d.effects.filter { $0.value.isStatusWrite }.map(\.time.mono)
         #expect(writes.count >= 8)  // the range changes every 8 s
         for (a, b) in zip(writes, writes.dropFirst()) { #expect(b - a >= 1 - 1e-9) }
     }

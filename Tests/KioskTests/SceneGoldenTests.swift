@@ -19,27 +19,29 @@ struct SceneGoldenTests {
     ])
     func keyFrame(name: String, time: Double) throws {
         let m = try Self.model(range: name.hasPrefix("scrub") ? .sixMonths : .oneMonth)
+        let r = SceneRenderer()
         if name.hasPrefix("morph") { m.select(.oneYear, at: 0) }
         if name.hasPrefix("bars") { m.show(.bars, at: 0) }
         if name.hasPrefix("draw") { m.show(.drawIn, at: 0) }
         if name.hasPrefix("scrub") { m.scrub(atX: 400) }
-        let frame = m.render(at: time).buffer
+        let frame = r.render(m, at: time).buffer
         let result = ImageComparison.checkScreen(frame, golden: "scene-\(name).png")
         #expect(result.passed, "\(result.report)")
     }
 
     @Test("a drawn-in line ends as the line scene, pixel for pixel, and then is the line scene")
     func drawInEndsAsTheLineScene() throws {
-        let line = try Self.model(range: .oneMonth).render(at: 0).buffer
+        let line = try SceneRenderer().render(Self.model(range: .oneMonth), at: 0).buffer
         let m = try Self.model(range: .oneMonth)
+        let r = SceneRenderer()
         m.show(.drawIn, at: 0)
         // Mid-way the right of the plot has no line yet.
-        let mid = m.render(at: 1.0).buffer
+        let mid = r.render(m, at: 1.0).buffer
         let plot = m.screen.layout.plot
         let right = IntRect(x0: Int(plot.right) - 40, y0: Int(plot.top), x1: Int(plot.right), y1: Int(plot.bottom) + 2)
         #expect(ImageComparison.compare(mid, line, region: right).maxDifference > 0)   // no line there yet
         #expect(m.scene == .drawIn)
-        let end = m.render(at: m.drawInTiming.duration).buffer
+        let end = r.render(m, at: m.drawInTiming.duration).buffer
         #expect(ImageComparison.compare(end, line).maxDifference == 0)
         #expect(m.scene == .line)
         #expect(!m.isAnimating(at: m.drawInTiming.duration + 0.1))
@@ -47,19 +49,20 @@ struct SceneGoldenTests {
 
     @Test("a morph starts on the old range's frame and ends exactly on the new range's frame")
     func morphEndpoints() throws {
-        let static1M = try Self.model(range: .oneMonth).render(at: 0).buffer
-        let static1Y = try Self.model(range: .oneYear).render(at: 0).buffer
+        let static1M = try SceneRenderer().render(Self.model(range: .oneMonth), at: 0).buffer
+        let static1Y = try SceneRenderer().render(Self.model(range: .oneYear), at: 0).buffer
         let m = try Self.model(range: .oneMonth)
+        let r = SceneRenderer()
         m.labelFade = 0  // compare the picture, not a label cross-fade in progress
         m.select(.oneYear, at: 10)
-        let start = m.render(at: 10).buffer
+        let start = r.render(m, at: 10).buffer
         // The line and baseline start where 1M had them (labels already name the new range).
         let plot = m.screen.layout.plot
         let plotRect = IntRect(x0: Int(plot.left), y0: Int(plot.top), x1: Int(plot.right), y1: Int(plot.bottom))
         #expect(ImageComparison.compare(start, static1M, region: plotRect).maxDifference == 0)
         #expect(m.isAnimating(at: 10.5))
         #expect(!m.isAnimating(at: 11.3))
-        let end = m.render(at: 11.3).buffer
+        let end = r.render(m, at: 11.3).buffer
         #expect(ImageComparison.compare(end, static1Y).maxDifference == 0)
     }
 
@@ -86,26 +89,27 @@ struct PartialRedrawTests {
     func scrubDamage() throws {
         let fonts = try FontSet.load()
         let m = ScreenModel(instrument: .sample(), width: 960, height: 540, fonts: fonts, range: .sixMonths)
+        let r = SceneRenderer()
         m.labelFade = 0
-        _ = m.render(at: 0)
+        _ = r.render(m, at: 0)
         var t = 1.0
         for x in stride(from: 100.0, through: 800.0, by: 37.0) {
             m.scrub(atX: x)
-            let frame = m.render(at: t).buffer
-            let redrawn = m.lastRedrawnRegions.reduce(0) { $0 + $1.width * $1.height }
-            #expect(redrawn < 960 * 540 / 3, "redrew \(m.lastRedrawnRegions) at x \(x)")
+            let frame = r.render(m, at: t).buffer
+            let redrawn = r.lastRedrawnRegions.reduce(0) { $0 + $1.width * $1.height }
+            #expect(redrawn < 960 * 540 / 3, "redrew \(r.lastRedrawnRegions) at x \(x)")
             let fresh = ScreenModel(instrument: .sample(), width: 960, height: 540, fonts: fonts, range: .sixMonths)
             fresh.labelFade = 0
             fresh.scrub(atX: x)
-            let reference = fresh.render(at: t).buffer
+            let reference = SceneRenderer().render(fresh, at: t).buffer
             #expect(ImageComparison.compare(frame, reference).maxDifference <= 1, "x \(x)")
             t += 1
         }
         m.endScrub()
-        _ = m.render(at: t)
+        _ = r.render(m, at: t)
         m.select(.oneYear, at: t + 1)
-        _ = m.render(at: t + 1.1)
-        #expect(m.lastDamage == IntRect(x0: 0, y0: 0, x1: 960, y1: 540))  // a morph redraws everything
+        _ = r.render(m, at: t + 1.1)
+        #expect(r.lastDamage == IntRect(x0: 0, y0: 0, x1: 960, y1: 540))  // a morph redraws everything
     }
 }
 
@@ -121,8 +125,9 @@ extension PartialRedrawTests {
             return m
         }
         let m = make(), reference = make()
-        _ = m.render(at: 0)
-        _ = reference.render(at: 0)  // the fade starts from the same labels
+        let r = SceneRenderer(), rr = SceneRenderer()
+        _ = r.render(m, at: 0)
+        _ = rr.render(reference, at: 0)  // the fade starts from the same labels
         let screen = 1920 * 1080
         var t = 1.0, worst = 0, frames = 0
         // Steps a frame apart (each restarts the fade), then still frames while the fade ends.
@@ -130,13 +135,13 @@ extension PartialRedrawTests {
         for x in moves {
             m.scrub(atX: x)
             reference.scrub(atX: x)
-            let partial = m.render(at: t).buffer
-            reference.invalidate()
-            let full = reference.render(at: t).buffer
+            let partial = r.render(m, at: t).buffer
+            rr.invalidate()
+            let full = rr.render(reference, at: t).buffer
             let same = partial.pixels.withUnsafeBytes { a in full.pixels.withUnsafeBytes { b in a.elementsEqual(b) } }
-            #expect(same, "x \(x) t \(t): \(ImageComparison.compare(partial, full)) redrawing \(m.lastRedrawnRegions)")
-            let redrawn = m.lastRedrawnRegions.reduce(0) { $0 + $1.width * $1.height }
-            #expect(!m.lastRedrawnRegions.isEmpty || x == moves.last, "x \(x) t \(t)")
+            #expect(same, "x \(x) t \(t): \(ImageComparison.compare(partial, full)) redrawing \(r.lastRedrawnRegions)")
+            let redrawn = r.lastRedrawnRegions.reduce(0) { $0 + $1.width * $1.height }
+            #expect(!r.lastRedrawnRegions.isEmpty || x == moves.last, "x \(x) t \(t)")
             worst = max(worst, redrawn)
             frames += 1
             t += x == moves.last ? 0.06 : 1.0 / 60
@@ -145,6 +150,6 @@ extension PartialRedrawTests {
         // The header's text boxes and the indicator's old and new hairline and dot (2.4 %), not
         // bands across the screen (the bands were 22 %).
         #expect(worst * 100 <= screen * 3, "worst frame redrew \(worst) px of \(screen)")
-        #expect(m.lastRedrawnRegions.isEmpty, "the fade is over and nothing moves: \(m.lastRedrawnRegions)")
+        #expect(r.lastRedrawnRegions.isEmpty, "the fade is over and nothing moves: \(r.lastRedrawnRegions)")
     }
 }

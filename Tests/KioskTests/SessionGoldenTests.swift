@@ -79,7 +79,7 @@ struct SessionGoldenTests {
     @Test("1D key frames match their golden images", arguments: ["1D-premarket-open", "1D-closed", "1D-tokyo-lunch"])
     func keyFrame(_ name: String) throws {
         let (m, _) = try Self.model(name)
-        let frame = m.render(at: 0).buffer
+        let frame = SceneRenderer().render(m, at: 0).buffer
         let result = ImageComparison.checkScreen(frame, golden: "session-\(name).png")
         #expect(result.passed, "\(result.report)")
     }

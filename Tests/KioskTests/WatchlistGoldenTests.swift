@@ -75,7 +75,7 @@ struct WatchlistGoldenTests {
         }
         let board = WatchlistScene(entries: entries, width: 960, height: 540, fonts: try FontSet.load(), range: .sixMonths)
         #expect(board.tileContents.map(\.mark?.word) == ["Open", "Pre", "After", "Closed", "Lunch", nil])
-        let result = ImageComparison.checkScreen(board.render().buffer, golden: "watchlist-marks.png")
+        let result = ImageComparison.checkScreen(SceneRenderer().render(board).buffer, golden: "watchlist-marks.png")
         #expect(result.passed, "\(result.report)")
     }
 

@@ -198,9 +198,10 @@ enum BenchCommand {
     static func screenScrubCopyFraction(width: Int, height: Int) -> Double? {
         guard let fonts = try? FontSet.load() else { return nil }
         let m = ScreenModel(instrument: .sample(), width: width, height: height, fonts: fonts, range: .sixMonths)
-        m.render(at: 0)
-        var scanout = ScanoutDamage(bufferCount: 2, bounds: m.canvas.buffer.bounds)
-        _ = scanout.write([m.canvas.buffer.bounds], into: 0)
+        let renderer = SceneRenderer()
+        let bounds = renderer.render(m, at: 0).buffer.bounds
+        var scanout = ScanoutDamage(bufferCount: 2, bounds: bounds)
+        _ = scanout.write([bounds], into: 0)
         _ = scanout.write([], into: 1)
         let plot = m.screen.layout.plot
         let points = max(2, m.selection(for: .sixMonths).points.count)
@@ -208,8 +209,8 @@ enum BenchCommand {
         // One point further per frame, as a steady finger does.
         for i in 0..<points {
             m.scrub(atX: plot.left + (plot.right - plot.left) * Double(i) / Double(points - 1))
-            m.render(at: t)
-            copied += scanout.write(m.lastRedrawnRegions, into: back).area
+            renderer.render(m, at: t)
+            copied += scanout.write(renderer.lastRedrawnRegions, into: back).area
             back = 1 - back
             frames += 1
             t += 1.0 / 60

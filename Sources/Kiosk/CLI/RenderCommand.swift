@@ -190,7 +190,7 @@ enum RenderCommand {
             do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
             let board = WatchlistScene(entries: entries, width: size.width, height: size.height, fonts: fonts,
                                        palette: palette, range: range)
-            do { try PNG.write(board.render().buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
+            do { try PNG.write(SceneRenderer().render(board).buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
             printLine("wrote \(output) (\(size.width)x\(size.height), watchlist of \(entries.count), \(range))")
             return 0
         }
@@ -239,9 +239,10 @@ enum RenderCommand {
             let frames = max(2, Int((seconds * Double(fps)).rounded()) + 1)
             model.timing = MorphTiming(duration: seconds, curve: MorphTiming.standard.curve)
             model.select(to, at: 0)
+            let renderer = SceneRenderer()
             for i in 0..<frames {
                 let t = Double(i) / Double(fps)
-                let canvas = model.render(at: t)
+                let canvas = renderer.render(model, at: t)
                 let name = "\(outputDir!)/frame-\(pad4(i)).png"
                 do { try PNG.write(canvas.buffer, to: name) } catch { Log.error("render: \(error)"); return 1 }
             }
@@ -257,7 +258,7 @@ enum RenderCommand {
         // Without --at, the picture once every animation has settled.
         var time = at ?? 0
         if at == nil { while model.isAnimating(at: time) && time < 60 { time += 0.5 } }
-        let canvas = model.render(at: time)
+        let canvas = SceneRenderer().render(model, at: time)
         if let output {
             do { try PNG.write(canvas.buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
             if !printValues { printLine("wrote \(output) (\(size.width)x\(size.height), \(instrument.name), \(range))") }

@@ -93,7 +93,7 @@ enum RunCommand {
             let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts, range: config.startRange)
             let display = HeadlessDisplay(width: 1920, height: 1080)
             do {
-                try display.present(model.render(at: 0).buffer, damage: display.screen.bounds)
+                try display.present(SceneRenderer().render(model, at: 0).buffer, damage: display.screen.bounds)
                 try display.capture(to: preview)
             } catch {
                 Log.error("run: \(error)")

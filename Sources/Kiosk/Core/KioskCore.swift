@@ -122,6 +122,8 @@ public enum KioskEvent: Sendable {
     case display(DisplayEvent, DisplayInfo)
     /// The presented frame is on screen since `vblank` (core monotonic seconds).
     case flipCompleted(vblank: Double, sequence: UInt64)
+    /// The shell carried out a `.present`: what it cost (the statistics and the status file count it).
+    case framePresented(FrameReport)
     /// `present` failed; no flip is in flight.
     case presentFailed(String)
     /// The outcome of `.setPowered(false)`: without DPMS the core shows a black frame instead.
@@ -169,13 +171,34 @@ public struct FramePlan: Sendable, Equatable {
     public var settled: Bool
 }
 
+/// What presenting one frame cost, as the shell measured it.
+public struct FrameReport: Sendable, Equatable {
+    public var renderNanos: UInt64
+    public var copyNanos: UInt64
+    /// Bytes written towards scanout, and the size of a whole frame.
+    public var copiedBytes: Int
+    public var frameBytes: Int
+
+    public init(renderNanos: UInt64 = 0, copyNanos: UInt64 = 0, copiedBytes: Int = 0, frameBytes: Int = 0) {
+        self.renderNanos = renderNanos
+        self.copyNanos = copyNanos
+        self.copiedBytes = copiedBytes
+        self.frameBytes = frameBytes
+    }
+}
+
 /// Something the shell must do.
 public enum KioskEffect: Sendable, Equatable {
     case present(FramePlan)
     /// DPMS on or off; the shell answers an off with `.screenOffApplied`.
     case setPowered(Bool)
-    /// An sd_notify message (READY=1, STATUS=, WATCHDOG=1, RELOADING=1, STOPPING=1).
-    case notify(String)
+    /// Ready to serve (at start: with what is shown, e.g. "no display; waiting for one"; again
+    /// after each reload, taken or refused, without a status).
+    case ready(status: String?)
+    /// The service is alive (systemd's watchdog).
+    case watchdogPing
+    /// The service is stopping; `statistics` is the frame statistics' summary line.
+    case stopping(statistics: String)
     case log(Log.Priority, String)
     /// Try to open a display now (start, after a hotplug).
     case openDisplay
@@ -191,8 +214,8 @@ public enum KioskEffect: Sendable, Equatable {
     /// The model was rebuilt: touch mapping and gesture size follow `model`, the panel turned by
     /// `quarterTurns` (the same turns the frames carry).
     case layoutChanged(quarterTurns: Int)
-    /// Write the status file now.
-    case writeStatus
+    /// Write the status file now with this content (the shell adds what only it can measure).
+    case writeStatus(KioskStatus)
     /// Leave the loop with this status.
     case exit(Int32)
 }
@@ -277,6 +300,8 @@ public final class KioskCore {
     /// that shows where it ended may still be waiting for a flip; equal to `frames`, it is on screen.
     public private(set) var settledFrame = 0
     private var presentingSettled = false
+    /// A `.present` went out and its `.framePresented` (or `.presentFailed`) has not come back yet.
+    private var awaitingFrameReport = false
     private var pendingInputMicros: UInt64?
     private var inFlightInputMicros: UInt64?
     private var lastVblankMicros: UInt64 = 0
@@ -363,7 +388,9 @@ public final class KioskCore {
             emit(.reopenDisplay)
         case .display(let change, let info): displayChanged(change, info)
         case .flipCompleted(let vblank, let sequence): flipCompleted(vblank: vblank, sequence: sequence)
+        case .framePresented(let report): framePresented(report)
         case .presentFailed(let message):
+            awaitingFrameReport = false
             flipInFlight = false
             log(.warning, "display: \(message)")
         case .screenOffApplied(let dpms):
@@ -415,11 +442,11 @@ public final class KioskCore {
             for p in problems { log(.error, "config: \(p)") }
             log(.warning, summary)
             configProblems = problems
-            emit(.notify("READY=1"))
+            emit(.ready(status: nil))
         case .statisticsRequested(let extra):
             log(.notice, "stats: " + stats.summary + extra)
         case .terminate:
-            emit(.notify("STOPPING=1"))
+            emit(.stopping(statistics: stats.summary))
             emit(.exit(0))
         }
         fireDueTimers()
@@ -495,7 +522,7 @@ public final class KioskCore {
         armBurnIn()
         fullCopyWanted = true
         frameWanted = true
-        emit(.notify("READY=1"))
+        emit(.ready(status: nil))
     }
 
     private var currentID: String? {
@@ -628,7 +655,6 @@ public final class KioskCore {
         let m = ScreenModel(instrument: instrument, width: max(1, w), height: max(1, h), fonts: fonts, palette: palette,
                             range: range ?? model?.range ?? firstRange, scale: config.scale, ranges: config.ranges)
         m.timing = config.morph
-        m.canvas.renderThreads = config.renderThreads ?? Canvas.automaticThreadCount
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
         m.rangeOptions = config.rangeOptions
         m.placeholder = placeholder
@@ -818,14 +844,17 @@ public final class KioskCore {
 
     private func present(_ plan: FramePlan) {
         presentingSettled = plan.settled
+        awaitingFrameReport = true
         flipInFlight = true
         flipStarted = now.mono
         emit(.present(plan))
     }
 
     /// The shell presented a frame (counted for the statistics).
-    public func recordFrame(renderNanos: UInt64, copyNanos: UInt64, copiedBytes: Int = 0, frameBytes: Int = 0) {
-        stats.recordFrame(renderNanos: renderNanos, copyNanos: copyNanos, copiedBytes: copiedBytes, frameBytes: frameBytes)
+    private func framePresented(_ report: FrameReport) {
+        awaitingFrameReport = false
+        stats.recordFrame(renderNanos: report.renderNanos, copyNanos: report.copyNanos, copiedBytes: report.copiedBytes,
+                          frameBytes: report.frameBytes)
         if presentingSettled { settledFrame = stats.presentedFrames }
     }
 
@@ -879,7 +908,7 @@ public final class KioskCore {
             }
             return
         }
-        emit(.notify("WATCHDOG=1"))
+        emit(.watchdogPing)
     }
 
     // MARK: Cycling
@@ -1229,7 +1258,7 @@ public final class KioskCore {
 
     private func sendReady(_ status: String) {
         readySent = true
-        emit(.notify("READY=1\nSTATUS=\(status)"))
+        emit(.ready(status: status))
     }
 
     public var isReady: Bool { readySent }
@@ -1298,19 +1327,21 @@ public final class KioskCore {
     /// be written, so nothing is built either (a morph flips 60 times a second): the window's end
     /// compares once.
     private func scheduleStatus() {
-        guard writesStatus else { return }
+        // A frame being presented is counted first: the file says what is on the glass.
+        guard writesStatus, !awaitingFrameReport else { return }
         if now.mono - lastStatusWrite < statusInterval {
             statusCheckDue = lastStatusWrite + statusInterval
             return
         }
         statusCheckDue = nil
-        var key = status()
+        let written = status()
+        var key = written
         key.time = 0
         if statusRefreshWanted || StatusKey(status: key) != lastStatusKey {
             statusRefreshWanted = false
             lastStatusWrite = now.mono
             lastStatusKey = StatusKey(status: key)
-            emit(.writeStatus)
+            emit(.writeStatus(written))
             statusRefreshDue = now.mono + 60 * statusInterval
         } else if statusRefreshDue == nil {
             statusRefreshDue = now.mono + 60 * statusInterval

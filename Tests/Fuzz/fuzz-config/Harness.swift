@@ -70,13 +70,13 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                     fuzzCheck(plan.time.isFinite, "frame time finite")
                     sequence += 1
                     flipDue = now.mono + 0.1
-                    core.recordFrame(renderNanos: 0, copyNanos: 0)
+                    queue.append(.framePresented(FrameReport()))
                 case .openDisplay, .reopenDisplay: queue.append(.displayOpened(display))
                 case .setPowered(let on): if !on { queue.append(.screenOffApplied(dpms: sequence % 2 == 0)) }
                 case .layoutChanged(let turns):
                     fuzzCheck((0...3).contains(turns), "quarter turns 0...3")
-                    if let m = core.model { gestures.resize(width: Double(m.canvas.width), height: Double(m.canvas.height)) }
-                case .writeStatus: _ = core.status().json
+                    if let m = core.model { gestures.resize(width: Double(m.screen.layout.width), height: Double(m.screen.layout.height)) }
+                case .writeStatus(let status): _ = status.json
                 default: break
                 }
             }
@@ -117,7 +117,11 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     send(.key(.nextRange))
     send(.key(.selectRange(size % 7)))
     run(for: 90, steps: 40)
-    if let m = core.model { _ = m.render(at: now.mono); _ = m.render(at: now.mono + 0.3) }
+    if let m = core.model {
+        let renderer = SceneRenderer()
+        _ = renderer.render(m, at: now.mono)
+        _ = renderer.render(m, at: now.mono + 0.3)
+    }
     send(.configure(setup))
     run(for: 3 * 86_400, steps: 30)
     send(.statisticsRequested(""))

@@ -32,8 +32,9 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let model = ScreenModel(instrument: instrument, width: w, height: h, fonts: fonts,
                             range: ranges[Int(choice) % ranges.count])
     var t = 0.0
+    let renderer = SceneRenderer()
     func frame() {
-        let canvas = model.render(at: t)
+        let canvas = renderer.render(model, at: t)
         fuzzCheck(canvas.width == w && canvas.height == h, "canvas keeps its size")
         let v = model.values()
         if let p = v.price { fuzzCheck(p.isFinite, "shown price finite") }

@@ -1,0 +1,170 @@
+import Raster
+import Text
+
+/// Paints scenes on the one canvas a display owns. The scenes (`ScreenModel`, `WatchlistScene`) are
+/// state only; the renderer holds the pixels, the glyph cache, the drawing threads and what it
+/// painted last, so it can redraw only what changed (a scrub repaints a few percent of the screen).
+/// Whoever owns the display owns its renderer for the display's life; the kiosk core never sees one.
+public final class SceneRenderer {
+    public private(set) var canvas: Canvas
+    /// Threads that draw (`[display] render-threads`); kept across a change of size.
+    public var renderThreads: Int {
+        didSet { canvas.renderThreads = renderThreads }
+    }
+    private let text = TextRenderer()
+    /// What changed in the last `render`: a display copies only these rows.
+    public private(set) var lastDamage = IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    /// The rectangles actually redrawn in the last `render` (their union is `lastDamage`).
+    public private(set) var lastRedrawnRegions: [IntRect] = []
+
+    /// The scene whose pixels the canvas holds: another one (a new model, the overview) is painted whole.
+    private var lastScene: AnyObject?
+    /// Enough of the previous line frame to tell whether the next one may be a partial redraw.
+    private struct FrameKey: Equatable {
+        var range: ChartRange, indicator: Point?, moving: Bool, revision: Int
+    }
+    private var previousKey: FrameKey?
+    /// Each label part as the last line frame painted it, one look per cross-fade layer.
+    private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
+
+    public init(renderThreads: Int = 1) {
+        self.renderThreads = max(1, renderThreads)
+        canvas = Canvas(width: 1, height: 1)
+        canvas.renderThreads = self.renderThreads
+    }
+
+    /// The next `render` paints the whole canvas, as if no frame had been drawn before.
+    public func invalidate() { previousKey = nil }
+
+    /// A canvas of the scene's size (a new one when the size changed: a turned panel, a new mode).
+    private func fit(width: Int, height: Int) {
+        guard canvas.width != width || canvas.height != height else { return }
+        canvas = Canvas(width: width, height: height)
+        canvas.renderThreads = renderThreads
+        previousKey = nil
+    }
+
+    private func begin(_ scene: AnyObject, width: Int, height: Int) {
+        fit(width: max(1, width), height: max(1, height))
+        if lastScene !== scene { previousKey = nil }
+        lastScene = scene
+        canvas.clip = canvas.buffer.bounds
+        lastDamage = canvas.buffer.bounds
+        lastRedrawnRegions = [lastDamage]
+    }
+
+    /// Paints the watchlist overview, whole.
+    @discardableResult
+    public func render(_ board: WatchlistScene) -> Canvas {
+        begin(board, width: board.layout.width, height: board.layout.height)
+        previousKey = nil
+        board.draw(on: canvas, text: text)
+        return canvas
+    }
+
+    /// Paints `model`'s frame for `time` and returns the canvas.
+    @discardableResult
+    public func render(_ model: ScreenModel, at time: Double) -> Canvas {
+        let screen = model.screen
+        begin(model, width: screen.layout.width, height: screen.layout.height)
+        let frame = model.frame(at: time)
+        if frame.scene != .line { previousKey = nil }
+        var labels = frame.labels
+        switch frame.scene {
+        case .line:
+            let key = FrameKey(range: frame.range, indicator: frame.chart.indicator, moving: frame.moving,
+                               revision: frame.revision)
+            let looks = labelLooks(labels, fadingFrom: frame.fadingFrom, fade: frame.fade, screen: screen)
+            let regions = partialRegions(from: previousKey, to: key, looks: looks, screen: screen)
+            previousKey = key
+            paintedLooks = looks
+            for region in regions {
+                canvas.clip = region
+                screen.draw(chart: frame.chart, labels: labels, fadingFrom: frame.fadingFrom, fade: frame.fade, on: canvas)
+            }
+            lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
+            lastRedrawnRegions = regions
+            canvas.clip = canvas.buffer.bounds
+            if let placeholder = model.placeholder, regions.contains(where: { $0 == canvas.buffer.bounds }) {
+                // In the middle of the empty plot, where the line will be.
+                let plot = screen.layout.plot
+                text.draw(placeholder, font: model.barFont, color: screen.palette.secondaryText,
+                          x: (plot.left + plot.right) / 2, y: (plot.top + plot.bottom) / 2,
+                          alignment: .baselineCenter, into: &canvas.buffer, clip: canvas.clip)
+            }
+        case .bars:
+            let bars = model.barScene()
+            labels.change = "monthly change, last 12 months"
+            labels.changeColor = screen.palette.secondaryText
+            // Twelve months are the 1Y button's, whatever range the line showed before.
+            if screen.layout.ranges.contains(.oneYear) { labels.selectedRange = .oneYear }
+            screen.draw(chart: LineChartFrame(vertices: [], baselineY: -100, lineColor: frame.chart.lineColor),
+                        labels: labels, on: canvas)
+            // From above the top value line's label down to the month labels' second line.
+            let plot = screen.layout.plot, s = screen.layout.scale
+            let plotArea = IntRect(x0: Int(plot.left) - 2, y0: Int(plot.top - model.barFont.pixelSize * 1.2) - 2,
+                                   x1: Int(plot.right.rounded(.up)) + 2, y1: Int(plot.bottom) + Int(48 * s))
+            canvas.clip = plotArea.intersection(canvas.buffer.bounds)
+            bars.draw(on: canvas, at: frame.sceneTime, text: text, font: model.barFont)
+            canvas.clip = canvas.buffer.bounds
+        case .drawIn:
+            screen.draw(chart: frame.chart, labels: labels, on: canvas)
+            let plotArea = IntRect(x0: 0, y0: Int(screen.layout.plot.top) - Int(12 * screen.layout.scale),
+                                   x1: canvas.width, y1: Int(screen.layout.plot.bottom.rounded(.up)) + 1)
+            canvas.clip = plotArea.intersection(canvas.buffer.bounds)
+            DrawInScene(vertices: frame.chart.vertices, timing: model.drawInTiming)
+                .draw(frame.chart, painter: screen.painter, on: canvas, at: frame.sceneTime)
+            canvas.clip = canvas.buffer.bounds
+        }
+        return canvas
+    }
+
+    /// The rectangles to redraw between two frames of the line chart: everything after a range
+    /// change, new data or during a morph; while a finger scrubs a settled chart only the label
+    /// parts whose look changed (their old and new ink) and the indicator's old and new places — a
+    /// few percent of the screen.
+    private func partialRegions(from old: FrameKey?, to new: FrameKey,
+                                looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]], screen: TickerScreen) -> [IntRect] {
+        let all = canvas.buffer.bounds
+        guard let old, old.range == new.range, old.revision == new.revision, !old.moving, !new.moving else { return [all] }
+        let L = screen.layout, s = L.scale
+        let plot = L.plot
+        var regions: [IntRect] = []
+        for part in TickerScreen.LabelPart.allCases {
+            let before = paintedLooks[part] ?? [], after = looks[part] ?? []
+            guard before != after else { continue }
+            regions.append((before + after).reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1.bounds) }.intersection(all))
+        }
+        if old.indicator != new.indicator {
+            // The indicator is a hairline down the plot and a dot on the line: a strip a few pixels
+            // wide and a box around the dot, old and new (the picture around them does not change).
+            let metrics = LineChartMetrics(scale: s)
+            let halfLine = Int(metrics.indicatorWidth.rounded(.up)) + 2
+            let dot = Int((metrics.dotRadius + 2).rounded(.up))
+            for p in [old.indicator, new.indicator].compactMap({ $0 }) where abs(p.x) < 1e9 && abs(p.y) < 1e9 {
+                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+                regions.append(IntRect(x0: x - halfLine, y0: Int(plot.top) - halfLine,
+                                       x1: x + 1 + halfLine, y1: Int(plot.bottom.rounded(.up)) + halfLine).intersection(all))
+                regions.append(IntRect(x0: x - dot, y0: y - dot, x1: x + 1 + dot, y1: y + 1 + dot).intersection(all))
+            }
+        }
+        return regions.filter { !$0.isEmpty }
+    }
+
+    /// The looks of every label part a frame with `labels` (cross-fading from `previous` by `fade`)
+    /// paints; the same decision `TickerScreen.draw` makes about the fade.
+    private func labelLooks(_ labels: TickerLabels, fadingFrom previous: TickerLabels?, fade: Double,
+                            screen: TickerScreen) -> [TickerScreen.LabelPart: [TickerScreen.LabelLook]] {
+        let f = min(1, max(0, fade.isFinite ? fade : 1))
+        var layers: [(TickerLabels, Double)] = [(labels, 1)]
+        if let previous, f < 1 { layers = [(previous, 1 - f), (labels, f)] }
+        var looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
+        for part in TickerScreen.LabelPart.allCases {
+            switch part {
+            case .name, .selection: looks[part] = [screen.look(of: part, in: labels)]
+            case .price, .change, .note: looks[part] = layers.map { screen.look(of: part, in: $0.0, opacity: $0.1) }
+            }
+        }
+        return looks
+    }
+}
