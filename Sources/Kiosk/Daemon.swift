@@ -55,6 +55,8 @@ final class Daemon {
     private var shifted: PixelBuffer?
     /// The panel's turn as the core last said (`.layoutChanged`): touch maps through it.
     private var quarterTurns = 0
+    /// The chart's size as the core last laid it out: gestures are recognised in its frame.
+    private var chartSize: (width: Int, height: Int)?
     private var rotated: PixelBuffer?
     /// Turns the display offered but then refused (its test commit failed): copied from then on.
     private var refusedTurns: Set<Int> = []
@@ -163,8 +165,9 @@ final class Daemon {
         case .acquireDisplay:
             virtualTerminal?.acknowledgeAcquire()
             display?.resume()
-        case .layoutChanged(let turns):
+        case .layoutChanged(let turns, let width, let height):
             quarterTurns = turns
+            chartSize = (width, height)
             layoutChanged()
         case .writeStatus(let status): writeStatus(status)
         case .exit(let status):
@@ -260,14 +263,14 @@ final class Daemon {
     }
 
     private func present(_ plan: FramePlan) {
-        guard let d = display, let model = core.model else {
+        guard let d = display else {
             send(.presentFailed("no display"))
             return
         }
         let t0 = MonotonicClock.now()
         do throws(DisplayError) {
             let frameBytes = d.width * d.height * 4
-            if plan.black {
+            if case .black = plan.scene {
                 // The size the display takes: the mode's, transposed while it turns by a quarter.
                 let sideways = d.scanoutRotation % 2 == 1
                 let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
@@ -277,14 +280,21 @@ final class Daemon {
             }
             // The overview is redrawn whole: it changes only when a tile's data does. A burn-in
             // step of a still picture paints nothing: the canvas holds the last frame.
-            let board = core.showingWatchlist ? core.watchlist : nil
-            let canvas = !plan.redraw ? renderer.canvas
-                : board.map { renderer.render($0) } ?? renderer.render(model, at: plan.time)
+            let canvas: Canvas
+            var isOverview = false
+            switch plan.scene {
+            case _ where !plan.redraw: canvas = renderer.canvas
+            case .chart(let model): canvas = renderer.render(model, at: plan.time)
+            case .overview(let board):
+                canvas = renderer.render(board)
+                isOverview = true
+            case .black: canvas = renderer.canvas
+            }
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var damage = plan.fullCopy || (board != nil && plan.redraw) ? [picture.bounds]
+            var damage = plan.fullCopy || (isOverview && plan.redraw) ? [picture.bounds]
                 : plan.redraw ? renderer.lastRedrawnRegions : []
-            let background = model.screen.palette.background.premultiplied
+            let background = plan.background.premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
             // The display turns the picture itself (a plane's rotation): present it unturned.
@@ -366,7 +376,7 @@ final class Daemon {
     }
 
     private func layoutChanged() {
-        guard let model = core.model, let d = display else { return }
+        guard let chartSize, let d = display else { return }
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
         let turns = ((quarterTurns % 4) + 4) % 4
         let wanted = d.scanoutQuarterTurns.subtracting(refusedTurns).contains(turns) ? turns : 0
@@ -376,7 +386,7 @@ final class Daemon {
             Log.warning("display: the plane refused rotation \(wanted * 90)°; turning the picture by copy")
             send(.displayOpened(info(of: d)))
         }
-        gestures.resize(width: Double(model.screen.layout.width), height: Double(model.screen.layout.height))
+        gestures.resize(width: Double(chartSize.width), height: Double(chartSize.height))
         shifted = nil
         rotated = nil
     }

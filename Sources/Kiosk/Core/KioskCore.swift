@@ -149,8 +149,29 @@ public enum KioskEvent: Sendable {
     case terminate
 }
 
+/// What a frame shows: the shell paints it with its renderer, reading nothing else of the core.
+public enum FrameScene: Equatable {
+    /// A black frame (screen off without DPMS).
+    case black
+    case chart(ScreenModel)
+    case overview(WatchlistScene)
+
+    public static func == (a: FrameScene, b: FrameScene) -> Bool {
+        switch (a, b) {
+        case (.black, .black): true
+        case (.chart(let x), .chart(let y)): x === y
+        case (.overview(let x), .overview(let y)): x === y
+        default: false
+        }
+    }
+}
+
 /// How the next frame is to be made.
-public struct FramePlan: Sendable, Equatable {
+public struct FramePlan: Equatable {
+    /// What to paint.
+    public var scene: FrameScene
+    /// The colour of the margins a burn-in shift uncovers (the palette's background).
+    public var background: Color
     /// Animation time of the frame: the vblank it will be shown at.
     public var time: Double
     /// Copy the whole picture, not only the damage (after a black frame, a shift, a modeset).
@@ -166,7 +187,7 @@ public struct FramePlan: Sendable, Equatable {
     /// Clockwise quarter turns from the chart's frame to the panel.
     public var quarterTurns: Int
     /// A black frame (screen off without DPMS) instead of the chart.
-    public var black: Bool
+    public var black: Bool { scene == .black }
     /// Nothing moves after this frame: a still picture (previews are written from these).
     public var settled: Bool
 }
@@ -188,7 +209,7 @@ public struct FrameReport: Sendable, Equatable {
 }
 
 /// Something the shell must do.
-public enum KioskEffect: Sendable, Equatable {
+public enum KioskEffect: Equatable {
     case present(FramePlan)
     /// DPMS on or off; the shell answers an off with `.screenOffApplied`.
     case setPowered(Bool)
@@ -211,9 +232,9 @@ public enum KioskEffect: Sendable, Equatable {
     /// Give the display up for another VT (then allow the switch) / take it back (acknowledged).
     case releaseDisplay
     case acquireDisplay
-    /// The model was rebuilt: touch mapping and gesture size follow `model`, the panel turned by
-    /// `quarterTurns` (the same turns the frames carry).
-    case layoutChanged(quarterTurns: Int)
+    /// The model was rebuilt: touch mapping and gestures follow a chart of `width` x `height`, the
+    /// panel turned by `quarterTurns` (the same turns the frames carry).
+    case layoutChanged(quarterTurns: Int, width: Int, height: Int)
     /// Write the status file now with this content (the shell adds what only it can measure).
     case writeStatus(KioskStatus)
     /// Leave the loop with this status.
@@ -662,7 +683,7 @@ public final class KioskCore {
         fullCopyWanted = true
         frameWanted = true
         refreshStatusNote()
-        emit(.layoutChanged(quarterTurns: quarterTurns))
+        emit(.layoutChanged(quarterTurns: quarterTurns, width: m.screen.layout.width, height: m.screen.layout.height))
     }
 
     /// The small print about the market and freshness (MarketNote): "Closed · opens Mon 09:30"
@@ -799,17 +820,18 @@ public final class KioskCore {
 
     /// Asks for the next frame when one is wanted and the display can take it.
     private func scheduleFrame() {
-        guard displayState == .presenting, !flipInFlight, model != nil else { return }
+        guard displayState == .presenting, !flipInFlight, let model else { return }
+        let background = model.screen.palette.background
         if !screenOn {
             guard blackFrameWanted else { return }
             blackFrameWanted = false
-            present(FramePlan(time: now.mono, fullCopy: true, offset: .zero, quarterTurns: quarterTurns, black: true,
-                              settled: true))
+            present(FramePlan(scene: .black, background: background, time: now.mono, fullCopy: true, offset: .zero,
+                              quarterTurns: quarterTurns, settled: true))
             fullCopyWanted = true
             return
         }
         let t = frameTime()
-        model?.advance(to: t)
+        model.advance(to: t)
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
         let changing = frameWanted || isAnimating(at: t) || lastFrameMoving
@@ -829,8 +851,9 @@ public final class KioskCore {
         lastShift = (byScanout, offset)
         inFlightInputMicros = pendingInputMicros
         pendingInputMicros = nil
-        var plan = FramePlan(time: t, fullCopy: full, offset: offset, quarterTurns: quarterTurns, black: false,
-                             settled: !isAnimating(at: t))
+        let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
+        var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
+                             quarterTurns: quarterTurns, settled: !isAnimating(at: t))
         lastFrameMoving = !plan.settled
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full

@@ -73,9 +73,9 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                     queue.append(.framePresented(FrameReport()))
                 case .openDisplay, .reopenDisplay: queue.append(.displayOpened(display))
                 case .setPowered(let on): if !on { queue.append(.screenOffApplied(dpms: sequence % 2 == 0)) }
-                case .layoutChanged(let turns):
+                case .layoutChanged(let turns, let width, let height):
                     fuzzCheck((0...3).contains(turns), "quarter turns 0...3")
-                    if let m = core.model { gestures.resize(width: Double(m.screen.layout.width), height: Double(m.screen.layout.height)) }
+                    gestures.resize(width: Double(width), height: Double(height))
                 case .writeStatus(let status): _ = status.json
                 default: break
                 }
