@@ -64,6 +64,12 @@ public protocol Display: AnyObject {
     /// True for a framebuffer taken only because no KMS card could show a picture when it was
     /// opened: when a KMS output appears (a display driver that loads late), the caller moves to it.
     var yieldsToKMS: Bool { get }
+    /// The display competes with the console and other sessions for the screen: the caller takes
+    /// part in VT switching (VT_PROCESS) while it runs.
+    var needsVirtualTerminal: Bool { get }
+    /// Writes the picture on screen as a PNG at `path`; `.unsupported` where the display cannot
+    /// read back what it shows.
+    func capture(to path: String) throws(DisplayError)
 }
 
 extension Display {
@@ -77,6 +83,10 @@ extension Display {
     public var scanoutRotation: Int { 0 }
     public func rotateScanout(quarterTurns: Int) -> Bool { quarterTurns % 4 == 0 }
     public var presentMethod: String { "memory" }
+    public var needsVirtualTerminal: Bool { false }
+    public func capture(to path: String) throws(DisplayError) {
+        throw DisplayError(.unsupported, device: "display", operation: "capture", detail: "this display cannot read back its picture")
+    }
     public var pacingMethod: String { "timer" }
     public var shiftMethod: String { "copy" }
     public var pollDescriptor: CInt? { nil }

@@ -77,8 +77,10 @@ public final class HeadlessDisplay: Display {
 
     public var isPowered: Bool { powered }
 
-    /// Writes what is on screen as a PNG.
-    public func capture(to path: String) throws(PNGError) {
-        try PNG.write(screen, to: path)
+    /// Writes what is on screen as a PNG (replaced whole: a reader never sees half of one).
+    public func capture(to path: String) throws(DisplayError) {
+        do { try PNG.write(screen, to: path) } catch {
+            throw DisplayError(.failed, device: "headless", operation: "capture", detail: "\(path): \(error)")
+        }
     }
 }

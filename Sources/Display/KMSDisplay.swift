@@ -79,6 +79,8 @@ public final class KMSDisplay: Display {
     /// `vblank` or `timer`, for display-check, the log and the status file.
     public var pacingMethod: String { pacedByTimer ? "timer" : "vblank" }
     public var presentMethod: String { commitPath.rawValue }
+    /// Only a KMS output competes with the console and other sessions for the screen.
+    public var needsVirtualTerminal: Bool { true }
     /// True when the driver cannot page-flip and frames are set with a modeset and DIRTYFB.
     public var usesDirtyFramebuffer: Bool { commitPath == .dirtyFramebuffer }
     /// True when modesets and flips are atomic commits.

@@ -18,14 +18,14 @@ import Glibc
 final class Daemon {
     struct Options {
         var configPath: String?
-        var displayChoice: String = "auto"
+        var displayChoice = DisplayBackends.Choice.auto
         var readyFile: String?
         var statusFile: String?
         var previewFile: String?
         /// Headless only: the daemon's clock runs this many times faster than real time.
         var timeScale: Double = 1
-        /// Headless only: the simulated display's size.
-        var headlessSize = ModeRequest(width: 1920, height: 1080)
+        /// Headless only (`--size`): the simulated display's size, over `[display] mode`.
+        var modeOverride: ModeRequest?
     }
 
     private var config: Config
@@ -75,10 +75,10 @@ final class Daemon {
                          statusInterval: options.timeScale)
     }
 
-    /// The headless display has no input devices of its own: the seat belongs to whatever else runs.
+    /// A simulated display has no input devices of its own: the seat belongs to whatever else runs.
     static func effective(_ config: Config, _ options: Options) -> Config {
         var c = config
-        if options.displayChoice == "headless" { c.inputEnabled = false }
+        if !options.displayChoice.isPhysical { c.inputEnabled = false }
         return c
     }
 
@@ -181,19 +181,11 @@ final class Daemon {
     private func openDisplay() {
         guard display == nil else { return }
         do {
-            let d: any Display
-            if options.displayChoice == "headless" {
-                d = HeadlessDisplay(width: options.headlessSize.width, height: options.headlessSize.height,
-                                    refreshHz: options.headlessSize.refreshHz ?? 60, simulatedVsync: true)
-            } else {
-                let choice = DisplayBackends.Choice(rawValue: options.displayChoice) ?? .auto
-                d = try DisplayBackends.open(choice, device: config.displayDevice, connector: config.connector,
-                                             mode: config.mode, shiftMargin: config.burnInShift,
+            let d = try DisplayBackends.open(options.displayChoice, device: config.displayDevice, connector: config.connector,
+                                             mode: options.modeOverride ?? config.mode, shiftMargin: config.burnInShift,
                                              log: { Log.notice("display: \($0)") })
-            }
             display = d
-            // Only a KMS output competes with the console and other sessions for the screen.
-            if d is KMSDisplay, virtualTerminal == nil {
+            if d.needsVirtualTerminal, virtualTerminal == nil {
                 virtualTerminal = VirtualTerminal(log: { Log.info($0) })
             }
             if let fd = d.pollDescriptor {
@@ -341,9 +333,7 @@ final class Daemon {
             }
             send(.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes,
                                              frameBytes: frameBytes)))
-            if plan.settled, let preview = options.previewFile, let headless = d as? HeadlessDisplay {
-                writePreview(headless, to: preview)
-            }
+            if plan.settled, let preview = options.previewFile { writePreview(d, to: preview) }
         } catch {
             send(.presentFailed("\(error)"))
         }
@@ -369,7 +359,7 @@ final class Daemon {
 
     /// The preview file is replaced whole (PNG.write renames a finished file over it): a reader
     /// never sees half a PNG.
-    private func writePreview(_ display: HeadlessDisplay, to path: String) {
+    private func writePreview(_ display: any Display, to path: String) {
         do { try display.capture(to: path) } catch {
             Log.limited(.warning, key: "preview", "run: --preview \(path): \(error)")
         }
@@ -396,7 +386,7 @@ final class Daemon {
     private func openInput() {
         if let inputRegistration { loop.remove(inputRegistration); self.inputRegistration = nil }
         input = nil
-        guard config.inputEnabled, options.displayChoice != "headless" else { return }
+        guard config.inputEnabled, options.displayChoice.isPhysical else { return }
         let calibration = config.calibration.flatMap { CalibrationMatrix($0.map(Float.init)) }
         do {
             let devices = try InputDevices(seat: config.seat, mapping: TouchMapping(panelWidth: 0, panelHeight: 0),

@@ -1,3 +1,4 @@
+import Glibc
 import CDRM
 import Raster
 import Testing
@@ -161,5 +162,31 @@ import LinuxIO
                 #expect(memory[y * 10 + x] == (inside ? UInt32((y - 1) * 8 + (x - 1)) : 0xDEAD_BEEF))
             }
         }
+    }
+}
+
+/// The backends as one registry: every list of names and every check derives from `Choice`.
+@Suite struct BackendRegistryTests {
+    @Test func namesComeFromTheCases() {
+        #expect(DisplayBackends.Choice.names() == "auto, kms, fbdev or headless")
+        #expect(DisplayBackends.Choice.names(DisplayBackends.Choice.configurable) == "auto, kms or fbdev")
+        #expect(DisplayBackends.Choice.configurable.allSatisfy { $0.isPhysical })
+        #expect(!DisplayBackends.Choice.headless.isPhysical)
+    }
+
+    @Test("headless opens through the same door as the others, at the mode asked for, and captures its picture")
+    func headlessOpensLikeTheOthers() throws {
+        let d = try DisplayBackends.open(.headless, mode: ModeRequest(width: 320, height: 200, refreshHz: 30))
+        defer { d.shutdown() }
+        #expect(d.width == 320 && d.height == 200 && d.refreshHz == 30)
+        #expect(!d.needsVirtualTerminal)
+        try d.present(PixelBuffer(width: 320, height: 200, fill: 0xFF11_2233), damage: IntRect(x0: 0, y0: 0, x1: 320, y1: 200))
+        let path = "/tmp/tickerboard-capture-\(getpid()).png"
+        defer { unlink(path) }
+        try d.capture(to: path)
+        #expect(Glibc.access(path, R_OK) == 0)
+        let plain = try DisplayBackends.open(.headless)
+        defer { plain.shutdown() }
+        #expect(plain.width == 1920 && plain.height == 1080)
     }
 }

@@ -86,7 +86,7 @@ struct CommandArgumentsTests {
     @Test("touch-test: options override the config; rotation auto follows the panel")
     func touchTest() throws {
         var config = Config()
-        config.displayBackend = "fbdev"
+        config.displayBackend = .fbdev
         config.displayDevice = "/dev/fb1"
         config.connector = "HDMI-A-1"
         config.mode = ModeRequest(width: 800, height: 480)

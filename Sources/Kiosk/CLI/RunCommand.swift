@@ -29,7 +29,7 @@ enum RunCommand {
 
     struct Options {
         var configPath: String?
-        var display: String?
+        var display: DisplayBackends.Choice?
         var preview: String?
         var status: String?
         var readyFile: String?
@@ -42,7 +42,7 @@ enum RunCommand {
         if args.wantsHelp() { return nil }
         var o = Options()
         o.configPath = try args.option("--config")
-        o.display = try args.option("--display")
+        o.display = try args.value("--display", expected: DisplayBackends.Choice.names(), DisplayBackends.Choice.init(rawValue:))
         o.preview = try args.option("--preview")
         o.status = try args.option("--status")
         o.readyFile = try args.option("--ready-file")
@@ -59,10 +59,7 @@ enum RunCommand {
             o.timeScale = v
         }
         try args.finish()
-        if let display = o.display, !["auto", "kms", "fbdev", "headless"].contains(display) {
-            throw UsageError("run: --display \"\(display)\" is not auto, kms, fbdev or headless")
-        }
-        if o.display != "headless" {
+        if o.display?.isPhysical != false {
             if o.timeScale != 1 { throw UsageError("run: --time-scale needs --display headless") }
             if o.size != nil { throw UsageError("run: --size needs --display headless") }
         }
@@ -84,11 +81,11 @@ enum RunCommand {
             config = loaded
         }
         // The command line wins over [display] backend.
-        var displayChoice = o.display ?? config.displayBackend
+        let displayChoice = o.display ?? config.displayBackend
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("run: \(error)"); return 1 }
 
-        if displayChoice == "auto" && DisplayBackends.devicePaths().isEmpty {
+        if displayChoice == .auto && DisplayBackends.devicePaths().isEmpty {
             let preview = o.preview ?? "/tmp/tickerboard-preview.png"
             let model = ScreenModel(instrument: .sample(), width: 1920, height: 1080, fonts: fonts, range: config.startRange)
             let display = HeadlessDisplay(width: 1920, height: 1080)
@@ -101,22 +98,21 @@ enum RunCommand {
             }
             // On stderr: unbuffered, so the journal has it now, not at exit.
             Log.notice("no display device (/dev/dri/card*, /dev/fb*): preview written to \(preview); waiting for a display")
-        } else if displayChoice != "headless" && o.preview != nil {
+        } else if displayChoice.isPhysical && o.preview != nil {
             throw UsageError("run: --preview needs --display headless (or no display device)")
         }
-        if !["auto", "kms", "fbdev", "headless"].contains(displayChoice) { displayChoice = "auto" }
 
         var options = Daemon.Options()
         options.configPath = path
         options.displayChoice = displayChoice
         options.readyFile = o.readyFile
-        options.previewFile = displayChoice == "headless" ? o.preview : nil
+        options.previewFile = displayChoice.isPhysical ? nil : o.preview
         options.statusFile = o.status ?? getenv("RUNTIME_DIRECTORY").map {
             // systemd may list several directories, separated by colons: the first is ours.
             String(cString: $0).split(separator: ":").first.map { String($0) + "/status.json" } ?? ""
         }.flatMap { $0.isEmpty ? nil : $0 }
         options.timeScale = o.timeScale
-        if let size = o.size ?? (displayChoice == "headless" ? config.mode : nil) { options.headlessSize = size }
+        options.modeOverride = o.size
         ProcessResources.returnLargeBlocksToTheKernel()
         let daemon: Daemon
         do {

@@ -47,7 +47,10 @@ enum TouchTestCommand {
         if args.wantsHelp() { return nil }
         var o = Options()
         o.configPath = try args.option("--config")
-        o.display = try args.value("--display", expected: "auto, kms or fbdev", DisplayBackends.Choice.init(rawValue:))
+        let choices = DisplayBackends.Choice.configurable
+        o.display = try args.value("--display", expected: DisplayBackends.Choice.names(choices)) {
+            DisplayBackends.Choice(rawValue: $0).flatMap { choices.contains($0) ? $0 : nil }
+        }
         o.device = try args.option("--device")
         o.rotation = try args.value("--rotation", expected: "auto, 0, 90, 180 or 270") { text -> Int?? in
             // nil refuses the text; .some(nil) is auto: the panel's orientation whatever the config says.
@@ -76,7 +79,7 @@ enum TouchTestCommand {
     }
 
     static func settings(_ o: Options, config: Config) -> Settings {
-        Settings(display: o.display ?? DisplayBackends.Choice(rawValue: config.displayBackend) ?? .auto,
+        Settings(display: o.display ?? config.displayBackend,
                  device: o.device ?? config.displayDevice, connector: config.connector, mode: config.mode,
                  rotation: o.rotation ?? config.rotation,
                  calibration: o.calibration ?? config.calibration.flatMap { CalibrationMatrix($0.map(Float.init)) } ?? .identity,

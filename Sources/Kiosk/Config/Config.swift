@@ -55,7 +55,7 @@ public enum WatchlistMode: String, Equatable, Sendable {
 
 public struct Config: Equatable, Sendable {
     // [display]
-    public var displayBackend = "auto"
+    public var displayBackend = DisplayBackends.Choice.auto
     public var displayDevice: String?
     public var connector: String?
     public var mode: ModeRequest?
@@ -292,8 +292,11 @@ public struct Config: Equatable, Sendable {
     static let schema: [String: [String: Setter]] = [
         "display": [
             "backend": { c, v in
-                guard ["auto", "kms", "fbdev"].contains(v.lowercased()) else { return "expected auto, kms or fbdev, found \"\(v)\"" }
-                c.displayBackend = v.lowercased(); return nil
+                let choices = DisplayBackends.Choice.configurable
+                guard let choice = DisplayBackends.Choice(rawValue: v.lowercased()), choices.contains(choice) else {
+                    return "expected \(DisplayBackends.Choice.names(choices)), found \"\(v)\""
+                }
+                c.displayBackend = choice; return nil
             },
             "device": { c, v in
                 if v.lowercased() == "auto" { c.displayDevice = nil; return nil }
