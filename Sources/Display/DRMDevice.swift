@@ -337,13 +337,7 @@ final class ScanoutBuffer {
 /// Finds the card to use: the given path, else the first `/dev/dri/cardN` with a connected output.
 enum DRMCardFinder {
     static func cardPaths() -> [String] {
-        guard let dir = opendir("/dev/dri") else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("card"), Int(name.dropFirst(4)) != nil { names.append(name) }
-        }
+        let names = FileSystem.list("/dev/dri").filter { $0.hasPrefix("card") && Int($0.dropFirst(4)) != nil }
         return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "/dev/dri/" + $0 }
     }
 

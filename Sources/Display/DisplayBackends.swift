@@ -93,7 +93,7 @@ public enum DisplayBackends {
 
     /// `/dev/fb0` when it opens as a framebuffer.
     private static func framebuffer(yieldsToKMS: Bool) -> FBDevDisplay? {
-        guard access("/dev/fb0", F_OK) == 0, let fb = try? FBDevDisplay(path: "/dev/fb0") else { return nil }
+        guard FileSystem.exists("/dev/fb0"), let fb = try? FBDevDisplay(path: "/dev/fb0") else { return nil }
         fb.yieldsToKMS = yieldsToKMS
         return fb
     }

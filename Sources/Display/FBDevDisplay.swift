@@ -28,7 +28,7 @@ public final class FBDevDisplay: Display {
     public internal(set) var yieldsToKMS = false
     public var pacingMethod: String { hasVSyncIoctl ? "vsync-ioctl+timer" : "timer" }
 
-    private let fd: CInt
+    private let file: OwnedDescriptor
     private let memory: UnsafeMutableRawPointer
     private let memoryLength: Int
     private let lineLength: Int
@@ -41,17 +41,16 @@ public final class FBDevDisplay: Display {
     private var blanked = false
     private let pacingTimer: PacingTimer
     private var pacer: FramePacer
-    private var console: (fd: CInt, mode: CInt)?
+    private var console: (file: OwnedDescriptor, mode: CInt)?
     private var isShutDown = false
 
     public init(path: String = "/dev/fb0") throws(DisplayError) {
         devicePath = path
-        let fd: CInt
-        do { fd = try FileDescriptor.open(path, .readWrite).rawValue } catch let e {
+        let file: OwnedDescriptor  // closed with it when the rest of the set-up fails
+        do { file = OwnedDescriptor(try FileDescriptor.open(path, .readWrite)) } catch let e {
             throw DisplayError(e == .permissionDenied ? .accessDenied : .noDisplay, device: path, operation: "open", errno: e)
         }
-        var ok = false
-        defer { if !ok { close(fd) } }
+        let fd = file.rawValue
         func failure(_ op: String, _ kind: DisplayError.Kind = .failed, detail: String? = nil, errno: Errno? = .current) -> DisplayError {
             DisplayError(kind, device: path, operation: op, errno: errno, detail: detail)
         }
@@ -101,15 +100,13 @@ public final class FBDevDisplay: Display {
         pacer = FramePacer(refreshHz: refreshHz, source: .timer, timerReason: "fbdev has no flip events")
         damage = ScanoutDamage(bufferCount: pages, bounds: IntRect(x0: 0, y0: 0, x1: width, y1: height))
         self.device = device
-        self.fd = fd
-        ok = true
+        self.file = file
         enterGraphicsMode()
     }
 
     deinit {
         shutdown()
         munmap(memory, memoryLength)
-        close(fd)
     }
 
     public var pollDescriptor: CInt? { pacingTimer.descriptor }
@@ -178,8 +175,8 @@ public final class FBDevDisplay: Display {
             try? device.pan(pan)
         }
         if let console {
-            _ = ioctl(console.fd, UInt(KDSETMODE), CInt(console.mode))
-            close(console.fd)
+            try? VTDevice(fd: console.file.rawValue).setDisplayMode(console.mode)
+            console.file.close()
             self.console = nil
         }
     }
@@ -199,13 +196,14 @@ public final class FBDevDisplay: Display {
     /// Without a console (a serial-only board, a container) there is nothing to do.
     private func enterGraphicsMode() {
         for path in ["/dev/tty0", "/dev/tty"] {
-            guard let tty = try? FileDescriptor.open(path, .readWrite, options: .noControllingTerminal).rawValue else { continue }
-            var mode: CInt = 0
-            if ioctl(tty, UInt(KDGETMODE), &mode) == 0, ioctl(tty, UInt(KDSETMODE), CInt(KD_GRAPHICS)) == 0 {
-                console = (tty, mode)
+            guard let tty = try? FileDescriptor.open(path, .readWrite, options: .noControllingTerminal) else { continue }
+            let file = OwnedDescriptor(tty)
+            let vt = VTDevice(fd: file.rawValue)
+            if let mode = try? vt.displayMode(), (try? vt.setDisplayMode(CInt(KD_GRAPHICS))) != nil {
+                console = (file, mode)
                 return
             }
-            close(tty)
+            file.close()
         }
     }
 }

@@ -78,17 +78,20 @@ public enum OutputsReport {
     }
 
     static func framebufferPaths() -> [String] {
-        (0..<8).map { "/dev/fb\($0)" }.filter { access($0, F_OK) == 0 }
+        (0..<8).map { "/dev/fb\($0)" }.filter(FileSystem.exists)
     }
 
     static func describeFramebuffer(_ path: String) -> String {
-        let fd: CInt
-        do { fd = try FileDescriptor.open(path, .readOnly).rawValue } catch { return "\(path): cannot open: \(error)" }
-        defer { close(fd) }
-        var fix = fb_fix_screeninfo()
-        var v = fb_var_screeninfo()
-        guard ioctl(fd, UInt(FBIOGET_FSCREENINFO), &fix) == 0, ioctl(fd, UInt(FBIOGET_VSCREENINFO), &v) == 0 else {
-            return "\(path): not a framebuffer: \(Errno.current)"
+        let device: OwnedDescriptor
+        do { device = OwnedDescriptor(try FileDescriptor.open(path, .readOnly)) } catch { return "\(path): cannot open: \(error)" }
+        defer { device.close() }  // (also keeps it open until here: ARC may end a lifetime at its last use)
+        let fb = FBDevice(fd: device.rawValue)
+        let fix: fb_fix_screeninfo, v: fb_var_screeninfo
+        do throws(Errno) {
+            fix = try fb.fixedInfo()
+            v = try fb.variableInfo()
+        } catch {
+            return "\(path): not a framebuffer: \(error)"
         }
         let id = withUnsafeBytes(of: fix.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return "\(path): fbdev \(id), \(v.xres)x\(v.yres) \(v.bits_per_pixel) bpp, virtual \(v.xres_virtual)x\(v.yres_virtual)"

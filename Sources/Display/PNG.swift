@@ -40,20 +40,24 @@ public enum PNG {
                 }
             }
         }
-        let temporary = path + ".partial-\(getpid())"
-        let ok = rows.withUnsafeBytes { raw in
-            png_image_write_to_file(&image, temporary, 0, raw.baseAddress, Int32(w * 3), nil)
+        // Encoded in memory, then written through the one atomic writer: a reader (a preview
+        // watcher, a test) sees the old picture or the new one, never half of either.
+        var size = 0
+        var encoded: [UInt8] = []
+        let ok = rows.withUnsafeBytes { raw -> Int32 in
+            guard png_image_write_to_memory(&image, nil, &size, 0, raw.baseAddress, Int32(w * 3), nil) != 0 else { return 0 }
+            encoded = [UInt8](repeating: 0, count: size)
+            return encoded.withUnsafeMutableBytes { out in
+                png_image_write_to_memory(&image, out.baseAddress, &size, 0, raw.baseAddress, Int32(w * 3), nil)
+            }
         }
         if ok == 0 {
             let message = messageOf(&image)
             png_image_free(&image)
-            unlink(temporary)
             throw PNGError(path: path, reason: "cannot write PNG: \(message)")
         }
-        if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw PNGError(path: path, reason: "cannot write PNG: \(reason)")
+        do { try AtomicFile.write(Array(encoded.prefix(size)), to: path) } catch {
+            throw PNGError(path: path, reason: "cannot write PNG: \(error.message)")
         }
     }
 

@@ -15,7 +15,8 @@ public final class VirtualTerminal {
     public let signal: CInt
     /// True while our VT is the one on screen.
     public private(set) var isForeground = true
-    private let fd: CInt
+    private let file: OwnedDescriptor
+    private var device: VTDevice { VTDevice(fd: file.rawValue) }
     private var savedMode = vt_mode()
 
     /// Takes part in switching of the active VT (`/sys/class/tty/tty0/active`); nil when there is
@@ -24,26 +25,24 @@ public final class VirtualTerminal {
         guard let active = Self.activeName() else { return nil }
         path = "/dev/" + active
         self.signal = signal
-        do { fd = try FileDescriptor.open(path, .readWrite, options: .noControllingTerminal).rawValue } catch {
+        do { file = OwnedDescriptor(try FileDescriptor.open(path, .readWrite, options: .noControllingTerminal)) } catch {
             log("vt: cannot open \(path) (\(error)); VT switches are not coordinated")
             return nil
         }
-        guard ioctl(fd, UInt(VT_GETMODE), &savedMode) == 0 else {
-            log("vt: \(path): VT_GETMODE failed (\(Errno.current)); VT switches are not coordinated")
-            close(fd)
+        let vt = VTDevice(fd: file.rawValue)
+        do { savedMode = try vt.mode() } catch {
+            log("vt: \(path): VT_GETMODE failed (\(error)); VT switches are not coordinated")
             return nil
         }
         var mode = vt_mode()
         mode.mode = CChar(VT_PROCESS)
         mode.relsig = Int16(signal)
         mode.acqsig = Int16(signal)
-        guard ioctl(fd, UInt(VT_SETMODE), &mode) == 0 else {
-            log("vt: \(path): VT_SETMODE failed (\(Errno.current)); VT switches are not coordinated")
-            close(fd)
+        do { try vt.setMode(mode) } catch {
+            log("vt: \(path): VT_SETMODE failed (\(error)); VT switches are not coordinated")
             return nil
         }
         log("vt: \(path): switching away releases the display")
-        Self.cleanupList.append(fd)
     }
 
     deinit { restore() }
@@ -56,25 +55,22 @@ public final class VirtualTerminal {
 
     /// Allows the pending switch away; call after the display was given up.
     public func allowRelease() {
-        _ = ioctl(fd, UInt(VT_RELDISP), 1)
+        try? device.allowRelease()
         isForeground = false
     }
 
     /// Acknowledges that our VT is back; the display may be taken again.
     public func acknowledgeAcquire() {
-        _ = ioctl(fd, UInt(VT_RELDISP), VT_ACKACQ)
+        try? device.acknowledgeAcquire()
         isForeground = true
     }
 
     /// Gives switching back to the kernel. Idempotent.
     public func restore() {
-        guard Self.cleanupList.contains(fd) else { return }
-        _ = ioctl(fd, UInt(VT_SETMODE), &savedMode)
-        close(fd)
-        Self.cleanupList.removeAll { $0 == fd }
+        guard file.descriptor != nil else { return }
+        try? device.setMode(savedMode)
+        file.close()
     }
-
-    nonisolated(unsafe) private static var cleanupList: [CInt] = []
 
     static func activeName() -> String? {
         guard let bytes = try? RegularFile.read("/sys/class/tty/tty0/active", limit: 4096), !bytes.isEmpty else { return nil }

@@ -67,7 +67,7 @@ public enum FetchCommand {
 
         // --print works without a config file: the built-in providers need none (a key still helps).
         let path = configPath ?? FetchConfig.defaultPath
-        var (config, issues) = (print && configPath == nil && access(path, R_OK) != 0)
+        var (config, issues) = (print && configPath == nil && !FileSystem.isReadable(path))
             ? (FetchConfig(), []) : FetchConfig.load(path: path)
         for issue in issues { printError("\(issue)") }
         if issues.contains(where: \.isError) { return 2 }
@@ -169,13 +169,11 @@ public enum FetchCommand {
     static func usage(_ message: String) { printError("tickerboard-fetch: \(message) (see tickerboard-fetch --help)") }
 
     static func printOut(_ text: String, terminator: String = "\n") {
-        let bytes = Array((text + terminator).utf8)
-        bytes.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+        StandardStream.output.write(text + terminator)
     }
 
     static func printError(_ text: String) {
-        let bytes = Array((text + "\n").utf8)
-        bytes.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        StandardStream.error.write(text + "\n")
     }
 }
 

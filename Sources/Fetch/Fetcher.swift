@@ -20,8 +20,7 @@ public struct FetchLog: Sendable {
 
     public static let standardError = FetchLog { priority, message in
         let prefixed = isatty(2) == 0 ? "<\(priority.rawValue)>" : ""
-        let bytes = Array((prefixed + message + "\n").utf8)
-        bytes.withUnsafeBytes { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+        StandardStream.error.write(prefixed + message + "\n")
     }
 }
 

@@ -33,7 +33,7 @@ public enum Secrets {
             guard let credentials else { return .failure(SecretError("key-file = \(keyFile): no $CREDENTIALS_DIRECTORY (set LoadCredential=\(name):FILE in the unit)")) }
             return read(path: credentials + "/" + name, checkMode: false).map { Optional($0) }
         }
-        if let credentials, access(credentials + "/" + provider, R_OK) == 0 {
+        if let credentials, FileSystem.isReadable(credentials + "/" + provider) {
             return read(path: credentials + "/" + provider, checkMode: false).map { Optional($0) }
         }
         guard let keyFile else { return .success(nil) }

@@ -30,7 +30,7 @@ private let openRestricted: OpenRestricted = { path, flags, userData in
 }
 
 private let closeRestricted: CloseRestricted = { fd, _ in
-    _ = close(fd)
+    try? FileDescriptor(rawValue: fd).close()
 }
 
 /// Device nodes libinput could not open, collected inside the C callback and logged later.
@@ -111,7 +111,7 @@ public final class InputDevices {
         self.context = context
         self.interface = interface
         self.openFailures = failures
-        if access("/run/udev/control", F_OK) != 0 {
+        if !FileSystem.exists("/run/udev/control") {
             log("input: systemd-udevd is not running (/run/udev/control missing): libinput will find no devices and no hotplug")
         }
         centrePointer()

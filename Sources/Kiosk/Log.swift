@@ -17,8 +17,7 @@ public enum Log {
 
     public static func write(_ priority: Priority, _ message: String) {
         let line = (usesPriorityPrefixes ? "<\(priority.rawValue)>" : "") + message + "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { raw in _ = Glibc.write(2, raw.baseAddress, raw.count) }
+        StandardStream.error.write(line)
     }
 
     public static func error(_ message: String) { write(.error, message) }

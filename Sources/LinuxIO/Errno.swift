@@ -56,6 +56,9 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     /// `ETIMEDOUT`.
     public static let timedOut = Errno(rawValue: ETIMEDOUT)
 
+    /// The C library's text alone, e.g. "Permission denied".
+    public var message: String { strerror(rawValue).map { String(cString: $0) } ?? "errno \(rawValue)" }
+
     /// The C library's text for the code, e.g. "Permission denied (errno 13)".
     public var description: String {
         guard let text = strerror(rawValue) else { return "errno \(rawValue)" }
@@ -77,27 +80,6 @@ public func retryingOnInterrupt<T: FixedWidthInteger>(_ call: () -> T) throws(Er
         if result != -1 { return result }
         let error = Errno.current
         if error != .interrupted { throw error }
-    }
-}
-
-/// The monotonic clock, the time base of vblank timestamps, timerfds and frame statistics.
-public enum MonotonicClock {
-    /// Nanoseconds since an arbitrary fixed point (boot); never goes backwards.
-    public static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-    }
-}
-
-/// CPU time this process has used (user + system), from `getrusage`.
-public enum ProcessCPUTime {
-    /// User and system CPU time in nanoseconds.
-    public static func now() -> (user: UInt64, system: UInt64) {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func ns(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_usec) &* 1000 }
-        return (ns(usage.ru_utime), ns(usage.ru_stime))
     }
 }
 

@@ -53,14 +53,6 @@ public enum AtomicFile {
     }
 }
 
-/// The wall clock (`CLOCK_REALTIME`), Unix seconds: it can step (NTP, `timedatectl`).
-public enum WallClock {
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-}
 
 /// What this process holds, for the status file and the statistics line.
 public enum ProcessResources {
@@ -76,14 +68,8 @@ public enum ProcessResources {
 
     /// Open file descriptors (`/proc/self/fd`, less the one reading it); nil without /proc.
     public static func openDescriptors() -> Int? {
-        guard let dir = opendir("/proc/self/fd") else { return nil }
-        defer { closedir(dir) }
-        var count = 0
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { count += 1 }
-        }
-        return count - 1
+        guard FileSystem.isDirectory("/proc/self/fd") else { return nil }
+        return FileSystem.list("/proc/self/fd").count - 1
     }
 
     /// For a process that runs for months: blocks of 256 KiB and more (price series, pictures)

@@ -1,3 +1,5 @@
+import LinuxIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,14 +34,14 @@ public enum FontLocator {
                             defaults: [FontWeight: String] = defaultPaths,
                             directories: [String] = searchDirectories) throws(TextError) -> String {
         if let path {
-            guard access(path, F_OK) == 0 else { throw .fontFileMissing(path: path) }
+            guard FileSystem.exists(path) else { throw .fontFileMissing(path: path) }
             return path
         }
         let preferred = defaults[weight]
-        if let preferred, access(preferred, R_OK) == 0 { return preferred }
+        if let preferred, FileSystem.isReadable(preferred) { return preferred }
         var candidates: [String] = []
         for directory in directories { collectSansFonts(in: directory, depth: 3, into: &candidates) }
-        if let best = candidates.filter({ access($0, R_OK) == 0 }).min(by: { rank($0, weight) < rank($1, weight) }) {
+        if let best = candidates.filter({ FileSystem.isReadable($0) }).min(by: { rank($0, weight) < rank($1, weight) }) {
             return best
         }
         throw .noFontFound(searched: (preferred.map { [$0] } ?? []) + directories.map { $0 + "/**/*Sans*.ttf" })
@@ -59,17 +61,11 @@ public enum FontLocator {
     }
 
     private static func collectSansFonts(in directory: String, depth: Int, into result: inout [String]) {
-        guard depth > 0, let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix(".") { continue }
+        guard depth > 0 else { return }
+        for name in FileSystem.list(directory) where !name.hasPrefix(".") {
             let full = directory + "/" + name
-            var info = stat()
-            guard stat(full, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR {
+            guard let kind = FileSystem.kind(of: full) else { continue }
+            if kind == .directory {
                 collectSansFonts(in: full, depth: depth - 1, into: &result)
             } else if name.contains("Sans"), name.lowercased().hasSuffix(".ttf") {
                 result.append(full)

@@ -172,10 +172,7 @@ public struct ScreenPower: Sendable {
             if let zone = try? ExchangeTimeZone(identifier: name, zoneinfoDirectory: zoneinfoDirectory) { return zone }
         }
         var name = "localtime"
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink(localtimePath, &buffer, buffer.count - 1)
-        if n > 0 {
-            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let target = FileSystem.readLink(localtimePath) {
             if let range = target.firstRange(of: "zoneinfo/") { name = String(target[range.upperBound...]) }
         }
         if let bytes = readSmallFile(localtimePath),

@@ -1,4 +1,5 @@
 import Chart
+import LinuxIO
 import Display
 import Feed
 import Raster
@@ -141,8 +142,7 @@ enum RenderCommand {
             }
             guard let outputDir else { throw UsageError("render: --transition needs --output-dir DIR") }
             guard output == nil else { throw UsageError("render: --transition writes to --output-dir, not --output") }
-            var st = stat()
-            guard stat(outputDir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            guard FileSystem.isDirectory(outputDir) else {
                 throw UsageError("render: --output-dir \"\(outputDir)\" is not an existing directory")
             }
             transitionRanges = (a, b)

@@ -63,8 +63,8 @@ enum RunCommand {
             if o.timeScale != 1 { throw UsageError("run: --time-scale needs --display headless") }
             if o.size != nil { throw UsageError("run: --size needs --display headless") }
         }
-        if let path = o.configPath, access(path, R_OK) != 0 {
-            throw UsageError("run: --config \(path): \(String(cString: strerror(errno)))")
+        if let path = o.configPath, let problem = FileSystem.readProblem(path) {
+            throw UsageError("run: --config \(path): \(problem.message)")
         }
         return o
     }
@@ -73,7 +73,7 @@ enum RunCommand {
         guard let o = try parse(raw) else { printLine(help); return 0 }
 
         var config = Config()
-        let path = o.configPath ?? (access(Config.defaultPath, F_OK) == 0 ? Config.defaultPath : nil)
+        let path = o.configPath ?? (FileSystem.exists(Config.defaultPath) ? Config.defaultPath : nil)
         if let path {
             let (loaded, issues) = Config.load(path: path)
             // A bad key falls back to its default: the screen must come up whatever the file says.

@@ -1,0 +1,81 @@
+import LinuxIO
+import Testing
+
+/// The house rules that a compiler does not enforce, checked on the sources themselves: raw
+/// system calls on paths and descriptors live in LinuxIO and the small device wrappers, and
+/// backends are named through `DisplayBackends.Choice`, never as strings.
+@Suite("Source rules")
+struct SourceRulesTests {
+    /// The package's `Sources` directory, found from this file's path.
+    static var sources: String {
+        var dir = #filePath
+        for _ in 0..<3 { dir = String(dir[..<(dir.lastIndex(of: "/") ?? dir.startIndex)]) }
+        return dir + "/Sources"
+    }
+
+    /// Every Swift file under `directory`, as paths relative to `Sources`.
+    static func swiftFiles(_ directory: String = sources, prefix: String = "") -> [String] {
+        FileSystem.list(directory).sorted().flatMap { name -> [String] in
+            let full = directory + "/" + name
+            if FileSystem.isDirectory(full) { return swiftFiles(full, prefix: prefix + name + "/") }
+            return name.hasSuffix(".swift") ? [prefix + name] : []
+        }
+    }
+
+    /// Lines of code (comments dropped) of `file` that contain a call of one of `names`, with an
+    /// argument (`Path.close()` is a path's verb, not the system call).
+    static func calls(of names: [String], in file: String) throws -> [String] {
+        let text = String(decoding: try RegularFile.read(sources + "/" + file, limit: 1 << 22), as: UTF8.self)
+        var found: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            for name in names {
+                var rest = Substring(line)
+                while let range = rest.firstRange(of: name + "(") {
+                    let before = rest[..<range.lowerBound].last
+                    let after = rest[range.upperBound...].first
+                    let isCall = before.map { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") } ?? true
+                    if isCall && after != ")" { found.append("\(file):\(number + 1): \(line.trimmingCharacters())") }
+                    rest = rest[range.upperBound...]
+                }
+            }
+        }
+        return found
+    }
+
+    static let wrappers: Set<String> = ["Display/DRMDevice.swift", "Display/FBDevice.swift", "Display/VTDevice.swift"]
+
+    @Test("no raw close, ioctl, access, stat, readdir, readlink, rename or write(2) outside LinuxIO and the device wrappers")
+    func rawCallsStayInTheWrappers() throws {
+        let files = Self.swiftFiles()
+        #expect(files.count > 50, "found the sources: \(files.count) files")
+        var offenders: [String] = []
+        for file in files where !file.hasPrefix("LinuxIO/") && !Self.wrappers.contains(file) {
+            offenders += try Self.calls(of: ["close", "ioctl", "access", "stat", "lstat", "opendir", "readdir", "readlink",
+                                             "rename", "Glibc.write", "Glibc.close"], in: file)
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+
+    @Test("the rule finds a raw call where there is one (the check can fail)")
+    func theRuleCanFail() throws {
+        let found = try Self.calls(of: ["readdir", "close"], in: "LinuxIO/FileSystem.swift")
+        #expect(found.contains { $0.contains("readdir(dir)") })
+    }
+
+    @Test("no backend is compared as a string: \"headless\" is written only where the headless display names itself")
+    func noBackendStrings() throws {
+        var offenders: [String] = []
+        for file in Self.swiftFiles() where file != "Display/HeadlessDisplay.swift" {
+            let text = String(decoding: try RegularFile.read(Self.sources + "/" + file, limit: 1 << 22), as: UTF8.self)
+            if text.contains("\"headless\"") { offenders.append(file) }
+        }
+        #expect(offenders.isEmpty, "\(offenders)")
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
