@@ -29,9 +29,6 @@ public final class HeadlessDisplay: Display {
         vsync = simulatedVsync ? try? TimerFD() : nil
     }
 
-    /// Time of the latest simulated vblank, in nanoseconds since the display started.
-    public var vblankTimeNanos: UInt64 { UInt64((Double(vblankSequence) * 1e9 / refreshHz).rounded()) }
-
     public var pollDescriptor: CInt? { vsync?.descriptor.rawValue }
     public var canPresent: Bool { !flipPending }
 
@@ -74,8 +71,6 @@ public final class HeadlessDisplay: Display {
         if !on { screen = PixelBuffer(width: width, height: height, fill: 0xFF00_0000) }
         return true
     }
-
-    public var isPowered: Bool { powered }
 
     /// Writes what is on screen as a PNG (replaced whole: a reader never sees half of one).
     public func capture(to path: String) throws(DisplayError) {

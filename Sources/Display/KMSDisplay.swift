@@ -81,10 +81,6 @@ public final class KMSDisplay: Display {
     public var presentMethod: String { commitPath.rawValue }
     /// Only a KMS output competes with the console and other sessions for the screen.
     public var needsVirtualTerminal: Bool { true }
-    /// True when the driver cannot page-flip and frames are set with a modeset and DIRTYFB.
-    public var usesDirtyFramebuffer: Bool { commitPath == .dirtyFramebuffer }
-    /// True when modesets and flips are atomic commits.
-    public var usesAtomic: Bool { commitPath == .atomic }
     /// True when flips carry FB_DAMAGE_CLIPS (atomic, and the plane has the property).
     public var usesDamageClips: Bool { commitPath == .atomic && (committer?.sendsDamage ?? false) }
     /// Room around the picture in the buffers: a burn-in shift up to this far copies nothing.

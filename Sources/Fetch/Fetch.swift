@@ -9,14 +9,6 @@
 
 import Feed
 
-/// Which of an instrument's two files a request is for.
-public enum Slot: String, Sendable, Hashable, CaseIterable {
-    /// Daily bars (1M to 5Y ranges), `Date` column.
-    case daily
-    /// Intraday bars (1D and 5D), `Datetime` column with the exchange's UTC offset.
-    case intraday
-}
-
 /// What a provider's response said, after parsing and checking.
 public struct ProviderData: Sendable, Equatable {
     /// Bars in time order, every present price finite and positive.

@@ -50,7 +50,7 @@ final class OpenFailures {
 /// in the event loop and call ``dispatch()`` when it is readable. The devices present at start are
 /// set up (logged, calibrated) inside init; their `.deviceAdded` events wait for the first
 /// ``dispatch()`` (queued events do not make the descriptor readable, so call it once after init if
-/// you want them at once; ``hasPendingEvents`` says whether there are any).
+/// you want them at once).
 ///
 /// Touch and absolute pointer positions come out in the logical picture's pixels through
 /// ``mapping``; relative pointer motion is accumulated in logical pixels and clamped to the picture.
@@ -77,9 +77,6 @@ public final class InputDevices {
     private var warnedNoArea = false
     /// Events converted during init (the devices found at start), handed out by the next dispatch.
     private var pending: [InputEvent] = []
-
-    /// Whether events are waiting for ``dispatch()`` without the descriptor being readable.
-    public var hasPendingEvents: Bool { !pending.isEmpty }
 
     /// The devices present now, in the order they were added.
     public var devices: [InputDeviceInfo] { present.values.map(\.info).sorted { $0.id < $1.id } }
@@ -176,12 +173,6 @@ public final class InputDevices {
             return false
         }
         return true
-    }
-
-    /// Removes a device from a path context (udev contexts follow udev); `.deviceRemoved` comes next.
-    public func removeDevice(id: Int) {
-        guard udev == nil, let entry = present[id] else { return }
-        libinput_path_remove_device(entry.device)
     }
 
     /// Reads what the kernel and udev have for us and returns it as events, oldest first.

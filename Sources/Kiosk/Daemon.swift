@@ -216,10 +216,13 @@ final class Daemon {
     private func handleDisplayEvents() {
         guard let d = display else { return }
         for event in d.handleReadable() {
-            if case .flipCompleted(let nanos, let sequence) = event {
+            switch event {
+            case .flipCompleted(let nanos, let sequence):
                 send(.flipCompleted(vblank: clock.coreSeconds(monotonicNanos: nanos), sequence: sequence))
-            } else {
-                send(.display(event, info(of: d)))
+            case .connectorLost: send(.display(.connectorLost, info(of: d)))
+            case .connectorReturned: send(.display(.connectorReturned, info(of: d)))
+            case .masterLost: send(.display(.masterLost, info(of: d)))
+            case .masterRegained: send(.display(.masterRegained, info(of: d)))
             }
         }
     }

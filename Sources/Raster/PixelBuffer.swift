@@ -160,19 +160,6 @@ public struct PixelBuffer: Sendable {
         }
     }
 
-    /// Copies rows `rows` (clipped) into raw scanout memory whose rows are `pitch` bytes apart.
-    /// Write-only: scanout memory is write-combined, so it is never read.
-    public func copyRows(_ rows: Range<Int>, to destination: UnsafeMutableRawPointer, pitch: Int) {
-        let lo = max(0, rows.lowerBound), hi = min(height, rows.upperBound)
-        guard lo < hi, pitch >= width * 4 else { return }
-        let rowBytes = width * 4
-        pixels.withUnsafeBytes { src in
-            for y in lo..<hi {
-                (destination + y * pitch).copyMemory(from: src.baseAddress! + y * stride * 4, byteCount: rowBytes)
-            }
-        }
-    }
-
     /// Blends a one-byte-per-pixel coverage mask in `color` with its top-left corner at (`x`, `y`),
     /// writing only inside `clip` (and the buffer). Used for glyphs and other cached masks.
     public mutating func blend(mask: CoverageMask, atX x: Int, y: Int, color: Color, clip: IntRect? = nil) {

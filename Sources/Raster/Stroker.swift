@@ -22,12 +22,6 @@ public struct StrokeStyle: Sendable, Equatable {
     }
 }
 
-/// Why a stroke drew less than asked; the stroke itself never traps or hangs.
-enum StrokeProblem {
-    case invalidWidth
-    case degenerateDashes
-}
-
 /// The stroker's growing arrays, kept by the canvas from stroke to stroke: a 5,000-point line's
 /// outline is about a megabyte, and growing it afresh each frame faulted in new pages every frame
 /// (measured at 4K: ~400 page faults a frame, most of the serial part of a two-thread frame).

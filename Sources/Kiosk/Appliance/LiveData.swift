@@ -31,7 +31,7 @@ import Glibc
 /// so the daemon watches one descriptor and nothing runs between changes.
 public final class LiveData {
     /// Which of an instrument's two files changed.
-    public enum Slot: Sendable, Equatable, Hashable { case daily, intraday }
+    public typealias Slot = Feed.Slot
 
     /// One data file the daemon shows: whose it is, where it lives, which price column to read.
     public struct Source: Sendable, Equatable, Hashable {
@@ -217,12 +217,6 @@ public final class LiveData {
                             log: @escaping (String) -> Void = { Log.warning("data: \($0)") },
                             onUpdate: @escaping (Update) -> Void) throws(Errno) {
         try self.init(sources: LiveData.sources(for: config), debounce: debounce, log: log, onUpdate: onUpdate)
-    }
-
-    /// Records what the daemon loaded at start-up as the last good version (the baseline for the
-    /// half-written check). Without it the first good parse after a change becomes the baseline.
-    public func noteLoaded(path: String, series: PriceSeries) {
-        lastGood[path] = series
     }
 
     /// Parses every source now (start-up), keeping the good ones as baselines. Problems are logged

@@ -62,6 +62,18 @@ public struct DisplayInfo: Sendable, Equatable {
     }
 }
 
+/// A change of the open display (its flips arrive as `KioskEvent.flipCompleted`, on the core's clock).
+public enum DisplayChange: Sendable, Equatable {
+    /// The output was unplugged: nothing is presented until it returns.
+    case connectorLost
+    /// The output is back, possibly with another mode.
+    case connectorReturned
+    /// Another process took the display (DRM master lost).
+    case masterLost
+    /// The display is ours again.
+    case masterRegained
+}
+
 /// A problem with the configuration or the data, located as `check-config` locates it.
 public struct KioskProblem: Sendable, Equatable, CustomStringConvertible {
     public var file: String
@@ -119,7 +131,7 @@ public enum KioskEvent: Sendable {
     /// ``DisplayInfo/yieldsToKMS``.
     case kmsOutputAppeared(reason: String)
     /// The open display reported a change; `info` is its state after it.
-    case display(DisplayEvent, DisplayInfo)
+    case display(DisplayChange, DisplayInfo)
     /// The presented frame is on screen since `vblank` (core monotonic seconds).
     case flipCompleted(vblank: Double, sequence: UInt64)
     /// The shell carried out a `.present`: what it cost (the statistics and the status file count it).
@@ -758,10 +770,8 @@ public final class KioskCore {
         if screenOn == false && !dpmsOff { emit(.setPowered(false)); dpmsOff = true }
     }
 
-    private func displayChanged(_ change: DisplayEvent, _ info: DisplayInfo) {
+    private func displayChanged(_ change: DisplayChange, _ info: DisplayInfo) {
         switch change {
-        case .flipCompleted(let vblankNanos, let sequence):
-            flipCompleted(vblank: Double(vblankNanos) / 1e9, sequence: sequence)
         case .connectorLost:
             log(.warning, "display: output disconnected; rendering stopped until it returns")
             displayState = .waitingForOutput
