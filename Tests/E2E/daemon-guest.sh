@@ -39,23 +39,21 @@ at_rest() {
 }
 # settled NAME PID LOG STATUS [PATTERN...]: wait (<= 120 s) until STATUS is at rest (at_rest) and
 # contains every PATTERN (e.g. '"range": "1Y"'), then a still capture; again (<= 10 times) unless
-# STATUS still says so afterwards for the very frame captured (its frame count equals the one the
-# statistics gave across the capture): a cycling daemon may move on to another scene between
-# the wait and the capture, and a loaded guest makes that likely.
+# the capture is of the very frame that status named (the statistics count no frame after it,
+# before or across the capture): a cycling daemon may move on to another scene between the wait
+# and the capture, and a loaded guest makes that likely.
 settled() {
-  name=$1 pid=$2 log=$3 st=$4; shift 4; i=0; round=0
+  name=$1 pid=$2 log=$3 st=$4; shift 4; waited=0; round=0
   while :; do
     round=$((round + 1))
-    until at_rest "$st" "$@" || [ $i -ge 2400 ]; do sleep 0.05; i=$((i + 1)); done
-    echo "settled $name: $((i * 50)) ms, round $round; status: $(tr -d '\n' < "$st" 2>/dev/null | cut -c1-400)" >> "$log"
+    until at_rest "$st" "$@" || [ $waited -ge 2400 ]; do sleep 0.05; waited=$((waited + 1)); done
+    named=$rest_frames
+    echo "settled $name: $((waited * 50)) ms, round $round, frame $named; status: $(tr -d '\n' < "$st" 2>/dev/null | cut -c1-400)" >> "$log"
     still_shot "$name" "$pid" "$log"
     shot_frames=$(grep 'stats:' "$log" | tail -1 | grep -o 'frames [0-9]*' | cut -d' ' -f2)
-    # The status file is rewritten at most once a second: give it that long to catch up.
-    j=0
-    until { at_rest "$st" "$@" && [ "$rest_frames" = "$shot_frames" ]; } || [ $j -ge 40 ]; do sleep 0.05; j=$((j + 1)); done
-    if at_rest "$st" "$@" && [ "$rest_frames" = "$shot_frames" ]; then break; fi
-    echo "settled $name: the capture (frames $shot_frames) is not the settled state the status names; again" >> "$log"
-    if [ $round -ge 10 ] || [ $i -ge 2400 ]; then break; fi
+    if [ -n "$named" ] && [ "$shot_frames" = "$named" ]; then break; fi
+    echo "settled $name: captured at frame $shot_frames, not the frame $named the status named; again" >> "$log"
+    if [ $round -ge 10 ] || [ $waited -ge 2400 ]; then break; fi
   done
   echo "SHOT $name" >> "$OUT/shots.log"
 }
