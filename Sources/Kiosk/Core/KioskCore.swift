@@ -9,7 +9,6 @@
 // between `SelectableEventLoop` and `EmbeddedEventLoop`.
 
 import Chart
-import Display
 import Feed
 import Input
 import Raster
