@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Tickerboard: a stock-ticker appliance daemon that draws straight to a Linux display.
-// Layers point one way: C shims <- Raster / Text <- Chart <- Kiosk <- tickerboard (see README).
+// Layers point one way: C shims <- Raster / Text <- Chart <- KioskCore <- Kiosk <- tickerboard (see README).
 // The fetcher is a separate stack: CCurl + Feed + LinuxIO <- Fetch <- tickerboard-fetch. Only it
 // links libcurl; the display daemon links no network code.
 import PackageDescription
@@ -46,9 +46,17 @@ let package = Package(
         .target(name: "LinuxIO", dependencies: ["CLinux"], swiftSettings: fuzzFlags),
         .target(name: "Feed", dependencies: ["LinuxIO"], swiftSettings: fuzzFlags),
         .target(name: "Chart", dependencies: ["Raster", "Text", "Feed"], swiftSettings: optimisedInDebug),
-        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
-        .target(name: "Input", dependencies: ["CLibinput", "CLinux", "LinuxIO"], swiftSettings: fuzzFlags),
-        .target(name: "Kiosk", dependencies: ["Raster", "Text", "Feed", "Chart", "Display", "Input", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
+        // The values and decisions of a display and of touch input, with no device behind them (what
+        // a config names, frame pacing, gestures), so the core can use them without linking I/O.
+        .target(name: "DisplayModel", swiftSettings: fuzzFlags),
+        .target(name: "InputModel", swiftSettings: fuzzFlags),
+        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "DisplayModel", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
+        .target(name: "Input", dependencies: ["CLibinput", "CLinux", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
+        // The kiosk's decisions: config, cycling, scrubbing, screen power, what each frame shows. No
+        // I/O module is a dependency, so the compiler keeps it pure (time and events come in as values).
+        .target(name: "KioskCore", dependencies: ["Raster", "Text", "Feed", "Chart", "DisplayModel", "InputModel"], swiftSettings: fuzzFlags),
+        // The shell around the core (event loop, devices, files, systemd) and the commands.
+        .target(name: "Kiosk", dependencies: ["KioskCore", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
         // Full RELRO (with the default -z relro): the dynamic symbols are bound at start and the
         // GOT is read-only afterwards; the shipped daemon is hardened like Debian's own binaries.
         .executableTarget(name: "tickerboard", dependencies: ["Kiosk"],
@@ -63,12 +71,12 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "Feed", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
-        .testTarget(name: "InputTests", dependencies: ["Input", "LinuxIO", "Raster"]),
+        .testTarget(name: "InputTests", dependencies: ["Input", "InputModel", "LinuxIO", "Raster"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
-        .testTarget(name: "DisplayTests", dependencies: ["Display", "Raster", "TestSupport"]),
+        .testTarget(name: "DisplayTests", dependencies: ["Display", "DisplayModel", "Raster", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed"], exclude: ["replay_server.py"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "Chart", "Feed", "Display", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "KioskCore", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
     ]
 )
 
@@ -77,11 +85,11 @@ if fuzzing {
     let harnesses: [(String, [Target.Dependency])] = [
         ("fuzz-csv", ["Feed"]),
         ("fuzz-scenes", ["Feed", "Chart", "Text", "Raster"]),
-        ("fuzz-config", ["Kiosk", "Chart", "Feed", "Input", "Display", "Text"]),
+        ("fuzz-config", ["Kiosk", "KioskCore", "Chart", "Feed", "Input", "InputModel", "Display", "DisplayModel", "Text"]),
         ("fuzz-timezone", ["Feed"]),
         ("fuzz-records", ["LinuxIO"]),
         ("fuzz-format", ["Text", "Chart"]),
-        ("fuzz-gestures", ["Input"]),
+        ("fuzz-gestures", ["Input", "InputModel"]),
         ("fuzz-providers", ["Fetch", "Feed"]),
     ]
     for (name, dependencies) in harnesses {

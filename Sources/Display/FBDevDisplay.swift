@@ -1,4 +1,5 @@
 import CLinux
+import DisplayModel
 import LinuxIO
 import Raster
 

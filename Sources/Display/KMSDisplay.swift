@@ -1,4 +1,5 @@
 import CDRM
+import DisplayModel
 import LinuxIO
 import Raster
 

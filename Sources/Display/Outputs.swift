@@ -1,5 +1,6 @@
 import CDRM
 import CLinux
+import DisplayModel
 import LinuxIO
 
 #if canImport(Glibc)

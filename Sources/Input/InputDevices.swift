@@ -1,4 +1,7 @@
+// Input: libinput (udev seat) -> `InputEvent`s in display coordinates (InputModel's values). Knows
+// nothing of charts or displays: the caller passes the panel size and rotation (a `TouchMapping`).
 import CLibinput
+import InputModel
 import LinuxIO
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import InputModel
+
 /// The `tickerboard inputs` listing: the devices libinput sees on a seat.
 public enum InputReport {
     /// One line per device (`event3  touch           256.0x144.0mm  "ELAN Touchscreen"`), then

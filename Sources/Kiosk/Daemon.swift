@@ -1,7 +1,10 @@
 import Chart
 import Display
+import DisplayModel
 import Feed
 import Input
+import InputModel
+import KioskCore
 import LinuxIO
 import Raster
 import Text

@@ -1,3 +1,4 @@
+import KioskCore
 import LinuxIO
 
 #if canImport(Glibc)
@@ -6,11 +7,7 @@ import Glibc
 
 /// Log lines on stderr with the `<N>` syslog priority prefixes journald understands, so
 /// `journalctl -p warning -u tickerboard` works. Repeated warnings are rate-limited per key.
-public enum Log {
-    public enum Priority: Int, Sendable {
-        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-    }
-
+extension Log {
     /// When false (an interactive terminal), the prefixes are left out.
     nonisolated(unsafe) public static var usesPriorityPrefixes = isatty(2) == 0
     nonisolated(unsafe) private static var lastByKey: [String: (time: Int64, suppressed: Int)] = [:]

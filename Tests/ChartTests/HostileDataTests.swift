@@ -1,8 +1,8 @@
+@testable import Chart
 import Feed
 import Raster
 import Testing
 import Text
-@testable import Chart
 
 /// Data values that once trapped a scene the daemon shows by itself every cycle.
 @Suite("Hostile data values")

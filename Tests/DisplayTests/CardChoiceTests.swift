@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Display
+@testable import DisplayModel
 
 /// The card `auto` takes, on the layouts of real boards (a Pi's render-only v3d numbered before
 /// its vc4 display controller, a Pi 5's three cards) and of PCs.

@@ -1,9 +1,10 @@
-import Glibc
 import CDRM
+import Glibc
 import Raster
 import Testing
 
 @testable import Display
+@testable import DisplayModel
 import LinuxIO
 
 @Suite struct ModeRequestTests {

@@ -2,6 +2,7 @@ import LinuxIO
 import Testing
 
 @testable import Display
+@testable import DisplayModel
 
 // The pacing decisions with a manual clock: times are plain nanoseconds handed in by the test.
 

@@ -2,6 +2,7 @@ import LinuxIO
 import Testing
 
 @testable import Display
+@testable import DisplayModel
 
 // How a KMS display commits, decided without hardware: the commit path from the device's
 // capabilities and its fallbacks, and the plane rotation bits.

@@ -1,5 +1,6 @@
-import Testing
 @testable import Input
+@testable import InputModel
+import Testing
 
 /// Synthetic touch helpers: times in microseconds.
 private func down(_ x: Double, _ y: Double, slot: Int = 0, t: UInt64 = 0) -> InputEvent { .touchDown(slot: slot, x: x, y: y, time: t) }

@@ -1,4 +1,5 @@
 import Input
+import InputModel
 import LinuxIO
 import Testing
 

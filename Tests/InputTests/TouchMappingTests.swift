@@ -1,6 +1,7 @@
+import Input
+import InputModel
 import Raster
 import Testing
-import Input
 
 @Suite struct TouchMappingTests {
     /// A tap on logical pixel p, drawn on the panel by Raster's rotation (about pixel centres),

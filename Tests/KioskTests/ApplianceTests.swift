@@ -1,5 +1,8 @@
 import Feed
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import InputModel
 import LinuxIO
 import Testing
 
@@ -446,15 +449,15 @@ struct ApplianceLiveDataTests {
         let (s10, r10) = try YahooCSV.parse(text: dailyCSV(rows: 10), source: "x.csv")
         let (s4, r4) = try YahooCSV.parse(text: dailyCSV(rows: 4), source: "x.csv")
         let (s5, r5) = try YahooCSV.parse(text: dailyCSV(rows: 5), source: "x.csv")
-        #expect(LiveData.judge(.success((s10, r10)), lastGood: nil, path: "x.csv") == .accept(s10))
-        #expect(LiveData.judge(.success((s10, r10)), lastGood: s10, path: "x.csv") == .unchanged)
-        #expect(LiveData.judge(.success((s5, r5)), lastGood: s10, path: "x.csv") == .accept(s5))
-        guard case .suspiciouslyShort(let short, _) = LiveData.judge(.success((s4, r4)), lastGood: s10, path: "x.csv")
+        #expect(DataSources.judge(.success((s10, r10)), lastGood: nil, path: "x.csv") == .accept(s10))
+        #expect(DataSources.judge(.success((s10, r10)), lastGood: s10, path: "x.csv") == .unchanged)
+        #expect(DataSources.judge(.success((s5, r5)), lastGood: s10, path: "x.csv") == .accept(s5))
+        guard case .suspiciouslyShort(let short, _) = DataSources.judge(.success((s4, r4)), lastGood: s10, path: "x.csv")
         else { Issue.record("4 of 10 rows must be held back"); return }
         #expect(short == s4)
-        #expect(LiveData.judge(.failure(.fileNotFound(path: "x.csv")), lastGood: s10, path: "x.csv")
+        #expect(DataSources.judge(.failure(.fileNotFound(path: "x.csv")), lastGood: s10, path: "x.csv")
                 == .keep("x.csv: no such file; keeping the last good data"))
-        #expect(LiveData.judge(.failure(.fileNotFound(path: "x.csv")), lastGood: nil, path: "x.csv")
+        #expect(DataSources.judge(.failure(.fileNotFound(path: "x.csv")), lastGood: nil, path: "x.csv")
                 == .keep("x.csv: no such file"))
     }
 

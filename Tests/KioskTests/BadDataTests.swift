@@ -1,9 +1,10 @@
 import Chart
 import Feed
 import Kiosk
+import KioskCore
 import Raster
-import Text
 import Testing
+import Text
 
 /// Series no market should produce, drawn anyway: never a crash, never NaN in the picture.
 @Suite("Bad data on screen")

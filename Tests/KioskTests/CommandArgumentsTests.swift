@@ -1,6 +1,9 @@
 import Display
+import DisplayModel
 import Input
+import InputModel
 @testable import Kiosk
+@testable import KioskCore
 import Testing
 
 /// Each command parses its arguments into a value before it touches a device: these tests check

@@ -1,8 +1,11 @@
 import Chart
 import Feed
 import Input
-import Testing
+import InputModel
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import Testing
 
 /// Every configuration key does something: for each key a check that holds with the key set and
 /// fails with the shipped default (so the check can fail), through the daemon's core.

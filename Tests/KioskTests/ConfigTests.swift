@@ -1,7 +1,10 @@
 import Chart
-import Text
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import InputModel
 import Testing
+import Text
 
 #if canImport(Glibc)
 import Glibc
@@ -247,7 +250,7 @@ struct ConfigTests {
         #expect(apple.name == "Apple Inc." && apple.dailyFile == "AAPL.csv" && apple.intradayFile == "AAPL-1m.csv")
         let sap = config.instruments[1]
         #expect(sap.timeZone == "Europe/Berlin" && sap.currency == "EUR" && sap.adjusted)
-        let sources = LiveData.sources(for: config)
+        let sources = DataSources.sources(for: config)
         #expect(sources.map(\.path) == ["/srv/prices/AAPL.csv", "/srv/prices/AAPL-1m.csv", "/data/SAP.csv",
                                         "/srv/prices/SAP-1m.csv"])
         #expect(sources[2].priceField == .adjustedClose)

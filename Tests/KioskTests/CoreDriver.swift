@@ -1,8 +1,11 @@
 import Chart
 import Feed
 import Input
-import Text
+import InputModel
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import Text
 
 /// Drives a `KioskCore` the way the daemon's shell does, with a manual clock and a fake display
 /// (the role swift-nio's `EmbeddedEventLoop` plays for its channels): flips complete one refresh

@@ -1,8 +1,11 @@
 import Chart
 import Feed
+@testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import InputModel
 import Testing
 import Text
-@testable import Kiosk
 
 /// The core holds state, the shell holds pixels: whatever a core can reach after a day of running
 /// (its models, the overview, the entries, the fonts) is walked by reflection, and no canvas, pixel

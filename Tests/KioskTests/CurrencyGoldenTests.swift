@@ -1,5 +1,7 @@
 import Display
+import DisplayModel
 import Kiosk
+import KioskCore
 import Raster
 import TestSupport
 import Testing

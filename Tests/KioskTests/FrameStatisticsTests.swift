@@ -1,4 +1,7 @@
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import InputModel
 import Testing
 
 /// The stats line the E2E reads: its vblank reading bounds the flips and misses between two readings.

@@ -1,7 +1,10 @@
 import Chart
 import Feed
-import Testing
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import InputModel
+import Testing
 
 #if canImport(Glibc)
 import Glibc

@@ -1,10 +1,13 @@
 import Chart
 import Feed
 import Input
+import InputModel
+@testable import Kiosk
+@testable import KioskCore
+import DisplayModel
 import Raster
 import TestSupport
 import Testing
-@testable import Kiosk
 
 /// The daemon's unattended behaviour, driven through the pure core with a manual clock: each test
 /// is hours or days of running that takes milliseconds.

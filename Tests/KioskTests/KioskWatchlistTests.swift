@@ -1,8 +1,11 @@
 import Chart
 import Feed
 import Input
-import Testing
+import InputModel
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import Testing
 
 /// The watchlist overview in the daemon (`[chart] watchlist`), through the pure core and its
 /// manual clock: where it joins the unattended show, what a tap on a tile opens, and how tiles

@@ -1,6 +1,8 @@
 // The tests' way to run `tickerboard render …` as a user would and look at what it wrote.
 import Display
+import DisplayModel
 import Kiosk
+import KioskCore
 import Raster
 import TestSupport
 import Testing

@@ -1,6 +1,8 @@
 import Chart
 import Display
+import DisplayModel
 import Kiosk
+import KioskCore
 import Raster
 import TestSupport
 import Testing

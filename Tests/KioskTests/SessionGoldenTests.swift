@@ -1,9 +1,12 @@
 import Chart
 import Feed
+@testable import Kiosk
+@testable import KioskCore
+import DisplayModel
+import InputModel
 import TestSupport
 import Testing
 import Text
-@testable import Kiosk
 
 /// 1D done right, in pictures (golden PNGs, looked at before acceptance) and numbers: the x axis
 /// spans the regular session, pre-market bars are paler, the baseline is the previous close, the

@@ -1,8 +1,11 @@
 import Input
+import InputModel
 @testable import Kiosk
+@testable import KioskCore
+import DisplayModel
 import Raster
-import Text
 import Testing
+import Text
 
 /// A touch panel as the daemon sees it, simulated independently of the code under test: a finger
 /// at normalised panel position p is reported raw at `error(p)`, libinput applies the configured

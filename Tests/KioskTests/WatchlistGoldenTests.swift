@@ -1,11 +1,13 @@
-import Display
-import Feed
 import Chart
+import Display
+import DisplayModel
+import Feed
 import Kiosk
-import Text
+import KioskCore
 import Raster
 import TestSupport
 import Testing
+import Text
 
 #if canImport(Glibc)
 import Glibc

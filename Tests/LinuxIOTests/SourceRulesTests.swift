@@ -72,6 +72,45 @@ struct SourceRulesTests {
         }
         #expect(offenders.isEmpty, "\(offenders)")
     }
+
+    /// The modules each pure target may import. Package.swift keeps LinuxIO, Display and Input out
+    /// of their dependencies; this keeps out what needs no dependency (Glibc, the C shims).
+    static let pureImports: [String: Set<String>] = [
+        "KioskCore": ["Chart", "Feed", "Text", "Raster", "DisplayModel", "InputModel"],
+        "DisplayModel": [],
+        "InputModel": [],
+    ]
+
+    /// `import X` lines of `file` (with `@testable`, `public` and the like dropped).
+    static func imports(in file: String) throws -> [String] {
+        let text = String(decoding: try RegularFile.read(sources + "/" + file, limit: 1 << 22), as: UTF8.self)
+        return text.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ")
+            guard let i = words.firstIndex(of: "import"), i + 1 < words.count,
+                  words[..<i].allSatisfy({ $0.hasPrefix("@") || ["public", "internal", "package", "private"].contains($0) })
+            else { return nil }
+            return String(words[i + 1])
+        }
+    }
+
+    @Test("the core and the model targets import nothing that does I/O (no Glibc, LinuxIO, Display, Input, C shim)")
+    func pureTargetsImportNoIO() throws {
+        var offenders: [String] = []
+        for (target, allowed) in Self.pureImports {
+            let files = Self.swiftFiles().filter { $0.hasPrefix(target + "/") }
+            #expect(!files.isEmpty, "found \(target)'s sources")
+            for file in files {
+                offenders += try Self.imports(in: file).filter { !allowed.contains($0) }.map { "\(file): import \($0)" }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+
+    @Test("the import rule finds an import where there is one (the check can fail)")
+    func theImportRuleCanFail() throws {
+        #expect(try Self.imports(in: "Kiosk/Daemon.swift").contains("LinuxIO"))
+        #expect(try Self.imports(in: "KioskCore/KioskCore.swift").contains("Chart"))
+    }
 }
 
 extension String {

@@ -1,6 +1,7 @@
 // TestSupport: helpers shared by the test targets: golden-image comparison with a heat map on
 // failure, locating the repository and ../shared, and a manual clock for animations.
 import Display
+import DisplayModel
 import Raster
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Display
+import DisplayModel
 import Raster
 import Testing
 @testable import Text

@@ -1,5 +1,6 @@
 import Chart
 import Feed
+import KioskCore
 import LinuxIO
 
 #if canImport(Glibc)
@@ -33,78 +34,9 @@ public final class LiveData {
     /// Which of an instrument's two files changed.
     public typealias Slot = Feed.Slot
 
-    /// One data file the daemon shows: whose it is, where it lives, which price column to read.
-    public struct Source: Sendable, Equatable, Hashable {
-        public var instrumentID: String
-        public var slot: Slot
-        public var path: String
-        public var priceField: PriceField
-
-        public init(instrumentID: String, slot: Slot, path: String, priceField: PriceField = .close) {
-            self.instrumentID = instrumentID
-            self.slot = slot
-            self.path = path
-            self.priceField = priceField
-        }
-    }
-
-    /// A new series for one instrument's daily or intraday slot.
-    public struct Update: Sendable, Equatable {
-        public var instrumentID: String
-        public var slot: Slot
-        public var path: String
-        public var series: PriceSeries
-    }
-
-    /// What a fresh parse of a file means for the chart (pure; see ``judge(_:lastGood:path:)``).
-    public enum Verdict: Equatable, Sendable {
-        /// Show this series.
-        case accept(PriceSeries)
-        /// The file holds what is already shown.
-        case unchanged
-        /// Keep showing the last good series; the message says why.
-        case keep(String)
-        /// The file parsed but is much shorter than the last good one: possibly half-written.
-        case suspiciouslyShort(PriceSeries, String)
-    }
-
-    /// The sources of every instrument in `config`, relative paths resolved against the data directory.
-    public static func sources(for config: Config) -> [Source] {
-        var out: [Source] = []
-        for inst in config.instruments {
-            let field: PriceField = inst.adjusted ? .adjustedClose : .close
-            for (file, slot) in [(inst.dailyFile, Slot.daily), (inst.intradayFile, Slot.intraday)] {
-                guard let file else { continue }
-                out.append(Source(instrumentID: inst.id, slot: slot, path: resolve(file, in: config.dataDirectory),
-                                  priceField: field))
-            }
-        }
-        return out
-    }
-
-    static func resolve(_ file: String, in directory: String) -> String {
-        if file.hasPrefix("/") { return file }
-        return directory.hasSuffix("/") ? directory + file : directory + "/" + file
-    }
-
-    /// Decides what a parse result means. A file is judged half-written when it lost more than half
-    /// of the rows of the last good version.
-    public static func judge(_ result: Result<(PriceSeries, ParseReport), FeedError>, lastGood: PriceSeries?,
-                             path: String) -> Verdict {
-        switch result {
-        case .failure(let error):
-            return .keep(lastGood == nil ? "\(error)" : "\(error); keeping the last good data")
-        case .success(let (series, _)):
-            if let lastGood {
-                if series == lastGood { return .unchanged }
-                if series.count * 2 < lastGood.count {
-                    return .suspiciouslyShort(series, "\(path): \(series.count) rows, down from \(lastGood.count); "
-                                              + "looks half-written, keeping the last good data")
-                }
-            }
-            return .accept(series)
-        }
-    }
+    public typealias Source = DataSources.Source
+    public typealias Update = DataSources.Update
+    public typealias Verdict = DataSources.Verdict
 
     // MARK: State
 
@@ -172,12 +104,12 @@ public final class LiveData {
         try epoll.add(inotify.descriptor.rawValue, events: .readable, token: 1)
         try epoll.add(timer.descriptor.rawValue, events: .readable, token: 2)
         for source in sources {
-            let (directory, name) = LiveData.split(source.path)
+            let (directory, name) = DataSources.split(source.path)
             pathsByDirectory[directory, default: []].insert(name)
             // The fetcher's status for the instrument lives beside its data files.
             let status = FetchStatus.path(forInstrument: source.instrumentID, in: directory)
             statusFiles[status] = source.instrumentID
-            pathsByDirectory[directory, default: []].insert(LiveData.split(status).name)
+            pathsByDirectory[directory, default: []].insert(DataSources.split(status).name)
         }
         for directory in pathsByDirectory.keys.sorted() where !addWatch(directory) {
             log("cannot watch \(directory) yet; looking again every \(watchRetry.components.seconds) s")
@@ -202,7 +134,7 @@ public final class LiveData {
         for directory in unwatchedDirectories.sorted() where addWatch(directory) {
             unwatchedDirectories.remove(directory)
             log("watching \(directory) again")
-            for name in pathsByDirectory[directory] ?? [] { schedule(LiveData.resolve(name, in: directory), now: now) }
+            for name in pathsByDirectory[directory] ?? [] { schedule(DataSources.resolve(name, in: directory), now: now) }
         }
         if !unwatchedDirectories.isEmpty { watchRetryDue = now &+ UInt64(watchRetry.wholeNanoseconds) }
     }
@@ -216,7 +148,7 @@ public final class LiveData {
     public convenience init(config: Config, debounce: Duration = .milliseconds(300),
                             log: @escaping (String) -> Void = { Log.warning("data: \($0)") },
                             onUpdate: @escaping (Update) -> Void) throws(Errno) {
-        try self.init(sources: LiveData.sources(for: config), debounce: debounce, log: log, onUpdate: onUpdate)
+        try self.init(sources: DataSources.sources(for: config), debounce: debounce, log: log, onUpdate: onUpdate)
     }
 
     /// Parses every source now (start-up), keeping the good ones as baselines. Problems are logged
@@ -263,7 +195,7 @@ public final class LiveData {
                 continue
             }
             guard let name = event.name, pathsByDirectory[directory]?.contains(name) == true else { continue }
-            schedule(LiveData.resolve(name, in: directory), now: now)
+            schedule(DataSources.resolve(name, in: directory), now: now)
         }
         armTimer(now: now)
     }
@@ -310,7 +242,7 @@ public final class LiveData {
         let result = Result { () throws(FeedError) in
             try YahooCSV.load(path: path, priceField: source.priceField, completeLinesOnly: true)
         }
-        let verdict = LiveData.judge(result, lastGood: lastGood[path], path: path)
+        let verdict = DataSources.judge(result, lastGood: lastGood[path], path: path)
         switch verdict {
         case .unchanged:
             shrinkCandidate[path] = nil
@@ -362,12 +294,6 @@ public final class LiveData {
             log("\(path): good again")
         }
     }
-
-    static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = String(path[..<slash])
-        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
-    }
 }
 
 extension Duration {
@@ -377,51 +303,5 @@ extension Duration {
         if seconds < 0 { return 0 }
         if seconds >= Int64.max / 1_000_000_000 { return Int64.max }
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-}
-
-// MARK: - Staleness
-
-/// Whether the newest data is old enough to say so on screen, and the "updated …" text.
-public struct Staleness: Equatable, Sendable {
-    public var isStale: Bool
-    /// `updated 27 Nov 15:42 EST` (intraday) or `updated 27 Nov 2026` (daily).
-    public var text: String
-
-    public init(isStale: Bool, text: String) {
-        self.isStale = isStale
-        self.text = text
-    }
-
-    /// - Parameters:
-    ///   - newestBarTime: `PriceBar.time` of the last bar (daily bars: UTC midnight of the date).
-    ///   - now: Unix time, seconds.
-    ///   - staleAfterSeconds: `Config.staleAfterSeconds`.
-    ///   - timeZone: the exchange's zone, in which times are shown.
-    ///
-    /// A daily bar describes a whole trading day, so its age counts from the end of that day in the
-    /// exchange's zone: with the default of three days, Friday's close is not stale over a weekend.
-    public init(newestBarTime: Int64, interval: BarInterval, now: Int64, staleAfterSeconds: Int,
-                timeZone: ExchangeTimeZone) {
-        let months = CivilDate.monthAbbreviations
-        let reference: Int64
-        if interval.isIntraday {
-            reference = newestBarTime
-            let t = timeZone.localDateTime(atUnixTime: newestBarTime)
-            text = "updated \(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute) "
-                + timeZone.abbreviation(atUnixTime: newestBarTime)
-        } else {
-            let date = CivilDate(unixTime: newestBarTime)
-            reference = timeZone.startOfDay(date.adding(days: 1))
-            text = "updated \(date.day) \(months[date.month - 1]) \(date.year)"
-        }
-        isStale = staleAfterSeconds > 0 && now - reference > Int64(staleAfterSeconds)
-    }
-
-    /// For a series (nil when it is empty).
-    public init?(series: PriceSeries, now: Int64, staleAfterSeconds: Int, timeZone: ExchangeTimeZone) {
-        guard let last = series.last else { return nil }
-        self.init(newestBarTime: last.time, interval: series.interval, now: now,
-                  staleAfterSeconds: staleAfterSeconds, timeZone: timeZone)
     }
 }

@@ -1,4 +1,5 @@
 import Feed
+import KioskCore
 import Raster
 
 /// The reference benchmark scene of shared/bench/SCENE.md: geometry reproduced bit for bit

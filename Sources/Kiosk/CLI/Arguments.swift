@@ -1,3 +1,5 @@
+import KioskCore
+
 /// A command-line mistake: one clear line for the user, exit status 2.
 public struct UsageError: Error, CustomStringConvertible, Equatable {
     public let message: String

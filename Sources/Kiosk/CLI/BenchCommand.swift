@@ -1,5 +1,7 @@
 import Chart
 import Display
+import DisplayModel
+import KioskCore
 import Raster
 import Text
 
@@ -323,18 +325,4 @@ enum BenchCommand {
 func hex16(_ v: UInt64) -> String {
     let s = String(v, radix: 16)
     return String(repeating: "0", count: 16 - s.count) + s
-}
-
-/// `value` with exactly `decimals` digits after the point (no Foundation).
-func format(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "nan" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let negative = value < 0
-    let scaled = (abs(value) * scale).rounded()
-    let whole = Int(scaled / scale)
-    let frac = Int(scaled - Double(whole) * scale)
-    var fracText = String(frac)
-    fracText = String(repeating: "0", count: max(0, decimals - fracText.count)) + fracText
-    return (negative && scaled != 0 ? "-" : "") + String(whole) + (decimals > 0 ? "." + fracText : "")
 }

@@ -1,3 +1,5 @@
+import KioskCore
+
 /// `tickerboard check-config [FILE]`: every problem as `FILE:LINE: key: message`; non-zero if any error.
 enum CheckConfigCommand {
     static let help = """

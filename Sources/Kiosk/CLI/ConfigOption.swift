@@ -1,3 +1,4 @@
+import KioskCore
 import LinuxIO
 
 #if canImport(Glibc)

@@ -1,4 +1,6 @@
 import Input
+import InputModel
+import KioskCore
 
 /// The calibration round of `touch-test`: a target near each corner of the picture, tapped in
 /// turn, then the libinput matrix to configure. Pure: taps in, outcomes out.

@@ -4,6 +4,8 @@
 // a new panel.
 
 import Display
+import DisplayModel
+import KioskCore
 import LinuxIO
 import Raster
 

@@ -4,6 +4,8 @@
 // (Tests/E2E/touch-e2e.sh) and by installers checking a touchscreen's rotation and calibration.
 
 import Input
+import InputModel
+import KioskCore
 import LinuxIO
 
 #if canImport(Glibc)

@@ -1,7 +1,9 @@
 import Chart
-import LinuxIO
 import Display
+import DisplayModel
 import Feed
+import KioskCore
+import LinuxIO
 import Raster
 import Text
 

@@ -1,5 +1,7 @@
 import Chart
 import Display
+import DisplayModel
+import KioskCore
 import LinuxIO
 import Text
 

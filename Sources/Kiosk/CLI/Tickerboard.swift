@@ -1,5 +1,8 @@
 import Display
+import DisplayModel
 import Input
+import InputModel
+import KioskCore
 
 /// The `tickerboard` command line: one entry point, one subcommand per job.
 public enum Tickerboard {

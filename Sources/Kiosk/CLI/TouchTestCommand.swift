@@ -1,5 +1,8 @@
 import Display
+import DisplayModel
 import Input
+import InputModel
+import KioskCore
 import LinuxIO
 import Raster
 import Text

@@ -1,3 +1,5 @@
+import KioskCore
+
 /// The release version: the one place it is written. `tickerboard --version` prints it, and
 /// systemd/build-deb.sh reads it from this file for the package's version and changelog.
 public enum TickerboardVersion {

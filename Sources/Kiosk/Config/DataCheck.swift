@@ -1,3 +1,4 @@
+import KioskCore
 import Feed
 import Text
 
@@ -28,7 +29,7 @@ enum DataCheck {
         do { _ = try FontSet.load() } catch {
             out.append(Finding(problem: KioskProblem(file: "fonts", line: 0, key: "", message: "\(error)"), isError: true))
         }
-        let sources = LiveData.sources(for: config)
+        let sources = DataSources.sources(for: config)
         for inst in config.instruments {
             if inst.dailyFile == nil && inst.intradayFile == nil {
                 out.append(Finding(problem: KioskProblem(file: file, line: inst.lines.values.min() ?? 0, key: "daily",

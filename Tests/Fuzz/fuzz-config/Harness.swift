@@ -5,10 +5,13 @@
 // size) and a few frames are exercised too. Any trap is a crash libFuzzer keeps.
 import Chart
 import Display
+import DisplayModel
 import Feed
 import FuzzSupport
 import Input
+import InputModel
 @testable import Kiosk
+@testable import KioskCore
 import Text
 
 nonisolated(unsafe) let fonts: FontSet = {

@@ -2,6 +2,7 @@
 // time, order), at arbitrary picture sizes; gestures stay inside the picture and are well formed.
 import FuzzSupport
 import Input
+import InputModel
 
 @main enum Harness { static func main() { runFuzzer(fuzz) } }
 

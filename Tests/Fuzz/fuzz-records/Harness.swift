@@ -1,6 +1,6 @@
 // libFuzzer harness: the kernel record parsers: netlink uevent datagrams and inotify event buffers.
-@testable import LinuxIO
 import FuzzSupport
+@testable import LinuxIO
 
 @main enum Harness { static func main() { runFuzzer(fuzz) } }
 

@@ -1,6 +1,6 @@
-// Input: libinput (udev seat) -> touch, pointer and key events in display coordinates, and the
-// gesture recognizer the daemon drives with them. Knows nothing of charts or displays: the caller
-// passes the panel size and rotation (a `TouchMapping`) and gets `InputEvent`s back.
+// InputModel: touch, pointer and key events in display coordinates, the mapping from the panel to
+// the picture, calibration, and the gesture recognizer: pure values and decisions (times come in
+// the events), so the core and the tests use them without libinput. `Input` reads the devices.
 
 /// What an input device can do, as libinput sees it.
 public struct InputCapabilities: OptionSet, Hashable, Sendable, CustomStringConvertible {
@@ -117,7 +117,7 @@ public enum InputEvent: Equatable, Sendable {
 public let leftMouseButton: UInt32 = 0x110
 
 /// 12.25 -> "12.2", 3 -> "3.0": one decimal, without Foundation.
-func formatted(_ value: Double) -> String {
+package func formatted(_ value: Double) -> String {
     guard value.isFinite else { return "\(value)" }
     let tenths = (value * 10).rounded()
     let sign = tenths < 0 ? "-" : ""

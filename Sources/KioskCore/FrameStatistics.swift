@@ -1,4 +1,4 @@
-import Display
+import DisplayModel
 
 /// Counts and timings of presented frames, for SIGUSR1, the exit summary and the E2E checks.
 public struct FrameStatistics: Sendable, Equatable {
@@ -87,4 +87,18 @@ public struct FrameStatistics: Sendable, Equatable {
             + ", scanout copy \(Int((meanCopiedBytes ?? 0).rounded())) B/frame (\(format((meanCopyFraction ?? 0) * 100, 2))% of a frame)"
             + ", last \(lastCopiedBytes) B, total \(totalCopiedBytes) B"
     }
+}
+
+/// `value` with exactly `decimals` digits after the point (no Foundation).
+package func format(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "nan" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let negative = value < 0
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let frac = Int(scaled - Double(whole) * scale)
+    var fracText = String(frac)
+    fracText = String(repeating: "0", count: max(0, decimals - fracText.count)) + fracText
+    return (negative && scaled != 0 ? "-" : "") + String(whole) + (decimals > 0 ? "." + fracText : "")
 }

@@ -7,6 +7,14 @@ public struct ConfigIssue: Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public var severity: Severity
 
+    public init(file: String, line: Int, key: String, message: String, severity: Severity) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.message = message
+        self.severity = severity
+    }
+
     public var description: String {
         "\(file):\(line): \(key.isEmpty ? "" : key + ": ")\(message)"
     }

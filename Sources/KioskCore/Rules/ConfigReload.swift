@@ -22,11 +22,8 @@ public enum ConfigReload {
         outcome(current: current, parsed: Config.parse(text, file: file), file: file)
     }
 
-    public static func reload(current: Config, path: String) -> Outcome {
-        outcome(current: current, parsed: Config.load(path: path), file: path)
-    }
-
-    private static func outcome(current: Config, parsed: (Config, [ConfigIssue]), file: String) -> Outcome {
+    /// The outcome for a config already parsed (the shell reads the file).
+    public static func outcome(current: Config, parsed: (Config, [ConfigIssue]), file: String) -> Outcome {
         let (fresh, issues) = parsed
         let errors = issues.filter { $0.severity == .error }.count
         if errors > 0 {

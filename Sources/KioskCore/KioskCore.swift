@@ -1,6 +1,8 @@
-// Kiosk core: every decision the daemon makes, as a state machine over (time, event) -> effects.
+// KioskCore: every decision the daemon makes, as a state machine over (time, event) -> effects,
+// with the config it decides by and the pure rules it uses (burn-in, screen power, data files).
 //
-// The core never reads a clock, opens a file or calls the kernel. The shell (`Daemon`) owns the
+// The core never reads a clock, opens a file or calls the kernel; the target depends on no I/O
+// module, so the compiler holds it to that. The shell (`Daemon`) owns the
 // descriptors: it turns what the kernel says (a flip completed, a uevent, a file changed, a
 // signal, a finger moved) into `KioskEvent`s stamped with the time, hands them to `handle`, and
 // carries out the `KioskEffect`s that come back (present a frame, switch DPMS, notify systemd,
@@ -10,7 +12,7 @@
 
 import Chart
 import Feed
-import Input
+import InputModel
 import Raster
 import Text
 
@@ -145,7 +147,7 @@ public enum KioskEvent: Sendable {
     case gesture(Gesture, inputMicros: UInt64?)
     case key(KeyCommand)
     /// A data file yielded a good series (at start, on change, on reload).
-    case series(instrumentID: String, slot: LiveData.Slot, series: PriceSeries)
+    case series(instrumentID: String, slot: Slot, series: PriceSeries)
     /// The fetcher's status file of an instrument changed (nil: none, or not readable).
     case fetchStatus(instrumentID: String, FetchStatus?)
     /// The complete current set of data problems (path -> message), after each look at the files.
@@ -563,7 +565,7 @@ public final class KioskCore {
 
     // MARK: Data
 
-    private func seriesArrived(id: String, slot: LiveData.Slot, series: PriceSeries) {
+    private func seriesArrived(id: String, slot: Slot, series: PriceSeries) {
         guard let i = entries.firstIndex(where: { $0.spec.id == id }) else { return }
         let hadData = entries[i].hasData
         if slot == .daily { entries[i].daily = series } else { entries[i].intraday = series }
@@ -611,7 +613,7 @@ public final class KioskCore {
             return "\(at)unknown time zone \(entry.spec.timeZone)"
         }
         let files = [entry.spec.dailyFile, entry.spec.intradayFile].compactMap { $0 }
-        let names = files.map { LiveData.split(LiveData.resolve($0, in: config.dataDirectory)).name }
+        let names = files.map { DataSources.split(DataSources.resolve($0, in: config.dataDirectory)).name }
         guard !names.isEmpty else { return "no data file configured" }
         return "waiting for data: " + names.joined(separator: ", ") + (entry.fetch?.reason.map { " · " + $0 } ?? "")
     }
@@ -636,10 +638,10 @@ public final class KioskCore {
 
     /// `tickerboard.conf:12: daily: …` for a problem with a data file: the same text `check-config`
     /// prints for it.
-    static func locate(path: String, message: String, in config: Config, file: String) -> KioskProblem {
+    package static func locate(path: String, message: String, in config: Config, file: String) -> KioskProblem {
         for spec in config.instruments {
             for (key, name) in [("daily", spec.dailyFile), ("intraday", spec.intradayFile)] {
-                guard let name, LiveData.resolve(name, in: config.dataDirectory) == path else { continue }
+                guard let name, DataSources.resolve(name, in: config.dataDirectory) == path else { continue }
                 return KioskProblem(file: file.isEmpty ? path : file, line: spec.lines[key] ?? 0, key: key, message: message)
             }
         }

@@ -1,9 +1,4 @@
 import Feed
-import LinuxIO
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Whether the screen should be lit, from the weekly schedule (`[power] schedule`), the idle
 /// timeout (`[power] blank-after-idle`) and the last touch. Pure: the daemon asks at a time and gets
@@ -59,9 +54,9 @@ public struct ScreenPower: Sendable {
         self.wakeSeconds = wakeSeconds ?? (blankAfterIdleSeconds > 0 ? blankAfterIdleSeconds : 120)
     }
 
-    /// From the config, in the system's local time zone unless one is given.
-    public init(config: Config, timeZone: ExchangeTimeZone? = nil) {
-        self.init(schedule: config.schedule, timeZone: timeZone ?? ScreenPower.systemTimeZone(),
+    /// From the config, in `timeZone` (the shell reads the system's zone).
+    public init(config: Config, timeZone: ExchangeTimeZone) {
+        self.init(schedule: config.schedule, timeZone: timeZone,
                   blankAfterIdleSeconds: config.blankAfterIdleSeconds)
     }
 
@@ -161,28 +156,5 @@ public struct ScreenPower: Sendable {
             }
         }
         return out
-    }
-
-    /// The system's local time zone: `$TZ` if it names a zone, else `/etc/localtime` (its symlink
-    /// target gives the name), else UTC. Read once at start-up and on reload.
-    public static func systemTimeZone(zoneinfoDirectory: String = ExchangeTimeZone.defaultZoneinfoDirectory,
-                                      localtimePath: String = "/etc/localtime") -> ExchangeTimeZone {
-        if let tz = getenv("TZ").map({ String(cString: $0) }), !tz.isEmpty {
-            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if let zone = try? ExchangeTimeZone(identifier: name, zoneinfoDirectory: zoneinfoDirectory) { return zone }
-        }
-        var name = "localtime"
-        if let target = FileSystem.readLink(localtimePath) {
-            if let range = target.firstRange(of: "zoneinfo/") { name = String(target[range.upperBound...]) }
-        }
-        if let bytes = readSmallFile(localtimePath),
-           let zone = try? ExchangeTimeZone(identifier: name, tzif: bytes) {
-            return zone
-        }
-        return .utc
-    }
-
-    private static func readSmallFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
-        try? RegularFile.read(path, limit: limit)
     }
 }

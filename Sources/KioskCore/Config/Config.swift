@@ -1,12 +1,8 @@
 import Chart
-import Display
+import DisplayModel
 import Feed
-import LinuxIO
+import InputModel
 import Text
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One instrument of the watchlist.
 public struct InstrumentConfig: Equatable, Sendable {
@@ -239,15 +235,6 @@ public struct Config: Equatable, Sendable {
             }
         }
         return (config, issues)
-    }
-
-    /// Reads and parses `path`. A missing or unreadable file is one error naming it.
-    public static func load(path: String) -> (Config, [ConfigIssue]) {
-        switch readTextFile(path) {
-        case .success(let text): return parse(text, file: path)
-        case .failure(let reason):
-            return (Config(), [ConfigIssue(file: path, line: 0, key: "", message: reason.message, severity: .error)])
-        }
     }
 
     /// `[provider NAME]` and `[fetch]` belong to tickerboard-fetch; the syntax check is shared (Feed).
@@ -502,7 +489,10 @@ public struct Config: Equatable, Sendable {
     ]
 }
 
-struct ConfigValueError: Error { let message: String }
+package struct ConfigValueError: Error {
+    package let message: String
+    package init(message: String) { self.message = message }
+}
 
 /// The documented bounds on config values (README, "Limits"): every value inside them runs.
 enum Limits {
@@ -606,17 +596,4 @@ func parseSchedule(_ text: String) -> Result<PowerSchedule, ConfigValueError> {
 
 extension String {
     func replacingSpaces() -> String { String(filter { $0 != " " && $0 != "\t" }) }
-}
-
-/// Reads a small text file (a regular file only: a FIFO or device given as the config must not
-/// block start-up or a reload); the failure is a human message naming the problem.
-func readTextFile(_ path: String, limit: Int = 1 << 20) -> Result<String, ConfigValueError> {
-    do { return .success(String(decoding: try RegularFile.read(path, limit: limit), as: UTF8.self)) } catch {
-        switch error {
-        case .notFound: return .failure(ConfigValueError(message: "cannot open: No such file or directory"))
-        case .tooLarge: return .failure(ConfigValueError(message: "larger than \(limit >> 20) MB; not a config file"))
-        case .system(let e): return .failure(ConfigValueError(message: "cannot open: \(e)"))
-        default: return .failure(ConfigValueError(message: "cannot open: \(error)"))
-        }
-    }
 }
