@@ -18,7 +18,10 @@ import Glibc
 /// the effects that come back are carried out here and nowhere else. Nothing here decides what to
 /// show or when — that is the core's — so an idle daemon sleeps in `epoll_wait` with zero wakeups
 /// until the core's next deadline.
-final class Daemon {
+final class Daemon: KioskShell {
+    /// Opens the display (tests hand in their own; the daemon opens what the options name).
+    typealias DisplayOpener = () throws(DisplayError) -> any Display
+
     struct Options {
         var configPath: String?
         var displayChoice = DisplayBackends.Choice.auto
@@ -35,7 +38,10 @@ final class Daemon {
     private let options: Options
     private let loop: EventLoop
     private let fonts: FontSet
-    private let core: KioskCore
+    /// The core and the queue its events wait in (shared with the tests' driver).
+    let runner: KioskRunner
+    var core: KioskCore { runner.core }
+    private let displayOpener: DisplayOpener?
     private let clock: ScaledClock
     private var timer: EventLoop.Registration?
     private var display: (any Display)?
@@ -65,7 +71,7 @@ final class Daemon {
     private var refusedTurns: Set<Int> = []
     private var exitStatus: Int32 = 0
 
-    init(config: Config, options: Options, fonts: FontSet) throws(Errno) {
+    init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil) throws(Errno) {
         self.config = Daemon.effective(config, options)
         self.options = options
         self.fonts = fonts
@@ -74,8 +80,11 @@ final class Daemon {
         clock = ScaledClock(scale: options.timeScale)
         let watchdog = SystemdNotify.watchdogPingInterval.map { Double($0.wholeNanoseconds) / 1e9 * options.timeScale }
         let setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
-        core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: watchdog, writesStatus: options.statusFile != nil,
-                         statusInterval: options.timeScale)
+        let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: watchdog, writesStatus: options.statusFile != nil,
+                             statusInterval: options.timeScale)
+        runner = KioskRunner(core: core, now: { [clock] in clock.now() })
+        displayOpener = openDisplay
+        runner.shell = self
     }
 
     /// A simulated display has no input devices of its own: the seat belongs to whatever else runs.
@@ -100,17 +109,34 @@ final class Daemon {
     func run() -> Int32 {
         do {
             try installSignals()
-            timer = try loop.addTimer(after: .seconds(3600)) { [unowned self] in send(.timer) }
+            try start()
         } catch {
             Log.error("run: cannot set up the event loop: \(error)")
             return 1
         }
-        send(.start)
-        startLiveData()
         do { try loop.run() } catch {
             Log.error("run: event loop failed: \(error)")
             exitStatus = 1
         }
+        return finish()
+    }
+
+    /// Everything but the signals and the loop itself: the core starts, the data files are read.
+    func start() throws(Errno) {
+        timer = try loop.addTimer(after: .seconds(3600)) { [unowned self] in send(.timer) }
+        send(.start)
+        startLiveData()
+    }
+
+    /// One turn of the loop: waits (at most `timeout`) for a descriptor or the core's timer.
+    @discardableResult
+    func step(timeout: Duration? = nil) throws(Errno) -> Int { try loop.runOnce(timeout: timeout) }
+
+    /// The exit status the core asked for, once the loop has stopped (nil while it runs).
+    var exitRequested: Int32? { loopStopped ? exitStatus : nil }
+    private var loopStopped = false
+
+    private func finish() -> Int32 {
         display?.shutdown()
         virtualTerminal?.restore()
         input = nil
@@ -120,21 +146,8 @@ final class Daemon {
 
     // MARK: Events in, effects out
 
-    /// Events raised while effects are carried out (a display opened, a flip failed) wait their
-    /// turn: the core sees one event at a time and no effect runs inside another.
-    private var queued: [KioskEvent] = []
-    private var draining = false
-
-    private func send(_ event: KioskEvent) {
-        queued.append(event)
-        guard !draining else { return }
-        draining = true
-        while !queued.isEmpty {
-            let next = queued.removeFirst()
-            for effect in core.handle(next, at: clock.now()) { perform(effect) }
-        }
-        draining = false
-        armTimer()
+    func send(_ event: KioskEvent) {
+        if runner.send(event) { armTimer() }
     }
 
     private func armTimer() {
@@ -144,49 +157,62 @@ final class Daemon {
         try? loop.rearm(timer, after: .nanoseconds(Int64(min(delay, 86_400) * 1e9)))
     }
 
-    private func perform(_ effect: KioskEffect) {
-        switch effect {
-        case .present(let plan): present(plan)
-        case .setPowered(let on):
-            guard let display else { break }
-            let applied = display.setPowered(on)
-            if !on { send(.screenOffApplied(dpms: applied)) }
-        case .ready, .watchdogPing: if let message = effect.systemdMessage { notify(message) }
-        case .stopping(let summary):
-            statistics = summary
-            if let message = effect.systemdMessage { notify(message) }
-        case .log(let priority, let text): Log.write(priority, text)
-        case .openDisplay: openDisplay()
-        case .reopenDisplay:
-            closeDisplay()
-            openDisplay()
-        case .watchHotplug(let on): watchHotplug(on)
-        case .openInput: openInput()
-        case .releaseDisplay:
-            display?.suspend()
-            virtualTerminal?.allowRelease()
-        case .acquireDisplay:
-            virtualTerminal?.acknowledgeAcquire()
-            display?.resume()
-        case .layoutChanged(let turns, let width, let height):
-            quarterTurns = turns
-            chartSize = (width, height)
-            layoutChanged()
-        case .writeStatus(let status): writeStatus(status)
-        case .exit(let status):
-            exitStatus = status
-            loop.stop()
-        }
+    // MARK: KioskShell: the core's effects, carried out
+
+    func setPowered(_ on: Bool) {
+        guard let display else { return }
+        let applied = display.setPowered(on)
+        if !on { send(.screenOffApplied(dpms: applied)) }
+    }
+
+    func ready(status: String?) { notify(KioskEffect.ready(status: status).systemdMessage ?? "READY=1") }
+    func watchdogPing() { notify("WATCHDOG=1") }
+
+    func stopping(statistics: String) {
+        self.statistics = statistics
+        notify("STOPPING=1")
+    }
+
+    func log(_ priority: Log.Priority, _ text: String) { Log.write(priority, text) }
+
+    func reopenDisplay() {
+        closeDisplay()
+        openDisplay()
+    }
+
+    func releaseDisplay() {
+        display?.suspend()
+        virtualTerminal?.allowRelease()
+    }
+
+    func acquireDisplay() {
+        virtualTerminal?.acknowledgeAcquire()
+        display?.resume()
+    }
+
+    func layoutChanged(quarterTurns turns: Int, width: Int, height: Int) {
+        quarterTurns = turns
+        chartSize = (width, height)
+        applyLayout()
+    }
+
+    func exit(status: Int32) {
+        exitStatus = status
+        loopStopped = true
+        loop.stop()
     }
 
     // MARK: Display
 
-    private func openDisplay() {
+    func openDisplay() {
         guard display == nil else { return }
         do {
-            let d = try DisplayBackends.open(options.displayChoice, device: config.displayDevice, connector: config.connector,
+            let d: any Display
+            if let displayOpener { d = try displayOpener() } else {
+                d = try DisplayBackends.open(options.displayChoice, device: config.displayDevice, connector: config.connector,
                                              mode: options.modeOverride ?? config.mode, shiftMargin: config.burnInShift,
                                              log: { Log.notice("display: \($0)") })
+            }
             display = d
             if d.needsVirtualTerminal, virtualTerminal == nil {
                 virtualTerminal = VirtualTerminal(log: { Log.info($0) })
@@ -216,7 +242,7 @@ final class Daemon {
                     scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS)
     }
 
-    private func handleDisplayEvents() {
+    func handleDisplayEvents() {
         guard let d = display else { return }
         for event in d.handleReadable() {
             switch event {
@@ -232,7 +258,7 @@ final class Daemon {
 
     /// No display device at all, or a framebuffer that yields to KMS: a udev monitor wakes us when
     /// a card or framebuffer appears or changes.
-    private func watchHotplug(_ on: Bool) {
+    func watchHotplug(_ on: Bool) {
         if !on {
             if let hotplugRegistration { loop.remove(hotplugRegistration) }
             hotplugRegistration = nil
@@ -260,7 +286,7 @@ final class Daemon {
         }
     }
 
-    private func present(_ plan: FramePlan) {
+    func present(_ plan: FramePlan) {
         guard let d = display else {
             send(.presentFailed("no display"))
             return
@@ -371,7 +397,7 @@ final class Daemon {
         }
     }
 
-    private func layoutChanged() {
+    private func applyLayout() {
         guard let chartSize, let d = display else { return }
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
         let turns = ((quarterTurns % 4) + 4) % 4
@@ -389,7 +415,7 @@ final class Daemon {
 
     // MARK: Input
 
-    private func openInput() {
+    func openInput() {
         if let inputRegistration { loop.remove(inputRegistration); self.inputRegistration = nil }
         input = nil
         guard config.inputEnabled, options.displayChoice.isPhysical else { return }
@@ -399,7 +425,7 @@ final class Daemon {
                                            calibration: calibration, log: { Log.notice($0) })
             input = devices
             inputRegistration = try loop.watch(devices.pollDescriptor) { [unowned self] _ in handleInput() }
-            layoutChanged()
+            applyLayout()
             // Devices present at start queue their events without making the descriptor readable.
             handleInput()
         } catch {
@@ -477,7 +503,7 @@ final class Daemon {
         }
     }
 
-    private func reload() {
+    func reload() {
         guard let configPath = options.configPath else {
             Log.notice("reload: no --config file; re-reading the data files")
             startLiveData()
@@ -509,9 +535,9 @@ final class Daemon {
         }
     }
 
-    private func writeStatus(_ core: KioskStatus) {
+    func writeStatus(_ coreStatus: KioskStatus) {
         guard let path = options.statusFile else { return }
-        var status = core
+        var status = coreStatus
         status.presentMethod = display?.presentMethod
         status.pacing = display?.pacingMethod
         status.rssKB = ProcessResources.residentKB()

@@ -8,11 +8,14 @@ import DisplayModel
 import Text
 
 /// Drives a `KioskCore` the way the daemon's shell does, with a manual clock and a fake display
-/// (the role swift-nio's `EmbeddedEventLoop` plays for its channels): flips complete one refresh
-/// period after each present unless `flipsComplete` is false, a display opens when asked if
-/// `displayPresent` is true, and every effect is recorded with its time.
-final class CoreDriver {
-    let core: KioskCore
+/// (the role swift-nio's `EmbeddedEventLoop` plays for its channels): it is a `KioskShell` fed by
+/// the same `KioskRunner` as the daemon, so effects reach it through the daemon's own switch and
+/// events queue in the daemon's order. Flips complete one refresh period after each present unless
+/// `flipsComplete` is false, a display opens when asked if `displayPresent` is true, and every
+/// effect is recorded with its time.
+final class CoreDriver: KioskShell {
+    private(set) var runner: KioskRunner!
+    var core: KioskCore { runner.core }
     private(set) var time: KioskTime
     var display: DisplayInfo
     /// A display can be opened (else `.openDisplay` is answered with `.displayUnavailable`).
@@ -27,7 +30,7 @@ final class CoreDriver {
     private(set) var notifications: [Timed<String>] = []
     private(set) var logs: [Timed<String>] = []
     private(set) var powered: [Timed<Bool>] = []
-    private(set) var effects: [Timed<KioskEffect>] = []
+    var effects: [Timed<KioskEffect>] { runner.effects.map { Timed(time: $0.time, value: $0.effect) } }
     /// What the status file said at each write.
     private(set) var statuses: [Timed<KioskStatus>] = []
     /// What was on screen after each cycle step: (instrument, range, scene).
@@ -46,35 +49,49 @@ final class CoreDriver {
         var z: [String: ExchangeTimeZone] = [:]
         for inst in config.instruments { z[inst.id] = zones?[inst.id] ?? SampleMarket.timeZone }
         let setup = KioskSetup(config: config, zones: zones ?? z, localZone: localZone, configFile: configFile)
-        core = KioskCore(setup: setup, fonts: Self.fonts, watchdogInterval: watchdogInterval, writesStatus: writesStatus)
+        let core = KioskCore(setup: setup, fonts: Self.fonts, watchdogInterval: watchdogInterval, writesStatus: writesStatus)
+        runner = KioskRunner(core: core, now: { [unowned self] in time })
+        runner.recordsEffects = true
+        runner.shell = self
     }
 
-    func send(_ event: KioskEvent) {
-        let out = core.handle(event, at: time)
-        for effect in out { perform(effect) }
+    func send(_ event: KioskEvent) { runner.send(event) }
+
+    // MARK: KioskShell
+
+    func present(_ plan: FramePlan) {
+        presents.append(Timed(time: time, value: plan))
+        sequence += 1
+        pendingFlip = (time.mono + 1 / display.refreshHz, sequence)
+        send(.framePresented(FrameReport()))  // as the shell does after presenting
     }
 
-    private func perform(_ effect: KioskEffect) {
-        effects.append(Timed(time: time, value: effect))
-        switch effect {
-        case .present(let plan):
-            presents.append(Timed(time: time, value: plan))
-            sequence += 1
-            pendingFlip = (time.mono + 1 / display.refreshHz, sequence)
-            send(.framePresented(FrameReport()))  // as the shell does after presenting
-        case .ready, .watchdogPing, .stopping:
-            if let text = effect.systemdMessage { notifications.append(Timed(time: time, value: text)) }
-        case .writeStatus(let status): statuses.append(Timed(time: time, value: status))
-        case .log(_, let text): logs.append(Timed(time: time, value: text))
-        case .setPowered(let on):
-            powered.append(Timed(time: time, value: on))
-            if !on { send(.screenOffApplied(dpms: hasDPMS)) }
-        case .openDisplay, .reopenDisplay:
-            if displayPresent { send(.displayOpened(display)) } else { send(.displayUnavailable(message: nil)) }
-        case .releaseDisplay: pendingFlip = nil
-        default: break
-        }
+    func setPowered(_ on: Bool) {
+        powered.append(Timed(time: time, value: on))
+        if !on { send(.screenOffApplied(dpms: hasDPMS)) }
     }
+
+    func ready(status: String?) { notify(.ready(status: status)) }
+    func watchdogPing() { notify(.watchdogPing) }
+    func stopping(statistics: String) { notify(.stopping(statistics: statistics)) }
+    private func notify(_ effect: KioskEffect) {
+        if let text = effect.systemdMessage { notifications.append(Timed(time: time, value: text)) }
+    }
+
+    func log(_ priority: Log.Priority, _ text: String) { logs.append(Timed(time: time, value: text)) }
+
+    func openDisplay() {
+        if displayPresent { send(.displayOpened(display)) } else { send(.displayUnavailable(message: nil)) }
+    }
+
+    func reopenDisplay() { openDisplay() }
+    func releaseDisplay() { pendingFlip = nil }
+    func writeStatus(_ status: KioskStatus) { statuses.append(Timed(time: time, value: status)) }
+    func watchHotplug(_ on: Bool) {}
+    func openInput() {}
+    func acquireDisplay() {}
+    func layoutChanged(quarterTurns: Int, width: Int, height: Int) {}
+    func exit(status: Int32) {}
 
     /// Runs the clock forward to `mono`, delivering every flip completion and timer on the way.
     func run(until mono: Double, onStep: (() -> Void)? = nil) {

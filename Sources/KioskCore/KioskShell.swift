@@ -1,0 +1,87 @@
+/// What a shell does for the core: one method per effect. The daemon (`Kiosk.Daemon`) does it with
+/// devices and files; the tests' driver does it with a manual clock and a record. Both reach their
+/// methods through `perform` and feed events through `KioskRunner`, so the switch from effects to
+/// acts and the order events are handled in are the same code for the product and its tests.
+public protocol KioskShell: AnyObject {
+    /// Draw and present the frame `plan` describes; answer with `.framePresented` or `.presentFailed`.
+    func present(_ plan: FramePlan)
+    /// DPMS on or off; an off is answered with `.screenOffApplied(dpms:)`.
+    func setPowered(_ on: Bool)
+    func ready(status: String?)
+    func watchdogPing()
+    func stopping(statistics: String)
+    func log(_ priority: Log.Priority, _ text: String)
+    /// Open a display; answer with `.displayOpened` or `.displayUnavailable`.
+    func openDisplay()
+    func reopenDisplay()
+    func watchHotplug(_ on: Bool)
+    func openInput()
+    func releaseDisplay()
+    func acquireDisplay()
+    func layoutChanged(quarterTurns: Int, width: Int, height: Int)
+    func writeStatus(_ status: KioskStatus)
+    func exit(status: Int32)
+}
+
+extension KioskShell {
+    /// The one switch from an effect to the shell's act (no `default`: a new effect is a compile
+    /// error in every shell until it is handled).
+    public func perform(_ effect: KioskEffect) {
+        switch effect {
+        case .present(let plan): present(plan)
+        case .setPowered(let on): setPowered(on)
+        case .ready(let status): ready(status: status)
+        case .watchdogPing: watchdogPing()
+        case .stopping(let statistics): stopping(statistics: statistics)
+        case .log(let priority, let text): log(priority, text)
+        case .openDisplay: openDisplay()
+        case .reopenDisplay: reopenDisplay()
+        case .watchHotplug(let on): watchHotplug(on)
+        case .openInput: openInput()
+        case .releaseDisplay: releaseDisplay()
+        case .acquireDisplay: acquireDisplay()
+        case .layoutChanged(let turns, let width, let height): layoutChanged(quarterTurns: turns, width: width, height: height)
+        case .writeStatus(let status): writeStatus(status)
+        case .exit(let status): exit(status: status)
+        }
+    }
+}
+
+/// Hands a core its events one at a time and the effects to a shell. Events raised while effects
+/// are carried out (a display opened, a frame presented) wait their turn: the core sees one event
+/// at a time and no effect runs inside another.
+public final class KioskRunner {
+    public let core: KioskCore
+    /// The time each event is stamped with (the shell's clock; the tests' manual one).
+    private let now: () -> KioskTime
+    public weak var shell: (any KioskShell)?
+    private var queued: [KioskEvent] = []
+    private var draining = false
+    /// Every effect as it was carried out, when `recordsEffects` (tests read it).
+    public var recordsEffects = false
+    public private(set) var effects: [(time: KioskTime, effect: KioskEffect)] = []
+
+    public init(core: KioskCore, now: @escaping () -> KioskTime) {
+        self.core = core
+        self.now = now
+    }
+
+    /// Handles `event` and everything it leads to. True when this call emptied the queue (the
+    /// outermost call: the shell re-arms its timer for `core.nextDeadline` then).
+    @discardableResult
+    public func send(_ event: KioskEvent) -> Bool {
+        queued.append(event)
+        guard !draining else { return false }
+        draining = true
+        while !queued.isEmpty {
+            let next = queued.removeFirst()
+            let time = now()
+            for effect in core.handle(next, at: time) {
+                if recordsEffects { effects.append((time, effect)) }
+                shell?.perform(effect)
+            }
+        }
+        draining = false
+        return true
+    }
+}
