@@ -290,7 +290,7 @@ public final class KioskCore {
     private let writesStatus: Bool
 
     // Watchlist
-    private var entries: [Entry] = []
+    private(set) var entries: [Entry] = []
     /// True when nothing is configured: the built-in sample market is the watchlist.
     private var showingSample = false
     public private(set) var instrumentIndex = 0

@@ -1,0 +1,220 @@
+import Display
+import DisplayModel
+import Feed
+@testable import Kiosk
+@testable import KioskCore
+import LinuxIO
+import Raster
+import Testing
+import Text
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A headless display (real timerfd-paced flips) that records what the shell asks of it and can
+/// be told that its output went away, as a KMS display says after a hotplug uevent.
+final class RecordingDisplay: Display {
+    let inner = HeadlessDisplay(width: 480, height: 270, refreshHz: 60, simulatedVsync: true)
+    var connected = true
+    private(set) var presents = 0
+    private(set) var powerCalls: [Bool] = []
+    private(set) var suspended = false
+    private(set) var suspendCalls = 0
+    private(set) var resumeCalls = 0
+    /// Events to report with the next `handleReadable` (a connector lost or back, a master lost).
+    var injected: [DisplayEvent] = []
+
+    var width: Int { inner.width }
+    var height: Int { inner.height }
+    var refreshHz: Double { inner.refreshHz }
+    var pollDescriptor: CInt? { inner.pollDescriptor }
+    var canPresent: Bool { connected && inner.canPresent }
+    var screen: PixelBuffer { inner.screen }
+
+    func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int {
+        guard connected, !suspended else {
+            throw DisplayError(.invalidRequest, device: "recording", operation: "present", detail: "not presentable now")
+        }
+        presents += 1
+        return try inner.present(frame, damage: damage, shift: shift)
+    }
+
+    func handleReadable() -> [DisplayEvent] {
+        let events = injected + inner.handleReadable()
+        injected = []
+        return events
+    }
+
+    func setPowered(_ on: Bool) -> Bool {
+        powerCalls.append(on)
+        return inner.setPowered(on)
+    }
+
+    func suspend() { suspended = true; suspendCalls += 1 }
+    /// As KMS does: the screen is ours again once the display says so.
+    func resume() {
+        suspended = false
+        resumeCalls += 1
+        injected.append(.masterRegained)
+    }
+}
+
+/// The real daemon (its event loop, LiveData over inotify, the config file, the status file)
+/// around the real core, with a recording display instead of a screen: the wiring between them,
+/// which the core tests (a driver of their own) and the VM checks (no Swift) do not reach.
+@Suite("Daemon wiring", .serialized)
+final class DaemonWiringTests {
+    let directory: String
+    let display = RecordingDisplay()
+    var daemon: Daemon!
+
+    init() throws {
+        var template = Array("/tmp/tb-wiring-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        directory = String(cString: try #require(dir))
+        Log.usesPriorityPrefixes = false
+    }
+
+    deinit {
+        for name in FileSystem.list(directory) { unlink(directory + "/" + name) }
+        rmdir(directory)
+    }
+
+    var configPath: String { directory + "/tickerboard.conf" }
+    var statusPath: String { directory + "/status.json" }
+
+    /// Daily rows ending at `lastClose`, dated from 2024-01-02 on (one a day).
+    static func dailyCSV(rows: Int, lastClose: Double) -> String {
+        var text = "Date,Open,High,Low,Close,Adj Close,Volume\n"
+        for i in 0..<rows {
+            let close = i == rows - 1 ? lastClose : 100 + Double(i % 7)
+            let day = CivilDate(year: 2024, month: 1, day: 2)!.adding(days: i)
+            text += "\(day),\(close),\(close + 1),\(close - 1),\(close),\(close),1000\n"
+        }
+        return text
+    }
+
+    /// Writes `text` whole under a temporary name and renames it over `name`, as a fetcher does.
+    func replace(_ name: String, _ text: String) throws {
+        try AtomicFile.write(Array(text.utf8), to: directory + "/" + name)
+    }
+
+    func config(instruments: [String], extra: String = "") -> String {
+        var text = "[data]\ndirectory = \(directory)\n[chart]\ncycle-interval = 0\n[burn-in]\nshift = 0\n" + extra
+        for id in instruments { text += "[instrument \(id)]\ndaily = \(id).csv\ntime-zone = America/New_York\n" }
+        return text
+    }
+
+    func startDaemon(config text: String, timeScale: Double = 1) throws {
+        try replace("tickerboard.conf", text)
+        let (config, issues) = Config.load(path: configPath)
+        #expect(issues.filter { $0.severity == .error }.isEmpty, "\(issues)")
+        var options = Daemon.Options()
+        options.configPath = configPath
+        options.displayChoice = .headless
+        options.statusFile = statusPath
+        options.timeScale = timeScale
+        daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display })
+        try daemon.start()
+    }
+
+    /// Turns the daemon's loop until `condition` holds. The bound is for "never" (a failure), not
+    /// a judgement of speed: each turn waits for a descriptor or the core's timer.
+    @discardableResult
+    func run(until condition: () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+        for _ in 0..<600 {
+            if condition() { return true }
+            try daemon.step(timeout: .milliseconds(500))
+        }
+        Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
+        return false
+    }
+
+    var status: KioskStatus { daemon.core.status() }
+    var statusFile: String { (try? RegularFile.read(statusPath, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+    @Test("data arrival: a file replaced on disk reaches the core through inotify, is drawn, and the status file says so")
+    func dataArrival() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        try startDaemon(config: config(instruments: ["AAA"]))
+        try run(until: { status.price == 111.25 && display.presents > 0 && statusFile.contains("111.25") },
+                "the first file drawn and in status.json")
+        let before = display.presents
+        let pictureBefore = display.screen
+        try replace("AAA.csv", Self.dailyCSV(rows: 41, lastClose: 123.5))
+        try run(until: { status.price == 123.5 && display.presents > before }, "the replaced file drawn")
+        try run(until: { statusFile.contains("123.5") }, "status.json naming the new price")
+        try run(until: { status.settledFrame == status.frames }, "the update settled on screen")
+        #expect(display.screen.pixels != pictureBefore.pixels, "the picture changed with the data")
+    }
+
+    @Test("reload: a good config file is taken (a new instrument's file is read); a broken one keeps the running config")
+    func reload() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        try replace("BBB.csv", Self.dailyCSV(rows: 40, lastClose: 222.5))
+        try startDaemon(config: config(instruments: ["AAA"]))
+        try run(until: { status.price == 111.25 && display.presents > 0 }, "the first picture")
+        try replace("tickerboard.conf", config(instruments: ["AAA", "BBB"]))
+        daemon.reload()
+        #expect(daemon.core.config.instruments.map(\.id) == ["AAA", "BBB"])
+        try run(until: { daemon.core.entries.allSatisfy(\.hasData) && daemon.core.entries.count == 2 },
+                "the new instrument's file read after the reload")
+        let presents = display.presents
+        try replace("tickerboard.conf", config(instruments: ["AAA"], extra: "[chart]\ncycle-interval = banana\n"))
+        daemon.reload()
+        #expect(daemon.core.config.instruments.map(\.id) == ["AAA", "BBB"], "a broken file changes nothing")
+        #expect(status.problems.contains { $0.key == "cycle-interval" }, "\(status.problems)")
+        #expect(display.presents >= presents && !display.powerCalls.contains(false), "the last good picture stays")
+    }
+
+    @Test("hotplug: an output lost stops the frames and the status says so; back, a whole frame is presented")
+    func hotplug() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        try startDaemon(config: config(instruments: ["AAA"]))
+        try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating }, "the first picture at rest")
+        display.connected = false
+        display.injected = [.connectorLost]
+        daemon.handleDisplayEvents()
+        #expect(status.display == KioskCore.DisplayState.waitingForOutput.rawValue, "\(status.display ?? "nil")")
+        let lost = display.presents
+        display.connected = true
+        display.injected = [.connectorReturned]
+        daemon.handleDisplayEvents()
+        try run(until: { display.presents > lost && status.display == KioskCore.DisplayState.presenting.rawValue },
+                "a frame after the output came back")
+    }
+
+    @Test("VT loss: the display is suspended and nothing is presented while away; back, it resumes and draws")
+    func vtLoss() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        try startDaemon(config: config(instruments: ["AAA"]))
+        try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating }, "the first picture at rest")
+        daemon.send(.vtRelease)
+        #expect(display.suspended && display.suspendCalls == 1)
+        #expect(status.display == KioskCore.DisplayState.away.rawValue, "\(status.display ?? "nil")")
+        // A data update while away is taken, but not drawn until the VT is back.
+        let away = display.presents
+        try replace("AAA.csv", Self.dailyCSV(rows: 41, lastClose: 130))
+        try run(until: { status.price == 130 }, "the update taken while away")
+        #expect(display.presents == away, "no frame while away")
+        daemon.send(.vtAcquire)
+        #expect(display.resumeCalls == 1 && !display.suspended)
+        daemon.handleDisplayEvents()  // the display's descriptor says "master regained"
+        try run(until: { display.presents > away && status.display == KioskCore.DisplayState.presenting.rawValue },
+                "a frame once the VT is back")
+    }
+
+    @Test("screen off: the idle timeout switches the display off through the shell (DPMS), and the core hears it applied")
+    func screenOff() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        // At 600x the 10 min of idle pass in a second of the loop's time.
+        try startDaemon(config: config(instruments: ["AAA"], extra: "[power]\nblank-after-idle = 10min\n"), timeScale: 600)
+        try run(until: { display.presents > 0 }, "the first picture")
+        try run(until: { display.powerCalls.contains(false) }, "the screen switched off after the idle time")
+        #expect(!daemon.core.screenOn)
+        let off = display.presents
+        try daemon.step(timeout: .milliseconds(50))
+        #expect(display.presents == off, "no frame drawn for a dark screen (DPMS did it)")
+    }
+}
