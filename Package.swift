@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Tickerboard: a stock-ticker appliance daemon that draws straight to a Linux display.
-// Layers point one way: C shims <- Raster / Text <- Chart <- KioskCore <- Kiosk <- tickerboard (see README).
+// Layers point one way: C shims <- Raster / Text <- Chart <- KioskCore <- Kiosk <- Commands <- tickerboard (see README).
 // The fetcher is a separate stack: CCurl + Feed + LinuxIO <- Fetch <- tickerboard-fetch. Only it
 // links libcurl; the display daemon links no network code.
 import PackageDescription
@@ -55,11 +55,13 @@ let package = Package(
         // The kiosk's decisions: config, cycling, scrubbing, screen power, what each frame shows. No
         // I/O module is a dependency, so the compiler keeps it pure (time and events come in as values).
         .target(name: "KioskCore", dependencies: ["Raster", "Text", "Feed", "Chart", "DisplayModel", "InputModel"], swiftSettings: fuzzFlags),
-        // The shell around the core (event loop, devices, files, systemd) and the commands.
+        // The shell around the core: event loop, display and renderer, input, data files, systemd.
         .target(name: "Kiosk", dependencies: ["KioskCore", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
+        // The `tickerboard` commands: run (the shell), render, bench, check-config, display-check, …
+        .target(name: "Commands", dependencies: ["Kiosk", "KioskCore", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
         // Full RELRO (with the default -z relro): the dynamic symbols are bound at start and the
         // GOT is read-only afterwards; the shipped daemon is hardened like Debian's own binaries.
-        .executableTarget(name: "tickerboard", dependencies: ["Kiosk"],
+        .executableTarget(name: "tickerboard", dependencies: ["Commands"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         // The network side: provider adapters, request budget, merge-and-replace of the data files.
         .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
@@ -76,7 +78,7 @@ let package = Package(
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "DisplayModel", "Raster", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed"], exclude: ["replay_server.py"]),
-        .testTarget(name: "KioskTests", dependencies: ["Kiosk", "KioskCore", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Commands", "Kiosk", "KioskCore", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
     ]
 )
 
@@ -85,7 +87,7 @@ if fuzzing {
     let harnesses: [(String, [Target.Dependency])] = [
         ("fuzz-csv", ["Feed"]),
         ("fuzz-scenes", ["Feed", "Chart", "Text", "Raster"]),
-        ("fuzz-config", ["Kiosk", "KioskCore", "Chart", "Feed", "Input", "InputModel", "Display", "DisplayModel", "Text"]),
+        ("fuzz-config", ["Commands", "Kiosk", "KioskCore", "Chart", "Feed", "Input", "InputModel", "Display", "DisplayModel", "Text"]),
         ("fuzz-timezone", ["Feed"]),
         ("fuzz-records", ["LinuxIO"]),
         ("fuzz-format", ["Text", "Chart"]),

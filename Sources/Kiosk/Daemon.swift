@@ -18,20 +18,22 @@ import Glibc
 /// the effects that come back are carried out here and nowhere else. Nothing here decides what to
 /// show or when — that is the core's — so an idle daemon sleeps in `epoll_wait` with zero wakeups
 /// until the core's next deadline.
-final class Daemon: KioskShell {
+package final class Daemon: KioskShell {
     /// Opens the display (tests hand in their own; the daemon opens what the options name).
-    typealias DisplayOpener = () throws(DisplayError) -> any Display
+    package typealias DisplayOpener = () throws(DisplayError) -> any Display
 
-    struct Options {
-        var configPath: String?
-        var displayChoice = DisplayBackends.Choice.auto
-        var readyFile: String?
-        var statusFile: String?
-        var previewFile: String?
+    package struct Options {
+        package var configPath: String?
+        package var displayChoice = DisplayBackends.Choice.auto
+        package var readyFile: String?
+        package var statusFile: String?
+        package var previewFile: String?
         /// Headless only: the daemon's clock runs this many times faster than real time.
-        var timeScale: Double = 1
+        package var timeScale: Double = 1
         /// Headless only (`--size`): the simulated display's size, over `[display] mode`.
-        var modeOverride: ModeRequest?
+        package var modeOverride: ModeRequest?
+
+        package init() {}
     }
 
     private var config: Config
@@ -71,7 +73,7 @@ final class Daemon: KioskShell {
     private var refusedTurns: Set<Int> = []
     private var exitStatus: Int32 = 0
 
-    init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil) throws(Errno) {
+    package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil) throws(Errno) {
         self.config = Daemon.effective(config, options)
         self.options = options
         self.fonts = fonts
@@ -88,25 +90,25 @@ final class Daemon: KioskShell {
     }
 
     /// A simulated display has no input devices of its own: the seat belongs to whatever else runs.
-    static func effective(_ config: Config, _ options: Options) -> Config {
+    package static func effective(_ config: Config, _ options: Options) -> Config {
         var c = config
         if !options.displayChoice.isPhysical { c.inputEnabled = false }
         return c
     }
 
     /// `[display] render-threads`, "auto" being the processors online (at most four).
-    static func renderThreads(for config: Config) -> Int {
+    package static func renderThreads(for config: Config) -> Int {
         config.renderThreads ?? Canvas.automaticThreadCount
     }
 
     /// What the config names on disk, read now: exchange and local time zones.
-    static func setup(for config: Config, file: String) -> KioskSetup {
+    package static func setup(for config: Config, file: String) -> KioskSetup {
         let (zones, problems) = DataCheck.zones(for: config, file: file)
         return KioskSetup(config: config, zones: zones, localZone: ScreenPower.systemTimeZone(), problems: problems,
                           configFile: file)
     }
 
-    func run() -> Int32 {
+    package func run() -> Int32 {
         do {
             try installSignals()
             try start()
@@ -159,44 +161,44 @@ final class Daemon: KioskShell {
 
     // MARK: KioskShell: the core's effects, carried out
 
-    func setPowered(_ on: Bool) {
+    package func setPowered(_ on: Bool) {
         guard let display else { return }
         let applied = display.setPowered(on)
         if !on { send(.screenOffApplied(dpms: applied)) }
     }
 
-    func ready(status: String?) { notify(KioskEffect.ready(status: status).systemdMessage ?? "READY=1") }
-    func watchdogPing() { notify("WATCHDOG=1") }
+    package func ready(status: String?) { notify(KioskEffect.ready(status: status).systemdMessage ?? "READY=1") }
+    package func watchdogPing() { notify("WATCHDOG=1") }
 
-    func stopping(statistics: String) {
+    package func stopping(statistics: String) {
         self.statistics = statistics
         notify("STOPPING=1")
     }
 
-    func log(_ priority: Log.Priority, _ text: String) { Log.write(priority, text) }
+    package func log(_ priority: Log.Priority, _ text: String) { Log.write(priority, text) }
 
-    func reopenDisplay() {
+    package func reopenDisplay() {
         closeDisplay()
         openDisplay()
     }
 
-    func releaseDisplay() {
+    package func releaseDisplay() {
         display?.suspend()
         virtualTerminal?.allowRelease()
     }
 
-    func acquireDisplay() {
+    package func acquireDisplay() {
         virtualTerminal?.acknowledgeAcquire()
         display?.resume()
     }
 
-    func layoutChanged(quarterTurns turns: Int, width: Int, height: Int) {
+    package func layoutChanged(quarterTurns turns: Int, width: Int, height: Int) {
         quarterTurns = turns
         chartSize = (width, height)
         applyLayout()
     }
 
-    func exit(status: Int32) {
+    package func exit(status: Int32) {
         exitStatus = status
         loopStopped = true
         loop.stop()
@@ -204,7 +206,7 @@ final class Daemon: KioskShell {
 
     // MARK: Display
 
-    func openDisplay() {
+    package func openDisplay() {
         guard display == nil else { return }
         do {
             let d: any Display
@@ -258,7 +260,7 @@ final class Daemon: KioskShell {
 
     /// No display device at all, or a framebuffer that yields to KMS: a udev monitor wakes us when
     /// a card or framebuffer appears or changes.
-    func watchHotplug(_ on: Bool) {
+    package func watchHotplug(_ on: Bool) {
         if !on {
             if let hotplugRegistration { loop.remove(hotplugRegistration) }
             hotplugRegistration = nil
@@ -286,7 +288,7 @@ final class Daemon: KioskShell {
         }
     }
 
-    func present(_ plan: FramePlan) {
+    package func present(_ plan: FramePlan) {
         guard let d = display else {
             send(.presentFailed("no display"))
             return
@@ -415,7 +417,7 @@ final class Daemon: KioskShell {
 
     // MARK: Input
 
-    func openInput() {
+    package func openInput() {
         if let inputRegistration { loop.remove(inputRegistration); self.inputRegistration = nil }
         input = nil
         guard config.inputEnabled, options.displayChoice.isPhysical else { return }
@@ -535,7 +537,7 @@ final class Daemon: KioskShell {
         }
     }
 
-    func writeStatus(_ coreStatus: KioskStatus) {
+    package func writeStatus(_ coreStatus: KioskStatus) {
         guard let path = options.statusFile else { return }
         var status = coreStatus
         status.presentMethod = display?.presentMethod

@@ -1,5 +1,5 @@
-// tickerboard: the executable; everything it does lives in the Kiosk module.
-import Kiosk
+// tickerboard: the executable; its commands live in the Commands module.
+import Commands
 
 #if canImport(Glibc)
 import Glibc

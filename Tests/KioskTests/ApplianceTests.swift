@@ -1,8 +1,9 @@
+@testable import Commands
+import DisplayModel
 import Feed
+import InputModel
 @testable import Kiosk
 @testable import KioskCore
-import DisplayModel
-import InputModel
 import LinuxIO
 import Testing
 

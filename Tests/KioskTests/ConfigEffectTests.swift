@@ -1,10 +1,11 @@
 import Chart
+@testable import Commands
+import DisplayModel
 import Feed
 import Input
 import InputModel
 @testable import Kiosk
 @testable import KioskCore
-import DisplayModel
 import Testing
 
 /// Every configuration key does something: for each key a check that holds with the key set and

@@ -1,8 +1,9 @@
 import Chart
-@testable import Kiosk
-@testable import KioskCore
+@testable import Commands
 import DisplayModel
 import InputModel
+@testable import Kiosk
+@testable import KioskCore
 import Testing
 import Text
 

@@ -1,10 +1,11 @@
 import Chart
+@testable import Commands
+import DisplayModel
 import Feed
 import Input
 import InputModel
 @testable import Kiosk
 @testable import KioskCore
-import DisplayModel
 import Text
 
 /// Drives a `KioskCore` the way the daemon's shell does, with a manual clock and a fake display

@@ -1,3 +1,4 @@
+@testable import Commands
 import Display
 import DisplayModel
 import Feed

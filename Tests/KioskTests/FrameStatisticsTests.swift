@@ -1,7 +1,8 @@
-@testable import Kiosk
-@testable import KioskCore
+@testable import Commands
 import DisplayModel
 import InputModel
+@testable import Kiosk
+@testable import KioskCore
 import Testing
 
 /// The stats line the E2E reads: its vblank reading bounds the flips and misses between two readings.

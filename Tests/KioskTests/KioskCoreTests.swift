@@ -1,10 +1,11 @@
 import Chart
+@testable import Commands
+import DisplayModel
 import Feed
 import Input
 import InputModel
 @testable import Kiosk
 @testable import KioskCore
-import DisplayModel
 import Raster
 import TestSupport
 import Testing

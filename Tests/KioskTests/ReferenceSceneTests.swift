@@ -1,3 +1,4 @@
+import Commands
 import Display
 import DisplayModel
 import Kiosk

@@ -1,4 +1,5 @@
 // The tests' way to run `tickerboard render …` as a user would and look at what it wrote.
+import Commands
 import Display
 import DisplayModel
 import Kiosk

@@ -1,9 +1,10 @@
 import Chart
+@testable import Commands
+import DisplayModel
 import Feed
+import InputModel
 @testable import Kiosk
 @testable import KioskCore
-import DisplayModel
-import InputModel
 import TestSupport
 import Testing
 import Text

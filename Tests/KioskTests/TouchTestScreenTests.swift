@@ -1,8 +1,9 @@
+@testable import Commands
+import DisplayModel
 import Input
 import InputModel
 @testable import Kiosk
 @testable import KioskCore
-import DisplayModel
 import Raster
 import Testing
 import Text

@@ -1,4 +1,5 @@
 import Chart
+import Commands
 import Display
 import DisplayModel
 import Feed

@@ -1,19 +1,19 @@
-import KioskCore
 import Feed
+import KioskCore
 import Text
 
 /// What a configuration names on disk: fonts, time zones and data files. `check-config` and the
 /// daemon (at start and on every reload) go through here, so both word a problem the same way:
 /// `FILE:LINE: key: message`, at the line of the key that names the file or zone.
-enum DataCheck {
-    struct Finding {
-        var problem: KioskProblem
-        var isError: Bool
-        var text: String { (isError ? "" : "warning: ") + problem.description }
+package enum DataCheck {
+    package struct Finding {
+        package var problem: KioskProblem
+        package var isError: Bool
+        package var text: String { (isError ? "" : "warning: ") + problem.description }
     }
 
     /// Resolves every instrument's exchange time zone; an unknown zone is an error at its line.
-    static func zones(for config: Config, file: String) -> (zones: [String: ExchangeTimeZone], problems: [KioskProblem]) {
+    package static func zones(for config: Config, file: String) -> (zones: [String: ExchangeTimeZone], problems: [KioskProblem]) {
         var zones: [String: ExchangeTimeZone] = [:]
         var problems: [KioskProblem] = []
         for inst in config.instruments {
@@ -24,7 +24,7 @@ enum DataCheck {
         return (zones, problems)
     }
 
-    static func findings(in config: Config, file: String) -> [Finding] {
+    package static func findings(in config: Config, file: String) -> [Finding] {
         var out: [Finding] = []
         do { _ = try FontSet.load() } catch {
             out.append(Finding(problem: KioskProblem(file: "fonts", line: 0, key: "", message: "\(error)"), isError: true))

@@ -4,6 +4,7 @@
 // clock; the shell's own consumers (touch mapping, calibration, gestures, the headless display
 // size) and a few frames are exercised too. Any trap is a crash libFuzzer keeps.
 import Chart
+@testable import Commands
 import Display
 import DisplayModel
 import Feed

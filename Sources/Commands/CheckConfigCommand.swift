@@ -1,3 +1,4 @@
+import Kiosk
 import KioskCore
 
 /// `tickerboard check-config [FILE]`: every problem as `FILE:LINE: key: message`; non-zero if any error.

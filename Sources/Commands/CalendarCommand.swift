@@ -2,6 +2,7 @@
 // calendar sees them. For users ("is Friday a half day in Tokyo?") and for the oracle check
 // (Tests/Calendars/check-calendars.sh reads the --tsv form).
 import Feed
+import Kiosk
 import KioskCore
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Display
 import DisplayModel
 import Input
 import InputModel
+import Kiosk
 import KioskCore
 import LinuxIO
 import Raster

@@ -1,3 +1,4 @@
+import Kiosk
 import KioskCore
 import LinuxIO
 

@@ -5,6 +5,7 @@
 
 import Input
 import InputModel
+import Kiosk
 import KioskCore
 import LinuxIO
 

@@ -1,4 +1,5 @@
 import Feed
+import Kiosk
 import KioskCore
 import Raster
 

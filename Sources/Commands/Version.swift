@@ -1,3 +1,4 @@
+import Kiosk
 import KioskCore
 
 /// The release version: the one place it is written. `tickerboard --version` prints it, and

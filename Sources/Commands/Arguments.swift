@@ -1,3 +1,4 @@
+import Kiosk
 import KioskCore
 
 /// A command-line mistake: one clear line for the user, exit status 2.

@@ -5,6 +5,7 @@
 
 import Display
 import DisplayModel
+import Kiosk
 import KioskCore
 import LinuxIO
 import Raster

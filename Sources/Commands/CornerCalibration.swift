@@ -1,5 +1,6 @@
 import Input
 import InputModel
+import Kiosk
 import KioskCore
 
 /// The calibration round of `touch-test`: a target near each corner of the picture, tapped in

@@ -1,6 +1,7 @@
 import Chart
 import Display
 import DisplayModel
+import Kiosk
 import KioskCore
 import Raster
 import Text

@@ -2,6 +2,7 @@ import Chart
 import Display
 import DisplayModel
 import Feed
+import Kiosk
 import KioskCore
 import LinuxIO
 import Raster
