@@ -304,35 +304,33 @@ package final class Daemon: KioskShell {
                 send(.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)))
                 return
             }
-            // The overview is redrawn whole: it changes only when a tile's data does. A burn-in
-            // step of a still picture paints nothing: the canvas holds the last frame.
+            // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
             let canvas: Canvas
-            var isOverview = false
             switch plan.scene {
             case _ where !plan.redraw: canvas = renderer.canvas
             case .chart(let model): canvas = renderer.render(model, at: plan.time)
-            case .overview(let board):
-                canvas = renderer.render(board)
-                isOverview = true
+            case .overview(let board): canvas = renderer.render(board)
             case .black: canvas = renderer.canvas
             }
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var damage = plan.fullCopy || (isOverview && plan.redraw) ? [picture.bounds]
-                : plan.redraw ? renderer.lastRedrawnRegions : []
+            var damage = plan.fullCopy ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
             let background = plan.background.premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
             // The display turns the picture itself (a plane's rotation): present it unturned.
             let turns = ((plan.quarterTurns % 4) + 4) % 4
             let turnedByDisplay = d.scanoutRotation == turns
+            // Whether the scanout moves or the pixels do, and when all of them, is the plan's
+            // (the core knows the display's limits); the shell only carries it out.
             if plan.offset != .zero {
                 let o = plan.offset
-                if plan.shiftByScanout, turnedByDisplay, abs(o.dx) <= d.scanoutShiftLimit, abs(o.dy) <= d.scanoutShiftLimit {
+                if plan.shiftByScanout {
                     shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
                 } else {
-                    // The pixels move: all of them at a new offset, else only the damage, moved.
-                    let whole = plan.fullCopy || plan.shiftByScanout || shifted == nil
+                    // The pixels move: all of them at a new offset, else only the damage, moved
+                    // (all of them too when the moved copy went with a layout change).
+                    let whole = plan.fullCopy || shifted == nil
                     var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
                     shifted = nil  // uniquely referenced while written
                     if whole {

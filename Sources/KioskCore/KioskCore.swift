@@ -868,6 +868,8 @@ public final class KioskCore {
         lastFrameMoving = !plan.settled
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full
+        // The overview is painted whole when it is painted (it changes only when a tile's data does).
+        if showingWatchlist && plan.redraw { plan.fullCopy = true }
         present(plan)
     }
 

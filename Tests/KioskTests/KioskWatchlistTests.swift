@@ -94,6 +94,9 @@ extension KioskCoreTests {
         d.run(until: again + 30 + 0.01)
         #expect(d.core.showingWatchlist, "did not go back to the overview after the touch pause")
         #expect(d.presents.last?.value.fullCopy == true)
+        // Every overview frame that is painted is copied whole: the plan says so, the shell obeys.
+        let overviews = d.presents.filter { if case .overview = $0.value.scene { $0.value.redraw } else { false } }
+        #expect(!overviews.isEmpty && overviews.allSatisfy(\.value.fullCopy))
     }
 
     @Test("tiles follow the data: a placeholder says what it waits for, data replaces it, old data is stale")
