@@ -315,8 +315,12 @@ public final class KioskCore {
     // Display and frames
     public private(set) var displayState = DisplayState.none
     private var displayInfo: DisplayInfo?
-    private var flipInFlight = false
-    private var flipStarted = 0.0
+    /// A page flip: none in flight, or one since `since` (reported once when it never completes).
+    enum Flip: Equatable {
+        case idle
+        case inFlight(since: Double, stuckReported: Bool)
+    }
+    private var flip = Flip.idle
     private var frameWanted = false
     private var fullCopyWanted = true
     /// A burn-in step is due: the picture must move, whether or not anything else changed.
@@ -341,10 +345,16 @@ public final class KioskCore {
     private var lastVblankMicros: UInt64 = 0
 
     // Screen power
-    public private(set) var screenOn = true
+    /// How a screen that is off is dark: not yet (no display to switch), by DPMS (asked of the
+    /// display), or by a black frame (the display has no DPMS: wanted, then shown).
+    enum Darkness: Equatable { case notYet, dpms, blackFrameWanted, blackFrame }
+    enum Screen: Equatable {
+        case on
+        case off(Darkness)
+    }
+    private var screen = Screen.on
+    public var screenOn: Bool { screen == .on }
     private var powerReason = ScreenPower.Reason.schedule
-    private var dpmsOff = false
-    private var blackFrameWanted = false
     private var lastActivityWall: Double?
     private var powerDue: Double?
 
@@ -366,7 +376,6 @@ public final class KioskCore {
     // Health and readiness
     private var readySent = false
     private var watchdogDue: Double?
-    private var flipStuckReported = false
     /// The end of the current write window, when something happened inside it (compare then).
     private var statusCheckDue: Double?
     /// The minute's refresh for the figures that drift (memory, descriptors), written even unchanged.
@@ -425,18 +434,15 @@ public final class KioskCore {
         case .framePresented(let report): framePresented(report)
         case .presentFailed(let message):
             awaitingFrameReport = false
-            flipInFlight = false
+            flip = .idle
             log(.warning, "display: \(message)")
         case .screenOffApplied(let dpms):
             guard !screenOn else { break }
             log(.notice, "power: screen off (\(dpms ? "DPMS" : "black frame")): \(powerReason == .idle ? "idle" : "schedule")")
-            if !dpms {
-                dpmsOff = false
-                blackFrameWanted = true
-            }
+            if !dpms { screen = .off(.blackFrameWanted) }
         case .vtRelease:
             emit(.releaseDisplay)
-            flipInFlight = false
+            flip = .idle
             stats.resetSequence()
             if displayState != .none { displayState = .away }
             log(.notice, "vt: switched away; the display is released")
@@ -755,7 +761,7 @@ public final class KioskCore {
         openRetryAt = nil
         // A framebuffer that yields to KMS keeps listening for the card that replaces it.
         emit(.watchHotplug(info.yieldsToKMS))
-        flipInFlight = false
+        flip = .idle
         lastVblank = nil
         displayState = info.outputConnected ? .presenting : .waitingForOutput
         rebuildModel()
@@ -768,7 +774,10 @@ public final class KioskCore {
             log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
             if !readySent { sendReady("waiting for an output") }
         }
-        if screenOn == false && !dpmsOff { emit(.setPowered(false)); dpmsOff = true }
+        if case .off(let darkness) = screen, darkness != .dpms {
+            emit(.setPowered(false))
+            screen = .off(.dpms)
+        }
     }
 
     private func displayChanged(_ change: DisplayChange, _ info: DisplayInfo) {
@@ -776,14 +785,14 @@ public final class KioskCore {
         case .connectorLost:
             log(.warning, "display: output disconnected; rendering stopped until it returns")
             displayState = .waitingForOutput
-            flipInFlight = false
+            flip = .idle
             stats.resetSequence()
         case .connectorReturned, .masterRegained:
             log(.notice, "display: output back (\(info.width)x\(info.height)); redrawing")
             let resized = info.width != displayInfo?.width || info.height != displayInfo?.height
             displayInfo = info
             displayState = .presenting
-            flipInFlight = false
+            flip = .idle
             lastVblank = nil
             if resized {
                 rebuildModel()
@@ -795,14 +804,13 @@ public final class KioskCore {
         case .masterLost:
             log(.notice, "display: another process took the display; pausing")
             displayState = .otherMaster
-            flipInFlight = false
+            flip = .idle
             stats.resetSequence()
         }
     }
 
     private func flipCompleted(vblank: Double, sequence: UInt64) {
-        flipInFlight = false
-        flipStuckReported = false
+        flip = .idle
         lastVblank = vblank
         let animating = isAnimating(at: vblank)
         // After an idle pause (the previous flip ended the motion) the sequence gap is no miss.
@@ -831,11 +839,11 @@ public final class KioskCore {
 
     /// Asks for the next frame when one is wanted and the display can take it.
     private func scheduleFrame() {
-        guard displayState == .presenting, !flipInFlight, let model else { return }
+        guard displayState == .presenting, flip == .idle, let model else { return }
         let background = model.screen.palette.background
-        if !screenOn {
-            guard blackFrameWanted else { return }
-            blackFrameWanted = false
+        if case .off(let darkness) = screen {
+            guard darkness == .blackFrameWanted else { return }
+            screen = .off(.blackFrame)
             present(FramePlan(scene: .black, background: background, time: now.mono, fullCopy: true, offset: .zero,
                               quarterTurns: quarterTurns, settled: true))
             fullCopyWanted = true
@@ -881,8 +889,7 @@ public final class KioskCore {
     private func present(_ plan: FramePlan) {
         presentingSettled = plan.settled
         awaitingFrameReport = true
-        flipInFlight = true
-        flipStarted = now.mono
+        flip = .inFlight(since: now.mono, stuckReported: false)
         emit(.present(plan))
     }
 
@@ -935,12 +942,11 @@ public final class KioskCore {
     /// states (no output, screen off, VT away, another master) are healthy: the loop is alive and
     /// waits on purpose, and a restart would change nothing.
     private func watchdogCheck() {
-        let stuck = flipInFlight && now.mono - flipStarted > Self.flipTimeout
-        if stuck {
-            if !flipStuckReported {
-                log(.error, "display: a flip has been pending for \(Int(now.mono - flipStarted)) s; "
+        if case .inFlight(let since, let reported) = flip, now.mono - since > Self.flipTimeout {
+            if !reported {
+                log(.error, "display: a flip has been pending for \(Int(now.mono - since)) s; "
                     + "stopping the watchdog so systemd restarts the daemon")
-                flipStuckReported = true
+                flip = .inFlight(since: since, stuckReported: true)
             }
             return
         }
@@ -1244,12 +1250,10 @@ public final class KioskCore {
 
     private func setScreen(on: Bool) {
         guard on != screenOn else { return }
-        screenOn = on
         if on {
-            blackFrameWanted = false
             log(.notice, "power: screen on")
-            if dpmsOff { emit(.setPowered(true)) }
-            dpmsOff = false
+            if screen == .off(.dpms) { emit(.setPowered(true)) }
+            screen = .on
             stats.resetSequence()
             fullCopyWanted = true
             frameWanted = true
@@ -1258,7 +1262,9 @@ public final class KioskCore {
             // rendering at all until on.
             if displayState != .none {
                 emit(.setPowered(false))
-                dpmsOff = true
+                screen = .off(.dpms)
+            } else {
+                screen = .off(.notYet)
             }
             if !readySent { sendReady("screen off (power)") }
         }
