@@ -43,7 +43,7 @@ public enum FetchKeyCheck: Sendable, Equatable {
 
 public enum FetchSettings {
     /// Provider kinds the fetcher has adapters for.
-    public static let providerKinds = ["yahoo", "stooq", "alphavantage", "twelvedata", "http-csv"]
+    public static let providerKinds = ProviderKind.all.map(\.name)
     /// `[instrument X]` keys the fetcher reads (the daemon ignores them), plus `PROVIDER-symbol`.
     public static let instrumentKeys = ["symbol", "providers", "session", "extended-hours", "intraday-sessions"]
     public static let providerKeys = ["kind", "base-url", "key-file", "rate", "user-agent"]

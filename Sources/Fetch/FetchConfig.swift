@@ -46,8 +46,8 @@ public struct FetchConfig: Sendable, Equatable {
     public var limits = HTTPLimits()
 
     public init() {
-        for kind in FetchSettings.providerKinds where kind != "http-csv" {
-            providers[kind] = ProviderSettings(name: kind, kind: kind)
+        for kind in ProviderKind.all where kind.isBuiltIn {
+            providers[kind.name] = ProviderSettings(name: kind.name, kind: kind.name)
         }
     }
 
@@ -176,14 +176,16 @@ public struct FetchConfig: Sendable, Equatable {
                 issue(line, "[provider \(name)] needs kind = one of \(FetchSettings.providerKinds.joined(separator: ", "))")
                 continue
             }
-            if kind == "http-csv" && d.baseURL == nil { issue(line, "[provider \(name)] (http-csv) needs base-url = the URL of the directory with the CSV files") }
+            if ProviderKind.named(kind)?.isBuiltIn == false && d.baseURL == nil {
+                issue(line, "[provider \(name)] (\(kind)) needs base-url = the URL of the directory with the CSV files")
+            }
             config.providers[name] = ProviderSettings(name: name, kind: kind, baseURL: d.baseURL, rate: d.rate, userAgent: d.userAgent)
         }
 
         if !config.dataDirectory.hasPrefix("/") { issue(0, "[data] directory must be an absolute path") }
         for id in order where fetched.contains(id) {
             var inst = instruments[id]!
-            if inst.providers.isEmpty { inst.providers = ["yahoo"] }
+            if inst.providers.isEmpty { inst.providers = ProviderKind.defaultProviders }
             for name in inst.providers where config.providers[name] == nil {
                 issue(inst.line, "[instrument \(id)] providers: no provider \"\(name)\" (built in: yahoo, stooq, alphavantage, twelvedata; others need a [provider \(name)] section)")
             }

@@ -361,3 +361,28 @@ import Testing
     }
 }
 
+
+@Suite struct ProviderTableTests {
+    @Test("every provider kind has exactly one adapter, and every adapter serves a kind of the table")
+    func kindsAndAdaptersAgree() {
+        let kinds = ProviderKind.all.map(\.name)
+        let adapters = Providers.adapters.map { $0.kind }
+        #expect(kinds.count == Set(kinds).count && adapters.count == Set(adapters).count)
+        #expect(Set(kinds) == Set(adapters), "kinds \(kinds), adapters \(adapters)")
+        for kind in kinds {
+            let provider = Providers.make(ProviderSettings(name: "p", kind: kind))
+            #expect(provider.map { type(of: $0).kind } == kind)
+            #expect(provider?.settings.rate == ProviderKind.named(kind)?.rate)
+        }
+        #expect(Providers.make(ProviderSettings(name: "p", kind: "nope")) == nil)
+    }
+
+    @Test("the built-in providers exist without a section; http-csv needs its URL from the config")
+    func builtIns() {
+        let config = FetchConfig()
+        #expect(Set(config.providers.keys) == Set(ProviderKind.all.filter(\.isBuiltIn).map(\.name)))
+        #expect(!config.providers.keys.contains("http-csv"))
+        let (_, issues) = FetchConfig.parse("[provider fleet]\nkind = http-csv\n", file: "t.conf")
+        #expect(issues.contains { $0.description.contains("needs base-url") }, "\(issues)")
+    }
+}
