@@ -380,7 +380,64 @@ struct AtomicPipe {
     var supportedRotations: UInt64 = 0
 }
 
+/// Page-flip completions read from a DRM fd. libdrm's C callback appends here (this object is the
+/// flip's `user_data`); the display takes them after each read.
+final class DRMFlipEvents {
+    fileprivate(set) var pending: [(sequence: UInt32, nanos: UInt64)] = []
+    private var context = drmEventContext()
+
+    init() {
+        context.version = 2  // enough for page_flip_handler (atomic flip events use it too)
+        context.page_flip_handler = pageFlipHandler
+    }
+
+    /// What a flip request passes as `user_data` so that its completion lands here.
+    var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Reads what the kernel has for `card` (drmHandleEvent) and hands over the completions.
+    func read(from card: DRMCard) -> [(sequence: UInt32, nanos: UInt64)] {
+        _ = drmHandleEvent(card.fd, &context)
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// Forgets completions not taken yet (the flip state was reset).
+    func discard() { pending.removeAll() }
+}
+
+/// The C callback: capture-free, so it converts to a function pointer; state comes via user_data.
+private let pageFlipHandler: @convention(c) (CInt, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Void = {
+    _, sequence, seconds, microseconds, userData in
+    guard let userData else { return }
+    let nanos = UInt64(seconds) * 1_000_000_000 + UInt64(microseconds) * 1000
+    Unmanaged<DRMFlipEvents>.fromOpaque(userData).takeUnretainedValue().pending.append((sequence, nanos))
+}
+
 extension DRMCard {
+    /// Sets a connector's property (DPMS); the errno when the driver refuses. (-errno convention.)
+    func setConnectorProperty(_ connector: UInt32, _ property: UInt32, to value: UInt64) -> Errno? {
+        let result = drmModeConnectorSetProperty(fd, connector, property, value)
+        return result == 0 ? nil : Errno(rawValue: -result)
+    }
+
+    /// The name of an enum property's current value (the connector's "panel orientation"); nil
+    /// when the object has no such property or its value names no entry.
+    func enumValueName(of object: UInt32, type: UInt32, property wanted: String) -> String? {
+        guard let props = drmModeObjectGetProperties(fd, object, type) else { return nil }
+        defer { drmModeFreeObjectProperties(props) }
+        for i in 0..<Int(props.pointee.count_props) {
+            guard let prop = drmModeGetProperty(fd, props.pointee.props[i]) else { continue }
+            defer { drmModeFreeProperty(prop) }
+            let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name == wanted else { continue }
+            let value = props.pointee.prop_values[i]
+            for e in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[e].value == value {
+                return withUnsafeBytes(of: prop.pointee.enums[e].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            }
+        }
+        return nil
+    }
+
     /// Names and ids (and current values) of an object's properties.
     func properties(of object: UInt32, type: UInt32) -> [String: (id: UInt32, value: UInt64)] {
         guard let props = drmModeObjectGetProperties(fd, object, type) else { return [:] }

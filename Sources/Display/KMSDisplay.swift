@@ -7,19 +7,6 @@ import Raster
 import Glibc
 #endif
 
-/// Receives page-flip completions from libdrm's C callback (reached through `user_data`).
-private final class FlipSink {
-    var completions: [(sequence: UInt32, nanos: UInt64)] = []
-}
-
-/// The C callback: capture-free, so it converts to a function pointer; state comes via user_data.
-private let pageFlipHandler: @convention(c) (CInt, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> Void = {
-    _, sequence, seconds, microseconds, userData in
-    guard let userData else { return }
-    let nanos = UInt64(seconds) * 1_000_000_000 + UInt64(microseconds) * 1000
-    Unmanaged<FlipSink>.fromOpaque(userData).takeUnretainedValue().completions.append((sequence, nanos))
-}
-
 /// A KMS/DRM display: one connector, one CRTC, two XRGB8888 dumb buffers. How frames reach the
 /// CRTC is a `KMSCommitter` (atomic commits, legacy SetCrtc + PageFlip, or SetCrtc + DIRTYFB),
 /// chosen once when the output is adopted from what the device offers; when they are on screen is
@@ -61,16 +48,16 @@ public final class KMSDisplay: Display {
         }
     }
 
-    private enum State { case running, noOutput, noMaster, shutDown }
-    private enum Token: UInt64 { case drm = 1, pacer, masterRetry, uevent }
+    enum State { case running, noOutput, noMaster, shutDown }
+    enum Token: UInt64 { case drm = 1, pacer, masterRetry, uevent }
 
     public var devicePath: String { card.path }
     public var driverName: String { card.driverName }
-    public private(set) var width: Int
-    public private(set) var height: Int
-    public private(set) var refreshHz: Double
+    public internal(set) var width: Int
+    public internal(set) var height: Int
+    public internal(set) var refreshHz: Double
     /// The connector in use, e.g. `Virtual-1` (empty while none is connected).
-    public private(set) var connectorName = ""
+    public internal(set) var connectorName = ""
     /// The mode in use, e.g. `1280x800@75`.
     public var modeDescription: String { "\(width)x\(height)@\(ModeRequest.formatHz(refreshHz))" }
     /// How frames reach the CRTC (atomic until an output is adopted on a device that takes it).
@@ -90,7 +77,11 @@ public final class KMSDisplay: Display {
     /// Clockwise quarter turns the primary plane can apply (0 always).
     public var scanoutQuarterTurns: Set<Int> { committer?.scanoutQuarterTurns ?? [0] }
     /// The plane's turn in use: frames are presented at the mode's size turned back by it.
-    public private(set) var scanoutRotation = 0
+    public internal(set) var scanoutRotation = 0
+    /// The panel's own turn, from the connector's "panel orientation" (built-in panels).
+    public internal(set) var panelQuarterTurns = 0
+    /// Set between ``suspend()`` and ``resume()``.
+    var heldBack = false
     /// Informational messages (pacing choice, master changes); the daemon routes them to its log.
     public var log: (String) -> Void = { _ in }
 
@@ -98,42 +89,41 @@ public final class KMSDisplay: Display {
     /// vblanks (or pacing periods) skipped between consecutive flips.
     public var missedVblanks: Int { pacer.missedVblanks }
 
-    private let card: DRMCard
-    private let options: Options
-    private let epoll: Epoll
-    private let pacingTimer: PacingTimer
-    private var pacer: FramePacer
-    private let masterRetry: TimerFD
-    private let uevents: UEventMonitor?
-    private let sink = FlipSink()
-    private var eventContext = drmEventContext()
-    private var state: State
-    private var capabilities: KMSDeviceCapabilities
-    private var committer: KMSCommitter?
-    private var initialPath: (path: KMSCommitPath, reason: String)
-    private var announcedPath: KMSCommitPath?
-    private var layout: PlaneLayout {
+    let card: DRMCard
+    let options: Options
+    let epoll: Epoll
+    let pacingTimer: PacingTimer
+    var pacer: FramePacer
+    let masterRetry: TimerFD
+    let uevents: UEventMonitor?
+    let flips = DRMFlipEvents()
+    var state: State
+    var capabilities: KMSDeviceCapabilities
+    var committer: KMSCommitter?
+    var initialPath: (path: KMSCommitPath, reason: String)
+    var announcedPath: KMSCommitPath?
+    var layout: PlaneLayout {
         PlaneLayout(modeWidth: width, modeHeight: height, quarterTurns: scanoutRotation)
     }
-    private var buffers: [ScanoutBuffer] = [] {
+    var buffers: [ScanoutBuffer] = [] {
         didSet {
             damage = ScanoutDamage(bufferCount: buffers.count,
                                    bounds: IntRect(x0: 0, y0: 0, x1: layout.sourceWidth, y1: layout.sourceHeight))
         }
     }
     /// What each buffer lacks of the newest frame.
-    private var damage = ScanoutDamage(bufferCount: 1, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
+    var damage = ScanoutDamage(bufferCount: 1, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
     /// The shift of the framebuffer on screen (or flipping to it).
-    private var shownShift = ScanoutShift.zero
-    private var front = 0
+    var shownShift = ScanoutShift.zero
+    var front = 0
     /// The buffer a flip in flight shows when its event comes.
-    private var pendingFlip: Int?
-    private var connectorID: UInt32 = 0
-    private var crtcID: UInt32 = 0
-    private var mode: DRMMode?
-    private var saved: DRMCrtcState?
-    private var didModeset = false
-    private var queuedEvents: [DisplayEvent] = []
+    var pendingFlip: Int?
+    var connectorID: UInt32 = 0
+    var crtcID: UInt32 = 0
+    var mode: DRMMode?
+    var saved: DRMCrtcState?
+    var didModeset = false
+    var queuedEvents: [DisplayEvent] = []
 
     /// Opens the card and lights the output with a black frame.
     public init(options: Options = Options(), log: @escaping (String) -> Void = { _ in }) throws(DisplayError) {
@@ -171,8 +161,6 @@ public final class KMSDisplay: Display {
         let atomicCap = !options.legacyOnly && card.enableClientCapability(DRM_CLIENT_CAP_ATOMIC)
         capabilities = KMSDeviceCapabilities(atomicClientCap: atomicCap, atomicPipe: false, legacyRequested: options.legacyOnly)
         initialPath = KMSCommitChoice.initial(capabilities)
-        eventContext.version = 2  // enough for page_flip_handler (atomic flip events use it too)
-        eventContext.page_flip_handler = pageFlipHandler
         width = options.mode?.width ?? 1024
         height = options.mode?.height ?? 768
         refreshHz = options.mode?.refreshHz ?? 60
@@ -267,10 +255,9 @@ public final class KMSDisplay: Display {
     }
 
     /// Hands `framebuffer` (buffer `index`) to the committer and tells the pacer.
-    private func show(_ framebuffer: UInt32, damage: DamageRegion?, from index: Int, shift: ScanoutShift) throws(Errno) {
+    func show(_ framebuffer: UInt32, damage: DamageRegion?, from index: Int, shift: ScanoutShift) throws(Errno) {
         guard let committer else { return }
-        let userData = Unmanaged.passUnretained(sink).toOpaque()
-        let event = try committer.show(framebuffer: framebuffer, damage: damage, userData: userData)
+        let event = try committer.show(framebuffer: framebuffer, damage: damage, userData: flips.userData)
         if event { pendingFlip = index } else { front = index }
         shownShift = shift
         pacingTimer.apply(pacer.presented(at: MonotonicClock.now(), flipEvent: event), to: &pacer)
@@ -278,7 +265,7 @@ public final class KMSDisplay: Display {
 
     /// No page flips on this device (or no room for a second buffer): keep the buffer on screen,
     /// draw the whole frame into it, and tell the driver what changed from now on, timer-paced.
-    private func becomeSingleBuffered(_ frame: PixelBuffer, shift: ScanoutShift) throws(DisplayError) -> Int {
+    func becomeSingleBuffered(_ frame: PixelBuffer, shift: ScanoutShift) throws(DisplayError) -> Int {
         let keep = buffers[front]
         buffers = [keep]
         front = 0
@@ -304,7 +291,7 @@ public final class KMSDisplay: Display {
     // MARK: - Commit paths
 
     /// The committer for `path` on the adopted output (nil before one).
-    private func makeCommitter(_ path: KMSCommitPath) -> KMSCommitter? {
+    func makeCommitter(_ path: KMSCommitPath) -> KMSCommitter? {
         guard let mode else { return nil }
         switch path {
         case .atomic:
@@ -318,7 +305,7 @@ public final class KMSDisplay: Display {
         }
     }
 
-    private func switchCommitter(to path: KMSCommitPath) {
+    func switchCommitter(to path: KMSCommitPath) {
         committer = makeCommitter(path) ?? LegacyCommitter(card: card, crtc: crtcID, connector: connectorID, mode: mode!)
         announcedPath = committer?.path
     }
@@ -384,10 +371,9 @@ public final class KMSDisplay: Display {
         return out
     }
 
-    private func handleDRMEvents() -> [DisplayEvent] {
-        _ = drmHandleEvent(card.fd, &eventContext)
+    func handleDRMEvents() -> [DisplayEvent] {
         var out: [DisplayEvent] = []
-        for completion in sink.completions {
+        for completion in flips.read(from: card) {
             guard let flipped = pendingFlip else { continue }
             front = flipped
             pendingFlip = nil
@@ -398,12 +384,11 @@ public final class KMSDisplay: Display {
             if !wasTimer && pacedByTimer { announceTimerPacing() }
             if let done { out.append(.flipCompleted(vblankNanos: done.vblankNanos, sequence: done.sequence)) }
         }
-        sink.completions.removeAll()
         return out
     }
 
     /// Polls the DRM fd (at most `timeoutNanos`) until the flip in flight has landed.
-    private func waitForFlip(timeoutNanos: UInt64) {
+    func waitForFlip(timeoutNanos: UInt64) {
         let deadline = MonotonicClock.now() + timeoutNanos
         while pendingFlip != nil, MonotonicClock.now() < deadline {
             var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
@@ -413,289 +398,19 @@ public final class KMSDisplay: Display {
 
     // MARK: - Pacing
 
-    private func startTimerPacing(reason: String) {
+    func startTimerPacing(reason: String) {
         guard pacer.useTimer(reason: reason) else { return }
         announceTimerPacing()
     }
 
-    private func announceTimerPacing() {
+    func announceTimerPacing() {
         log("\(card.path) (\(card.driverName)): \(pacer.timerReason ?? "timer pacing"); pacing flips with a timer at \(ModeRequest.formatHz(refreshHz)) Hz")
     }
 
-    private func resetFlipState() {
+    func resetFlipState() {
         pendingFlip = nil
-        sink.completions.removeAll()
+        flips.discard()
         pacingTimer.apply(pacer.reset(), to: &pacer)
-    }
-
-    // MARK: - Hotplug
-
-    private func handleUEvents() -> [DisplayEvent] {
-        guard let events = try? uevents?.readEvents() else { return [] }
-        let cardName = String(card.path.split(separator: "/").last ?? "")
-        guard events.contains(where: { $0.deviceName == "dri/" + cardName || $0.devicePath.hasSuffix("/" + cardName) }) else {
-            return []
-        }
-        switch state {
-        case .running, .noMaster:
-            if card.connector(connectorID)?.status == .connected { return [] }
-            log("\(card.path): \(connectorName) disconnected")
-            state = .noOutput
-            resetFlipState()
-            return [.connectorLost]
-        case .noOutput:
-            guard let output = try? chooseOutput() else { return [] }
-            do {
-                try adopt(output)
-                guard card.becomeMaster() else {
-                    state = .noMaster
-                    try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
-                    return []
-                }
-                try modeset()
-            } catch {
-                log("\(error)")
-                return []
-            }
-            log("\(card.path): \(connectorName) connected, \(modeDescription)")
-            return [.connectorReturned]
-        case .shutDown:
-            return []
-        }
-    }
-
-    // MARK: - DRM master
-
-    private func loseMaster() {
-        guard state == .running else { return }
-        state = .noMaster
-        resetFlipState()
-        log("\(card.path): lost DRM master; presenting stops until it comes back")
-        queuedEvents.append(.masterLost)
-        // Fire almost at once so the caller hears of the loss, then poll once a second.
-        try? masterRetry.arm(initial: .milliseconds(1), interval: .seconds(1))
-    }
-
-    private func retryMaster() -> [DisplayEvent] {
-        _ = try? masterRetry.readExpirations()
-        guard state == .noMaster, !heldBack, card.becomeMaster() else { return [] }
-        try? masterRetry.disarm()
-        // If we never lit the CRTC, what it shows now (the console, restored by the previous
-        // master) is what to give back at exit, not what the previous master was showing at start.
-        if !didModeset { saved = card.crtcState(crtcID) }
-        do {
-            try modeset()
-        } catch {
-            // Master, yet the modeset failed: someone else may still be driving it; keep trying.
-            state = .noMaster
-            try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
-            return []
-        }
-        log("\(card.path): DRM master regained")
-        return [.masterRegained]
-    }
-
-    public private(set) var panelQuarterTurns = 0
-
-    /// DPMS through the connector's property (atomic drivers map it to the CRTC's ACTIVE): the
-    /// panel goes dark and its backlight off, which a black frame cannot do.
-    public func setPowered(_ on: Bool) -> Bool {
-        guard state == .running else { return false }
-        // A flip in flight would complete into a powered-down CRTC: let it land first.
-        waitForFlip(timeoutNanos: 500_000_000)
-        guard let dpms = card.properties(of: connectorID, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))["DPMS"] else {
-            return false
-        }
-        let value = UInt64(on ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF)
-        let result = drmModeConnectorSetProperty(card.fd, connectorID, dpms.id, value)
-        if result != 0 {
-            log("\(card.path): DPMS \(on ? "on" : "off") failed: \(Errno(rawValue: -result))")
-            return false
-        }
-        resetFlipState()
-        return true
-    }
-
-    /// Gives up master voluntarily (our VT is switched away) and stays away until ``resume()``:
-    /// nothing is presented and no retry takes the screen from whoever has it now.
-    public func suspend() {
-        heldBack = true
-        try? masterRetry.disarm()
-        guard state == .running else { return }
-        resetFlipState()
-        card.dropMaster()
-        // No .masterLost: the caller asked for this and knows; it hears .masterRegained after resume().
-        state = .noMaster
-    }
-
-    /// Takes the display back after ``suspend()`` (our VT is on screen again): master at once,
-    /// then `.masterRegained` and a full frame.
-    public func resume() {
-        guard heldBack else { return }
-        heldBack = false
-        if state == .noMaster { try? masterRetry.arm(initial: .milliseconds(1), interval: .seconds(1)) }
-    }
-
-    /// Set between ``suspend()`` and ``resume()``.
-    private var heldBack = false
-
-    // MARK: - Output selection and modeset
-
-    private struct Output { var connector: DRMConnector; var crtc: UInt32; var mode: DRMMode }
-
-    private func chooseOutput() throws(DisplayError) -> Output? {
-        let res = try card.resources()
-        for id in res.connectors {
-            guard let c = card.connector(id), c.status == .connected, !c.modes.isEmpty else { continue }
-            if let wanted = options.connectorName, wanted != c.name { continue }
-            guard let crtc = card.crtc(for: c, crtcs: res.crtcs) else { continue }
-            let mode: DRMMode
-            if let request = options.mode {
-                let sameSize = c.modes.filter { $0.width == request.width && $0.height == request.height }
-                let best = sameSize.min {
-                    abs($0.refreshHz - (request.refreshHz ?? 60)) < abs($1.refreshHz - (request.refreshHz ?? 60))
-                }
-                guard let best, request.refreshHz.map({ abs(best.refreshHz - $0) < 1 }) ?? true else {
-                    let available = c.modes.map { "\($0.width)x\($0.height)@\(ModeRequest.formatHz($0.refreshHz))" }
-                    throw card.error("choose mode", nil, .unsupported,
-                                     detail: "\(c.name) has no mode \(request); it has \(available.joined(separator: ", "))")
-                }
-                mode = best
-            } else {
-                mode = c.modes.first(where: \.isPreferred) ?? c.modes[0]
-            }
-            return Output(connector: c, crtc: crtc, mode: mode)
-        }
-        return nil
-    }
-
-    /// Takes over an output: remembers its CRTC's state for the restore, makes buffers of its size.
-    private func adopt(_ output: Output) throws(DisplayError) {
-        if saved == nil || saved?.crtcID != output.crtc { saved = card.crtcState(output.crtc) }
-        connectorID = output.connector.id
-        connectorName = output.connector.name
-        // "Right Side Up": the panel's right edge is up, so the picture's top must point there.
-        switch OutputsReport.panelOrientation(card, output.connector.id) {
-        case "Right Side Up": panelQuarterTurns = 1
-        case "Upside Down": panelQuarterTurns = 2
-        case "Left Side Up": panelQuarterTurns = 3
-        default: panelQuarterTurns = 0
-        }
-        crtcID = output.crtc
-        mode = output.mode
-        refreshHz = output.mode.refreshHz
-        pacer.setRefresh(hz: refreshHz)
-        // The commit path, chosen once for the device from what it offers (a path that a failure
-        // at run time proved wrong stays dropped for later outputs of the same device).
-        let hasPipe = card.crtcIndex(output.crtc).flatMap {
-            capabilities.atomicClientCap ? card.atomicPipe(connector: output.connector.id, crtc: output.crtc, crtcIndex: $0) : nil
-        } != nil
-        capabilities.atomicPipe = hasPipe
-        let choice = announcedPath.map { (path: $0, reason: "as before") } ?? KMSCommitChoice.initial(capabilities)
-        initialPath = choice
-        committer = makeCommitter(choice.path) ?? LegacyCommitter(card: card, crtc: crtcID, connector: connectorID, mode: output.mode)
-        if announcedPath == nil, let committer {
-            log("\(card.path) (\(card.driverName)): commit path \(committer.path.rawValue) (\(choice.reason))"
-                + (committer.scanoutQuarterTurns.count > 1
-                   ? "; the plane can turn the picture \(committer.scanoutQuarterTurns.sorted().map { String($0 * 90) }.joined(separator: "/"))°"
-                   : "; the plane cannot turn the picture"))
-            announcedPath = committer.path
-        }
-        // A new output starts unturned; the caller asks for the plane's turn again.
-        if !committer!.scanoutQuarterTurns.contains(scanoutRotation) { scanoutRotation = 0; buffers = [] }
-        if buffers.isEmpty || width != output.mode.width || height != output.mode.height {
-            buffers = []
-            width = output.mode.width
-            height = output.mode.height
-            try makeBuffers()
-        }
-    }
-
-    /// Two buffers of the picture's size (the mode's, transposed when the plane turns it by a
-    /// quarter), with room for the burn-in shift around the picture when the driver takes
-    /// framebuffers that start inside a buffer; without, the caller moves the pixels.
-    private func makeBuffers(quiet: Bool = false) throws(DisplayError) {
-        let width = layout.sourceWidth, height = layout.sourceHeight
-        // bochs-drm turns a framebuffer's start into the VGA's x/y offset registers, and QEMU clamps
-        // the x offset to (virtual width − width): a start inside a wider buffer lands rows away
-        // (seen in the VM: the picture 6 rows low). virtio_gpu hands the host whole buffers and never
-        // passes the framebuffer's offset: the picture shows from the buffer's corner, the margin
-        // on screen and the far edges cut off (seen on the arm64 guest: 2 px right and down). Both
-        // get the copy.
-        let startsMisplaced = ["bochs-drm", "virtio_gpu"].contains(card.driverName)
-        let margin = startsMisplaced ? 0 : options.shiftMargin
-        if startsMisplaced && options.shiftMargin > 0 && !quiet {
-            log("\(card.path) (\(card.driverName)): framebuffers starting inside a buffer are shown misplaced; burn-in shift copies the picture")
-        }
-        if margin > 0 {
-            var made: [ScanoutBuffer] = []
-            var problem: String?
-            for _ in 0..<2 where problem == nil {
-                do { made.append(try ScanoutBuffer(card: card, width: width, height: height, margin: margin)) } catch {
-                    problem = "no room for larger buffers (\(error))"
-                }
-            }
-            if problem == nil {
-                // The farthest corners: a driver that refuses framebuffers at an offset says so here.
-                do {
-                    _ = try made[0].framebuffer(for: ScanoutShift(dx: margin, dy: margin))
-                    _ = try made[0].framebuffer(for: ScanoutShift(dx: -margin, dy: -margin))
-                } catch {
-                    problem = "framebuffers at an offset refused (\(error))"
-                }
-            }
-            if problem == nil {
-                buffers = made
-                if !quiet { log("\(card.path): burn-in shift up to \(margin) px moves the scanout (framebuffer offset), copying nothing") }
-                return
-            }
-            if !quiet { log("\(card.path): \(problem ?? ""); burn-in shift copies the picture") }
-        }
-        var made: [ScanoutBuffer] = []
-        for _ in 0..<2 { made.append(try ScanoutBuffer(card: card, width: width, height: height)) }
-        buffers = made
-    }
-
-    /// Lights the CRTC with a black buffer; every buffer then needs a full frame.
-    private func modeset() throws(DisplayError) {
-        guard mode != nil, var committer else { return }
-        resetFlipState()
-        buffers[0].clear()
-        damage.invalidateAll()
-        shownShift = .zero
-        front = 0
-        do {
-            try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout)
-        } catch {
-            guard let next = KMSCommitChoice.fallback(from: committer.path, flip: false, error: error) else {
-                throw card.error(committer.path == .atomic ? "atomic modeset" : "drmModeSetCrtc", error,
-                                 detail: "\(connectorName) \(modeDescription)")
-            }
-            log("\(card.path): \(next.reason); commit path \(committer.path.rawValue) -> \(next.path.rawValue)")
-            switchCommitter(to: next.path)
-            committer = self.committer!
-            if scanoutRotation != 0 {
-                // Only atomic commits turn the plane: back to the caller's rotated copy.
-                scanoutRotation = 0
-                buffers = []
-                try makeBuffers(quiet: true)
-                buffers[0].clear()
-            }
-            do { try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout) } catch {
-                throw card.error("drmModeSetCrtc", error, detail: "\(connectorName) \(modeDescription)")
-            }
-        }
-        if usesDamageClips && !didModeset { log("\(card.path): flips carry FB_DAMAGE_CLIPS (the damaged rectangles)") }
-        didModeset = true
-        state = .running
-        if committer.path == .dirtyFramebuffer {
-            startTimerPacing(reason: "no page flips (modeset + DIRTYFB)")
-            return
-        }
-        let vblank = card.crtcIndex(crtcID).map { card.vblankCounterWorks(crtcIndex: $0) } ?? false
-        if let reason = FramePacer.timerReason(forced: options.forceTimerPacing, vblankCounterWorks: vblank) {
-            startTimerPacing(reason: reason)
-        }
     }
 
     // MARK: - Shutdown

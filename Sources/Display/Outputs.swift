@@ -63,19 +63,7 @@ public enum OutputsReport {
 
     /// The connector's "panel orientation" enum property (set for built-in panels mounted rotated).
     static func panelOrientation(_ card: DRMCard, _ connector: UInt32) -> String? {
-        guard let props = drmModeObjectGetProperties(card.fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return nil }
-        defer { drmModeFreeObjectProperties(props) }
-        for i in 0..<Int(props.pointee.count_props) {
-            guard let prop = drmModeGetProperty(card.fd, props.pointee.props[i]) else { continue }
-            defer { drmModeFreeProperty(prop) }
-            let name = withUnsafeBytes(of: prop.pointee.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name == "panel orientation" else { continue }
-            let value = props.pointee.prop_values[i]
-            for e in 0..<Int(prop.pointee.count_enums) where prop.pointee.enums[e].value == value {
-                return withUnsafeBytes(of: prop.pointee.enums[e].name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            }
-        }
-        return nil
+        card.enumValueName(of: connector, type: UInt32(DRM_MODE_OBJECT_CONNECTOR), property: "panel orientation")
     }
 
     static func framebufferPaths() -> [String] {

@@ -57,6 +57,34 @@ struct SourceRulesTests {
         #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 
+    /// Calls of libdrm functions (`drmHandleEvent(`, `drmModeGetProperty(`) in `file`, comments dropped.
+    static func libdrmCalls(in file: String) throws -> [String] {
+        let text = String(decoding: try RegularFile.read(sources + "/" + file, limit: 1 << 22), as: UTF8.self)
+        var found: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            var rest = Substring(line)
+            while let range = rest.firstRange(of: "drm") {
+                let before = rest[..<range.lowerBound].last
+                let name = rest[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                let startsWord = before.map { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") } ?? true
+                if startsWord, name.first?.isUppercase == true, rest[range.upperBound...].dropFirst(name.count).first == "(" {
+                    found.append("\(file):\(number + 1): drm\(name)")
+                }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return found
+    }
+
+    @Test("libdrm is called only in DRMDevice.swift")
+    func libdrmStaysInItsWrapper() throws {
+        var offenders: [String] = []
+        for file in Self.swiftFiles() where file != "Display/DRMDevice.swift" { offenders += try Self.libdrmCalls(in: file) }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+        #expect(try Self.libdrmCalls(in: "Display/DRMDevice.swift").contains { $0.hasSuffix("drmHandleEvent") }, "the rule finds a call")
+    }
+
     @Test("the rule finds a raw call where there is one (the check can fail)")
     func theRuleCanFail() throws {
         let found = try Self.calls(of: ["readdir", "close"], in: "LinuxIO/FileSystem.swift")

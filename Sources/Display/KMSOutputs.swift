@@ -1,0 +1,208 @@
+import CDRM
+import DisplayModel
+import LinuxIO
+import Raster
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The output side of a KMS display: which connector, CRTC and mode it drives, the buffers made for
+// them, the modeset, and hotplug (uevents saying a connector came or went).
+
+extension KMSDisplay {
+    // MARK: - Hotplug
+
+    func handleUEvents() -> [DisplayEvent] {
+        guard let events = try? uevents?.readEvents() else { return [] }
+        let cardName = String(card.path.split(separator: "/").last ?? "")
+        guard events.contains(where: { $0.deviceName == "dri/" + cardName || $0.devicePath.hasSuffix("/" + cardName) }) else {
+            return []
+        }
+        switch state {
+        case .running, .noMaster:
+            if card.connector(connectorID)?.status == .connected { return [] }
+            log("\(card.path): \(connectorName) disconnected")
+            state = .noOutput
+            resetFlipState()
+            return [.connectorLost]
+        case .noOutput:
+            guard let output = try? chooseOutput() else { return [] }
+            do {
+                try adopt(output)
+                guard card.becomeMaster() else {
+                    state = .noMaster
+                    try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
+                    return []
+                }
+                try modeset()
+            } catch {
+                log("\(error)")
+                return []
+            }
+            log("\(card.path): \(connectorName) connected, \(modeDescription)")
+            return [.connectorReturned]
+        case .shutDown:
+            return []
+        }
+    }
+
+    // MARK: - Output selection and modeset
+
+    struct Output { var connector: DRMConnector; var crtc: UInt32; var mode: DRMMode }
+
+    func chooseOutput() throws(DisplayError) -> Output? {
+        let res = try card.resources()
+        for id in res.connectors {
+            guard let c = card.connector(id), c.status == .connected, !c.modes.isEmpty else { continue }
+            if let wanted = options.connectorName, wanted != c.name { continue }
+            guard let crtc = card.crtc(for: c, crtcs: res.crtcs) else { continue }
+            let mode: DRMMode
+            if let request = options.mode {
+                let sameSize = c.modes.filter { $0.width == request.width && $0.height == request.height }
+                let best = sameSize.min {
+                    abs($0.refreshHz - (request.refreshHz ?? 60)) < abs($1.refreshHz - (request.refreshHz ?? 60))
+                }
+                guard let best, request.refreshHz.map({ abs(best.refreshHz - $0) < 1 }) ?? true else {
+                    let available = c.modes.map { "\($0.width)x\($0.height)@\(ModeRequest.formatHz($0.refreshHz))" }
+                    throw card.error("choose mode", nil, .unsupported,
+                                     detail: "\(c.name) has no mode \(request); it has \(available.joined(separator: ", "))")
+                }
+                mode = best
+            } else {
+                mode = c.modes.first(where: \.isPreferred) ?? c.modes[0]
+            }
+            return Output(connector: c, crtc: crtc, mode: mode)
+        }
+        return nil
+    }
+
+    /// Takes over an output: remembers its CRTC's state for the restore, makes buffers of its size.
+    func adopt(_ output: Output) throws(DisplayError) {
+        if saved == nil || saved?.crtcID != output.crtc { saved = card.crtcState(output.crtc) }
+        connectorID = output.connector.id
+        connectorName = output.connector.name
+        // "Right Side Up": the panel's right edge is up, so the picture's top must point there.
+        switch OutputsReport.panelOrientation(card, output.connector.id) {
+        case "Right Side Up": panelQuarterTurns = 1
+        case "Upside Down": panelQuarterTurns = 2
+        case "Left Side Up": panelQuarterTurns = 3
+        default: panelQuarterTurns = 0
+        }
+        crtcID = output.crtc
+        mode = output.mode
+        refreshHz = output.mode.refreshHz
+        pacer.setRefresh(hz: refreshHz)
+        // The commit path, chosen once for the device from what it offers (a path that a failure
+        // at run time proved wrong stays dropped for later outputs of the same device).
+        let hasPipe = card.crtcIndex(output.crtc).flatMap {
+            capabilities.atomicClientCap ? card.atomicPipe(connector: output.connector.id, crtc: output.crtc, crtcIndex: $0) : nil
+        } != nil
+        capabilities.atomicPipe = hasPipe
+        let choice = announcedPath.map { (path: $0, reason: "as before") } ?? KMSCommitChoice.initial(capabilities)
+        initialPath = choice
+        committer = makeCommitter(choice.path) ?? LegacyCommitter(card: card, crtc: crtcID, connector: connectorID, mode: output.mode)
+        if announcedPath == nil, let committer {
+            log("\(card.path) (\(card.driverName)): commit path \(committer.path.rawValue) (\(choice.reason))"
+                + (committer.scanoutQuarterTurns.count > 1
+                   ? "; the plane can turn the picture \(committer.scanoutQuarterTurns.sorted().map { String($0 * 90) }.joined(separator: "/"))°"
+                   : "; the plane cannot turn the picture"))
+            announcedPath = committer.path
+        }
+        // A new output starts unturned; the caller asks for the plane's turn again.
+        if !committer!.scanoutQuarterTurns.contains(scanoutRotation) { scanoutRotation = 0; buffers = [] }
+        if buffers.isEmpty || width != output.mode.width || height != output.mode.height {
+            buffers = []
+            width = output.mode.width
+            height = output.mode.height
+            try makeBuffers()
+        }
+    }
+
+    /// Two buffers of the picture's size (the mode's, transposed when the plane turns it by a
+    /// quarter), with room for the burn-in shift around the picture when the driver takes
+    /// framebuffers that start inside a buffer; without, the caller moves the pixels.
+    func makeBuffers(quiet: Bool = false) throws(DisplayError) {
+        let width = layout.sourceWidth, height = layout.sourceHeight
+        // bochs-drm turns a framebuffer's start into the VGA's x/y offset registers, and QEMU clamps
+        // the x offset to (virtual width − width): a start inside a wider buffer lands rows away
+        // (seen in the VM: the picture 6 rows low). virtio_gpu hands the host whole buffers and never
+        // passes the framebuffer's offset: the picture shows from the buffer's corner, the margin
+        // on screen and the far edges cut off (seen on the arm64 guest: 2 px right and down). Both
+        // get the copy.
+        let startsMisplaced = ["bochs-drm", "virtio_gpu"].contains(card.driverName)
+        let margin = startsMisplaced ? 0 : options.shiftMargin
+        if startsMisplaced && options.shiftMargin > 0 && !quiet {
+            log("\(card.path) (\(card.driverName)): framebuffers starting inside a buffer are shown misplaced; burn-in shift copies the picture")
+        }
+        if margin > 0 {
+            var made: [ScanoutBuffer] = []
+            var problem: String?
+            for _ in 0..<2 where problem == nil {
+                do { made.append(try ScanoutBuffer(card: card, width: width, height: height, margin: margin)) } catch {
+                    problem = "no room for larger buffers (\(error))"
+                }
+            }
+            if problem == nil {
+                // The farthest corners: a driver that refuses framebuffers at an offset says so here.
+                do {
+                    _ = try made[0].framebuffer(for: ScanoutShift(dx: margin, dy: margin))
+                    _ = try made[0].framebuffer(for: ScanoutShift(dx: -margin, dy: -margin))
+                } catch {
+                    problem = "framebuffers at an offset refused (\(error))"
+                }
+            }
+            if problem == nil {
+                buffers = made
+                if !quiet { log("\(card.path): burn-in shift up to \(margin) px moves the scanout (framebuffer offset), copying nothing") }
+                return
+            }
+            if !quiet { log("\(card.path): \(problem ?? ""); burn-in shift copies the picture") }
+        }
+        var made: [ScanoutBuffer] = []
+        for _ in 0..<2 { made.append(try ScanoutBuffer(card: card, width: width, height: height)) }
+        buffers = made
+    }
+
+    /// Lights the CRTC with a black buffer; every buffer then needs a full frame.
+    func modeset() throws(DisplayError) {
+        guard mode != nil, var committer else { return }
+        resetFlipState()
+        buffers[0].clear()
+        damage.invalidateAll()
+        shownShift = .zero
+        front = 0
+        do {
+            try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout)
+        } catch {
+            guard let next = KMSCommitChoice.fallback(from: committer.path, flip: false, error: error) else {
+                throw card.error(committer.path == .atomic ? "atomic modeset" : "drmModeSetCrtc", error,
+                                 detail: "\(connectorName) \(modeDescription)")
+            }
+            log("\(card.path): \(next.reason); commit path \(committer.path.rawValue) -> \(next.path.rawValue)")
+            switchCommitter(to: next.path)
+            committer = self.committer!
+            if scanoutRotation != 0 {
+                // Only atomic commits turn the plane: back to the caller's rotated copy.
+                scanoutRotation = 0
+                buffers = []
+                try makeBuffers(quiet: true)
+                buffers[0].clear()
+            }
+            do { try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout) } catch {
+                throw card.error("drmModeSetCrtc", error, detail: "\(connectorName) \(modeDescription)")
+            }
+        }
+        if usesDamageClips && !didModeset { log("\(card.path): flips carry FB_DAMAGE_CLIPS (the damaged rectangles)") }
+        didModeset = true
+        state = .running
+        if committer.path == .dirtyFramebuffer {
+            startTimerPacing(reason: "no page flips (modeset + DIRTYFB)")
+            return
+        }
+        let vblank = card.crtcIndex(crtcID).map { card.vblankCounterWorks(crtcIndex: $0) } ?? false
+        if let reason = FramePacer.timerReason(forced: options.forceTimerPacing, vblankCounterWorks: vblank) {
+            startTimerPacing(reason: reason)
+        }
+    }
+}
