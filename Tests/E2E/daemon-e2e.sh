@@ -10,23 +10,12 @@
 #      TB_E2E_VKMS_SECONDS (sampling window per vkms run, default 7), TB_E2E_JUDGE_ONLY=1 (no VM: judge
 #      the artefacts already in TB_E2E_OUT again), TB_E2E_ONLY=power (the guest runs only the screen
 #      power scenarios: quicker when iterating on them; every other check then FAILs).
-set -uo pipefail
-HERE="$(cd "$(dirname "$0")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
 FIX="$HERE/fixtures/daemon"
-T0=$(date +%s)
-PASSED=0 FAILED=0 SKIPPED=0
-result() {   # result NAME PASS|FAIL|SKIP DETAIL
-  echo "RESULT $1 $2 ${3:-}"
-  case "$2" in PASS) PASSED=$((PASSED + 1));; SKIP) SKIPPED=$((SKIPPED + 1));; *) FAILED=$((FAILED + 1));; esac
-}
-finish() { echo "E2E: $PASSED passed, $FAILED failed, $SKIPPED skipped ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
 PY=/usr/bin/python3
 CHECK="$PY $HERE/daemon-check.py"
 kv() { echo "$2" | tr ' ' '\n' | grep "^$1=" | tail -1 | cut -d= -f2; }     # kv KEY "k=v k=v"
-field() { grep -h -o "$1=[^ ]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }   # field KEY FILE
-between() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
 nth_stats() {   # nth_stats FILE N: the Nth (1-based; negative from the end) stats line as key=value
   local f; f=$(mktemp); grep -E 'stats:|exiting;' "$1" | if [ "$2" -lt 0 ]; then tail -n $((-$2)) | head -1; else sed -n "$2p"; fi > "$f"
   $CHECK stats "$f"; rm -f "$f"

@@ -8,18 +8,7 @@
 # captures and prints one `RESULT name PASS|FAIL detail` per check, then `E2E: N passed, M failed`.
 # Env: TB_E2E_BIN=path (a binary that takes `display-check …`; default: build tickerboard release),
 #      TB_E2E_OUT=dir (keep artefacts there; default a fresh dir under /var/tmp), TB_VM_VKMS=0.
-set -uo pipefail
-HERE="$(cd "$(dirname "$0")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-T0=$(date +%s)
-PASSED=0 FAILED=0
-result() {   # result NAME PASS|FAIL DETAIL
-  echo "RESULT $1 $2 ${3:-}"
-  case "$2" in PASS) PASSED=$((PASSED + 1));; SKIP) ;; *) FAILED=$((FAILED + 1));; esac
-}
-finish() { echo "E2E: $PASSED passed, $FAILED failed ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
-field() { grep -h -o "$1=[^ ]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }   # field KEY FILE
-between() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v >= lo && v <= hi) }'; }
+. "$(dirname "$0")/lib.sh"
 
 if ! bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
 

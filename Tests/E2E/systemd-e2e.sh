@@ -20,17 +20,8 @@
 # Env: TB_E2E_BIN=path (package this release binary; default: build-deb.sh builds it), TB_E2E_OUT=dir
 #      (artefacts; default a fresh dir under /var/tmp), TB_VM_CACHE, TB_E2E_PHASES="nodisplay bochs arm64"
 #      (some of them only, when iterating; default all three), TB_E2E_WATCHDOG (seconds).
-set -uo pipefail
-HERE="$(cd "$(dirname "$0")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 FIX="$HERE/fixtures"
-T0=$(date +%s)
-PASSED=0 FAILED=0
-result() {   # result NAME PASS|FAIL DETAIL
-  echo "RESULT $1 $2 ${3:-}"
-  if [ "$2" = PASS ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
-}
-finish() { echo "E2E: $PASSED passed, $FAILED failed ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
 PY=/usr/bin/python3
 CHECK="$PY $HERE/daemon-check.py"
 WD=${TB_E2E_WATCHDOG:-6}

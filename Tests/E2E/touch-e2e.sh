@@ -8,17 +8,8 @@
 #      (artefacts; default a fresh dir under /var/tmp), TB_VM_CACHE (the harness cache, as setup.sh),
 #      TB_E2E_TESTS=path of the package's test bundle (…/debug/TickerboardPackageTests.xctest): also
 #      run the InputTests uinput test in the guest, where /dev/uinput exists.
-set -uo pipefail
-HERE="$(cd "$(dirname "$0")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
+. "$(dirname "$0")/lib.sh"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
-T0=$(date +%s)
-PASSED=0 FAILED=0
-result() {   # result NAME PASS|FAIL DETAIL
-  echo "RESULT $1 $2 ${3:-}"
-  if [ "$2" = PASS ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
-}
-finish() { echo "E2E: $PASSED passed, $FAILED failed ($(( $(date +%s) - T0 )) s)"; [ "$FAILED" = 0 ]; exit $?; }
 
 if ! TB_VM_VKMS="${TB_VM_VKMS:-0}" bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
 
