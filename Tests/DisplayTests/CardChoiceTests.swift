@@ -65,7 +65,7 @@ import Testing
         #expect(DRMCardChoice.choose(cards).path == "/dev/dri/card1")
     }
 
-    @Test(arguments: [("/dev/fb0", true), ("/dev/graphics/fb1", true), ("/dev/dri/card0", false),
+    @Test("framebuffer paths", arguments: [("/dev/fb0", true), ("/dev/graphics/fb1", true), ("/dev/dri/card0", false),
                       ("/dev/dri/by-path/platform-gpu-card", false), ("/dev/fbx", false)])
     func framebufferPaths(path: String, isFramebuffer: Bool) {
         #expect(DisplayBackends.isFramebuffer(path) == isFramebuffer)

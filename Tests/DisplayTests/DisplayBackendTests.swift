@@ -8,7 +8,7 @@ import Testing
 import LinuxIO
 
 @Suite struct ModeRequestTests {
-    @Test(arguments: [
+    @Test("parses", arguments: [
         ("1920x1080", ModeRequest(width: 1920, height: 1080)),
         ("1024x768@60", ModeRequest(width: 1024, height: 768, refreshHz: 60)),
         ("1280x800@74.99", ModeRequest(width: 1280, height: 800, refreshHz: 74.99)),
@@ -18,20 +18,20 @@ import LinuxIO
         #expect(ModeRequest(text)?.description == text)
     }
 
-    @Test(arguments: ["", "1920", "x1080", "0x10", "1920x1080@", "1920x1080@-5", "axb"])
+    @Test("rejects", arguments: ["", "1920", "x1080", "0x10", "1920x1080@", "1920x1080@-5", "axb"])
     func rejects(text: String) {
         #expect(ModeRequest(text) == nil)
     }
 }
 
 @Suite struct DisplayErrorTests {
-    @Test func namesDeviceCallAndErrno() {
+    @Test("names device call and errno") func namesDeviceCallAndErrno() {
         let e = DisplayError(.accessDenied, device: "/dev/dri/card0", operation: "drmModeSetCrtc", errno: .permissionDenied,
                              detail: "Virtual-1 1280x800@75")
         #expect(e.description == "/dev/dri/card0: drmModeSetCrtc failed: Permission denied (errno 13) (Virtual-1 1280x800@75)")
     }
 
-    @Test func missingCardIsNoDisplay() {
+    @Test("missing card is no display") func missingCardIsNoDisplay() {
         do {
             _ = try KMSDisplay(options: .init(devicePath: "/nonexistent/dri/card7"))
             Issue.record("opened a missing card")
@@ -42,7 +42,7 @@ import LinuxIO
     }
 
     /// /dev/null opens but is no framebuffer: the error names the ioctl.
-    @Test func notAFramebuffer() {
+    @Test("not AF ramebuffer") func notAFramebuffer() {
         do {
             _ = try FBDevDisplay(path: "/dev/null")
             Issue.record("/dev/null accepted as a framebuffer")
@@ -56,7 +56,7 @@ import LinuxIO
 @Suite struct DRMModeTests {
     /// CEA 1920x1080@60: 148.5 MHz over 2200x1125; and the NTSC-style 59.94 variant, whose
     /// vrefresh field still says 60.
-    @Test func refreshFromTimings() {
+    @Test("refresh from timings") func refreshFromTimings() {
         var info = drmModeModeInfo()
         info.clock = 148_500
         info.hdisplay = 1920
@@ -75,7 +75,7 @@ import LinuxIO
 }
 
 @Suite struct OutputsReportTests {
-    @Test func reportEndsWithNewlineAndMatchesExitCode() {
+    @Test("report ends with newline and matches exit code") func reportEndsWithNewlineAndMatchesExitCode() {
         let report = OutputsReport.make()
         #expect(report.text.hasSuffix("\n"))
         if report.exitCode == 1 {
@@ -168,7 +168,7 @@ import LinuxIO
 
 /// The backends as one registry: every list of names and every check derives from `Choice`.
 @Suite struct BackendRegistryTests {
-    @Test func namesComeFromTheCases() {
+    @Test("names come from the cases") func namesComeFromTheCases() {
         #expect(DisplayBackends.Choice.names() == "auto, kms, fbdev or headless")
         #expect(DisplayBackends.Choice.names(DisplayBackends.Choice.configurable) == "auto, kms or fbdev")
         #expect(DisplayBackends.Choice.configurable.allSatisfy { $0.isPhysical })

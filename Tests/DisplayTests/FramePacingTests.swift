@@ -7,7 +7,7 @@ import Testing
 // The pacing decisions with a manual clock: times are plain nanoseconds handed in by the test.
 
 @Suite struct VblankSequenceTrackerTests {
-    @Test func countsGapsButNotPauses() {
+    @Test("counts gaps but not pauses") func countsGapsButNotPauses() {
         var t = VblankSequenceTracker()
         #expect(t.record(100) == 0)  // the first flip has nothing to compare with
         #expect(t.record(101) == 0)
@@ -117,7 +117,7 @@ import Testing
         #expect(p.presented(at: 0, flipEvent: false) == .arm(firstNanos: 13_333_333, periodNanos: 13_333_333))
     }
 
-    @Test func startsOnTheTimerWhenForcedOrWithoutVblank() {
+    @Test("starts on the timer when forced or without vblank") func startsOnTheTimerWhenForcedOrWithoutVblank() {
         #expect(FramePacer.timerReason(forced: true, vblankCounterWorks: true) == "timer pacing requested")
         #expect(FramePacer.timerReason(forced: false, vblankCounterWorks: false) == "driver has no vblank counter")
         #expect(FramePacer.timerReason(forced: false, vblankCounterWorks: true) == nil)

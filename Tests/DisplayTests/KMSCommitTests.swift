@@ -8,7 +8,7 @@ import Testing
 // capabilities and its fallbacks, and the plane rotation bits.
 
 @Suite struct KMSCommitChoiceTests {
-    @Test func initialPathFromCapabilities() {
+    @Test("initial path from capabilities") func initialPathFromCapabilities() {
         let all = KMSDeviceCapabilities(atomicClientCap: true, atomicPipe: true, legacyRequested: false)
         #expect(KMSCommitChoice.initial(all).path == .atomic)
         var c = all
@@ -22,7 +22,7 @@ import Testing
         #expect(KMSCommitChoice.initial(c) == (.legacy, "no primary plane with the atomic properties"))
     }
 
-    @Test(arguments: [
+    @Test("fallback", arguments: [
         (KMSCommitPath.atomic, false, Errno.invalidArgument, KMSCommitPath?.some(.legacy)),
         (.atomic, false, .notSupported, .legacy),
         (.atomic, true, .invalidArgument, .legacy),
@@ -46,7 +46,7 @@ import Testing
 }
 
 @Suite struct PlaneRotationTests {
-    @Test func clockwiseTurnsAreDRMsCounterClockwiseBits() {
+    @Test("clockwise turns are DR ms counter clockwise bits") func clockwiseTurnsAreDRMsCounterClockwiseBits() {
         #expect(PlaneRotation.bit(forClockwiseQuarterTurns: 0) == 1 << 0)
         #expect(PlaneRotation.bit(forClockwiseQuarterTurns: 1) == 1 << 3)  // rotate-270
         #expect(PlaneRotation.bit(forClockwiseQuarterTurns: 2) == 1 << 2)
@@ -54,7 +54,7 @@ import Testing
         #expect(PlaneRotation.bit(forClockwiseQuarterTurns: -1) == 1 << 1)
     }
 
-    @Test func turnsThePlaneOffers() {
+    @Test("turns the plane offers") func turnsThePlaneOffers() {
         #expect(PlaneRotation.clockwiseTurns(supported: 0) == [0])
         #expect(PlaneRotation.clockwiseTurns(supported: 0b0001) == [0])
         #expect(PlaneRotation.clockwiseTurns(supported: 0b0101) == [0, 2])

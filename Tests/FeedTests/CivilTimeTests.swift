@@ -3,7 +3,7 @@ import Testing
 @testable import Feed
 
 @Suite struct CivilTimeTests {
-    @Test func knownDayNumbers() {
+    @Test("known day numbers") func knownDayNumbers() {
         #expect(date(1970, 1, 1).daysSinceEpoch == 0)
         #expect(date(1969, 12, 31).daysSinceEpoch == -1)
         #expect(date(2000, 3, 1).daysSinceEpoch == 11_017)
@@ -13,7 +13,7 @@ import Testing
         #expect(date(1600, 3, 1).daysSinceEpoch == -135_080)
     }
 
-    @Test func roundTripsEveryDayOverSixteenCenturies() {
+    @Test("round trips every day over sixteen centuries") func roundTripsEveryDayOverSixteenCenturies() {
         // From 1200 to 2800: covers the 100- and 400-year leap rules both ways, and negative days.
         var previous = CivilDate(daysSinceEpoch: -280_000)
         for day in -279_999...303_000 {
@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    @Test func rejectsImpossibleDates() {
+    @Test("rejects impossible dates") func rejectsImpossibleDates() {
         #expect(CivilDate(year: 2023, month: 2, day: 29) == nil)
         #expect(CivilDate(year: 1900, month: 2, day: 29) == nil)
         #expect(CivilDate(year: 2000, month: 2, day: 29) != nil)
@@ -46,7 +46,7 @@ import Testing
         #expect(CivilDateTime(year: 2024, month: 1, day: 1, hour: 23, minute: 60) == nil)
     }
 
-    @Test func weekdays() {
+    @Test("weekdays") func weekdays() {
         #expect(date(1970, 1, 1).weekday == .thursday)
         #expect(date(2024, 7, 4).weekday == .thursday)
         #expect(date(2026, 11, 27).weekday == .friday)
@@ -54,7 +54,7 @@ import Testing
         #expect(date(1969, 12, 28).weekday == .sunday)
     }
 
-    @Test func nthWeekday() {
+    @Test("nth weekday") func nthWeekday() {
         #expect(CivilDate.nthWeekday(3, .monday, year: 2024, month: 1) == date(2024, 1, 15))
         #expect(CivilDate.nthWeekday(-1, .monday, year: 2024, month: 5) == date(2024, 5, 27))
         #expect(CivilDate.nthWeekday(5, .sunday, year: 2024, month: 3) == date(2024, 3, 31))
@@ -63,7 +63,7 @@ import Testing
         #expect(CivilDate.nthWeekday(1, .sunday, year: 2024, month: 9) == date(2024, 9, 1))
     }
 
-    @Test func dateTimeFromUnixTime() {
+    @Test("date time from unix time") func dateTimeFromUnixTime() {
         let reading = CivilDateTime(unixTime: 1_709_303_400, utcOffset: -5 * 3600)
         #expect(reading.description == "2024-03-01 09:30:00")
         let beforeEpoch = CivilDateTime(unixTime: -1)
@@ -73,7 +73,7 @@ import Testing
         #expect(date(2024, 3, 1).dayOfYear == 61)
     }
 
-    @Test func formatting() {
+    @Test("formatting") func formatting() {
         #expect(date(987, 6, 5).description == "0987-06-05")
         #expect(formatUTCOffset(-5 * 3600) == "-05:00")
         #expect(formatUTCOffset(5 * 3600 + 1800) == "+05:30")

@@ -15,7 +15,7 @@ import Testing
     /// Found by fuzz-timezone: a zone whose clock jumps back 13.5 hours on 1 Mar at 01:00 (day 60)
     /// mapped Hong Kong's lunch break to a backwards range (a trap). A session is never backwards
     /// and a lunch break lies inside it, whatever zone a config names.
-    @Test func aZoneThatJumpsInsideTheSessionNeverTurnsItBackwards() throws {
+    @Test("a zone that jumps inside the session never turns it backwards") func aZoneThatJumpsInsideTheSessionNeverTurnsItBackwards() throws {
         let zone = try ExchangeTimeZone(identifier: "Fuzz/Rule", posixRule: "XDicXX3YYY-10:30,J60/25,M10.1.0/3")
         for calendar in ExchangeCalendar.all {
             for year in [1934, 2024, 2025] {
@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test func goodFridayClosesTheWestButNotTokyo() {
+    @Test("good friday closes the west but not tokyo") func goodFridayClosesTheWestButNotTokyo() {
         let goodFriday = date(2024, 3, 29)
         for calendar in [ExchangeCalendar.xnys, .xetr, .xlon, .xpar, .xswx, .xhkg, .xasx, .xtse] {
             #expect(!calendar.isTradingDay(goodFriday), "\(calendar.mic)")
@@ -41,7 +41,7 @@ import Testing
         #expect(ExchangeCalendar.xtse.isTradingDay(date(2024, 4, 1)))
     }
 
-    @Test func thanksgivingAndItsShortFriday() throws {
+    @Test("thanksgiving and its short friday") func thanksgivingAndItsShortFriday() throws {
         let cal = ExchangeCalendar.xnys
         #expect(cal.localHours(on: date(2026, 11, 26)) == nil)
         #expect(cal.localHours(on: date(2026, 11, 27)) == LocalHours(open: hm(9, 30), close: hm(13), isEarlyClose: true))
@@ -60,7 +60,7 @@ import Testing
                 == NYSECalendar.tradingDays(from: date(2020, 1, 1), through: date(2030, 12, 31)).count)
     }
 
-    @Test func japaneseSundayHolidaysMoveToTheNextFreeDay() {
+    @Test("japanese sunday holidays move to the next free day") func japaneseSundayHolidaysMoveToTheNextFreeDay() {
         let cal = ExchangeCalendar.xtks
         // National Foundation Day 2024 was a Sunday: Monday the 12th is its substitute.
         #expect(!cal.isTradingDay(date(2024, 2, 12)))
@@ -77,7 +77,7 @@ import Testing
         #expect(!cal.isTradingDay(date(2025, 3, 20)) && !cal.isTradingDay(date(2025, 9, 23)))
     }
 
-    @Test func tokyoLunchAndTheLongerAfternoon() throws {
+    @Test("tokyo lunch and the longer afternoon") func tokyoLunchAndTheLongerAfternoon() throws {
         let cal = ExchangeCalendar.xtks
         #expect(cal.localHours(on: date(2024, 11, 1)) == LocalHours(open: hm(9), close: hm(15), lunch: hm(11, 30)..<hm(12, 30)))
         #expect(cal.localHours(on: date(2024, 11, 5))?.close == hm(15, 30))
@@ -86,7 +86,7 @@ import Testing
         #expect(s.isTrading(at: s.open) && !s.isTrading(at: s.open + Int64(hm(2, 45))) && s.isTrading(at: s.open + Int64(hm(3, 30))))
     }
 
-    @Test func hongKongLunchAndMorningOnlyEves() throws {
+    @Test("hong kong lunch and morning only eves") func hongKongLunchAndMorningOnlyEves() throws {
         let cal = ExchangeCalendar.xhkg
         let s = try #require(cal.session(on: date(2025, 1, 27), zone: hongKong))
         #expect(s.lunch == (s.open + Int64(hm(2, 30)))..<(s.open + Int64(hm(3, 30))))  // 12:00-13:00
@@ -103,7 +103,7 @@ import Testing
         #expect(!cal.isTradingDay(date(2015, 4, 6)) && !cal.isTradingDay(date(2015, 4, 7)))
     }
 
-    @Test func ukBankHolidays() {
+    @Test("uk bank holidays") func ukBankHolidays() {
         let cal = ExchangeCalendar.xlon
         // 2022: the Platinum Jubilee moved the spring bank holiday; the Queen's funeral.
         #expect(cal.holidays(in: 2022).map(\.date.description) == [
@@ -118,7 +118,7 @@ import Testing
         #expect(cal.localHours(on: date(2023, 12, 22))?.close == hm(12, 30))
     }
 
-    @Test func lookupsAndTheAroundTheClockCalendar() throws {
+    @Test("lookups and the around the clock calendar") func lookupsAndTheAroundTheClockCalendar() throws {
         #expect(ExchangeCalendar.named("xnas")?.mic == "XNAS")
         #expect(ExchangeCalendar.named("XXXX") == nil)
         #expect(ExchangeCalendar.named("24/7")?.isAlwaysOpen == true)
@@ -135,7 +135,7 @@ import Testing
         #expect(ExchangeCalendar.xtse.holidays(in: 2024).contains { $0.date == date(2024, 5, 20) && $0.name == "Victoria Day" })
     }
 
-    @Test func previousAndNextSessions() throws {
+    @Test("previous and next sessions") func previousAndNextSessions() throws {
         let cal = ExchangeCalendar.xnys
         // Saturday 2026-11-28 noon: the last session is the short Friday, the next Monday's.
         let saturday = newYork.unixTime(for: CivilDateTime(year: 2026, month: 11, day: 28, hour: 12, minute: 0)!)

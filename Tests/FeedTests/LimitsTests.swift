@@ -7,7 +7,7 @@ import Testing
 @Suite struct LimitsTests {
     static let header = "Date,Open,High,Low,Close,Adj Close,Volume\n"
 
-    @Test func aHeaderOfManyColumnsIsRefusedBeforeNamesAreMade() {
+    @Test("a header of many columns is refused before names are made") func aHeaderOfManyColumnsIsRefusedBeforeNamesAreMade() {
         let text = "Date,Close" + String(repeating: ",", count: 100) + "\n2024-01-02,1\n"
         #expect(parseError(text)?.description
                 == "test.csv: refused: more than 64 columns in the header (see the limits in the README)")
@@ -18,7 +18,7 @@ import Testing
         #expect(parseError(wide) == nil)
     }
 
-    @Test func aLongHeaderIsRefusedALongRowSkipped() {
+    @Test("a long header is refused AL ong row skipped") func aLongHeaderIsRefusedALongRowSkipped() {
         #expect(parseError("Date,Close," + String(repeating: "x", count: 5000) + "\n2024-01-02,1\n")?.description
                 == "test.csv: refused: a header longer than 4096 bytes (see the limits in the README)")
         let (series, report) = parseCSV("Date,Close\n2024-01-02,1," + String(repeating: "9", count: 5000) + "\n2024-01-03,2\n")
@@ -26,7 +26,7 @@ import Testing
         #expect(report.firstSkipped.map(\.reason) == [.lineTooLong(limit: 4096)])
     }
 
-    @Test func moreRowsThanTheLimitAreRefused() {
+    @Test("more rows than the limit are refused") func moreRowsThanTheLimitAreRefused() {
         var text = "Date,Close\n"
         text.reserveCapacity(YahooCSV.maximumRows * 14)
         for i in 0...YahooCSV.maximumRows { text += "\(1000 + i / 1000)-01-01,1\n" }
@@ -35,7 +35,7 @@ import Testing
 
     /// Run as root, check-config and render read whatever path a config names: the first line of
     /// some other file (a key, a password file) must not end up in the message.
-    @Test func anotherFilesFirstLineIsNotPrinted() {
+    @Test("another files first line is not printed") func anotherFilesFirstLineIsNotPrinted() {
         let secrets = ["root:$6$c2VjcmV0$hunter2hunter2:19000:0:99999:7:::\n",
                        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n",
                        "password=hunter2,token=abcdef\n"]
@@ -48,7 +48,7 @@ import Testing
         #expect(parseError("Date,Open\n2024-01-01,1\n") == .notCSV(path: "test.csv", header: "Date,Open"))
     }
 
-    @Test func aFIFOAsDataIsRefused() {
+    @Test("a FIFO as data is refused") func aFIFOAsDataIsRefused() {
         let path = "/tmp/tickerboard-limits-\(getpid()).csv"
         defer { unlink(path) }
         #expect(mkfifo(path, 0o600) == 0)

@@ -10,7 +10,7 @@ import Testing
         zone.unixTime(for: CivilDateTime(year: y, month: m, day: d, hour: h, minute: min)!)
     }
 
-    @Test func aNewYorkDay() {
+    @Test("a new york day") func aNewYorkDay() {
         func status(_ h: Int, _ m: Int, day: Int = 24) -> MarketStatus {
             MarketStatus(calendar: .xnys, zone: newYork, at: at(newYork, 2026, 11, day, h, m))
         }
@@ -32,7 +32,7 @@ import Testing
         #expect(MarketStatus(calendar: .xnys, zone: newYork, at: at(newYork, 2026, 11, 24, 5, 0), extendedHours: false).state == .closed)
     }
 
-    @Test func lunchAndFarOpens() {
+    @Test("lunch and far opens") func lunchAndFarOpens() {
         let lunch = MarketStatus(calendar: .xhkg, zone: hongKong, at: at(hongKong, 2025, 1, 27, 12, 15))
         #expect(lunch.state == .lunchBreak)
         #expect(lunch.text(zone: hongKong, now: at(hongKong, 2025, 1, 27, 12, 15)) == "Lunch break · reopens 13:00")

@@ -5,7 +5,7 @@ import Testing
 @Suite struct NYSECalendarTests {
     static func closedDays(_ year: Int) -> [String] { NYSECalendar.holidays(in: year).map(\.date.description) }
 
-    @Test func holidays2024() {
+    @Test("holidays 2024") func holidays2024() {
         #expect(
             Self.closedDays(2024) == [
                 "2024-01-01", "2024-01-15", "2024-02-19", "2024-03-29", "2024-05-27", "2024-06-19", "2024-07-04",
@@ -20,7 +20,7 @@ import Testing
         )
     }
 
-    @Test func weekendObservanceRules() {
+    @Test("weekend observance rules") func weekendObservanceRules() {
         // 2021: Independence Day on a Sunday -> Monday 5th; Christmas on a Saturday -> Friday 24th;
         // Juneteenth not yet a market holiday.
         #expect(
@@ -51,7 +51,7 @@ import Testing
         #expect(Self.closedDays(1998).count == 9)
     }
 
-    @Test func tradingDayCounts() {
+    @Test("trading day counts") func tradingDayCounts() {
         // Published NYSE session counts.
         #expect(NYSECalendar.tradingDays(from: date(2022, 1, 1), through: date(2022, 12, 31)).count == 251)
         #expect(NYSECalendar.tradingDays(from: date(2023, 1, 1), through: date(2023, 12, 31)).count == 250)
@@ -63,7 +63,7 @@ import Testing
         #expect(NYSECalendar.tradingDays(from: date(2024, 2, 1), through: date(2024, 1, 1)).isEmpty)
     }
 
-    @Test func easter() {
+    @Test("easter") func easter() {
         let known: [(Int, Int, Int)] = [
             (2000, 4, 23), (2008, 3, 23), (2011, 4, 24), (2019, 4, 21), (2024, 3, 31), (2025, 4, 20),
             (2026, 4, 5), (2038, 4, 25), (1818, 3, 22), (2285, 3, 22),
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    @Test func sessionsAndEarlyCloses() {
+    @Test("sessions and early closes") func sessionsAndEarlyCloses() {
         #expect(NYSECalendar.session(on: date(2026, 11, 25))! == (34_200, 57_600))
         #expect(NYSECalendar.session(on: date(2026, 11, 27))! == (34_200, 46_800))  // after Thanksgiving
         #expect(NYSECalendar.session(on: date(2026, 11, 26)) == nil)

@@ -25,7 +25,7 @@ import Testing
         return (series.bars[index].price(field) / series.bars[index - 1].price(field) - 1) * 100
     }
 
-    @Test func parsesEveryRow() throws {
+    @Test("parses every row") func parsesEveryRow() throws {
         let (series, report) = try Self.load()
         #expect(report.isClean && report.duplicateRows == 0)
         #expect(series.count == 3270)
@@ -53,7 +53,7 @@ import Testing
         #expect(series.bars.compactMap(\.volume).reduce(0, +) == 60_894_142_600)
     }
 
-    @Test func splitsAndTheCrashArePresentAsData() throws {
+    @Test("splits and the crash are present as data") func splitsAndTheCrashArePresentAsData() throws {
         let (series, _) = try Self.load()
         // The two 2:1 splits, unadjusted: the close roughly halves.
         #expect(Self.close(on: date(2000, 6, 20), in: series) == 101.25)
@@ -72,7 +72,7 @@ import Testing
         #expect(bigDrops == [date(2000, 6, 21), date(2000, 9, 29), date(2005, 2, 28)])
     }
 
-    @Test func adjustedClosesRemoveTheSplitsButNotTheCrash() throws {
+    @Test("adjusted closes remove the splits but not the crash") func adjustedClosesRemoveTheSplitsButNotTheCrash() throws {
         let (series, _) = try Self.load(.adjustedClose)
         #expect(series.priceField == .adjustedClose)
         #expect(abs(Self.change(on: date(2000, 6, 21), in: series)! - 9.89) < 0.01)
@@ -89,7 +89,7 @@ import Testing
     /// Every NYSE trading day in the range has a bar and no bar falls on a closed day; that checks
     /// the calendar against 13 years of real sessions, including 9/11, Reagan's and Ford's funerals
     /// and Hurricane Sandy.
-    @Test func barsAreExactlyTheNYSETradingDays() throws {
+    @Test("bars are exactly the NYSE trading days") func barsAreExactlyTheNYSETradingDays() throws {
         let (series, _) = try Self.load()
         let dates = series.bars.map { CivilDate(unixTime: $0.time) }
         let expected = NYSECalendar.tradingDays(from: date(2000, 3, 1), through: date(2013, 3, 1))

@@ -11,7 +11,7 @@ import Testing
     /// series. To refresh them after a deliberate generator change:
     /// `TB_REGENERATE_SAMPLE=1 swift test --disable-xctest --filter SampleMarketTests`.
     /// (One test, so regenerating cannot race with the comparison.)
-    @Test func checkedInFilesMatchTheGeneratorAndParseBack() throws {
+    @Test("checked in files match the generator and parse back") func checkedInFilesMatchTheGeneratorAndParseBack() throws {
         let files = [
             (Self.dailyFile, SampleMarket.dailyCSV(), SampleMarket.daily()),
             (Self.intradayFile, SampleMarket.intradayCSV(), SampleMarket.intraday()),
@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    @Test func isDeterministic() {
+    @Test("is deterministic") func isDeterministic() {
         // Fresh generators (not the cached result) must agree with each other and with the cache.
         let first = SampleGenerator.run()
         let second = SampleGenerator.run()
@@ -61,7 +61,7 @@ import Testing
         #expect(fnv1a(SampleMarket.intradayCSV()) == 0xe55a_b5da_4c37_e9fa)
     }
 
-    @Test func dailyCoversSixYearsOfTradingDays() {
+    @Test("daily covers six years of trading days") func dailyCoversSixYearsOfTradingDays() {
         let daily = SampleMarket.daily()
         let dates = daily.bars.map { CivilDate(unixTime: $0.time) }
         #expect(dates.first == SampleMarket.firstDate)
@@ -73,7 +73,7 @@ import Testing
         #expect(daily.name == "TBSC" && daily.interval == .daily)
     }
 
-    @Test func barsAreConsistent() {
+    @Test("bars are consistent") func barsAreConsistent() {
         for series in [SampleMarket.daily(), SampleMarket.intraday()] {
             for bar in series.bars {
                 if !(bar.low <= min(bar.open, bar.close) && max(bar.open, bar.close) <= bar.high && bar.low > 0) {
@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    @Test func volatilityAndDriftAreRealistic() {
+    @Test("volatility and drift are realistic") func volatilityAndDriftAreRealistic() {
         let closes = SampleMarket.daily().prices(.adjustedClose)
         var returns: [Double] = []
         for index in 1..<closes.count { returns.append(closes[index] / closes[index - 1] - 1) }
@@ -114,7 +114,7 @@ import Testing
         #expect(daily.last!.adjustedClose == daily.last!.close)
     }
 
-    @Test func intradayIsFiveSessionsOfMinuteBars() {
+    @Test("intraday is five sessions of minute bars") func intradayIsFiveSessionsOfMinuteBars() {
         let intraday = SampleMarket.intraday()
         let zone = SampleMarket.timeZone
         var perDay: [CivilDate: [CivilDateTime]] = [:]
@@ -133,7 +133,7 @@ import Testing
         #expect(zip(intraday.bars, intraday.bars.dropFirst()).allSatisfy { $1.time > $0.time })
     }
 
-    @Test func intradayJoinsTheDailySeries() {
+    @Test("intraday joins the daily series") func intradayJoinsTheDailySeries() {
         let daily = SampleMarket.daily()
         let intraday = SampleMarket.intraday()
         #expect(daily.last!.close == intraday.last!.close)
@@ -152,7 +152,7 @@ import Testing
         #expect(abs(intraday.first!.open / daily.bars[seamIndex - 1].close - 1) < 0.05)
     }
 
-    @Test func csvLayout() {
+    @Test("csv layout") func csvLayout() {
         let daily = SampleMarket.dailyCSV().split(separator: "\n")
         #expect(daily.first == "Date,Open,High,Low,Close,Adj Close,Volume")
         #expect(daily.count == SampleMarket.daily().count + 1)
@@ -168,7 +168,7 @@ import Testing
         #expect(Int(fields[6]) != nil)
     }
 
-    @Test func timeZoneRuleMatchesTheDatabase() throws {
+    @Test("time zone rule matches the database") func timeZoneRuleMatchesTheDatabase() throws {
         // The built-in rule must agree with tzdata for the sample's whole span.
         let database = try ExchangeTimeZone(identifier: SampleMarket.timeZoneIdentifier)
         var time = SampleMarket.firstDate.unixTimeAtMidnightUTC

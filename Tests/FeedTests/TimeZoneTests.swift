@@ -9,7 +9,7 @@ import Glibc
 @Suite struct TimeZoneTests {
     static func zone(_ name: String) throws -> ExchangeTimeZone { try ExchangeTimeZone(identifier: name) }
 
-    @Test func newYorkOffsets() throws {
+    @Test("new york offsets") func newYorkOffsets() throws {
         let newYork = try Self.zone("America/New_York")
         #expect(newYork.utcOffset(atUnixTime: utc(2024, 7, 1, 12)) == -4 * 3600)
         #expect(newYork.utcOffset(atUnixTime: utc(2024, 1, 15, 12)) == -5 * 3600)
@@ -26,7 +26,7 @@ import Glibc
         #expect(newYork.utcOffset(atUnixTime: utc(1880, 1, 1)) == -(4 * 3600 + 56 * 60 + 2))
     }
 
-    @Test func berlinOffsetsIncludingFooterYears() throws {
+    @Test("berlin offsets including footer years") func berlinOffsetsIncludingFooterYears() throws {
         let berlin = try Self.zone("Europe/Berlin")
         #expect(berlin.utcOffset(atUnixTime: utc(2030, 7, 1)) == 2 * 3600)
         #expect(berlin.utcOffset(atUnixTime: utc(2030, 1, 1)) == 1 * 3600)
@@ -39,7 +39,7 @@ import Glibc
         #expect(berlin.abbreviation(atUnixTime: utc(2040, 3, 25, 1)) == "CEST")
     }
 
-    @Test func kolkataHasAHalfHourOffset() throws {
+    @Test("kolkata has AH alf hour offset") func kolkataHasAHalfHourOffset() throws {
         let kolkata = try Self.zone("Asia/Kolkata")
         #expect(kolkata.utcOffset(atUnixTime: utc(2024, 7, 1)) == 5 * 3600 + 1800)
         #expect(kolkata.localDateTime(atUnixTime: utc(2024, 7, 1, 20)).description == "2024-07-02 01:30:00")
@@ -51,7 +51,7 @@ import Glibc
     /// states; our footer evaluation must reproduce the table hour by hour. The zones cover
     /// both hemispheres, a 26 h transition time (Jerusalem), a negative one (Nuuk), 24 h
     /// (Santiago), angle-bracket names and a transition at 01:00 UTC (London).
-    @Test(arguments: [
+    @Test("footer rule reproduces the table", arguments: [
         "America/New_York", "Europe/Berlin", "Australia/Sydney", "Asia/Jerusalem", "America/Nuuk",
         "America/Santiago", "Europe/London", "America/Los_Angeles",
     ])
@@ -75,7 +75,7 @@ import Glibc
         #expect(mismatches == 0)
     }
 
-    @Test func slimFileReliesOnTheFooter() throws {
+    @Test("slim file relies on the footer") func slimFileReliesOnTheFooter() throws {
         // Like zic -b slim output for New York: transitions stop in 2007, the footer does the rest.
         let bytes = makeTZif(
             transitions: [(utc(2007, 3, 11, 7), 1), (utc(2007, 11, 4, 6), 0)],
@@ -111,7 +111,7 @@ import Glibc
         #expect(version1.utcOffset(atUnixTime: utc(2050, 1, 1)) == 7200)
     }
 
-    @Test func posixRules() throws {
+    @Test("posix rules") func posixRules() throws {
         let sydney = try ExchangeTimeZone(identifier: "Sydney", posixRule: "AEST-10AEDT,M10.1.0,M4.1.0/3")
         #expect(sydney.utcOffset(atUnixTime: utc(2024, 1, 15)) == 11 * 3600)
         #expect(sydney.utcOffset(atUnixTime: utc(2024, 7, 1)) == 10 * 3600)
@@ -134,7 +134,7 @@ import Glibc
         }
     }
 
-    @Test func wallClockToInstant() throws {
+    @Test("wall clock to instant") func wallClockToInstant() throws {
         let newYork = try Self.zone("America/New_York")
         func local(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ min: Int) -> CivilDateTime {
             CivilDateTime(year: y, month: m, day: d, hour: h, minute: min)!
@@ -154,7 +154,7 @@ import Glibc
         }
     }
 
-    @Test func rejectsNamesThatEscapeTheDatabase() {
+    @Test("rejects names that escape the database") func rejectsNamesThatEscapeTheDatabase() {
         for name in [
             "", "../etc/passwd", "/etc/localtime", "America/../../etc/passwd", "America//New_York",
             "./UTC", "America/New York", "Europe/Berlin\n",
@@ -167,7 +167,7 @@ import Glibc
 
     /// Debian 13 (Raspberry Pi OS) ships the old link names only in tzdata-legacy: a zoneinfo tree
     /// with America/New_York but no US/Eastern still answers for US/Eastern.
-    @Test func legacyLinkNamesWithoutTheLinks() throws {
+    @Test("legacy link names without the links") func legacyLinkNamesWithoutTheLinks() throws {
         let dir = TestFiles.temporaryDirectory()
         defer { unlink(dir + "/America/New_York"); rmdir(dir + "/America"); rmdir(dir) }
         mkdir(dir + "/America", 0o700)
@@ -182,7 +182,7 @@ import Glibc
         for (link, zone) in ExchangeTimeZone.legacyLinks { #expect((try? Self.zone(zone)) != nil, "\(link) -> \(zone)") }
     }
 
-    @Test func unknownAndInvalidZones() throws {
+    @Test("unknown and invalid zones") func unknownAndInvalidZones() throws {
         #expect(throws: FeedError.unknownTimeZone("Mars/Olympus_Mons")) {
             try ExchangeTimeZone(identifier: "Mars/Olympus_Mons")
         }

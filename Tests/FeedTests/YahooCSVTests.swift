@@ -6,7 +6,7 @@ import Testing
 @Suite struct YahooCSVTests {
     static let header = "Date,Open,High,Low,Close,Adj Close,Volume\n"
 
-    @Test func parsesTheYahooDailyLayout() throws {
+    @Test("parses the yahoo daily layout") func parsesTheYahooDailyLayout() throws {
         let (series, report) = parseCSV(
             Self.header + """
                 2024-03-01,179.550003,180.529999,177.380005,179.660004,179.164154,73488000
@@ -45,7 +45,7 @@ import Testing
         #expect(CivilDate(unixTime: series.bars[1].time) == date(2024, 3, 4))
     }
 
-    @Test func findsColumnsByNameInAnyOrderAndIgnoresExtras() {
+    @Test("finds columns by name in any order and ignores extras") func findsColumnsByNameInAnyOrderAndIgnoresExtras() {
         let (series, _) = parseCSV(
             """
             Volume,close*,Ticker,DATE,Dividends,High,Open,Low,Adj_Close**
@@ -67,7 +67,7 @@ import Testing
         )
     }
 
-    @Test func onlyDateAndCloseAreRequired() {
+    @Test("only date and close are required") func onlyDateAndCloseAreRequired() {
         let (series, report) = parseCSV("Date,Close\n2024-03-01,10.5\n2024-03-04,11\n")
         #expect(report.isClean)
         #expect(series.bars.map(\.close) == [10.5, 11])
@@ -82,7 +82,7 @@ import Testing
         )
     }
 
-    @Test func acceptsAnyRowOrder() {
+    @Test("accepts any row order") func acceptsAnyRowOrder() {
         let (series, report) = parseCSV(
             Self.header + """
                 2024-03-05,1,1,1,3,3,1
@@ -95,7 +95,7 @@ import Testing
         #expect(report.duplicateRows == 0)
     }
 
-    @Test func duplicateDatesLastRowWins() {
+    @Test("duplicate dates last row wins") func duplicateDatesLastRowWins() {
         let (series, report) = parseCSV(
             Self.header + """
                 2024-03-04,1,1,1,20,20,1
@@ -110,7 +110,7 @@ import Testing
         #expect(report.isClean)
     }
 
-    @Test func nullAndEmptyFields() {
+    @Test("null and empty fields") func nullAndEmptyFields() {
         let (series, report) = parseCSV(
             Self.header + """
                 2024-03-01,null,null,null,10,null,null
@@ -139,7 +139,7 @@ import Testing
         #expect(adjustedReport.firstSkipped == [.init(line: 3, reason: .missingValue(column: "Adj Close"))])
     }
 
-    @Test func blankLinesCRLFAndByteOrderMark() {
+    @Test("blank lines CRLF and byte order mark") func blankLinesCRLFAndByteOrderMark() {
         let text =
             "\u{FEFF}\r\n  \r\n" + Self.header.replacing("\n", with: "\r\n")
             + "2024-03-01,1,1,1,10,10,1\r\n\r\n,,,,,,\r\n\t\r\n"
@@ -152,13 +152,13 @@ import Testing
         #expect(report.dataRows == 3)
     }
 
-    @Test func oldMacLineEndings() {
+    @Test("old mac line endings") func oldMacLineEndings() {
         let (series, report) = parseCSV("Date,Close\r2024-03-01,10\r2024-03-04,11\r")
         #expect(series.bars.map(\.close) == [10, 11])
         #expect(report.isClean)
     }
 
-    @Test func quotedFieldsAndSpaces() {
+    @Test("quoted fields and spaces") func quotedFieldsAndSpaces() {
         let (series, report) = parseCSV(
             #"""
             "Date", "Close" ,"Note"
@@ -170,7 +170,7 @@ import Testing
         #expect(report.isClean)
     }
 
-    @Test func intradayTimestampsWithUTCOffsets() {
+    @Test("intraday timestamps with UTC offsets") func intradayTimestampsWithUTCOffsets() {
         let (series, report) = parseCSV(
             """
             Datetime,Open,High,Low,Close,Adj Close,Volume
@@ -189,7 +189,7 @@ import Testing
         #expect(series.prices() == [1, 2, 3, 4, 5, 6, 7])
     }
 
-    @Test func intervalIsTheCommonestSpacing() {
+    @Test("interval is the commonest spacing") func intervalIsTheCommonestSpacing() {
         var text = "Datetime,Close\n"
         for day in [1, 4] {
             for step in 0..<78 {
@@ -206,7 +206,7 @@ import Testing
         #expect(crypto.interval.isIntraday)
     }
 
-    @Test func newerYfinanceDailyDatesWithOffsetsKeepTheirDate() {
+    @Test("newer yfinance daily dates with offsets keep their date") func newerYfinanceDailyDatesWithOffsetsKeepTheirDate() {
         // yfinance >= 0.2 writes daily rows as local midnight with the exchange's offset.
         let (series, _) = parseCSV(
             """
@@ -219,7 +219,7 @@ import Testing
         #expect(series.times == [utc(2024, 3, 1), utc(2024, 3, 4)])
     }
 
-    @Test func yfinanceMultiLineHeader() {
+    @Test("yfinance multi line header") func yfinanceMultiLineHeader() {
         let (series, report) = parseCSV(
             """
             Price,Close,High,Low,Open,Volume
@@ -234,7 +234,7 @@ import Testing
         #expect(series.bars[0].open == 179.55 && series.bars[0].volume == 73_488_000)
     }
 
-    @Test func badRowsAreSkippedAndReportedWithLineNumbers() {
+    @Test("bad rows are skipped and reported with line numbers") func badRowsAreSkippedAndReportedWithLineNumbers() {
         let (series, report) = parseCSV(
             Self.header + """
                 2024-03-01,1,2,0.5,1.5,1.5,100
@@ -274,7 +274,7 @@ import Testing
         )
     }
 
-    @Test func otherRowProblemsAreNamed() {
+    @Test("other row problems are named") func otherRowProblemsAreNamed() {
         let (_, report) = parseCSV(
             Self.header + """
                 2024-03-08,x,2,0.5,1.5,1.5,100
@@ -307,7 +307,7 @@ import Testing
         )
     }
 
-    @Test func numberSyntax() {
+    @Test("number syntax") func numberSyntax() {
         let cells = [
             "+5", "5.", ".5", "1E3", "1.5e-3", "0.000001", "007.50", "123456789012345678901234.5", "1e22", "1e23",
         ]
@@ -325,7 +325,7 @@ import Testing
     }
 
     /// The fast decimal path must give exactly what the stdlib's correctly rounded parser gives.
-    @Test func decimalParsingIsCorrectlyRounded() {
+    @Test("decimal parsing is correctly rounded") func decimalParsingIsCorrectlyRounded() {
         var random = SplitMix64(seed: 42)
         var cells: [String] = [
             "0.1", "0.3", "1.7976931348623157e308", "4.9e-324", "2.2250738585072011e-308", "9007199254740993",
@@ -358,7 +358,7 @@ import Testing
         #expect(checked > 2900)
     }
 
-    @Test func unusableInputGivesClearErrors() {
+    @Test("unusable input gives clear errors") func unusableInputGivesClearErrors() {
         #expect(parseError("", source: "empty.csv") == .notCSV(path: "empty.csv", header: ""))
         #expect(parseError("\n \r\n\n") == .notCSV(path: "test.csv", header: ""))
         #expect(parseError("hello,world\n1,2\n") == .notCSV(path: "test.csv", header: "hello,world"))
@@ -390,7 +390,7 @@ import Testing
         )
     }
 
-    @Test func loadsFilesAndNamesThemInErrors() throws {
+    @Test("loads files and names them in errors") func loadsFilesAndNamesThemInErrors() throws {
         let directory = TestFiles.temporaryDirectory()
         defer { TestFiles.removeTree(directory) }
         let path = directory + "/MSFT.csv"
@@ -430,7 +430,7 @@ import Testing
         }
     }
 
-    @Test func garbageNeverCrashesOrHangs() throws {
+    @Test("garbage never crashes or hangs") func garbageNeverCrashesOrHangs() throws {
         var random = SplitMix64(seed: 7)
         // Random bytes, random bytes after a valid header, a huge single line, unbalanced quotes.
         var noise = [UInt8](repeating: 0, count: 1 << 20)
@@ -459,7 +459,7 @@ import Testing
     /// 2-core VM with a scratch benchmark of the same generator: 100 MB (1.22 M rows) parses in
     /// 0.33 s in a release build (0.39 s in reverse order, 0.41 s including the file read) and in
     /// 9.3 s in a debug build. The bounds here only catch pathological (e.g. quadratic) behaviour.
-    @Test func largeFileParsesQuickly() throws {
+    @Test("large file parses quickly") func largeFileParsesQuickly() throws {
         let (text, rows) = Self.syntheticIntraday(bytes: 20 << 20)
         let clock = ContinuousClock()
         var result: (PriceSeries, ParseReport)?

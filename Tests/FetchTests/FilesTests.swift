@@ -14,14 +14,14 @@ import Testing
         PriceBar(time: CivilDate(year: y, month: m, day: d)!.unixTimeAtMidnightUTC, open: close, high: close, low: close, close: close)
     }
 
-    @Test func historyIsKeptAndTheNewBarWins() {
+    @Test("history is kept and the new bar wins") func historyIsKeptAndTheNewBarWins() {
         let old = [day(2020, 1, 2, close: 1), day(2020, 1, 3, close: 2), day(2024, 1, 2, close: 3)]
         let new = [day(2024, 1, 2, close: 30), day(2024, 1, 3, close: 4)]
         let merged = DataFile.merge(existing: old, new: new, slot: .daily, sessions: 5, zone: zone)
         #expect(merged.map(\.close) == [1, 2, 30, 4])
     }
 
-    @Test func intradayKeepsTheLastSessions() {
+    @Test("intraday keeps the last sessions") func intradayKeepsTheLastSessions() {
         var bars: [PriceBar] = []
         for d in 1...8 {
             for minute in 0..<3 {
@@ -35,7 +35,7 @@ import Testing
         #expect(merged.count == 15)
     }
 
-    @Test func theDaemonReadsWhatIsWritten() throws {
+    @Test("the daemon reads what is written") func theDaemonReadsWhatIsWritten() throws {
         let daily = [PriceBar(time: CivilDate(year: 2024, month: 3, day: 1)!.unixTimeAtMidnightUTC, open: 34.25,
                               high: Double(Float(34.55)), low: 34.1, close: 34.45, adjustedClose: 34.4, volume: 1251)]
         let (series, report) = try YahooCSV.parse(DataFile.render(daily, slot: .daily, zone: zone), source: "X.csv")
@@ -56,7 +56,7 @@ import Testing
         #expect(back.bars.allSatisfy { $0.adjustedClose == 1.5 }, "Adj Close repeats the close when the source has none")
     }
 
-    @Test func replacingIsAtomicAndLeavesNoTemporaryFile() throws {
+    @Test("replacing is atomic and leaves no temporary file") func replacingIsAtomicAndLeavesNoTemporaryFile() throws {
         let dir = Fixtures.scratchDirectory()
         defer { Fixtures.cleanUp(dir) }
         try DataFile.replaceAtomically(path: dir + "/A.csv", bytes: Array("one\n".utf8))
@@ -71,7 +71,7 @@ import Testing
         #expect(Set(names) == [".", "..", "A.csv"])
     }
 
-    @Test func anExistingFileWeCannotReadIsNeverReplaced() {
+    @Test("an existing file we cannot read is never replaced") func anExistingFileWeCannotReadIsNeverReplaced() {
         let dir = Fixtures.scratchDirectory()
         defer { Fixtures.cleanUp(dir) }
         Fixtures.write(dir + "/A.csv", "Symbol,Price\nAAPL,1\n")
@@ -83,7 +83,7 @@ import Testing
 }
 
 @Suite struct StatusFileTests {
-    @Test func roundTrip() {
+    @Test("round trip") func roundTrip() {
         var s = FetchStatus()
         s.symbol = "AAPL"
         s.provider = "yahoo"
@@ -100,7 +100,7 @@ import Testing
         #expect(FetchStatus.parse(text: s.json()) == s)
     }
 
-    @Test func garbageNeverCrashesAndNeverInventsValues() {
+    @Test("garbage never crashes and never invents values") func garbageNeverCrashesAndNeverInventsValues() {
         for text in ["", "null", "[1,2]", "{", "{\"provider\": }", "{\"provider\": \"yahoo\"", "\u{FEFF}{}", "{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}"] {
             let status = FetchStatus.parse(text: text)
             #expect(status == nil || status == FetchStatus(), "\(text)")
@@ -121,7 +121,7 @@ import Testing
         }
     }
 
-    @Test func pathsStayInTheDirectory() {
+    @Test("paths stay in the directory") func pathsStayInTheDirectory() {
         #expect(FetchStatus.path(forInstrument: "AAPL", in: "/var/lib/tickerboard") == "/var/lib/tickerboard/AAPL.status")
         #expect(FetchStatus.path(forInstrument: "../etc/x", in: "/d") == "/d/_.._etc_x.status")
         #expect(FetchStatus.path(forInstrument: "S&P 500", in: "/d/") == "/d/S_P_500.status")
@@ -157,7 +157,7 @@ import Testing
         palette = standard
         """
 
-    @Test func readsTheFetcherKeysAndSkipsTheDaemons() {
+    @Test("reads the fetcher keys and skips the daemons") func readsTheFetcherKeysAndSkipsTheDaemons() {
         let (config, issues) = FetchConfig.parse(text, file: "t.conf")
         #expect(issues.isEmpty, "\(issues)")
         #expect(config.dataDirectory == "/srv/prices")
@@ -173,7 +173,7 @@ import Testing
         #expect(config.policy.intradayInterval == 120)
     }
 
-    @Test func mistakesNameTheLine() {
+    @Test("mistakes name the line") func mistakesNameTheLine() {
         let bad = """
             [instrument X]
             providers = yahoo nosuch
@@ -192,7 +192,7 @@ import Testing
         #expect(text.contains { $0.hasPrefix("b.conf:6:") && $0.contains("no file") })
     }
 
-    @Test func keySyntaxIsSharedWithTheDaemonsCheck() {
+    @Test("key syntax is shared with the daemons check") func keySyntaxIsSharedWithTheDaemonsCheck() {
         #expect(FetchSettings.checkInstrumentKey("providers", "yahoo, stooq") == .ok)
         #expect(FetchSettings.checkInstrumentKey("yahoo-symbol", "^GSPC") == .ok)
         #expect(FetchSettings.checkInstrumentKey("colour", "red") == .unknown)
@@ -203,7 +203,7 @@ import Testing
 }
 
 @Suite struct SecretTests {
-    @Test func keysComeFromCredentialsOrAPrivateFile() throws {
+    @Test("keys come from credentials or AP rivate file") func keysComeFromCredentialsOrAPrivateFile() throws {
         let dir = Fixtures.scratchDirectory()
         defer { Fixtures.cleanUp(dir) }
         Fixtures.write(dir + "/twelvedata", "CREDKEY123\n")
@@ -220,7 +220,7 @@ import Testing
         #expect("\(Secret("FILEKEY456"))" == "<key>")
     }
 
-    @Test func aKeyFileMustBeThePrivateFileItself() throws {
+    @Test("a key file must be the private file itself") func aKeyFileMustBeThePrivateFileItself() throws {
         let dir = Fixtures.scratchDirectory()
         defer { Fixtures.cleanUp(dir) }
         Fixtures.write(dir + "/key", "FILEKEY456\n")
@@ -243,7 +243,7 @@ import Testing
         #expect(try Secrets.load(provider: "stooq", keyFile: dir + "/key", environment: [:]).get()?.value == "FILEKEY456")
     }
 
-    @Test func redactionCoversEncodedForms() {
+    @Test("redaction covers encoded forms") func redactionCoversEncodedForms() {
         let key = Secret("a+b/c=d")
         let text = "GET https://x/q?apikey=\(urlEncode(key.value)) failed; key a+b/c=d"
         let redacted = Secrets.redact(text, [key])

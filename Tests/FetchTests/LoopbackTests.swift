@@ -151,7 +151,7 @@ struct Scenario {
 
     func chart(_ name: String) throws -> String { try Fixtures.path("yahoo/" + name) }
 
-    @Test func usStockEuropeanListingAndCryptoAreWrittenAndMerged() throws {
+    @Test("us stock european listing and crypto are written and merged") func usStockEuropeanListingAndCryptoAreWrittenAndMerged() throws {
         let server = try ReplayServer()
         try server.serve([
             .init("/chart/AAPL?interval=1m", file: try chart("chart_AAPL_1m_2024-10-02_regular.json")),
@@ -222,7 +222,7 @@ struct Scenario {
         ("meta only", .init("/chart/WSU.DE", file: "yahoo/chart_^VXAPL_1d_2020-01-01_2020-01-03_index.json"), "not \"WSU.DE\""),
     ]
 
-    @Test(arguments: 0..<failures.count) func failureLeavesTheFileAsItWas(_ index: Int) throws {
+    @Test("failure leaves the file as it was", arguments: 0..<failures.count) func failureLeavesTheFileAsItWas(_ index: Int) throws {
         var (name, rule, expected) = Self.failures[index]
         if let file = rule.body_file { rule.body_file = try Fixtures.path(file) }
         let (server, s) = try europe([rule])
@@ -246,7 +246,7 @@ struct Scenario {
         #expect(s.file("WSU.csv") == before)
     }
 
-    @Test func theErrorClearsWhenDataComesBack() throws {
+    @Test("the error clears when data comes back") func theErrorClearsWhenDataComesBack() throws {
         let (server, s) = try europe([.init("/chart/WSU.DE", body: "busy", status: 503, type: "text/plain")])
         let fetcher = s.fetcher()
         _ = fetcher.runOnce(clock: { s.clock })
@@ -257,7 +257,7 @@ struct Scenario {
         #expect(status.lastError == nil && status.errorSince == nil && status.fetchedAt == s.clock + 3600)
     }
 
-    @Test func failoverToTheNextProvider() throws {
+    @Test("failover to the next provider") func failoverToTheNextProvider() throws {
         let server = try ReplayServer()
         try server.serve([
             .init("/chart/", body: "down", status: 503, type: "text/plain"),
@@ -274,7 +274,7 @@ struct Scenario {
         #expect(series.count == 10165)
     }
 
-    @Test func twentyInstrumentsAtFiveAMinute() throws {
+    @Test("twenty instruments at five AM inute") func twentyInstrumentsAtFiveAMinute() throws {
         let server = try ReplayServer()
         try server.serve([.init("/chart/", file: try chart("chart_WSU.DE_1d_2023-08-04_2023-08-09.json"))])
         var conf = "[provider yahoo]\nrate = 5/min\n"
@@ -293,7 +293,7 @@ struct Scenario {
         #expect(server.requests.count == 10)
     }
 
-    @Test func keysNeverReachTheStatusOrTheLog() throws {
+    @Test("keys never reach the status or the log") func keysNeverReachTheStatusOrTheLog() throws {
         let server = try ReplayServer()
         try server.serve([.init("/query", body: "upstream exploded", status: 500, type: "text/plain")])
         var s = try Scenario(server: server, conf: "[instrument MSFT]\nproviders = alphavantage\nintraday = MSFT-1m.csv\n")
@@ -312,7 +312,7 @@ struct Scenario {
         Fixtures.cleanUp(credentials)
     }
 
-    @Test func theFleetPatternPullsFilesAnotherFetcherWrote() throws {
+    @Test("the fleet pattern pulls files another fetcher wrote") func theFleetPatternPullsFilesAnotherFetcherWrote() throws {
         let server = try ReplayServer()
         let upstream = server.directory + "/upstream.csv"
         Fixtures.write(upstream, Self.good)

@@ -13,7 +13,7 @@ import Testing
         yahoo.parse(json(try Fixtures.bytes("yahoo/" + file), status: status), for: request)
     }
 
-    @Test func europeanDailySkipsTheNullBarAndKeepsLocalDates() throws {
+    @Test("european daily skips the null bar and keeps local dates") func europeanDailySkipsTheNullBarAndKeepsLocalDates() throws {
         let data = try parse("chart_WSU.DE_1d_2023-08-04_2023-08-09.json", .daily("WSU.DE")).get()
         // Sidecar: 3 bars (08-04, 08-07, 08-08), the 08-07 one all null.
         #expect(data.bars.map { CivilDate(unixTime: $0.time).description } == ["2023-08-04", "2023-08-08"])
@@ -23,7 +23,7 @@ import Testing
         #expect(data.regularSession != nil)
     }
 
-    @Test func cryptoIsAroundTheClock() throws {
+    @Test("crypto is around the clock") func cryptoIsAroundTheClock() throws {
         let data = try parse("chart_BTC-USD_1d_2020-01-01_2020-01-03.json", .daily("BTC-USD")).get()
         #expect(data.bars.count == 3)
         #expect(data.tradesAroundTheClock)
@@ -31,7 +31,7 @@ import Testing
         #expect(CivilDate(unixTime: data.bars[0].time).description == "2020-01-01")
     }
 
-    @Test func fxAndLongHistories() throws {
+    @Test("fx and long histories") func fxAndLongHistories() throws {
         #expect(try parse("chart_EURUSD=X_1d_2020-01-01_2020-01-03.json", .daily("EURUSD=X")).get().bars.count == 3)
         let tsla = try parse("chart_TSLA_1d_max_period1-0.json", .daily("TSLA")).get()
         #expect(tsla.bars.count == 3303)
@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    @Test func dailyLivePointBecomesTodaysBar() throws {
+    @Test("daily live point becomes todays bar") func dailyLivePointBecomesTodaysBar() throws {
         // Sidecar: 127 bars, the last stamped 16:00:01 (the live point) on 2025-10-29.
         let data = try parse("chart_AAPL_1d_6mo_2025-10-29.json", .daily("AAPL")).get()
         #expect(data.bars.count == 127)
@@ -53,7 +53,7 @@ import Testing
         #expect(data.previousClose == data.bars[data.bars.count - 2].close)
     }
 
-    @Test func intradayKeepsInstantsAndTheRegularSession() throws {
+    @Test("intraday keeps instants and the regular session") func intradayKeepsInstantsAndTheRegularSession() throws {
         let data = try parse("chart_AAPL_1m_2024-10-02_regular.json", .intraday("AAPL")).get()
         #expect(data.interval == .intraday(seconds: 60))
         #expect(data.bars.first?.time == 1_727_875_800)  // 2024-10-02 09:30 EDT
@@ -64,7 +64,7 @@ import Testing
         #expect(prepost.bars.first?.time == 1_637_571_600)  // 04:00 EST: pre-market
     }
 
-    @Test func emptyWindowsAreNotData() throws {
+    @Test("empty windows are not data") func emptyWindowsAreNotData() throws {
         for (file, symbol, slot) in [("chart_AAPL_1m_2025-02-01_weekend_empty.json", "AAPL", Slot.intraday),
                                      ("chart_TSLA_1h_empty_period1_eq_period2.json", "TSLA", .intraday),
                                      ("chart_^VXAPL_1d_2020-01-01_2020-01-03_index.json", "^VXAPL", .daily)] {
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    @Test func errorsAtTheirStatusCarryYahoosWords() throws {
+    @Test("errors at their status carry yahoos words") func errorsAtTheirStatusCarryYahoosWords() throws {
         let delisted = try parse("chart_SIX_404_no_data_delisted.json", .daily("SIX"), status: 404)
         #expect(delisted == .failure(.providerError(status: 404, message: "Not Found: No data found, symbol may be delisted")))
         if case .failure(let p) = try parse("chart_BEKE_400_data_doesnt_exist.json", .daily("BEKE"), status: 400) {
@@ -84,14 +84,14 @@ import Testing
         }
     }
 
-    @Test func wrongSymbolWrongSlotAndQuoteBodiesAreRefused() throws {
+    @Test("wrong symbol wrong slot and quote bodies are refused") func wrongSymbolWrongSlotAndQuoteBodiesAreRefused() throws {
         #expect(throws: FetchProblem.self) { try parse("chart_WSU.DE_1d_2023-08-04_2023-08-09.json", .daily("AAPL")).get() }
         #expect(throws: FetchProblem.self) { try parse("chart_AAPL_1m_2024-10-02_regular.json", .daily("AAPL")).get() }
         #expect(throws: FetchProblem.self) { try parse("quote_AAPL_PRE_2021-02-10.json", .daily("AAPL")).get() }
         #expect(throws: FetchProblem.self) { try parse("quote_SIX_unknown_symbol_empty_result.json", .daily("SIX")).get() }
     }
 
-    @Test func rateLimitAndCrumbErrors() throws {
+    @Test("rate limit and crumb errors") func rateLimitAndCrumbErrors() throws {
         let limited = yahoo.parse(HTTPResponse(status: 429, headers: ["content-type": "text/plain", "retry-after": "90"],
                                                body: Array("Edge: Too Many Requests".utf8)), for: .daily("AAPL"))
         #expect(limited == .failure(.rateLimited(retryAfter: 90, message: "Edge: Too Many Requests")))
@@ -100,7 +100,7 @@ import Testing
         guard case .failure(.unauthorized(401, _)) = refused else { Issue.record("\(refused)"); return }
     }
 
-    @Test func impossiblePricesRejectTheWholeResponse() throws {
+    @Test("impossible prices reject the whole response") func impossiblePricesRejectTheWholeResponse() throws {
         var text = String(decoding: try Fixtures.bytes("yahoo/chart_WSU.DE_1d_2023-08-04_2023-08-09.json"), as: UTF8.self)
         text = text.replacing("\"close\":[34.45000076293945", with: "\"close\":[-1")
         let result = yahoo.parse(json(Array(text.utf8)), for: .daily("WSU.DE"))
@@ -110,7 +110,7 @@ import Testing
         #expect(throws: FetchProblem.self) { try yahoo.parse(json(Array(zero.utf8)), for: .daily("WSU.DE")).get() }
     }
 
-    @Test func rangesGrowWithTheGapOnDisk() {
+    @Test("ranges grow with the gap on disk") func rangesGrowWithTheGapOnDisk() {
         let now: Int64 = 1_700_000_000
         func range(_ slot: Slot, _ newest: Int64?) -> String {
             YahooProvider.range(for: FetchRequest(symbol: "X", slot: slot, now: now, fileName: "X.csv", newestBarOnDisk: newest))
@@ -141,7 +141,7 @@ import Testing
 @Suite struct StooqParserTests {
     let stooq = provider("stooq", key: "s3cretKEY")
 
-    @Test func fullHistoryWithTodaysPartialBar() throws {
+    @Test("full history with todays partial bar") func fullHistoryWithTodaysPartialBar() throws {
         let body = try Fixtures.bytes("stooq/aapl_us_d_2025-01-08_partial_last_day.csv")
         let data = try stooq.parse(HTTPResponse(status: 200, headers: ["content-type": "text/csv"], body: body), for: .daily("aapl.us")).get()
         #expect(data.bars.count == 10165)
@@ -150,14 +150,14 @@ import Testing
         #expect(data.previousClose == 242.21)
     }
 
-    @Test func noVolumeColumn() throws {
+    @Test("no volume column") func noVolumeColumn() throws {
         let body = try Fixtures.bytes("stooq/btcpln_d_no_volume_column.csv")
         let data = try stooq.parse(HTTPResponse(status: 200, headers: ["content-type": "text/csv"], body: body), for: .daily("btcpln")).get()
         #expect(data.bars.count == 3742)
         #expect(data.bars.allSatisfy { $0.volume == nil })
     }
 
-    @Test func htmlAtStatus200AndNoData() {
+    @Test("html at status 200 and no data") func htmlAtStatus200AndNoData() {
         let page = "<!DOCTYPE html><html><head><title>Stooq - get your apikey</title></head><body>...</body></html>"
         let html = stooq.parse(HTTPResponse(status: 200, headers: ["content-type": "text/html"], body: Array(page.utf8)), for: .daily("spy.us"))
         guard case .failure(.notData(let m)) = html else { Issue.record("\(html)"); return }
@@ -169,14 +169,14 @@ import Testing
         guard case .failure(.providerError) = noData else { Issue.record("\(noData)"); return }
     }
 
-    @Test func theKeyGoesInTheURLAndNowhereElse() {
+    @Test("the key goes in the URL and nowhere else") func theKeyGoesInTheURLAndNowhereElse() {
         let request = stooq.httpRequest(for: .daily("aapl.us"))
         #expect(request.url.contains("apikey=s3cretKEY"))
         #expect(Secrets.redact("failed: \(request.url)", [Secret("s3cretKEY")]).contains("apikey=<key>"))
         #expect(!Secrets.redact("failed: \(request.url)", [Secret("s3cretKEY")]).contains("s3cret"))
     }
 
-    @Test func aCutOffLastLineIsDropped() throws {
+    @Test("a cut off last line is dropped") func aCutOffLastLineIsDropped() throws {
         let body = try Fixtures.bytes("stooq/aapl_us_d_2025-01-08_partial_last_day.csv")
         // Cut in the middle of the last row's close: "241.2" would be a wrong price.
         let cut = Array(body.prefix(body.count - 12))
@@ -188,7 +188,7 @@ import Testing
 @Suite struct AlphaVantageParserTests {
     let av = provider("alphavantage", key: "AVKEY1234")
 
-    @Test func intradayNewestFirstInUSEastern() throws {
+    @Test("intraday newest first in US eastern") func intradayNewestFirstInUSEastern() throws {
         let body = try Fixtures.bytes("alphavantage/TIME_SERIES_INTRADAY_MSFT_1min_compact_2017-12-18.json")
         let data = try av.parse(json(body, type: "application/json"), for: .intraday("MSFT")).get()
         #expect(data.bars.count == 100)
@@ -199,7 +199,7 @@ import Testing
         #expect(data.exchangeTimeZone == "America/New_York")
     }
 
-    @Test func errorsAndLimitsAtStatus200() {
+    @Test("errors and limits at status 200") func errorsAndLimitsAtStatus200() {
         let cases: [(String, (FetchProblem) -> Bool)] = [
             (#"{"Note": "Thank you for using Alpha Vantage! Our standard API call frequency is 5 calls per minute and 500 calls per day."}"#,
              { if case .rateLimited = $0 { return true }; return false }),
@@ -218,7 +218,7 @@ import Testing
 
     /// Found by fuzz-providers: a zone name, series name or interval echoed from the response
     /// brought its newline into the one-line problem (and so into the log and the status file).
-    @Test func echoedNamesStayOnOneLine() {
+    @Test("echoed names stay on one line") func echoedNamesStayOnOneLine() {
         let responses: [(any Provider, String, FetchRequest)] = [
             (av, #"{"Meta Data":{"2. Symbol":"AAPL","6. Time Zone":"US/Easter\n"},"Time Series (Daily)":{"2024-11-03":{"1. open":"4"}}}"#, .daily("AAPL")),
             (av, #"{"Meta Data":{"2. Symbol":"AAPL","6. Time Zone":"US/Eastern"},"Time Series (Daily\n)":{"2024-11-03":{"4. close":"4"}}}"#, .intraday("AAPL")),
@@ -232,7 +232,7 @@ import Testing
         }
     }
 
-    @Test func aQuoteIsNotATimeSeries() throws {
+    @Test("a quote is not AT ime series") func aQuoteIsNotATimeSeries() throws {
         let body = try Fixtures.bytes("alphavantage/GLOBAL_QUOTE_MSFT_2018-10-05.json")
         #expect(throws: FetchProblem.notData("no time series in the response")) {
             try av.parse(json(body, type: "application/json"), for: .daily("MSFT")).get()
@@ -243,7 +243,7 @@ import Testing
 @Suite struct TwelveDataParserTests {
     let td = provider("twelvedata", key: "TDKEY5678")
 
-    @Test func dailySeries() throws {
+    @Test("daily series") func dailySeries() throws {
         let body = try Fixtures.bytes("twelvedata/time_series_IBM_1day_2021-07-01.json")
         let data = try td.parse(json(body, type: "application/json"), for: .daily("IBM")).get()
         #expect(data.bars.count == 30)
@@ -253,13 +253,13 @@ import Testing
         #expect(data.exchangeTimeZone == "America/New_York")
     }
 
-    @Test func theKeyTravelsInAHeaderNotTheURL() {
+    @Test("the key travels in AH eader not the URL") func theKeyTravelsInAHeaderNotTheURL() {
         let request = td.httpRequest(for: .daily("IBM"))
         #expect(!request.url.contains("TDKEY"))
         #expect(request.headers.contains("Authorization: apikey TDKEY5678"))
     }
 
-    @Test func errorObjectsWhateverTheStatus() throws {
+    @Test("error objects whatever the status") func errorObjectsWhateverTheStatus() throws {
         let unauthorized = td.parse(json(try Fixtures.bytes("twelvedata/error_401_bad_apikey.json"), status: 200), for: .daily("IBM"))
         guard case .failure(.unauthorized) = unauthorized else { Issue.record("\(unauthorized)"); return }
         let bad = td.parse(json(try Fixtures.bytes("twelvedata/error_400_invalid_interval.json")), for: .daily("IBM"))
@@ -271,7 +271,7 @@ import Testing
         guard case .failure(.rateLimited) = td.parse(json(Array(credits.utf8)), for: .daily("IBM")) else { Issue.record("429 in body"); return }
     }
 
-    @Test func csvAtAJSONEndpointIsAWrongContentType() throws {
+    @Test("csv at AJSON endpoint is AW rong content type") func csvAtAJSONEndpointIsAWrongContentType() throws {
         let body = try Fixtures.bytes("twelvedata/time_series_IBM_1day_2021-07-01_csv.csv")
         let result = td.parse(HTTPResponse(status: 200, headers: ["content-type": "text/csv"], body: body), for: .daily("IBM"))
         #expect(result == .failure(.notData("content type text/csv, expected application/json")))
@@ -279,7 +279,7 @@ import Testing
 }
 
 @Suite struct HTTPCSVParserTests {
-    @Test func readsWhatAnotherFetcherWrote() throws {
+    @Test("reads what another fetcher wrote") func readsWhatAnotherFetcherWrote() throws {
         let zone = try ExchangeTimeZone(identifier: "America/New_York")
         let bars = [PriceBar(time: Fixtures.newYork(2024, 10, 2, 9, 30), open: 1, high: 2, low: 0.5, close: 1.5, volume: 10),
                     PriceBar(time: Fixtures.newYork(2024, 10, 2, 9, 31), open: 1.5, high: 2, low: 1, close: 1.75, volume: 3)]
@@ -306,7 +306,7 @@ import Testing
         ("stooq", "stooq/btcpln_d_no_volume_column.csv", "btcpln", .daily),
     ]
 
-    @Test(arguments: 0..<cases.count) func damagedBodies(_ index: Int) throws {
+    @Test("damaged bodies", arguments: 0..<cases.count) func damagedBodies(_ index: Int) throws {
         let (kind, file, symbol, slot) = Self.cases[index]
         let adapter = provider(kind)
         let original = try Fixtures.bytes(file)
@@ -337,7 +337,7 @@ import Testing
 /// Swift 6.0's JSONDecoder (Debian 13's runtime, on a Pi) traps on bytes that are not UTF-8; the
 /// check before it turns them into a refusal that names the byte, on every toolchain.
 @Suite struct JSONBodyTests {
-    @Test func invalidUTF8IsRefusedBeforeTheDecoder() {
+    @Test("invalid UTF 8 is refused before the decoder") func invalidUTF8IsRefusedBeforeTheDecoder() {
         let body = Array(#"{"chart": {"result": ["#.utf8) + [0xC3, 0x28] + Array(#"]}}"#.utf8)
         guard case .failure(let problem) = decodeJSON([String: [String: [String]]].self, body) else {
             Issue.record("decoded")
@@ -346,7 +346,7 @@ import Testing
         #expect(problem == .notData("JSON: not UTF-8 at byte 22 (27 bytes)"))
     }
 
-    @Test func controlCharactersInStringsAreRefusedBeforeTheDecoder() {
+    @Test("control characters in strings are refused before the decoder") func controlCharactersInStringsAreRefusedBeforeTheDecoder() {
         let body = Array(#"{"a": "x"#.utf8) + [0x00] + Array(#"y", "b":"#.utf8) + [0x0A] + Array(#" "c\"\t"}"#.utf8)
         #expect(decodeJSON([String: String].self, body) == .failure(.notData("JSON: control character 0 at byte 8 (27 bytes)")))
         #expect(firstControlCharacter(Array("{\"a\":\n\t\"b\\\"\\\\\"}".utf8)) == nil)
@@ -354,7 +354,7 @@ import Testing
         #expect(firstControlCharacter([0x7B, 0x01, 0x7D]) == 1)
     }
 
-    @Test(arguments: [([UInt8]("abc".utf8), nil), ([0x61, 0xFF], 1), ([0xE2, 0x82], 0), ([UInt8]("€x".utf8) + [0x80], 4),
+    @Test("first invalid byte", arguments: [([UInt8]("abc".utf8), nil), ([0x61, 0xFF], 1), ([0xE2, 0x82], 0), ([UInt8]("€x".utf8) + [0x80], 4),
                       ([0xF0, 0x9F, 0x93, 0x88], nil), ([0xED, 0xA0, 0x80], 0)] as [([UInt8], Int?)])
     func firstInvalidByte(bytes: [UInt8], expected: Int?) {
         #expect(firstInvalidUTF8(bytes) == expected)

@@ -45,7 +45,7 @@ import Testing
         return best
     }
 
-    @Test func fiveAMinuteAndTwentyInstrumentsNeverExceedsTheRate() {
+    @Test("five AM inute and twenty instruments never exceeds the rate") func fiveAMinuteAndTwentyInstrumentsNeverExceedsTheRate() {
         // Saturday 2024-10-05 10:00 New York: closed, so each file gets its one check.
         let start = Fixtures.newYork(2024, 10, 5, 10)
         var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 5, seconds: 60)]])
@@ -59,7 +59,7 @@ import Testing
         #expect(log.count == 20, "nothing more while the market is closed")
     }
 
-    @Test func aDailyLimitHoldsAcrossTheDay() {
+    @Test("a daily limit holds across the day") func aDailyLimitHoldsAcrossTheDay() {
         let start = Fixtures.newYork(2024, 10, 7, 9, 30)  // a Monday, open
         var scheduler = Scheduler(limits: ["alphavantage": [RateLimit(count: 5, seconds: 60), RateLimit(count: 25, seconds: 86_400)]])
         let log = simulate(&scheduler, jobs: jobs(3, slot: .intraday, providers: ["alphavantage"]), from: start, until: start + 86_400)
@@ -69,7 +69,7 @@ import Testing
         #expect(log.count == 25, "the whole daily budget is used, no more")
     }
 
-    @Test func refreshesDuringTheSessionThenOnceAfterTheCloseThenNothing() {
+    @Test("refreshes during the session then once after the close then nothing") func refreshesDuringTheSessionThenOnceAfterTheCloseThenNothing() {
         var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 100, seconds: 60)]])
         let open = Fixtures.newYork(2024, 10, 4, 9, 30)  // Friday
         let close = Fixtures.newYork(2024, 10, 4, 16)
@@ -86,7 +86,7 @@ import Testing
         #expect(dailyLog.count == 26, "every 15 minutes in a 6.5-hour session")
     }
 
-    @Test func holidaysAndEarlyClosesFollowTheExchangeCalendar() {
+    @Test("holidays and early closes follow the exchange calendar") func holidaysAndEarlyClosesFollowTheExchangeCalendar() {
         let market = MarketHours(hours: .exchange, zone: newYork)
         // 2024-12-25 is a holiday; 2024-12-24 closes at 13:00.
         #expect(!market.state(at: Fixtures.newYork(2024, 12, 25, 11)).isOpen)
@@ -99,7 +99,7 @@ import Testing
         #expect(!market.state(at: Fixtures.newYork(2024, 10, 4, 5)).isOpen)
     }
 
-    @Test func aSessionTheProviderReportsWinsOverTheCalendar() throws {
+    @Test("a session the provider reports wins over the calendar") func aSessionTheProviderReportsWinsOverTheCalendar() throws {
         let berlin = try ExchangeTimeZone(identifier: "Europe/Berlin")
         // A weekday the generic calendar thinks is open, reported as 09:00-17:30 CEST by the provider.
         let reportedStart = berlin.unixTime(for: CivilDateTime(year: 2023, month: 9, day: 4, hour: 9, minute: 0)!)
@@ -133,14 +133,14 @@ import Testing
         if case .invalid = FetchSettings.checkFetchKey(key, key == "timeout" ? "10min" : "7d") { Issue.record("the bound itself refused") }
     }
 
-    @Test func cryptoRefreshesAroundTheClock() {
+    @Test("crypto refreshes around the clock") func cryptoRefreshesAroundTheClock() {
         var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 100, seconds: 60)]])
         let sunday = Fixtures.newYork(2024, 10, 6, 3)
         let log = simulate(&scheduler, jobs: jobs(1, slot: .intraday, hours: .always), from: sunday, until: sunday + 3600)
         #expect(log.count == 60)
     }
 
-    @Test func backoffDoublesWithJitterAndHonoursRetryAfter() {
+    @Test("backoff doubles with jitter and honours retry after") func backoffDoublesWithJitterAndHonoursRetryAfter() {
         let base: Int64 = 30, cap: Int64 = 3600
         for failures in 1...10 {
             let full = min(cap, base << Int64(failures - 1))
@@ -152,7 +152,7 @@ import Testing
         #expect(Backoff.delay(failures: 1, base: base, cap: cap, random: 0.5, retryAfter: 600) == 600)
     }
 
-    @Test func a429HoldsBackTheWholeProviderUntilRetryAfter() {
+    @Test("a 429 holds back the whole provider until retry after") func a429HoldsBackTheWholeProviderUntilRetryAfter() {
         let start = Fixtures.newYork(2024, 10, 5, 10)
         var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 60, seconds: 60)]])
         let work = jobs(3)
@@ -166,7 +166,7 @@ import Testing
         #expect(log.dropFirst().allSatisfy { $0.0 >= start + 120 }, "nobody asks yahoo before Retry-After")
     }
 
-    @Test func failureFailsOverButAnEmptyBudgetWaits() {
+    @Test("failure fails over but an empty budget waits") func failureFailsOverButAnEmptyBudgetWaits() {
         let start = Fixtures.newYork(2024, 10, 5, 10)
         let work = jobs(1, providers: ["yahoo", "stooq"])
         var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 5, seconds: 60)], "stooq": [RateLimit(count: 5, seconds: 60)]])
@@ -181,7 +181,7 @@ import Testing
         #expect(busy.next(now: start, jobs: work) == .wait(until: start + 50))
     }
 
-    @Test func symbolProblemsStayWithTheSymbol() {
+    @Test("symbol problems stay with the symbol") func symbolProblemsStayWithTheSymbol() {
         let start = Fixtures.newYork(2024, 10, 5, 10)
         var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 60, seconds: 60)]])
         let work = jobs(2)
@@ -191,7 +191,7 @@ import Testing
         #expect(scheduler.blockedByBackoff(work[0].id, provider: "yahoo", now: start) == start + SchedulePolicy().symbolBackoffBase / 2)
     }
 
-    @Test func budgetWindowsSlide() {
+    @Test("budget windows slide") func budgetWindowsSlide() {
         var budget = RequestBudget(limits: [RateLimit(count: 2, seconds: 10)])
         budget.record(at: 100)
         budget.record(at: 105)

@@ -137,7 +137,7 @@ import Testing
 
 @Suite struct TouchMappingPanelPointTests {
     /// `panelPoint` is where Raster's rotation draws a logical pixel, and `unclampedLogicalPoint` its inverse.
-    @Test(arguments: [0, 1, 2, 3])
+    @Test("panel point inverts the mapping", arguments: [0, 1, 2, 3])
     func panelPointInvertsTheMapping(quarterTurns: Int) {
         let mapping = TouchMapping(panelWidth: quarterTurns % 2 == 0 ? 640 : 360, panelHeight: quarterTurns % 2 == 0 ? 360 : 640,
                                    quarterTurns: quarterTurns)

@@ -14,7 +14,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
 @Suite struct GestureRecognizerTests {
     /// Found by fuzz-gestures: a tap after the picture shrank came at the old down position,
     /// outside the new picture.
-    @Test func tapAfterAShrinkLandsInsideThePicture() {
+    @Test("tap after AS hrink lands inside the picture") func tapAfterAShrinkLandsInsideThePicture() {
         var r = GestureRecognizer(width: 1920, height: 1080)
         _ = r.process([down(1800, 1000, t: 0), frame(0)])
         r.resize(width: 800, height: 480)
@@ -22,7 +22,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(g == [.scrubEnded, .tap(x: 799, y: 479)])
     }
 
-    @Test func scrubBeginsAtOnceMovesPerFrameAndEnds() {
+    @Test("scrub begins at once moves per frame and ends") func scrubBeginsAtOnceMovesPerFrameAndEnds() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(100, 200, t: 0)]) == [.scrubBegan(x: 100, y: 200)])
         #expect(r.isScrubbing)
@@ -33,7 +33,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(!r.isScrubbing)
     }
 
-    @Test func movesWithinOneFrameAreCoalesced() {
+    @Test("moves within one frame are coalesced") func movesWithinOneFrameAreCoalesced() {
         var r = GestureRecognizer(width: 800, height: 480)
         _ = r.process([down(10, 10), frame(0)])
         let g = r.process((1...50).map { move(Double(10 + $0), 10, t: UInt64($0)) } + [frame(60)])
@@ -42,14 +42,14 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(r.process([move(60, 10, t: 70), frame(70)]) == [])
     }
 
-    @Test func tapIsShortAndStill() {
+    @Test("tap is short and still") func tapIsShortAndStill() {
         var r = GestureRecognizer(width: 800, height: 480)
         let g = r.process([down(400, 40, t: 1_000), frame(1_000), move(404, 43, t: 50_000), frame(50_000),
                            up(t: 120_000), frame(120_000)])
         #expect(g == [.scrubBegan(x: 400, y: 40), .scrubMoved(x: 404, y: 43), .scrubEnded, .tap(x: 400, y: 40)])
     }
 
-    @Test func slowOrTravellingTouchIsNoTap() {
+    @Test("slow or travelling touch is no tap") func slowOrTravellingTouchIsNoTap() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(400, 40, t: 0), up(t: 400_000)]) == [.scrubBegan(x: 400, y: 40), .scrubEnded])
         // Out and back: the travel counts, not where it lifted.
@@ -59,7 +59,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(!g.contains(.tap(x: 400, y: 40)))
     }
 
-    @Test(arguments: [(SwipeDirection.right, 100.0, 500.0), (.left, 700.0, 200.0)])
+    @Test("swipe", arguments: [(SwipeDirection.right, 100.0, 500.0), (.left, 700.0, 200.0)])
     func swipe(direction: SwipeDirection, from: Double, to: Double) {
         var r = GestureRecognizer(width: 800, height: 480)
         var events = [down(from, 240, t: 0), frame(0)]
@@ -72,7 +72,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(g.suffix(2) == [.scrubEnded, .swipe(direction)])
     }
 
-    @Test func shortSlowOrSteepMovesAreNoSwipe() {
+    @Test("short slow or steep moves are no swipe") func shortSlowOrSteepMovesAreNoSwipe() {
         let w = 800.0
         for (dx, dy, duration) in [(100.0, 0.0, 100_000 as UInt64), (300, 0, 900_000), (300, 200, 100_000)] {
             var r = GestureRecognizer(width: w, height: 480)
@@ -82,7 +82,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         }
     }
 
-    @Test func extraFingersAreIgnoredUntilTheFirstLifts() {
+    @Test("extra fingers are ignored until the first lifts") func extraFingersAreIgnoredUntilTheFirstLifts() {
         var r = GestureRecognizer(width: 800, height: 480)
         var g = r.process([down(100, 100, slot: 0), frame(0), down(500, 300, slot: 1, t: 10), frame(10),
                            move(520, 300, slot: 1, t: 20), frame(20), up(slot: 1, t: 30), frame(30)])
@@ -96,13 +96,13 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(r.process([up(slot: 1, t: 2_000_000), down(50, 60, slot: 3, t: 2_000_001)]) == [.scrubBegan(x: 50, y: 60)])
     }
 
-    @Test func cancelEndsWithoutTap() {
+    @Test("cancel ends without tap") func cancelEndsWithoutTap() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(10, 10, t: 0), .touchCancel(slot: 0, time: 10), up(t: 20)]) == [.scrubBegan(x: 10, y: 10), .scrubEnded])
         #expect(r.counters.unmatched == 1)
     }
 
-    @Test func removedDeviceEndsTheScrub() {
+    @Test("removed device ends the scrub") func removedDeviceEndsTheScrub() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(10, 10, t: 0), .deviceRemoved(mouse)]) == [.scrubBegan(x: 10, y: 10)])
         #expect(r.process([move(20, 10, t: 5), .deviceRemoved(touchscreen)]) == [.scrubMoved(x: 20, y: 10), .scrubEnded])
@@ -110,14 +110,14 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(r.process([down(30, 30, t: 10)]) == [.scrubBegan(x: 30, y: 30)])
     }
 
-    @Test func upWithoutDownAndStrayMotionAreIgnored() {
+    @Test("up without down and stray motion are ignored") func upWithoutDownAndStrayMotionAreIgnored() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([up(t: 0), move(5, 5, t: 1), frame(1), .touchCancel(slot: 0, time: 2), up(slot: 7, t: 3)]) == [])
         #expect(r.counters.unmatched == 4)
         #expect(!r.isScrubbing)
     }
 
-    @Test func outOfRangePositionsAreClamped() {
+    @Test("out of range positions are clamped") func outOfRangePositionsAreClamped() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(-50, 9_999)]) == [.scrubBegan(x: 0, y: 479)])
         #expect(r.process([move(1e300, -1e300, t: 1), frame(1)]) == [.scrubMoved(x: 799, y: 0)])
@@ -125,7 +125,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(r.counters.clamped == 2)
     }
 
-    @Test func nonFinitePositionsAreDropped() {
+    @Test("non finite positions are dropped") func nonFinitePositionsAreDropped() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(.nan, 10)]) == [])
         #expect(!r.isScrubbing)
@@ -134,7 +134,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(r.counters.nonFinite == 3)
     }
 
-    @Test func noSizeIgnoresEverythingAndLogsOnce() {
+    @Test("no size ignores everything and logs once") func noSizeIgnoresEverythingAndLogsOnce() {
         final class Lines { var all: [String] = [] }
         let lines = Lines()
         for (w, h) in [(0.0, 0.0), (.nan, 480), (800, -1), (.infinity, 480)] {
@@ -149,12 +149,12 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(r.process([down(400, 100)]) == [.scrubBegan(x: 319, y: 100)])
     }
 
-    @Test func clockGoingBackwardsStillGivesATap() {
+    @Test("clock going backwards still gives AT ap") func clockGoingBackwardsStillGivesATap() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([down(5, 5, t: 1_000_000), up(t: 10)]) == [.scrubBegan(x: 5, y: 5), .scrubEnded, .tap(x: 5, y: 5)])
     }
 
-    @Test func mouseActsLikeOneFinger() {
+    @Test("mouse acts like one finger") func mouseActsLikeOneFinger() {
         var r = GestureRecognizer(width: 800, height: 480)
         var g = r.process([.pointerMotion(x: 100, y: 100, time: 0),
                            .pointerButton(button: leftMouseButton, pressed: true, x: 100, y: 100, time: 10),
@@ -171,14 +171,14 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(g == [.scrubBegan(x: 10, y: 10), .scrubEnded, .tap(x: 10, y: 10)])
     }
 
-    @Test func keysAreNotGestures() {
+    @Test("keys are not gestures") func keysAreNotGestures() {
         var r = GestureRecognizer(width: 800, height: 480)
         #expect(r.process([.key(code: 2, pressed: true, command: .selectRange(0), time: 0), .deviceAdded(touchscreen)]) == [])
     }
 
     /// 10 s of a 10 kHz flood (100,000 events, one frame each 10): constant work per event, and a
     /// state that is a plain value (no references, no collections), so memory cannot grow.
-    @Test func floodOfEvents() {
+    @Test("flood of events") func floodOfEvents() {
         #expect(_isPOD(GestureRecognizer.State.self))
         var r = GestureRecognizer(width: 800, height: 480)
         var began = 0, moved = 0, ended = 0, taps = 0, swipes = 0
@@ -212,7 +212,7 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
 }
 
 @Suite struct KeyCommandTests {
-    @Test func mapping() {
+    @Test("mapping") func mapping() {
         #expect((2...7).map { KeyCommand(keyCode: $0) } == (0...5).map { KeyCommand.selectRange($0) })
         #expect(KeyCommand(keyCode: 105) == .previousRange)
         #expect(KeyCommand(keyCode: 106) == .nextRange)

@@ -14,7 +14,7 @@ final class LogLines {
 }
 
 @Suite struct InputDevicesTests {
-    @Test func pathContextWithoutDevices() throws {
+    @Test("path context without devices") func pathContextWithoutDevices() throws {
         let log = LogLines()
         let input = try InputDevices(paths: ["/nonexistent/event99"], mapping: TouchMapping(panelWidth: 800, panelHeight: 480),
                                      log: log.add)
@@ -25,7 +25,7 @@ final class LogLines {
     }
 
     /// A udev context works without udevd or devices (a container): it says so and finds nothing.
-    @Test func udevContextWithoutDevices() throws {
+    @Test("udev context without devices") func udevContextWithoutDevices() throws {
         let log = LogLines()
         let input = try InputDevices(seat: "seat0", mapping: TouchMapping(panelWidth: 800, panelHeight: 480), log: log.add)
         #expect(input.pollDescriptor >= 0)
@@ -36,7 +36,7 @@ final class LogLines {
         #expect(events.count == input.devices.count)
     }
 
-    @Test func reportWithoutDevices() {
+    @Test("report without devices") func reportWithoutDevices() {
         let report = InputReport.make(seat: "seat0")
         #expect(report.hasPrefix("input devices on seat0 (libinput):"))
         #expect(report.contains("devices: "))
@@ -44,7 +44,7 @@ final class LogLines {
 
     /// A real multitouch touchscreen made with /dev/uinput, read through the path backend. Needs
     /// /dev/uinput (the qemu guest has it; this container does not).
-    @Test(.enabled(if: access("/dev/uinput", W_OK) == 0, "needs a writable /dev/uinput"))
+    @Test("uinput touchscreen through libinput", .enabled(if: access("/dev/uinput", W_OK) == 0, "needs a writable /dev/uinput"))
     func uinputTouchscreenThroughLibinput() throws {
         let screen = try UInputTouchscreen(width: 1024, height: 768)
         let log = LogLines()

@@ -6,7 +6,7 @@ import Testing
 @Suite struct TouchMappingTests {
     /// A tap on logical pixel p, drawn on the panel by Raster's rotation (about pixel centres),
     /// maps back to p: the mapping is the renderer's exact inverse, for every rotation.
-    @Test(arguments: [0, 1, 2, 3])
+    @Test("inverse of rasters rotation", arguments: [0, 1, 2, 3])
     func inverseOfRastersRotation(quarterTurns: Int) {
         let logicalW = 800, logicalH = 480
         let panelW = quarterTurns % 2 == 0 ? logicalW : logicalH
@@ -39,7 +39,7 @@ import Testing
 
     /// Where the logical corners are on a panel turned by 90 degrees: the picture's top-left is the
     /// panel's top-right.
-    @Test func cornersAtNinetyDegrees() {
+    @Test("corners at ninety degrees") func cornersAtNinetyDegrees() {
         let m = TouchMapping(panelWidth: 1024, panelHeight: 768, rotationDegrees: 90)!
         #expect(m.logicalWidth == 768 && m.logicalHeight == 1024)
         #expect(m.logicalPoint(x: 1023, y: 0)! == (0, 0))
@@ -48,7 +48,7 @@ import Testing
         #expect(m.logicalPoint(x: 0, y: 767)! == (767, 1023))
     }
 
-    @Test func degreesAndBadInput() {
+    @Test("degrees and bad input") func degreesAndBadInput() {
         #expect(TouchMapping(panelWidth: 10, panelHeight: 10, rotationDegrees: 45) == nil)
         #expect(TouchMapping(panelWidth: 10, panelHeight: 20, rotationDegrees: -90)!.quarterTurns == 3)
         #expect(TouchMapping(panelWidth: 10, panelHeight: 20, rotationDegrees: 450)!.quarterTurns == 1)
@@ -66,7 +66,7 @@ import Testing
         abs(a.x - b.x) < 1e-5 && abs(a.y - b.y) < 1e-5
     }
 
-    @Test func compositionAppliesTheDeviceMatrixFirst() {
+    @Test("composition applies the device matrix first") func compositionAppliesTheDeviceMatrixFirst() {
         // udev: axes swapped (a panel mounted on its side); ours: a small offset and scale.
         let device = CalibrationMatrix(a: 0, b: 1, c: 0, d: 1, e: 0, f: 0)
         let ours = CalibrationMatrix(a: 0.9, b: 0, c: 0.05, d: 0, e: 0.8, f: 0.1)
@@ -80,14 +80,14 @@ import Testing
         #expect(ours.then(device) != combined)
     }
 
-    @Test func identityAndInverse() {
+    @Test("identity and inverse") func identityAndInverse() {
         let flipX = CalibrationMatrix(a: -1, b: 0, c: 1, d: 0, e: 1, f: 0)
         #expect(flipX.then(flipX).isIdentity)
         #expect(CalibrationMatrix.identity.then(flipX) == flipX)
         #expect(flipX.then(.identity) == flipX)
     }
 
-    @Test func parsing() {
+    @Test("parsing") func parsing() {
         #expect(CalibrationMatrix(parsing: "1 0 0 0 1 0") == .identity)
         #expect(CalibrationMatrix(parsing: "-1,0,1, 0,1,0") == CalibrationMatrix(a: -1, b: 0, c: 1, d: 0, e: 1, f: 0))
         #expect(CalibrationMatrix(parsing: "1 0 0 0 1") == nil)

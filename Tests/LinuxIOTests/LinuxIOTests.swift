@@ -4,31 +4,31 @@ import Testing
 @testable import LinuxIO
 
 @Suite struct ErrnoTests {
-    @Test func namesMatchCValues() {
+    @Test("names match CV alues") func namesMatchCValues() {
         #expect(Errno.permissionDenied.rawValue == EACCES)
         #expect(Errno.wouldBlock.rawValue == EAGAIN)
         #expect(Errno(rawValue: ENOENT) == .noSuchFileOrDirectory)
     }
 
-    @Test func descriptionUsesStrerror() {
+    @Test("description uses strerror") func descriptionUsesStrerror() {
         #expect(Errno.noSuchFileOrDirectory.description == "No such file or directory (errno 2)")
         #expect(Errno(rawValue: 9999).description.contains("9999"))
     }
 
-    @Test func openMissingFileThrowsENOENT() {
+    @Test("open missing file throws ENOENT") func openMissingFileThrowsENOENT() {
         #expect(throws: Errno.noSuchFileOrDirectory) {
             _ = try FileDescriptor.open("/nonexistent/tickerboard", .readOnly)
         }
     }
 
-    @Test func negatedConvention() throws {
+    @Test("negated convention") func negatedConvention() throws {
         #expect(throws: Errno.notATerminal) { try Errno.checkNegated(-ENOTTY) }
         try Errno.checkNegated(0)
     }
 }
 
 @Suite struct FileDescriptorTests {
-    @Test func pipeRoundTripAndNonBlocking() throws {
+    @Test("pipe round trip and non blocking") func pipeRoundTripAndNonBlocking() throws {
         var fds: [CInt] = [0, 0]
         #expect(pipe(&fds) == 0)
         let r = FileDescriptor(rawValue: fds[0]), w = FileDescriptor(rawValue: fds[1])
@@ -42,7 +42,7 @@ import Testing
 }
 
 @Suite struct TimerAndEpollTests {
-    @Test func timerFiresThroughEpoll() throws {
+    @Test("timer fires through epoll") func timerFiresThroughEpoll() throws {
         let epoll = try Epoll()
         let timer = try TimerFD()
         try epoll.add(timer.descriptor.rawValue, events: .readable, token: 42)
@@ -56,7 +56,7 @@ import Testing
         #expect(try timer.readExpirations() == 0)
     }
 
-    @Test func disarmedTimerStaysQuiet() throws {
+    @Test("disarmed timer stays quiet") func disarmedTimerStaysQuiet() throws {
         let epoll = try Epoll()
         let timer = try TimerFD()
         try epoll.add(timer.descriptor.rawValue, events: .readable, token: 1)
@@ -65,7 +65,7 @@ import Testing
         #expect(try epoll.wait(timeout: .milliseconds(30)).isEmpty)
     }
 
-    @Test func eventLoopTimersAndWatches() throws {
+    @Test("event loop timers and watches") func eventLoopTimersAndWatches() throws {
         let loop = try EventLoop()
         var ticks = 0
         var order: [String] = []
@@ -98,7 +98,7 @@ import Testing
 
 @Suite struct EventLoopStopTests {
     /// Set-up code that fails before `run()` calls `stop()`; the loop must not then sleep forever.
-    @Test func stopBeforeRunIsKept() throws {
+    @Test("stop before run is kept") func stopBeforeRunIsKept() throws {
         let loop = try EventLoop()
         loop.stop()
         try loop.run()
@@ -107,7 +107,7 @@ import Testing
         try loop.run()
     }
 
-    @Test func disarmedTimerDoesNotFire() throws {
+    @Test("disarmed timer does not fire") func disarmedTimerDoesNotFire() throws {
         let loop = try EventLoop()
         var fired = 0
         let timer = try loop.addTimer(after: .milliseconds(1)) { fired += 1 }
@@ -122,7 +122,7 @@ import Testing
 /// Signal masks are per thread and Swift Testing runs tests on worker threads: `raise()` sends the
 /// signal to the calling thread, which blocked it, so it lands in the signalfd.
 @Suite(.serialized) struct SignalFDTests {
-    @Test func raisedSignalIsRead() throws {
+    @Test("raised signal is read") func raisedSignalIsRead() throws {
         let signals = try SignalFD(signals: [SIGUSR1, SIGUSR2])
         defer { signals.unblock() }
         #expect(try signals.next() == nil)
@@ -133,7 +133,7 @@ import Testing
         #expect(try signals.next() == nil)
     }
 
-    @Test func signalWakesEventLoop() throws {
+    @Test("signal wakes event loop") func signalWakesEventLoop() throws {
         let signals = try SignalFD(signals: [SIGUSR1])
         defer { signals.unblock() }
         let loop = try EventLoop()
@@ -149,7 +149,7 @@ import Testing
 }
 
 @Suite struct InotifyTests {
-    @Test func seesWriteToTempFile() throws {
+    @Test("sees write to temp file") func seesWriteToTempFile() throws {
         var template = Array("/tmp/tb-inotify-XXXXXX".utf8CString)
         let dir = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) })
         let dirPath = String(cString: dir)
@@ -172,7 +172,7 @@ import Testing
 
 @Suite struct SystemdNotifyTests {
     /// Binds an abstract datagram socket, as systemd does, and checks what arrives.
-    @Test func sendsToAbstractSocket() throws {
+    @Test("sends to abstract socket") func sendsToAbstractSocket() throws {
         let name = "tickerboard-test-\(getpid())-\(MonotonicClock.now() % 1_000_000)"
         let fd = socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
         #expect(fd >= 0)
@@ -192,7 +192,7 @@ import Testing
         #expect(try reader.read(upTo: 256) == Array("STATUS=drawing 60 fps".utf8))
     }
 
-    @Test func noSocketMeansNotUnderSystemd() throws {
+    @Test("no socket means not under systemd") func noSocketMeansNotUnderSystemd() throws {
         #expect(try SystemdNotify.send("READY=1", socketPath: "") == false)
         #expect(throws: Errno.connectionRefused) {
             try SystemdNotify.send("READY=1", socketPath: "@tickerboard-nobody-listens-\(getpid())")
@@ -201,7 +201,7 @@ import Testing
 }
 
 @Suite struct UEventTests {
-    @Test func parsesKernelHotplugEvent() throws {
+    @Test("parses kernel hotplug event") func parsesKernelHotplugEvent() throws {
         let raw = "change@/devices/pci0000:00/0000:00:02.0/drm/card0\0ACTION=change\0"
             + "DEVPATH=/devices/pci0000:00/0000:00:02.0/drm/card0\0SUBSYSTEM=drm\0HOTPLUG=1\0DEVNAME=dri/card0\0SEQNUM=1234\0"
         let event = try #require(UEventMonitor.parse(Array(raw.utf8)))
@@ -211,13 +211,13 @@ import Testing
         #expect(event.properties["HOTPLUG"] == "1")
     }
 
-    @Test func rejectsUdevRebroadcast() {
+    @Test("rejects udev rebroadcast") func rejectsUdevRebroadcast() {
         #expect(UEventMonitor.parse(Array("libudev\0\u{1}\u{2}".utf8)) == nil)
     }
 }
 
 @Suite struct ProcessStatusTests {
-    @Test func readsKilobyteFieldsAfterTabsAndSpaces() {
+    @Test("reads kilobyte fields after tabs and spaces") func readsKilobyteFieldsAfterTabsAndSpaces() {
         let text = "Name:\ttickerboard\nVmHWM:\t   20480 kB\nVmRSS:\t   11328 kB\nVmRSSX:\t 1 kB\n"
         #expect(ProcessStatus.kilobytes("VmRSS", in: text) == 11328)
         #expect(ProcessStatus.kilobytes("VmHWM", in: text) == 20480)

@@ -7,7 +7,7 @@ import Testing
 @Suite struct RegularFileTests {
     static func temporary(_ name: String) -> String { "/tmp/tickerboard-rf-\(getpid())-\(name)" }
 
-    @Test func readsAWholeFile() throws {
+    @Test("reads AW hole file") func readsAWholeFile() throws {
         let path = Self.temporary("whole")
         defer { unlink(path) }
         let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
@@ -16,7 +16,7 @@ import Testing
         #expect(throws: FileReadError.tooLarge(bytes: 100_000, limit: 99_999)) { try RegularFile.read(path, limit: 99_999) }
     }
 
-    @Test func aFIFOIsRefusedWithoutBlocking() {
+    @Test("a FIFO is refused without blocking") func aFIFOIsRefusedWithoutBlocking() {
         let path = Self.temporary("fifo")
         defer { unlink(path) }
         #expect(mkfifo(path, 0o600) == 0)
@@ -24,14 +24,14 @@ import Testing
         #expect(throws: FileReadError.notRegularFile) { try RegularFile.read(path, limit: 1 << 20) }
     }
 
-    @Test func directoriesDevicesAndMissingFiles() {
+    @Test("directories devices and missing files") func directoriesDevicesAndMissingFiles() {
         #expect(throws: FileReadError.isDirectory) { try RegularFile.read("/tmp", limit: 10) }
         #expect(throws: FileReadError.notRegularFile) { try RegularFile.read("/dev/zero", limit: 10) }
         #expect(throws: FileReadError.notFound) { try RegularFile.read("/nonexistent/x", limit: 10) }
     }
 
     /// procfs reports size 0: the limit, not the size, bounds the read.
-    @Test func procFilesAreReadToTheirEnd() throws {
+    @Test("proc files are read to their end") func procFilesAreReadToTheirEnd() throws {
         let status = try RegularFile.read("/proc/self/status", limit: 1 << 16)
         #expect(String(decoding: status, as: UTF8.self).contains("VmRSS"))
         #expect(throws: FileReadError.tooLarge(bytes: 11, limit: 10)) { try RegularFile.read("/proc/self/status", limit: 10) }
@@ -39,7 +39,7 @@ import Testing
 
     /// The one atomic writer: exactly the mode asked for whatever the umask, no temporary left
     /// behind, and the old file intact when the new one cannot be written.
-    @Test func atomicWritesReplaceWholeOrNotAtAll() throws {
+    @Test("atomic writes replace whole or not at all") func atomicWritesReplaceWholeOrNotAtAll() throws {
         let dir = Self.temporary("atomic")
         mkdir(dir, 0o700)
         defer { _ = try? FileManagerless.removeTree(dir) }

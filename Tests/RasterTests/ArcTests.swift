@@ -8,7 +8,7 @@ import Glibc
 
 @Suite("Arcs")
 struct ArcTests {
-    @Test func angleMatchesLibm() {
+    @Test("angle matches libm") func angleMatchesLibm() {
         var worst = 0.0
         for i in 0...2000 {
             let a = Double(i) / 2000 * Double.pi
@@ -23,7 +23,7 @@ struct ArcTests {
         #expect(ArcMath.angle(cosine: -1, sine: 0) == Double.pi)
     }
 
-    @Test func cosineAndSineMatchLibm() {
+    @Test("cosine and sine match libm") func cosineAndSineMatchLibm() {
         var worst = 0.0
         for i in 0...4000 {
             let phi = Double(i) / 4000 * Double.pi
@@ -51,7 +51,7 @@ struct ArcTests {
         return chords
     }
 
-    @Test func joinsTakeTheFewestStepsWithinTolerance() {
+    @Test("joins take the fewest steps within tolerance") func joinsTakeTheFewestStepsWithinTolerance() {
         // ceil(turn / 29.65°). Halving the angle until it was small enough took 8, 8, 4 and 1.
         #expect(arcChords(turning: 179) == 7)
         #expect(arcChords(turning: 120) == 5)

@@ -132,7 +132,7 @@ struct KernelTests {
     /// An opaque source blends with one rounding: every channel is the nearest integer to
     /// (s·c + d·(255 − c)) / 255, for every coverage (pixman's two roundings miss it by one level in
     /// thousands of these cases).
-    @Test func opaqueSourceOverRoundsOnce() {
+    @Test("opaque source over rounds once") func opaqueSourceOverRoundsOnce() {
         var wrong = 0, first = ""
         for s in stride(from: UInt32(0), through: 255, by: 3) {
             for d in stride(from: UInt32(0), through: 255, by: 5) {

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Paths")
 struct PathTests {
-    @Test func elementsComeBackAsBuilt() {
+    @Test("elements come back as built") func elementsComeBackAsBuilt() {
         var p = Path()
         p.move(to: Point(1, 2)); p.line(to: Point(3, 4))
         p.quad(to: Point(5, 6), control: Point(7, 8))
@@ -22,7 +22,7 @@ struct PathTests {
 
     /// A non-finite point inside a run of lines ends the subpath there, as element by element; a
     /// transform takes the element-by-element way and gives the same points.
-    @Test func runsOfLinesFlattenAsElementByElement() {
+    @Test("runs of lines flatten as element by element") func runsOfLinesFlattenAsElementByElement() {
         var p = Path()
         p.addPolyline([Point(0, 0), Point(1, 0), Point(.nan, 0), Point(2, 0), Point(3, 0)])
         p.close()

@@ -8,7 +8,7 @@ import Testing
 struct StrokerCornerTests {
     /// An L with a right angle, width 2: the inner corner is one outline point, the offset lines'
     /// meeting point, and the vertex itself is not on the outline.
-    @Test func innerCornerIsOnePoint() {
+    @Test("inner corner is one point") func innerCornerIsOnePoint() {
         var stroker = Stroker(halfWidth: 1, cap: .butt, join: .round, miterLimit: 4)
         stroker.stroke(Polyline(points: [Point(0, 0), Point(10, 0), Point(10, 10)], isClosed: false))
         let points = stroker.edges
@@ -24,7 +24,7 @@ struct StrokerCornerTests {
 
     /// Zigzags of turns from 20 to 150 degrees: every pixel's coverage is the share of it within half
     /// the width of the polyline (32 x 32 samples a pixel), within the sampling's error.
-    @Test func zigzagCoverageIsTheStrokesArea() {
+    @Test("zigzag coverage is the strokes area") func zigzagCoverageIsTheStrokesArea() {
         for (k, rise) in [1.5, 4.0, 9.0, 22.0].enumerated() {
             let halfWidth = 1.5
             var pts: [Point] = []

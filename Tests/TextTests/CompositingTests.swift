@@ -6,7 +6,7 @@ import Testing
 struct CompositingTests {
     /// Every coverage value, every row length 0…17 (all tail lengths, runs of empty and full words),
     /// against the scalar formula and Raster's blend.
-    @Test(arguments: [0xFFE6_EDF3, 0xFF00_C805, 0xFFFF_FFFF, 0xFF00_0000] as [UInt32])
+    @Test("four pixel steps match the scalar blend", arguments: [0xFFE6_EDF3, 0xFF00_C805, 0xFFFF_FFFF, 0xFF00_0000] as [UInt32])
     func fourPixelStepsMatchTheScalarBlend(source: UInt32) {
         var seed: UInt32 = 7
         func next() -> UInt32 {
@@ -45,7 +45,7 @@ struct CompositingTests {
         }
     }
 
-    @Test func translucentColoursBlendLikeRaster() throws {
+    @Test("translucent colours blend like raster") func translucentColoursBlendLikeRaster() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 30)
         let renderer = TextRenderer()
         let color = Color(rgb: 0x00C805).withOpacity(0.5)
@@ -64,7 +64,7 @@ struct CompositingTests {
 
     /// Every inked pixel lies inside its row's extent, the extent inside the mask, and its width is a
     /// multiple of four unless it takes the whole row.
-    @Test func inkExtentsHoldEveryInkedPixel() throws {
+    @Test("ink extents hold every inked pixel") func inkExtentsHoldEveryInkedPixel() throws {
         let renderer = TextRenderer()
         for size in [7.0, 13, 24, 64] as [Double] {
             let font = try Font(face: TestFonts.regular(), pixelSize: size)
@@ -88,7 +88,7 @@ struct CompositingTests {
 
     /// Opaque text drawn through the ink extents, clipped on every side and hanging off the buffer,
     /// equals every mask pixel blended one by one inside the clip, and nothing outside it changes.
-    @Test func clippedOpaqueTextMatchesPixelByPixel() throws {
+    @Test("clipped opaque text matches pixel by pixel") func clippedOpaqueTextMatchesPixelByPixel() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 31)
         let color = Color(rgb: 0xE6EDF3)
         let source = color.premultiplied

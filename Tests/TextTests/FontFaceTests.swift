@@ -7,7 +7,7 @@ import Glibc
 
 @Suite("Fonts: loading, lookup, errors")
 struct FontFaceTests {
-    @Test func dejaVuSansLoadsWithItsMetrics() throws {
+    @Test("deja vu sans loads with its metrics") func dejaVuSansLoadsWithItsMetrics() throws {
         let face = try TestFonts.regular()
         #expect(face.familyName == "DejaVu Sans")
         #expect(face.styleName == "Book")
@@ -19,7 +19,7 @@ struct FontFaceTests {
         #expect(!face.hasGlyph(for: "\u{4E00}"))
     }
 
-    @Test func locatorFindsDejaVuByDefault() throws {
+    @Test("locator finds deja vu by default") func locatorFindsDejaVuByDefault() throws {
         #expect(try FontLocator.path(for: .regular) == TestFonts.regularPath)
         #expect(try FontLocator.path(for: .bold) == TestFonts.boldPath)
         let fonts = try FontSet.load()
@@ -27,7 +27,7 @@ struct FontFaceTests {
         #expect(fonts[.bold].styleName == "Bold")
     }
 
-    @Test func explicitPathWinsAndAMissingOneIsAnErrorNotAFallback() throws {
+    @Test("explicit path wins and AM issing one is an error not AF allback") func explicitPathWinsAndAMissingOneIsAnErrorNotAFallback() throws {
         let serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
         #expect(try FontLocator.path(for: .regular, explicit: serif) == serif)
         let missing = "/nonexistent/fonts/Missing.ttf"
@@ -37,7 +37,7 @@ struct FontFaceTests {
         #expect(throws: TextError.fontFileMissing(path: missing)) { try FontSet.load(regularPath: missing) }
     }
 
-    @Test func missingFontMessageNamesThePathAndThePackage() {
+    @Test("missing font message names the path and the package") func missingFontMessageNamesThePathAndThePackage() {
         let path = "/nonexistent/DejaVuSans.ttf"
         do {
             _ = try FontFace(path: path)
@@ -49,7 +49,7 @@ struct FontFaceTests {
         }
     }
 
-    @Test func fallbackSearchPicksTheRightWeightOfAnySans() throws {
+    @Test("fallback search picks the right weight of any sans") func fallbackSearchPicksTheRightWeightOfAnySans() throws {
         let dir = scratchPath("fonts")
         mkdir(dir, 0o755)
         mkdir(dir + "/sub", 0o755)
@@ -76,7 +76,7 @@ struct FontFaceTests {
         }
     }
 
-    @Test func garbageFileIsACorruptFontError() {
+    @Test("garbage file is AC orrupt font error") func garbageFileIsACorruptFontError() {
         let path = scratchPath("garbage.ttf")
         defer { unlink(path) }
         var state: UInt32 = 12345
@@ -94,7 +94,7 @@ struct FontFaceTests {
         }
     }
 
-    @Test func emptyFileIsACorruptFontError() {
+    @Test("empty file is AC orrupt font error") func emptyFileIsACorruptFontError() {
         let path = scratchPath("empty.ttf")
         defer { unlink(path) }
         writeFile(path, [])
@@ -109,7 +109,7 @@ struct FontFaceTests {
 
     /// A FIFO named as the font (a config pointing at the wrong thing) must neither block start-up
     /// nor reach FreeType; a directory neither.
-    @Test func fifoOrDirectoryIsNoFont() {
+    @Test("fifo or directory is no font") func fifoOrDirectoryIsNoFont() {
         let fifo = scratchPath("font.fifo"), dir = scratchPath("font.dir")
         defer { unlink(fifo); rmdir(dir) }
         mkfifo(fifo, 0o600)
@@ -127,7 +127,7 @@ struct FontFaceTests {
 
     /// A truncated real font may open (its header is intact) but its glyphs cannot load: either a
     /// clear error at open, or boxes at draw time, never a crash.
-    @Test func truncatedFontFailsCleanly() throws {
+    @Test("truncated font fails cleanly") func truncatedFontFailsCleanly() throws {
         let path = scratchPath("truncated.ttf")
         defer { unlink(path) }
         writeFile(path, readPrefix(TestFonts.regularPath, count: 20_000))

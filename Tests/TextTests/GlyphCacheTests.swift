@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Glyph cache: no FreeType on redraw, LRU bounds")
 struct GlyphCacheTests {
-    @Test func secondDrawMakesNoFreeTypeCall() throws {
+    @Test("second draw makes no free type call") func secondDrawMakesNoFreeTypeCall() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 24, tabularDigits: true)
         let renderer = TextRenderer()
         var first = canvas(), second = canvas()
@@ -21,7 +21,7 @@ struct GlyphCacheTests {
         #expect(renderer.cache.rasterizations == cold)
     }
 
-    @Test func boundsHoldUnderManySizes() throws {
+    @Test("bounds hold under many sizes") func boundsHoldUnderManySizes() throws {
         let face = try TestFonts.regular()
         let cache = GlyphCache(maxBytes: 64 * 1024, maxEntries: 200)
         let renderer = TextRenderer(cache: cache)
@@ -41,7 +41,7 @@ struct GlyphCacheTests {
         #expect(cache.count == 0 && cache.byteCount == 0)
     }
 
-    @Test func leastRecentlyUsedIsEvictedFirst() throws {
+    @Test("least recently used is evicted first") func leastRecentlyUsedIsEvictedFirst() throws {
         let face = try TestFonts.regular()
         let font = try Font(face: face, pixelSize: 16, positioning: .wholePixel)
         let cache = GlyphCache(maxEntries: 3)
@@ -62,7 +62,7 @@ struct GlyphCacheTests {
         #expect(cache.count == 3)
     }
 
-    @Test func aMaskBiggerThanTheBudgetIsDrawnButNotKept() throws {
+    @Test("a mask bigger than the budget is drawn but not kept") func aMaskBiggerThanTheBudgetIsDrawnButNotKept() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 200)
         let cache = GlyphCache(maxBytes: 1000)
         let renderer = TextRenderer(cache: cache)
@@ -72,7 +72,7 @@ struct GlyphCacheTests {
         #expect(cache.count == 0 && cache.byteCount == 0)
     }
 
-    @Test func facesNeverShareMasks() throws {
+    @Test("faces never share masks") func facesNeverShareMasks() throws {
         let regular = try Font(face: TestFonts.regular(), pixelSize: 30)
         let bold = try Font(face: FontFace(path: TestFonts.boldPath), pixelSize: 30)
         let renderer = TextRenderer()

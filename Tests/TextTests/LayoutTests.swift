@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Layout: metrics, kerning, tabular digits, alignment")
 struct LayoutTests {
-    @Test func metricsFollowTheFontUnits() throws {
+    @Test("metrics follow the font units") func metricsFollowTheFontUnits() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 24)
         let m = font.measure("189.50")
         // DejaVu Sans: every digit advances 1303 units, "." 651, 2048 units per em.
@@ -16,7 +16,7 @@ struct LayoutTests {
         #expect(abs(font.withPixelSize(48).measure("189.50").width - 2 * m.width) < 1e-9)
     }
 
-    @Test func kerningPullsAVTogether() throws {
+    @Test("kerning pulls AV together") func kerningPullsAVTogether() throws {
         let face = try TestFonts.regular()
         let kerned = try Font(face: face, pixelSize: 100)
         let plain = try Font(face: face, pixelSize: 100, kerning: false)
@@ -28,7 +28,7 @@ struct LayoutTests {
         #expect(kerned.measure("To").width < plain.measure("To").width)
     }
 
-    @Test func tabularDigitsShareOneWidth() throws {
+    @Test("tabular digits share one width") func tabularDigitsShareOneWidth() throws {
         let face = try TestFonts.regular()
         // DejaVu's digits are all 1303 units wide; make "1" narrow like a proportional-figure font.
         face.overrideAdvanceForTesting(of: "1", to: 700)
@@ -44,7 +44,7 @@ struct LayoutTests {
         #expect(abs(line.glyphs[1].x - (1303.0 + (1303.0 - 700.0) / 2) * 32 / 2048) < 1e-9)
     }
 
-    @Test func rightAndCentreAlignmentShiftByTheWidth() throws {
+    @Test("right and centre alignment shift by the width") func rightAndCentreAlignmentShiftByTheWidth() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 24)
         let renderer = TextRenderer()
         let width = font.measure("$1,234.56").width
@@ -64,7 +64,7 @@ struct LayoutTests {
         #expect(difference(reference, canvas()).count > 100)
     }
 
-    @Test func aLaidOutLineDrawsLikeTheString() throws {
+    @Test("a laid out line draws like the string") func aLaidOutLineDrawsLikeTheString() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 20, tabularDigits: true)
         let renderer = TextRenderer()
         var a = canvas(), b = canvas()
@@ -75,7 +75,7 @@ struct LayoutTests {
         #expect(renderer.inkBounds(of: "12:45 +1.23%", font: font, x: 10.3, y: 50) == da)
     }
 
-    @Test func drawingStaysInsideTheClipAndReportsItsDamage() throws {
+    @Test("drawing stays inside the clip and reports its damage") func drawingStaysInsideTheClipAndReportsItsDamage() throws {
         let font = try Font(face: TestFonts.regular(), pixelSize: 40)
         let renderer = TextRenderer()
         let clip = IntRect(x0: 30, y0: 20, x1: 90, y1: 50)
@@ -94,7 +94,7 @@ struct LayoutTests {
         #expect(untouched.pixels == canvas().pixels)
     }
 
-    @Test func subpixelPositionsMoveTheInkByQuarterPixels() throws {
+    @Test("subpixel positions move the ink by quarter pixels") func subpixelPositionsMoveTheInkByQuarterPixels() throws {
         let face = try TestFonts.regular()
         let font = try Font(face: face, pixelSize: 24)
         let renderer = TextRenderer()

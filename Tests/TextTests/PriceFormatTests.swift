@@ -3,7 +3,7 @@ import Text
 
 @Suite("Number formatting")
 struct PriceFormatTests {
-    @Test func usDollarPrices() {
+    @Test("us dollar prices") func usDollarPrices() {
         let f = PriceFormat.usDollar
         #expect(f.price(12345.67) == "$12,345.67")
         #expect(f.price(189.43) == "$189.43")
@@ -18,7 +18,7 @@ struct PriceFormatTests {
         #expect(f.number(1234.5) == "1,234.50")
     }
 
-    @Test func germanEuroPrices() {
+    @Test("german euro prices") func germanEuroPrices() {
         let f = PriceFormat.euroGerman
         #expect(f.price(12345.67) == "12.345,67 €")
         #expect(f.price(0.07) == "0,07 €")
@@ -26,7 +26,7 @@ struct PriceFormatTests {
         #expect(f.percent(1.234) == "+1,23 %")
     }
 
-    @Test func roundingIsHalfAwayFromZeroOnTheDecimalDigits() {
+    @Test("rounding is half away from zero on the decimal digits") func roundingIsHalfAwayFromZeroOnTheDecimalDigits() {
         let f = PriceFormat.usDollar
         #expect(f.number(1.005) == "1.01")  // printf("%.2f") says 1.00
         #expect(f.number(2.675) == "2.68")
@@ -46,7 +46,7 @@ struct PriceFormatTests {
         #expect(four.number(0.00005) == "0.0001")
     }
 
-    @Test func signedChangesAndPercentages() {
+    @Test("signed changes and percentages") func signedChangesAndPercentages() {
         let f = PriceFormat.usDollar
         #expect(f.change(1.23) == "+1.23")
         #expect(f.change(-0.45) == "\u{2212}0.45")

@@ -8,7 +8,7 @@ import Glibc
 
 @Suite("Bad input: invalid UTF-8, missing glyphs, absurd sizes")
 struct RobustnessTests {
-    @Test func invalidUTF8BecomesTheReplacementGlyph() throws {
+    @Test("invalid UTF 8 becomes the replacement glyph") func invalidUTF8BecomesTheReplacementGlyph() throws {
         let face = try TestFonts.regular()
         let font = try Font(face: face, pixelSize: 24)
         // 0xFF never occurs in UTF-8; 0xC3 0x28 is a broken two-byte sequence; then a lone continuation.
@@ -23,7 +23,7 @@ struct RobustnessTests {
         #expect(difference(buffer, canvas()).count > 100)
     }
 
-    @Test func missingGlyphsDrawOurBox() throws {
+    @Test("missing glyphs draw our box") func missingGlyphsDrawOurBox() throws {
         let face = try TestFonts.regular()
         let font = try Font(face: face, pixelSize: 40)
         let line = font.layout("\u{4E00}")  // CJK: not in DejaVu Sans
@@ -41,7 +41,7 @@ struct RobustnessTests {
         #expect(damage.x1 > box.x1)
     }
 
-    @Test func lookAlikesStandInAndControlsVanish() throws {
+    @Test("look alikes stand in and controls vanish") func lookAlikesStandInAndControlsVanish() throws {
         let face = try TestFonts.regular()
         let font = try Font(face: face, pixelSize: 20)
         // Every DejaVu face has U+2212, so the substitution table is checked directly.
@@ -57,7 +57,7 @@ struct RobustnessTests {
         #expect(font.measure("1\u{7}\u{1B}2\n").width == font.measure("12").width)
     }
 
-    @Test func absurdPixelSizesAreRefusedOrClampedQuickly() throws {
+    @Test("absurd pixel sizes are refused or clamped quickly") func absurdPixelSizesAreRefusedOrClampedQuickly() throws {
         let face = try TestFonts.regular()
         for size in [0, -5, 10_000, .infinity, .nan, 1e300] as [Double] {
             #expect(throws: TextError.self) { try Font(face: face, pixelSize: size) }

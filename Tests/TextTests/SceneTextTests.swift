@@ -10,7 +10,7 @@ import Glibc
 
 @Suite("SCENE.md §5 text")
 struct SceneTextTests {
-    @Test func anchorsMatchSceneH() {
+    @Test("anchors match scene h") func anchorsMatchSceneH() {
         let items = SceneText.items(width: 1920, height: 1080)
         #expect(items.map(\.text) == ["189.50", "189.00", "188.50", "188.00", "10AM", "12PM", "2PM", "4PM", "1D",
                                       "$189.43"])
@@ -27,7 +27,7 @@ struct SceneTextTests {
         #expect(uhd[9].x == 280 && uhd[9].y == 248 && uhd[9].pixelSize == 128)
     }
 
-    @Test func dejaVuHasNoKernPairsInTheSceneStrings() throws {
+    @Test("deja vu has no kern pairs in the scene strings") func dejaVuHasNoKernPairsInTheSceneStrings() throws {
         // So leaving kerning off (as cairo's show_text does) loses nothing here.
         let face = try TestFonts.regular()
         for item in SceneText.items(width: 1920, height: 1080) {
@@ -37,7 +37,7 @@ struct SceneTextTests {
         }
     }
 
-    @Test func cachedSceneDrawRendersNothingAndRepeatsThePixels() throws {
+    @Test("cached scene draw renders nothing and repeats the pixels") func cachedSceneDrawRendersNothingAndRepeatsThePixels() throws {
         let scene = try SceneText()
         var first = canvas(1920, 1080), second = canvas(1920, 1080)
         let damage = scene.draw(into: &first)
@@ -60,7 +60,7 @@ struct SceneTextTests {
     /// With whole-pixel origins (cairo 1.16's) the masks land exactly where cairo's do: 61 dB, off by at
     /// most one level (our opaque blend rounds once, pixman twice). Quarter-pixel origins would give
     /// about 23 dB, which is why `SceneText` defaults to `.wholePixel`.
-    @Test func matchesCairoReferenceInsideTheTextBoxes() throws {
+    @Test("matches cairo reference inside the text boxes") func matchesCairoReferenceInsideTheTextBoxes() throws {
         guard let reference = referenceDirectory() else {
             Issue.record("shared/bench/reference not found above \(#filePath)")
             return
