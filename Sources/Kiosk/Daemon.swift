@@ -167,12 +167,17 @@ package final class Daemon: KioskShell {
         if !on { send(.screenOffApplied(dpms: applied)) }
     }
 
-    package func ready(status: String?) { notify(KioskEffect.ready(status: status).systemdMessage ?? "READY=1") }
-    package func watchdogPing() { notify("WATCHDOG=1") }
+    package func ready(status: String?) { tellSystemd(.ready(status: status)) }
+    package func watchdogPing() { tellSystemd(.watchdogPing) }
+    package func reloading() { tellSystemd(.reloading) }
 
     package func stopping(statistics: String) {
         self.statistics = statistics
-        notify("STOPPING=1")
+        tellSystemd(.stopping(statistics: statistics))
+    }
+
+    private func tellSystemd(_ effect: KioskEffect) {
+        if let message = effect.systemdMessage { notify(message) }
     }
 
     package func log(_ priority: Log.Priority, _ text: String) { Log.write(priority, text) }
@@ -509,7 +514,7 @@ package final class Daemon: KioskShell {
             startLiveData()
             return
         }
-        notify("RELOADING=1")
+        send(.reloadRequested)
         let outcome = ConfigReload.reload(current: config, path: configPath)
         for issue in outcome.issues where issue.severity == .warning { Log.warning("config: \(issue)") }
         guard outcome.applied else {
@@ -592,6 +597,7 @@ extension KioskEffect {
         case .ready(let status?): "READY=1\nSTATUS=\(status)"
         case .ready(nil): "READY=1"
         case .watchdogPing: "WATCHDOG=1"
+        case .reloading: "RELOADING=1"
         case .stopping: "STOPPING=1"
         default: nil
         }

@@ -152,6 +152,8 @@ public enum KioskEvent: Sendable {
     case fetchStatus(instrumentID: String, FetchStatus?)
     /// The complete current set of data problems (path -> message), after each look at the files.
     case dataProblems([String: String])
+    /// SIGHUP with a config file: the shell is about to read it (then `.configure` or `.reloadRejected`).
+    case reloadRequested
     /// A configuration to run with (at start, or a reload that parsed without errors).
     case configure(KioskSetup)
     /// A reload whose file has errors: the running configuration stays.
@@ -231,6 +233,8 @@ public enum KioskEffect: Equatable {
     case ready(status: String?)
     /// The service is alive (systemd's watchdog).
     case watchdogPing
+    /// The configuration is being read again (systemd shows the unit as reloading until `.ready`).
+    case reloading
     /// The service is stopping; `statistics` is the frame statistics' summary line.
     case stopping(statistics: String)
     case log(Log.Priority, String)
@@ -477,6 +481,7 @@ public final class KioskCore {
                 dataProblems = problems
                 refreshPlaceholder()
             }
+        case .reloadRequested: emit(.reloading)
         case .configure(let setup): reconfigure(setup)
         case .reloadRejected(let summary, let problems):
             for p in problems { log(.error, "config: \(p)") }

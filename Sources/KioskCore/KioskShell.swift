@@ -9,6 +9,7 @@ public protocol KioskShell: AnyObject {
     func setPowered(_ on: Bool)
     func ready(status: String?)
     func watchdogPing()
+    func reloading()
     func stopping(statistics: String)
     func log(_ priority: Log.Priority, _ text: String)
     /// Open a display; answer with `.displayOpened` or `.displayUnavailable`.
@@ -32,6 +33,7 @@ extension KioskShell {
         case .setPowered(let on): setPowered(on)
         case .ready(let status): ready(status: status)
         case .watchdogPing: watchdogPing()
+        case .reloading: reloading()
         case .stopping(let statistics): stopping(statistics: statistics)
         case .log(let priority, let text): log(priority, text)
         case .openDisplay: openDisplay()

@@ -74,6 +74,7 @@ final class CoreDriver: KioskShell {
 
     func ready(status: String?) { notify(.ready(status: status)) }
     func watchdogPing() { notify(.watchdogPing) }
+    func reloading() { notify(.reloading) }
     func stopping(statistics: String) { notify(.stopping(statistics: statistics)) }
     private func notify(_ effect: KioskEffect) {
         if let text = effect.systemdMessage { notifications.append(Timed(time: time, value: text)) }

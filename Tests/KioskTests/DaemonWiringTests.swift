@@ -157,8 +157,12 @@ final class DaemonWiringTests {
         try startDaemon(config: config(instruments: ["AAA"]))
         try run(until: { status.price == 111.25 && display.presents > 0 }, "the first picture")
         try replace("tickerboard.conf", config(instruments: ["AAA", "BBB"]))
+        daemon.runner.recordsEffects = true
         daemon.reload()
         #expect(daemon.core.config.instruments.map(\.id) == ["AAA", "BBB"])
+        // systemd hears RELOADING=1 first and READY=1 when the new file is in force.
+        let told = daemon.runner.effects.map(\.effect).filter { $0.systemdMessage != nil }
+        #expect(told.first == .reloading && told.contains(.ready(status: nil)), "\(told)")
         try run(until: { daemon.core.entries.allSatisfy(\.hasData) && daemon.core.entries.count == 2 },
                 "the new instrument's file read after the reload")
         let presents = display.presents
