@@ -306,11 +306,17 @@ public final class KioskCore {
     // The watchlist overview (`[chart] watchlist`)
     /// A tile per instrument, kept up to date while `watchlist` is on; nil when off or without a display.
     public private(set) var watchlist: WatchlistScene?
-    /// The overview is on screen instead of `model` (which stays, for the instrument it opens next).
-    public private(set) var showingWatchlist = false
-    private var watchlistSince = 0.0
+    /// What fills the screen: an instrument's chart (with `watchlist = only`, until the overview is
+    /// due back), or the overview since some time (`model` stays, for the instrument it opens next).
+    enum Showing: Equatable {
+        case chart(overviewDue: Double?)
+        case overview(since: Double)
+    }
+    private var showing = Showing.chart(overviewDue: nil)
+    /// The overview is on screen instead of `model`.
+    public var showingWatchlist: Bool { if case .overview = showing { true } else { false } }
     /// With `watchlist = only`: when the chart a tap opened gives way to the overview again.
-    private var overviewDue: Double?
+    private var overviewDue: Double? { if case .chart(let due) = showing { due } else { nil } }
     /// When the tiles last looked at the clock (their staleness and marks), wall seconds.
     private var tilesRefreshedAt = -Double.infinity
     /// When a tile's market status next changes (Unix seconds): the core wakes up for it.
@@ -918,9 +924,9 @@ public final class KioskCore {
         if let due = overviewDue, due <= t {
             // Back to the overview once nobody has touched the screen for the touch pause.
             if let lastTouch, lastTouch + config.touchPauseSeconds > t + 1e-9 {
-                overviewDue = lastTouch + config.touchPauseSeconds
+                showing = .chart(overviewDue: lastTouch + config.touchPauseSeconds)
             } else {
-                overviewDue = nil
+                showing = .chart(overviewDue: nil)
                 if config.watchlist == .only { showWatchlist() }
             }
         }
@@ -980,10 +986,10 @@ public final class KioskCore {
             cycleDue = lastTouch + config.touchPauseSeconds
             return
         }
-        if showingWatchlist {
+        if case .overview(let since) = showing {
             // The overview stays for `instrument-interval`, then the round starts again at the first.
             guard config.watchlist == .cycle, config.instrumentCycleSeconds > 0,
-                  now.mono - watchlistSince >= config.instrumentCycleSeconds - 1e-9 else { return }
+                  now.mono - since >= config.instrumentCycleSeconds - 1e-9 else { return }
             open(instrument: 0, range: config.ranges[0])
             return
         }
@@ -1032,9 +1038,12 @@ public final class KioskCore {
     /// The overview of every instrument when `[chart] watchlist` asks for it, at the screen's size.
     private func rebuildWatchlist() {
         guard config.watchlist != .off, let info = displayInfo else {
-            if showingWatchlist { fullCopyWanted = true; frameWanted = true }
+            if showingWatchlist {
+                fullCopyWanted = true
+                frameWanted = true
+                showing = .chart(overviewDue: nil)
+            }
             watchlist = nil
-            showingWatchlist = false
             return
         }
         let sideways = quarterTurns % 2 == 1
@@ -1087,9 +1096,7 @@ public final class KioskCore {
     private func showWatchlist() {
         guard watchlist != nil else { return }
         if model?.scrubIndex != nil { model?.endScrub() }
-        showingWatchlist = true
-        watchlistSince = now.mono
-        overviewDue = nil
+        showing = .overview(since: now.mono)
         refreshTiles()
         fullCopyWanted = true
         frameWanted = true
@@ -1098,8 +1105,7 @@ public final class KioskCore {
     /// The chart of instrument `index` (a tapped tile, or the first after the overview), drawing
     /// itself in; its round starts now.
     private func open(instrument index: Int, range: ChartRange) {
-        showingWatchlist = false
-        if config.watchlist == .only { overviewDue = (lastTouch ?? now.mono) + config.touchPauseSeconds }
+        showing = .chart(overviewDue: config.watchlist == .only ? (lastTouch ?? now.mono) + config.touchPauseSeconds : nil)
         if !showingSample, !entries.isEmpty { instrumentIndex = index % entries.count }
         rebuildModel(range: range)
         model?.show(.drawIn, at: frameTime())
