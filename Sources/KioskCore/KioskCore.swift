@@ -331,10 +331,15 @@ public final class KioskCore {
         case inFlight(since: Double, stuckReported: Bool)
     }
     private var flip = Flip.idle
-    private var frameWanted = false
-    private var fullCopyWanted = true
-    /// A burn-in step is due: the picture must move, whether or not anything else changed.
-    private var burnInStepWanted = false
+    /// What the next frame must do: show a changed picture, copy all of it (after a black frame, a
+    /// shift, a modeset), or move it (a burn-in step is due, whether or not anything else changed).
+    struct FrameNeeds: OptionSet {
+        let rawValue: UInt8
+        static let picture = FrameNeeds(rawValue: 1)
+        static let wholeCopy = FrameNeeds(rawValue: 2)
+        static let burnInStep = FrameNeeds(rawValue: 4)
+    }
+    private var needs: FrameNeeds = [.wholeCopy]
     /// How the last frame was shifted (a change of path or of a copied offset needs a full copy).
     private var lastShift: (byScanout: Bool, offset: BurnInShift.Offset)?
     private var lastVblank: Double?
@@ -571,8 +576,8 @@ public final class KioskCore {
         armCycle(from: now.mono)
         decidePower()
         armBurnIn()
-        fullCopyWanted = true
-        frameWanted = true
+        needs.insert(.wholeCopy)
+        needs.insert(.picture)
         emit(.ready(status: nil))
     }
 
@@ -597,7 +602,7 @@ public final class KioskCore {
             model.replaceMarket(market, at: frameTime())
             refreshStatusNote()
         }
-        frameWanted = true
+        needs.insert(.picture)
     }
 
     private func market(of entry: Entry) -> MarketData? {
@@ -640,7 +645,7 @@ public final class KioskCore {
         let text = placeholderText(for: entries[instrumentIndex % entries.count])
         if model.placeholder != text {
             model.placeholder = text
-            frameWanted = true
+            needs.insert(.picture)
         }
     }
 
@@ -710,8 +715,8 @@ public final class KioskCore {
         m.rangeOptions = config.rangeOptions
         m.placeholder = placeholder
         model = m
-        fullCopyWanted = true
-        frameWanted = true
+        needs.insert(.wholeCopy)
+        needs.insert(.picture)
         refreshStatusNote()
         emit(.layoutChanged(quarterTurns: quarterTurns, width: m.screen.layout.width, height: m.screen.layout.height))
     }
@@ -744,7 +749,7 @@ public final class KioskCore {
         let note = marketNote.text
         if note != model.statusNote {
             model.statusNote = note
-            frameWanted = true
+            needs.insert(.picture)
         }
     }
 
@@ -810,8 +815,8 @@ public final class KioskCore {
                 rebuildWatchlist()
             }
             stats.resetSequence()
-            fullCopyWanted = true
-            frameWanted = true
+            needs.insert(.wholeCopy)
+            needs.insert(.picture)
         case .masterLost:
             log(.notice, "display: another process took the display; pausing")
             displayState = .otherMaster
@@ -857,17 +862,17 @@ public final class KioskCore {
             screen = .off(.blackFrame)
             present(FramePlan(scene: .black, background: background, time: now.mono, fullCopy: true, offset: .zero,
                               quarterTurns: quarterTurns, settled: true))
-            fullCopyWanted = true
+            needs.insert(.wholeCopy)
             return
         }
         let t = frameTime()
         model.advance(to: t)
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        let changing = frameWanted || isAnimating(at: t) || lastFrameMoving
-        guard changing || burnInStepWanted else { return }
-        frameWanted = false
-        burnInStepWanted = false
+        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving
+        guard changing || needs.contains(.burnInStep) else { return }
+        needs.remove(.picture)
+        needs.remove(.burnInStep)
         let offset = burnIn.offset(at: t - (startMono ?? t))
         let limit = displayInfo?.scanoutShiftLimit ?? 0
         // A turn copied by the shell would put a scanout offset in the wrong axes; a turn by the
@@ -876,8 +881,8 @@ public final class KioskCore {
         // A copied shift keeps its place between frames; only a new offset (or a switch of path)
         // moves every pixel.
         let moved = lastShift.map { $0.byScanout != byScanout || (!byScanout && $0.offset != offset) } ?? true
-        let full = fullCopyWanted || moved
-        fullCopyWanted = false
+        let full = needs.contains(.wholeCopy) || moved
+        needs.remove(.wholeCopy)
         lastShift = (byScanout, offset)
         inFlightInputMicros = pendingInputMicros
         pendingInputMicros = nil
@@ -932,7 +937,7 @@ public final class KioskCore {
         }
         if let due = powerDue, due <= t { decidePower() }
         if let due = burnInDue, due <= t {
-            burnInStepWanted = true
+            needs.insert(.burnInStep)
             armBurnIn()
         }
         if let due = watchdogDue, due <= t, let interval = watchdogInterval {
@@ -1030,7 +1035,7 @@ public final class KioskCore {
                 rangesShown.insert(next)
             }
         }
-        frameWanted = true
+        needs.insert(.picture)
     }
 
     // MARK: The watchlist overview
@@ -1039,8 +1044,8 @@ public final class KioskCore {
     private func rebuildWatchlist() {
         guard config.watchlist != .off, let info = displayInfo else {
             if showingWatchlist {
-                fullCopyWanted = true
-                frameWanted = true
+                needs.insert(.wholeCopy)
+                needs.insert(.picture)
                 showing = .chart(overviewDue: nil)
             }
             watchlist = nil
@@ -1053,7 +1058,7 @@ public final class KioskCore {
                                    palette: config.palette, range: watchlist?.range ?? firstRange)
         watchlistNextChange = showingSample ? nil : entries.indices.compactMap { tileState($0).nextChange }.min()
         if config.watchlist == .only && !showingWatchlist { showWatchlist() }
-        if showingWatchlist { fullCopyWanted = true; frameWanted = true }
+        if showingWatchlist { needs.insert(.wholeCopy); needs.insert(.picture) }
     }
 
     /// What the tile of entry `i` says: the same instrument, placeholder and staleness the chart
@@ -1082,7 +1087,7 @@ public final class KioskCore {
     /// New data, a fetch status or the clock changed what entry `i` knows: its tile follows.
     private func updateTile(_ i: Int) {
         guard let watchlist, !showingSample, entries.indices.contains(i) else { return }
-        if watchlist.update(watchlistEntry(i), at: i), showingWatchlist { frameWanted = true }
+        if watchlist.update(watchlistEntry(i), at: i), showingWatchlist { needs.insert(.picture) }
     }
 
     /// Staleness and market marks of every tile, as of now.
@@ -1098,8 +1103,8 @@ public final class KioskCore {
         if model?.scrubIndex != nil { model?.endScrub() }
         showing = .overview(since: now.mono)
         refreshTiles()
-        fullCopyWanted = true
-        frameWanted = true
+        needs.insert(.wholeCopy)
+        needs.insert(.picture)
     }
 
     /// The chart of instrument `index` (a tapped tile, or the first after the overview), drawing
@@ -1112,8 +1117,8 @@ public final class KioskCore {
         instrumentSince = now.mono
         rangesShown = [range]
         barsShown = false
-        fullCopyWanted = true
-        frameWanted = true
+        needs.insert(.wholeCopy)
+        needs.insert(.picture)
     }
 
     /// Swipes and arrow keys on the overview step every tile through the configured ranges.
@@ -1122,7 +1127,7 @@ public final class KioskCore {
         let ranges = config.ranges
         let i = ((ranges.firstIndex(of: watchlist.range) ?? 0) + delta % ranges.count + ranges.count) % ranges.count
         watchlist.select(ranges[i])
-        frameWanted = true
+        needs.insert(.picture)
     }
 
     // MARK: Input
@@ -1163,19 +1168,19 @@ public final class KioskCore {
             if model.scene != .line { model.select(model.range, at: t, animated: false) }
             if model.scrub(atX: x) {
                 if pendingInputMicros == nil { pendingInputMicros = inputMicros }
-                frameWanted = true
+                needs.insert(.picture)
             }
         case .scrubEnded:
             if model.scrubIndex != nil {
                 model.endScrub()
-                frameWanted = true
+                needs.insert(.picture)
             }
         case .tap(let x, let y):
             if let range = model.screen.layout.range(atX: x, y: y) {
                 model.select(range, at: t)
                 rangesShown.insert(range)
                 if pendingInputMicros == nil { pendingInputMicros = inputMicros }
-                frameWanted = true
+                needs.insert(.picture)
             }
         case .swipe(let direction):
             step(direction == .left ? 1 : -1, at: t)
@@ -1193,7 +1198,7 @@ public final class KioskCore {
             case .selectRange(let index):
                 guard index >= 0, index < config.ranges.count else { return }
                 watchlist.select(config.ranges[index])
-                frameWanted = true
+                needs.insert(.picture)
             case .previousRange: stepWatchlist(-1)
             case .nextRange: stepWatchlist(1)
             case .togglePause:
@@ -1206,7 +1211,7 @@ public final class KioskCore {
         case .selectRange(let index):
             guard index >= 0, index < config.ranges.count else { return }
             model.select(config.ranges[index], at: t)
-            frameWanted = true
+            needs.insert(.picture)
         case .previousRange: step(-1, at: t)
         case .nextRange: step(1, at: t)
         case .togglePause:
@@ -1221,7 +1226,7 @@ public final class KioskCore {
         let ranges = config.ranges
         let i = ((ranges.firstIndex(of: model.range) ?? 0) + delta % ranges.count + ranges.count) % ranges.count
         model.select(ranges[i], at: time)
-        frameWanted = true
+        needs.insert(.picture)
     }
 
     /// Someone is there: restart the idle countdown; returns true if this woke the screen.
@@ -1266,8 +1271,8 @@ public final class KioskCore {
             if screen == .off(.dpms) { emit(.setPowered(true)) }
             screen = .on
             stats.resetSequence()
-            fullCopyWanted = true
-            frameWanted = true
+            needs.insert(.wholeCopy)
+            needs.insert(.picture)
         } else {
             // DPMS when the driver has it (the shell answers `.dpmsUnavailable` when not); no
             // rendering at all until on.
