@@ -296,11 +296,12 @@ public final class ScreenModel {
         var focus: ChartPoint?
         if let i = scrubIndex, i < selection.points.count { focus = selection.points[i] }
         let shown = focus?.value ?? summary?.last
+        let words = currentLabels()
         return ScreenValues(instrument: instrument.name, range: range, scene: scene.rawValue,
                             price: shown, baseline: summary?.first, baselineKind: selection.baselineKind.rawValue,
                             lastDataTime: placeholder == nil ? selection.points.last?.time : nil,
                             scrubbedTime: focus?.time, waitingFor: placeholder,
-                            note: currentLabels().note)
+                            note: words.note, priceText: words.price, changeText: words.change)
     }
 
     /// What the frame for `time` shows, with the scene moved to `time` (a finished draw-in becomes
@@ -374,6 +375,9 @@ public struct ScreenValues: Equatable, Sendable {
     /// The placeholder text while the instrument waits for its data.
     public var waitingFor: String?
     public var note: String
+    /// The header's price and change exactly as drawn (`23.874,12 €`, `+1,23 (+0,45 %)`).
+    public var priceText = ""
+    public var changeText = ""
 
     public var change: Double? {
         guard let price, let baseline else { return nil }

@@ -12,11 +12,14 @@ public struct UsageError: Error, CustomStringConvertible, Equatable {
 /// be claimed by the command; leftovers are reported as unknown, so a typo never passes silently.
 struct Arguments {
     private var remaining: [String]
+    /// Everything given, for `given`: an option with a default is otherwise indistinguishable.
+    private let original: [String]
     let command: String
 
     init(command: String, _ arguments: [String]) {
         self.command = command
         remaining = arguments
+        original = arguments
     }
 
     /// True if `--help` or `-h` was given.
@@ -59,6 +62,9 @@ struct Arguments {
         remaining.removeSubrange(i...(i + 1))
         return value
     }
+
+    /// True if `name` was on the command line (claimed or not).
+    func given(_ name: String) -> Bool { original.contains { Self.names(name, $0) } }
 
     private static func names(_ name: String, _ argument: String) -> Bool {
         argument == name || argument.hasPrefix(name + "=")

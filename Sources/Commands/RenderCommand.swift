@@ -22,6 +22,8 @@ enum RenderCommand {
                                   [--baseline-1d previous-close|first] [--extended-hours show|dim|hide]
                                   [--values] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
+               tickerboard render --config FILE [--instrument ID] [--scene line|bars|draw|watchlist] [--range R]
+                                  [--now TIME] [--size WxH] [--scrub X] [--values] [--output FILE.png]
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
         or with --transition every frame of the morph from one range to another as DIR/frame-0000.png, ...
@@ -46,6 +48,13 @@ enum RenderCommand {
           --extended-hours M  show, dim (default) or hide pre- and post-market bars
           --values            print what the frame says as key=value lines (price, change, baseline, ...),
                               the same numbers as the daemon's status file; --output is then optional
+
+        With --config, the picture the daemon shows for that config at --now (default: now), pixel for
+        pixel: its instruments' names, currencies, zones, calendars and data files, its ranges and look,
+        the fetcher's status files, the size from [display] mode (or --size). --instrument picks one by
+        its [instrument ID] (default: the first), --range one of its ranges (default: the first it can
+        draw), --scene what the screen shows; --values prints the status file's picture keys. A range the
+        instrument cannot draw is said on stderr and the one the daemon would show instead is drawn.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -74,7 +83,23 @@ enum RenderCommand {
         let nowText = try args.option("--now")
         let baselineName = try args.option("--baseline-1d")
         let extendedName = try args.option("--extended-hours")
+        let configPath = try args.option("--config")
+        let instrumentID = try args.option("--instrument")
         try args.finish()
+        if let configPath {
+            let others = [("--data", !dataPaths.isEmpty), ("--time-zone", args.given("--time-zone")), ("--palette", args.given("--palette")),
+                          ("--transition", transition != nil), ("--adjusted", adjusted), ("--at", at != nil),
+                          ("--time-axis", args.given("--time-axis")), ("--currency", args.given("--currency")),
+                          ("--locale", localeName != nil), ("--colors", colorsName != nil), ("--exchange", exchangeName != nil),
+                          ("--baseline-1d", baselineName != nil), ("--extended-hours", extendedName != nil)]
+            if let (name, _) = others.first(where: { $0.1 }) {
+                throw UsageError("render: \(name) comes from the config with --config; leave it out")
+            }
+            return try renderConfig(configPath, instrument: instrumentID, scene: sceneName,
+                                    range: args.given("--range") ? rangeText : nil, now: nowText,
+                                    size: args.given("--size") ? size : nil, scrubX: scrubX, values: printValues, output: output)
+        }
+        guard instrumentID == nil else { throw UsageError("render: --instrument goes with --config") }
         var rangeOptions = RangeOptions()
         if let baselineName {
             guard let b = DayBaseline(rawValue: baselineName.lowercased()) else {
@@ -273,6 +298,62 @@ enum RenderCommand {
             print(status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "")
             printLine("animating=\(model.isAnimating(at: time))")
         }
+        return 0
+    }
+
+    /// `render --config`: the daemon's core on the config, at `now`, settled (see `StillFrame`).
+    static func renderConfig(_ path: String, instrument: String?, scene sceneName: String, range rangeText: String?,
+                             now nowText: String?, size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
+                             output: String?) throws(UsageError) -> Int32 {
+        guard output != nil || values else { throw UsageError("render: --output FILE.png or --values is required") }
+        guard let scene = ShowRequest.Scene(rawValue: sceneName) else {
+            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw or watchlist")
+        }
+        var range: ChartRange?
+        if let rangeText {
+            guard let r = ChartRange(label: rangeText) else {
+                throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
+            }
+            range = r
+        }
+        let (config, issues) = Config.load(path: path)
+        if let unreadable = issues.first(where: { $0.severity == .error && $0.line == 0 }) {
+            Log.error("render: \(unreadable)")
+            return 1
+        }
+        if let instrument, !config.instruments.contains(where: { $0.id == instrument }) {
+            throw UsageError("render: --instrument \"\(instrument)\" is not in \(path) (it has: "
+                             + "\(config.instruments.map(\.id).joined(separator: " ")))")
+        }
+        // --now in the instrument's exchange time, as the daemon's header speaks it.
+        var wall = WallClock.now()
+        if let nowText {
+            let id = instrument ?? config.instruments.first?.id
+            let zone = id.flatMap { Daemon.setup(for: config, file: path).zones[$0] } ?? .utc
+            guard let parsed = parseNow(nowText, zone: zone) else {
+                throw UsageError("render: --now \"\(nowText)\" is not a time like 2026-11-27T11:30 (exchange time) or Unix seconds")
+            }
+            wall = Double(parsed)
+        }
+        let fonts: FontSet
+        do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+        var request = StillFrame.Request(configPath: path, now: wall)
+        request.show = ShowRequest(instrumentID: instrument, range: range, scene: scene)
+        request.size = size
+        request.scrubX = scrubX
+        guard let result = StillFrame.render(request, fonts: fonts) else {
+            Log.error("render: \(path): nothing was drawn")
+            return 1
+        }
+        for message in result.messages { Log.warning("render: \(message)") }
+        if let output {
+            do { try PNG.write(result.picture, to: output) } catch { Log.error("render: \(error)"); return 1 }
+            if !values {
+                printLine("wrote \(output) (\(result.picture.width)x\(result.picture.height), "
+                          + "\(result.status.instrumentName ?? "-"), \(result.status.range ?? "-"))")
+            }
+        }
+        if values { print(result.status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "") }
         return 0
     }
 

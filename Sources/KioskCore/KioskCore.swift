@@ -160,6 +160,8 @@ public enum KioskEvent: Sendable {
     case reloadRejected(summary: String, problems: [KioskProblem])
     /// SIGUSR1.
     case statisticsRequested(String)
+    /// Put this on screen now and hold it there (`render --config`; a remote `show` later).
+    case show(ShowRequest)
     /// SIGTERM / SIGINT.
     case terminate
 }
@@ -178,6 +180,23 @@ public enum FrameScene: Equatable {
         case (.overview(let x), .overview(let y)): x === y
         default: false
         }
+    }
+}
+
+/// An instrument, range and scene to show at once, the cycle held while it is shown. Missing
+/// parts keep what is shown (the instrument) or start where the cycle would (the first range).
+public struct ShowRequest: Sendable, Equatable {
+    public enum Scene: String, Sendable, CaseIterable {
+        case line, bars, draw, watchlist
+    }
+    public var instrumentID: String?
+    public var range: ChartRange?
+    public var scene: Scene
+
+    public init(instrumentID: String? = nil, range: ChartRange? = nil, scene: Scene = .line) {
+        self.instrumentID = instrumentID
+        self.range = range
+        self.scene = scene
     }
 }
 
@@ -501,6 +520,7 @@ public final class KioskCore {
             emit(.ready(status: nil))
         case .statisticsRequested(let extra):
             log(.notice, "stats: " + stats.summary + extra)
+        case .show(let request): show(request)
         case .terminate:
             emit(.stopping(statistics: stats.summary))
             emit(.exit(0))
@@ -598,6 +618,9 @@ public final class KioskCore {
             // The placeholder turns into the chart at once; it draws itself in.
             rebuildModel()
             self.model?.show(.drawIn, at: frameTime())
+        } else if drawableRanges() != shownRanges {
+            // Ranges come or go (intraday bars for 1D): the selector changes, the range stays if it can.
+            rebuildModel()
         } else if let market = market(of: entries[i]) {
             model.replaceMarket(market, at: frameTime())
             refreshStatusNote()
@@ -694,8 +717,40 @@ public final class KioskCore {
         config.ranges.contains(config.startRange) ? config.startRange : config.ranges.first ?? .oneMonth
     }
 
+    /// The configured ranges the instrument on screen can draw, in the selector and the cycle:
+    /// 1D needs intraday bars (from daily bars it is two closes, a ruler line) and every range two
+    /// points at least (one bar is a price, which the header shows). All of them when none can
+    /// (a placeholder, the sample), so the selector never empties.
+    public private(set) var shownRanges: [ChartRange] = []
+    /// The range asked for that the instrument could not draw, and the one shown instead.
+    private var gaveWay: (wanted: ChartRange, to: ChartRange)?
+
+    private func drawableRanges() -> [ChartRange] {
+        guard !showingSample, !entries.isEmpty, let market = market(of: entries[instrumentIndex % entries.count]) else {
+            return config.ranges
+        }
+        let drawable = config.ranges.filter { range in
+            let selection = market.points(for: range, options: config.rangeOptions)
+            return selection.points.count >= 2 && !(range == .oneDay && selection.usesDailyFallback)
+        }
+        return drawable.isEmpty ? config.ranges : drawable
+    }
+
     private func rebuildModel(range: ChartRange? = nil) {
         guard let info = displayInfo else { model = nil; return }
+        shownRanges = drawableRanges()
+        // A range the instrument cannot draw gives way to the next one it can, in the configured
+        // order, and comes back when the data does (minute bars read just after the daily ones),
+        // unless something else was chosen meanwhile.
+        var wanted = range ?? model?.range ?? firstRange
+        if range == nil, let gave = gaveWay, model?.range == gave.to { wanted = gave.wanted }
+        gaveWay = nil
+        if !shownRanges.contains(wanted) {
+            let after = config.ranges.drop { $0 != wanted }.first { shownRanges.contains($0) }
+            let instead = after ?? shownRanges.first ?? wanted
+            gaveWay = (wanted, instead)
+            wanted = instead
+        }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
         let palette = config.palette
@@ -709,7 +764,7 @@ public final class KioskCore {
             placeholder = placeholderText(for: entry)
         }
         let m = ScreenModel(instrument: instrument, width: max(1, w), height: max(1, h), fonts: fonts, palette: palette,
-                            range: range ?? model?.range ?? firstRange, scale: config.scale, ranges: config.ranges)
+                            range: wanted, scale: config.scale, ranges: shownRanges)
         m.timing = config.morph
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
         m.rangeOptions = config.rangeOptions
@@ -1003,7 +1058,7 @@ public final class KioskCore {
         // Nothing to cycle on a placeholder: the ranges of no data all look the same.
         if model.scrubIndex != nil || (model.placeholder != nil && (showingSample || entries.count < 2)) { return }
         let t = frameTime()
-        let ranges = config.ranges
+        let ranges = shownRanges.isEmpty ? config.ranges : shownRanges
         let roundDone = Set(ranges).isSubset(of: rangesShown) && (barsShown || ranges.count < 2)
         let count = showingSample ? 1 : entries.count
         let overviewDue = config.watchlist == .cycle && watchlist != nil && instrumentIndex % count == count - 1
@@ -1015,10 +1070,10 @@ public final class KioskCore {
                 return
             }
             instrumentIndex = (instrumentIndex + 1) % count
-            rebuildModel(range: ranges[0])
+            rebuildModel(range: config.ranges[0])
             self.model?.show(.drawIn, at: t)
             instrumentSince = now.mono
-            rangesShown = [ranges[0]]
+            rangesShown = Set(self.model.map { [$0.range] } ?? [])
             barsShown = false
         } else if model.scene == .bars || ranges.count < 2 {
             if roundDone { rangesShown = []; barsShown = false }
@@ -1121,6 +1176,40 @@ public final class KioskCore {
         needs.insert(.picture)
     }
 
+    /// Shows what `request` names and holds the cycle there; a name the config does not have, or
+    /// a range the instrument cannot draw, is logged and leaves the next best on screen.
+    private func show(_ request: ShowRequest) {
+        paused = true
+        if request.scene == .watchlist {
+            guard let watchlist else {
+                log(.warning, "show: no watchlist ([chart] watchlist = off)")
+                return
+            }
+            if let range = request.range { watchlist.select(range) }
+            showWatchlist()
+            return
+        }
+        var index = instrumentIndex
+        if let id = request.instrumentID {
+            guard let i = entries.firstIndex(where: { $0.spec.id == id }) else {
+                log(.warning, "show: no instrument \(id) in the config")
+                return
+            }
+            index = i
+        }
+        let range = request.range ?? firstRange
+        open(instrument: index, range: range)
+        guard let model else { return }
+        if model.range != range {
+            log(.warning, "show: \(currentID ?? "-") cannot draw \(range); showing \(model.range)")
+        }
+        switch request.scene {
+        case .draw, .watchlist: break
+        case .line: model.select(model.range, at: frameTime(), animated: false)
+        case .bars: model.show(.bars, at: frameTime())
+        }
+    }
+
     /// Swipes and arrow keys on the overview step every tile through the configured ranges.
     private func stepWatchlist(_ delta: Int) {
         guard let watchlist else { return }
@@ -1209,7 +1298,8 @@ public final class KioskCore {
         }
         switch command {
         case .selectRange(let index):
-            guard index >= 0, index < config.ranges.count else { return }
+            // The key names a configured range; one this instrument cannot draw does nothing.
+            guard index >= 0, index < config.ranges.count, shownRanges.contains(config.ranges[index]) else { return }
             model.select(config.ranges[index], at: t)
             needs.insert(.picture)
         case .previousRange: step(-1, at: t)
@@ -1220,10 +1310,10 @@ public final class KioskCore {
         }
     }
 
-    /// Swipes and arrow keys step through the configured ranges only.
+    /// Swipes and arrow keys step through the ranges the selector offers.
     private func step(_ delta: Int, at time: Double) {
         guard let model else { return }
-        let ranges = config.ranges
+        let ranges = shownRanges.isEmpty ? config.ranges : shownRanges
         let i = ((ranges.firstIndex(of: model.range) ?? 0) + delta % ranges.count + ranges.count) % ranges.count
         model.select(ranges[i], at: time)
         needs.insert(.picture)

@@ -12,6 +12,9 @@ public struct KioskStatus: Sendable, Equatable {
     public var price: Double?
     public var change: Double?
     public var changePercent: Double?
+    /// The header's price and change, the exact strings on screen.
+    public var priceText: String?
+    public var changeText: String?
     public var baseline: Double?
     /// `previous-close` (1D against the previous session's close) or `first` (the range's first value).
     public var baselineKind: String?
@@ -65,6 +68,8 @@ public struct KioskStatus: Sendable, Equatable {
         price = v.price
         change = v.change
         changePercent = v.changePercent
+        priceText = v.priceText.isEmpty ? nil : v.priceText
+        changeText = v.changeText.isEmpty ? nil : v.changeText
         baseline = v.baseline
         baselineKind = v.baseline == nil ? nil : v.baselineKind
         lastDataTime = v.lastDataTime
@@ -74,6 +79,7 @@ public struct KioskStatus: Sendable, Equatable {
 
     /// The keys `render --values` prints: what the picture says.
     public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
+                                                  "price_text", "change_text",
                                                   "baseline", "baseline_kind", "session_state", "as_of",
                                                   "last_data_time", "waiting_for", "problem", "note"]
 
@@ -102,6 +108,7 @@ public struct KioskStatus: Sendable, Equatable {
         [("instrument_id", .text(instrumentID)), ("instrument_name", .text(instrumentName)),
          ("range", .text(range)), ("scene", .text(scene)),
          ("price", .number(price)), ("change", .number(change)), ("change_percent", .number(changePercent)),
+         ("price_text", .text(priceText)), ("change_text", .text(changeText)),
          ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)), ("session_state", .text(sessionState)),
          ("as_of", .raw(asOf.map(String.init) ?? "null")), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
          ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("problem", .text(problem)), ("note", .text(note)), ("display", .text(display)),

@@ -125,13 +125,14 @@ def close(a, b, tol):
     return abs(a[0] - b[0]) <= tol and abs(a[1] - b[1]) <= tol and abs(a[2] - b[2]) <= tol
 
 
-def layout(w, h):
-    """TickerScreenLayout (Sources/Chart/TickerScreen.swift)."""
+def layout(w, h, buttons=6):
+    """TickerScreenLayout (Sources/Chart/TickerScreen.swift) with `buttons` ranges in the selector
+    (fewer than six when the instrument cannot draw some: daily data has no 1D)."""
     s = max(0.25, min(w / 1920, h / 1080))
     left, top, right = 80 * s, 260 * s, w - 80 * s
     bottom = max(top + 10, h - 110 * s - 20 * s)
     slot = (w - 160 * s) / 6
-    centers = [80 * s + slot * (i + 0.5) for i in range(6)]
+    centers = [w / 2 - slot * buttons / 2 + slot * (i + 0.5) for i in range(buttons)]
     return dict(s=s, left=left, top=top, right=right, bottom=bottom, centers=centers,
                 selector_y=h - 52 * s, price_baseline=160 * s)
 

@@ -45,10 +45,11 @@ read -r S_X S_DATE S_PRICE N1M <<< "$($CHECK xs "$DATA" 1M $W $H 10)"      # scr
 read -r S_FROM _ <<< "$($CHECK xs "$DATA" 1M $W $H 3)"
 read -r R_X R_DATE R_PRICE N1Y <<< "$($CHECK xs "$DATA" 1Y $W $H 200)"    # after 1Y: point 200 of 1Y
 read -r R_FROM _ <<< "$($CHECK xs "$DATA" 1Y $W $H 185)"
+# TBE2E is daily data only: the selector offers 5D 1M 6M 1Y 5Y (no 1D), so 1Y is the fourth of five.
 read -r TAP_X TAP_Y ROT_LX ROT_LY <<< "$($PY -c "
 import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
-L = c.layout($W, $H); R = c.layout($H, $W)
-print(round(L['centers'][4]), round(L['selector_y'] - 10 * L['s']), R['centers'][4], R['selector_y'] - 10 * R['s'])")"
+L = c.layout($W, $H, 5); R = c.layout($H, $W, 5)
+print(round(L['centers'][3]), round(L['selector_y'] - 10 * L['s']), R['centers'][3], R['selector_y'] - 10 * R['s'])")"
 # On the turned panel the logical picture is H wide and W tall: a scrub to point 200 of 1Y there,
 # along the middle row of its plot.
 read -r RS_X RS_DATE RS_PRICE _ <<< "$($CHECK xs "$DATA" 1Y $H $W 200)"

@@ -58,11 +58,32 @@ struct CommandLineTests {
         ["render", "--frobnicate", "--output"],
         ["render", "--time-zone", "Mars/Olympus_Mons", "--output"],
         ["render", "--time-zone", "../../etc/passwd", "--output"],
+        // With --config the data, zone and look come from the config: giving them too is a mistake.
+        ["render", "--config", "/dev/null", "--data", "x.csv", "--output"],
+        ["render", "--config", "/dev/null", "--locale", "de-DE", "--output"],
+        ["render", "--instrument", "AAPL", "--output"],
+        ["render", "--config", "/dev/null", "--scene", "tape", "--output"],
     ])
     func badInput(arguments: [String]) {
         let out = TestPaths.temporary("bad-\(arguments[1].dropFirst(2)).png")
         #expect(Tickerboard.main(arguments + [out]) == 2)
         #expect(!exists(out))
+    }
+
+    @Test("render --config draws the config's instrument under its own name and says so in --values; an unknown instrument is a usage error")
+    func renderConfig() throws {
+        let dir = TestPaths.temporary("render-config")
+        mkdir(dir, 0o755)
+        let conf = dir + "/t.conf", out = dir + "/t.png"
+        defer { unlink(conf); unlink(out); unlink(dir + "/A.csv"); rmdir(dir) }
+        writeFile(dir + "/A.csv", "Date,Open,High,Low,Close,Volume\n2024-03-25,10,11,9,10,1\n2024-03-26,10,11,9,11,1\n"
+                  + "2024-03-27,10,11,9,12,1\n2024-03-28,10,11,9,12.5,1\n")
+        writeFile(conf, "[data]\ndirectory = \(dir)\n[chart]\nlocale = de-DE\nstart-range = 1D\n"
+                  + "[instrument A]\nname = Alpha AG\ndaily = A.csv\ncurrency = EUR\nexchange = XETR\n")
+        #expect(Tickerboard.main(["render", "--config", conf, "--size", "480x320", "--now", "2024-03-28T18:00", "--output", out]) == 0)
+        let frame = try PNG.read(out)
+        #expect(frame.width == 480 && frame.height == 320)
+        #expect(Tickerboard.main(["render", "--config", conf, "--instrument", "B", "--output", out]) == 2)
     }
 
     @Test("a CSV with no usable rows is refused, naming the file; a few bad rows are skipped")

@@ -307,6 +307,55 @@ struct KioskCoreTests {
         #expect(changed > 1000)
     }
 
+    @Test("daily bars only: 1D (two closes, a ruler) is left out of the selector and the cycle until intraday bars come")
+    func dailyOnlyHasNoOneDay() throws {
+        let d = CoreDriver(config: Config.watchlist(["A"]) { $0.startRange = .oneDay; $0.cycleSeconds = 8 })
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.run(for: 1)
+        let model = try #require(d.core.model)
+        #expect(!d.core.shownRanges.contains(.oneDay))
+        #expect(d.core.shownRanges.contains(.fiveDays))
+        #expect(model.screen.layout.ranges == d.core.shownRanges)
+        #expect(model.range == .fiveDays)   // the start range gives way to the next one it can draw
+        var ranges: Set<ChartRange> = []
+        d.run(for: 120) { if let m = d.core.model { ranges.insert(m.range) } }
+        #expect(!ranges.contains(.oneDay))
+        #expect(ranges.count == d.core.shownRanges.count)
+        // One intraday bar is a price, not a chart: still no 1D. A second one makes it a line.
+        let bars = Self.intraday.bars
+        let lastDay = SampleMarket.timeZone.localDate(atUnixTime: try #require(bars.last).time)
+        let today = bars.filter { SampleMarket.timeZone.localDate(atUnixTime: $0.time) == lastDay }
+        d.send(.series(instrumentID: "A", slot: .intraday, series: PriceSeries(name: "A", interval: .intraday(seconds: 60), bars: Array(today.prefix(1)))))
+        d.run(for: 1)
+        #expect(!d.core.shownRanges.contains(.oneDay))
+        d.send(.series(instrumentID: "A", slot: .intraday, series: PriceSeries(name: "A", interval: .intraday(seconds: 60), bars: Array(today.prefix(2)))))
+        d.run(for: 1)
+        #expect(d.core.shownRanges.first == .oneDay)
+        #expect(d.core.model?.screen.layout.ranges.first == .oneDay)
+    }
+
+    @Test("a show request puts the instrument, range and scene on screen at once and holds the cycle there")
+    func showRequestHolds() throws {
+        let d = Self.started(Config.watchlist(["A", "B"]) { $0.cycleSeconds = 5; $0.instrumentCycleSeconds = 10 })
+        d.run(for: 1)
+        d.send(.show(ShowRequest(instrumentID: "B", range: .sixMonths, scene: .bars)))
+        #expect(d.core.status().instrumentID == "B")
+        #expect(d.core.model?.range == .sixMonths)
+        #expect(d.core.model?.scene == .bars)
+        #expect(d.core.paused)
+        d.run(for: 120)
+        #expect(d.core.status().instrumentID == "B" && d.core.model?.scene == .bars)
+        // A name the config lacks changes nothing and says so.
+        d.send(.show(ShowRequest(instrumentID: "Z")))
+        #expect(d.core.status().instrumentID == "B")
+        #expect(d.logs.contains { $0.value.contains("no instrument Z") })
+        // The line scene is settled at once: no draw-in.
+        d.send(.show(ShowRequest(instrumentID: "A", range: .oneYear)))
+        let model = try #require(d.core.model)
+        #expect(model.scene == .line && model.range == .oneYear)
+    }
+
     @Test("a file replaced with garbage keeps the last good data and reports FILE:LINE")
     func garbageKeepsLastGood() {
         let d = Self.started(Config.watchlist(["A"]))

@@ -1,0 +1,154 @@
+import Chart
+import DisplayModel
+import Feed
+import KioskCore
+import Raster
+import Text
+
+/// `render --config`: the daemon's own core, handed the daemon's own reading of the config and the
+/// data files, on a manual clock that starts at the moment asked for. It runs until the picture has
+/// settled and keeps that frame, so what it writes is what the daemon shows at that moment — the
+/// titles, currencies, zones, baselines and market marks of the config, not a file's stem and
+/// defaults. Nothing here decides anything: the core does, exactly as in the daemon.
+package final class StillFrame: KioskShell {
+    package struct Request {
+        package var configPath: String
+        package var show = ShowRequest()
+        /// Unix seconds (the wall clock the core starts with).
+        package var now: Double
+        /// The display's size, else `[display] mode`, else 1920x1080 (as the headless daemon).
+        package var size: (width: Int, height: Int)?
+        /// A finger at this x of the chart: the scrubbed point, as the daemon would show it.
+        package var scrubX: Double?
+
+        package init(configPath: String, now: Double) {
+            self.configPath = configPath
+            self.now = now
+        }
+    }
+
+    /// The frame on the glass (turned for the panel, as the display shows it) and what the status
+    /// file says of it.
+    package struct Result {
+        package var picture: PixelBuffer
+        package var status: KioskStatus
+        /// What the daemon would log: config and data problems, a range it cannot draw.
+        package var messages: [String]
+    }
+
+    private var runner: KioskRunner!
+    private var time: KioskTime
+    private let info: DisplayInfo
+    private let renderer: SceneRenderer
+    private var picture: PixelBuffer?
+    private var pendingFlip: (due: Double, sequence: UInt64)?
+    private var sequence: UInt64 = 0
+    private var messages: [String] = []
+
+    private init(setup: KioskSetup, fonts: FontSet, info: DisplayInfo, now: Double) {
+        time = KioskTime(mono: 1000, wall: now)
+        self.info = info
+        renderer = SceneRenderer(renderThreads: Daemon.renderThreads(for: setup.config))
+        let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: nil, writesStatus: false)
+        runner = KioskRunner(core: core, now: { [unowned self] in time })
+        runner.shell = self
+    }
+
+    /// Loads the config and its data as the daemon does and runs the core until the picture has
+    /// settled. Config errors are messages (the daemon starts with them too); nil only when the
+    /// config cannot be read at all.
+    package static func render(_ request: Request, fonts: FontSet) -> Result? {
+        let (config, issues) = Config.load(path: request.configPath)
+        if issues.contains(where: { $0.severity == .error && $0.line == 0 }) { return nil }
+        let mode = request.size ?? config.mode.map { ($0.width, $0.height) } ?? (1920, 1080)
+        let info = DisplayInfo(width: mode.0, height: mode.1, refreshHz: 60)
+        let still = StillFrame(setup: Daemon.setup(for: config, file: request.configPath), fonts: fonts, info: info,
+                               now: request.now)
+        still.messages = issues.map { "config: \($0)" }
+        still.run(config: config, request: request)
+        guard let picture = still.picture else { return nil }
+        return Result(picture: picture, status: still.runner.core.status(), messages: still.messages)
+    }
+
+    private func run(config: Config, request: Request) {
+        send(.start)
+        if !config.instruments.isEmpty {
+            do {
+                let live = try LiveData(config: config, log: { [unowned self] in messages.append("data: \($0)") }) { _ in }
+                live.onProblem = { [unowned self] path, message in
+                    messages.append("data: " + KioskCore.locate(path: path, message: message, in: config,
+                                                                file: request.configPath).description)
+                }
+                live.onStatus = { [unowned self] id, status in send(.fetchStatus(instrumentID: id, status)) }
+                for update in live.loadAll() {
+                    send(.series(instrumentID: update.instrumentID, slot: update.slot, series: update.series))
+                }
+                send(.dataProblems(live.problems))
+            } catch {
+                messages.append("data: cannot read the data files: \(error)")
+            }
+        }
+        send(.show(request.show))
+        if let x = request.scrubX { send(.gesture(.scrubBegan(x: x, y: Double(info.height) / 2), inputMicros: nil)) }
+        // Frames until one shows nothing in motion; a minute of core time bounds a picture that
+        // never settles (it cannot: every motion has an end).
+        let end = time.mono + 60
+        while time.mono < end {
+            let core = runner.core
+            if picture != nil, core.settledFrame == core.stats.presentedFrames, pendingFlip == nil { break }
+            let next = [pendingFlip?.due, core.nextDeadline].compactMap { $0 }.min() ?? time.mono + 1 / info.refreshHz
+            time = time.advanced(by: max(0, min(next, end) - time.mono))
+            if let flip = pendingFlip, flip.due <= time.mono {
+                pendingFlip = nil
+                send(.flipCompleted(vblank: time.mono, sequence: flip.sequence))
+            } else {
+                send(.timer)
+            }
+        }
+    }
+
+    private func send(_ event: KioskEvent) { runner.send(event) }
+
+    // MARK: KioskShell
+
+    package func present(_ plan: FramePlan) {
+        let canvas: PixelBuffer
+        switch plan.scene {
+        case .black: canvas = PixelBuffer(width: info.width, height: info.height, fill: 0xFF00_0000)
+        case .chart(let model): canvas = renderer.render(model, at: plan.time).buffer
+        case .overview(let board): canvas = renderer.render(board).buffer
+        }
+        var shown = canvas
+        if plan.offset != .zero {
+            shown = PixelBuffer(width: canvas.width, height: canvas.height)
+            shown.copy(from: canvas, offsetX: plan.offset.dx, offsetY: plan.offset.dy, fill: plan.background.premultiplied)
+        }
+        if ((plan.quarterTurns % 4) + 4) % 4 != 0 {
+            var turned = PixelBuffer(width: info.width, height: info.height)
+            _ = shown.rotate(quarterTurns: plan.quarterTurns, into: &turned)
+            shown = turned
+        }
+        picture = shown
+        sequence += 1
+        pendingFlip = (time.mono + 1 / info.refreshHz, sequence)
+        send(.framePresented(FrameReport()))
+    }
+
+    package func openDisplay() { send(.displayOpened(info)) }
+    package func reopenDisplay() { openDisplay() }
+    package func log(_ priority: Log.Priority, _ text: String) {
+        if priority.rawValue <= Log.Priority.warning.rawValue { messages.append(text) }
+    }
+    package func setPowered(_ on: Bool) { if !on { send(.screenOffApplied(dpms: true)) } }
+    package func ready(status: String?) {}
+    package func watchdogPing() {}
+    package func reloading() {}
+    package func stopping(statistics: String) {}
+    package func watchHotplug(_ on: Bool) {}
+    package func openInput() {}
+    package func releaseDisplay() {}
+    package func acquireDisplay() {}
+    package func layoutChanged(quarterTurns: Int, width: Int, height: Int) {}
+    package func writeStatus(_ status: KioskStatus) {}
+    package func exit(status: Int32) {}
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""`tickerboard render --config` draws what the daemon shows: the real daemon on the headless display
+settles on a config, and `render --config` at the moment its status file names writes the same
+pixels as the daemon's preview and the same picture keys as its status file. Two screens: an
+instrument with minute bars on Xetra in de-DE (1D against the previous close, the config's name and
+currency), and one whose data the provider refused (the reason in the placeholder). Every wait is for
+an observable state; nothing sleeps a fixed time.
+
+usage: render-config-check.py TICKERBOARD_BINARY DATA_CSV
+Prints RESULT <name> PASS|FAIL lines and a closing 'N passed, N failed' line.
+"""
+import json, os, shutil, signal, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tbcheck import read_json, read_png, stop, wait_for  # noqa: E402
+
+BIN, CSV = sys.argv[1], sys.argv[2]
+SIZE = "800x480"  # the Raspberry Pi's 7" panel
+KEYS = ["instrument_name", "range", "scene", "price", "change", "change_percent", "price_text", "change_text",
+        "baseline", "baseline_kind", "session_state", "as_of", "last_data_time", "waiting_for", "problem", "note"]
+results = []
+
+
+def result(name, ok, detail=""):
+    results.append(ok)
+    print("RESULT %s %s%s" % (name, "PASS" if ok else "FAIL", (" " + detail) if detail else ""), flush=True)
+
+
+def minute_bars(path, date, previous_close):
+    """A Xetra session of minute bars on `date` (CET), 09:00 to the 17:35 closing auction."""
+    with open(path, "w") as f:
+        f.write("Datetime,Open,High,Low,Close,Adj Close,Volume\n")
+        for i in range(0, 8 * 60 + 36, 5):
+            h, m = 9 + i // 60, i % 60
+            v = previous_close + 6 + 4 * ((i * 7919) % 23) / 23 - i / 120
+            f.write("%s %02d:%02d:00+01:00,%.2f,%.2f,%.2f,%.2f,%.2f,100\n" % (date, h, m, v, v + 0.5, v - 0.5, v, v))
+
+
+def settled_preview(state, preview):
+    """(status, PNG bytes) of one settled picture: the status says every frame so far is settled,
+    the preview is read, and the status still names the same frame afterwards."""
+    def still():
+        s = read_json(state)
+        if not s or not s.get("frames") or s.get("settled_frame") != s.get("frames") or not os.path.exists(preview):
+            return None
+        # The preview of the settled frame is written right after it is shown, the status on its own
+        # schedule: the status must come after the preview to vouch for it.
+        if os.stat(state).st_mtime_ns < os.stat(preview).st_mtime_ns:
+            return None
+        png = open(preview, "rb").read()
+        again = read_json(state)
+        return (s, png) if again and again.get("frames") == s["frames"] else None
+    return wait_for(still, 60)
+
+
+def compare(name, conf, work, args=()):
+    preview, state, log = (os.path.join(work, n) for n in ("preview.png", "status.json", "daemon.log"))
+    daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless", "--size", SIZE,
+                               "--preview", preview, "--status", state],
+                              stderr=open(log, "w"), stdout=subprocess.DEVNULL)
+    try:
+        got = settled_preview(state, preview)
+    finally:
+        stop(daemon, signal.SIGTERM, 10)
+    if not got:
+        result(name + "-pixels", False, "the daemon never settled (see %s)" % log)
+        result(name + "-values", False, "no status")
+        return None
+    status, png = got
+    with open(os.path.join(work, "daemon.png"), "wb") as f:
+        f.write(png)
+    out = os.path.join(work, "render.png")
+    r = subprocess.run([BIN, "render", "--config", conf, "--size", SIZE, "--now", str(int(status["time"])),
+                        "--output", out, "--values"] + list(args), capture_output=True, text=True)
+    if r.returncode != 0:
+        result(name + "-pixels", False, "render exit %d: %s" % (r.returncode, r.stderr.strip()))
+        result(name + "-values", False, "")
+        return None
+    w1, h1, a = read_png(os.path.join(work, "daemon.png"))
+    w2, h2, b = read_png(out)
+    differing = sum(1 for y in range(min(h1, h2)) for x in range(min(w1, w2)) if a[y][3 * x:3 * x + 3] != b[y][3 * x:3 * x + 3])
+    result(name + "-pixels", (w1, h1) == (w2, h2) and differing == 0,
+           "daemon %dx%d, render %dx%d, %d pixels differ" % (w1, h1, w2, h2, differing))
+    values = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
+
+    def plain(v):
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            return str(v).lower()
+        if isinstance(v, float) and v == int(v) and abs(v) < 1e15:
+            return str(int(v))
+        return str(v)
+    mismatched = ["%s: status %r, render %r" % (k, plain(status.get(k)), values.get(k)) for k in KEYS
+                  if plain(status.get(k)) != values.get(k)]
+    result(name + "-values", not mismatched and all(k in values for k in KEYS),
+           "; ".join(mismatched) or "all %d keys equal (price_text=%r change_text=%r problem=%r)"
+           % (len(KEYS), values.get("price_text"), values.get("change_text"), values.get("problem")))
+    return status, values
+
+
+work = tempfile.mkdtemp(prefix="tb-render-config-")
+try:
+    # 1. Minute bars on Xetra, de-DE, the config's name and currency; 1D against the previous close.
+    data = os.path.join(work, "data")
+    os.mkdir(data)
+    shutil.copy(CSV, os.path.join(data, "TB.csv"))
+    rows = [l.split(",") for l in open(CSV).read().strip().splitlines()[1:]]
+    last_date, previous_close = rows[-1][0], float(rows[-2][4])
+    minute_bars(os.path.join(data, "TB-1m.csv"), last_date, previous_close)
+    conf = os.path.join(work, "one.conf")
+    with open(conf, "w") as f:
+        f.write("[data]\ndirectory = %s\n[chart]\nlocale = de-DE\ncycle-interval = 0\nstart-range = 1D\nwatchlist = off\n"
+                "[instrument TB]\nname = Tickerboard AG\ndaily = TB.csv\nintraday = TB-1m.csv\ncurrency = EUR\n"
+                "exchange = XETR\n" % data)
+    got = compare("render-config-xetra", conf, os.path.join(work))
+    if got:
+        status, values = got
+        ok = (values.get("instrument_name") == "Tickerboard AG" and values.get("range") == "1D"
+              and values.get("baseline_kind") == "previous-close" and abs(float(values.get("baseline") or 0) - previous_close) < 1e-9
+              and "€" in values.get("price_text", "") and "," in values.get("price_text", ""))
+        result("render-config-xetra-header", ok, "name=%r range=%r baseline=%r (%r) price_text=%r"
+               % (values.get("instrument_name"), values.get("range"), values.get("baseline"), values.get("baseline_kind"),
+                  values.get("price_text")))
+
+    # 2. The provider refused the symbol: the placeholder gives the reason, as the status file does.
+    work2 = os.path.join(work, "refused")
+    data2 = os.path.join(work2, "data")
+    os.makedirs(data2)
+    with open(os.path.join(data2, "DAX.status"), "w") as f:
+        json.dump({"provider": "yahoo", "symbol": "^GDAXI", "last_error": "daily: yahoo: HTTP 404 Not Found: No data found, symbol may be delisted",
+                   "attempted_at": 1796000000, "error_since": 1796000000}, f)
+    conf2 = os.path.join(work2, "refused.conf")
+    with open(conf2, "w") as f:
+        f.write("[data]\ndirectory = %s\n[chart]\ncycle-interval = 0\nwatchlist = off\n"
+                "[instrument DAX]\nname = DAX\ndaily = DAX.csv\nexchange = XETR\n" % data2)
+    got = compare("render-config-refused", conf2, work2)
+    if got:
+        _, values = got
+        result("render-config-refused-reason", "not found" in (values.get("problem") or "") and bool(values.get("waiting_for")),
+               "problem=%r waiting_for=%r" % (values.get("problem"), values.get("waiting_for")))
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+
+passed = sum(results)
+print("%d passed, %d failed" % (passed, len(results) - passed))
+sys.exit(0 if passed == len(results) else 1)
