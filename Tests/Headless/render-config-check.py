@@ -9,7 +9,7 @@ an observable state; nothing sleeps a fixed time.
 usage: render-config-check.py TICKERBOARD_BINARY DATA_CSV
 Prints RESULT <name> PASS|FAIL lines and a closing 'N passed, N failed' line.
 """
-import json, os, shutil, signal, subprocess, sys, tempfile
+import json, os, shutil, signal, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tbcheck import read_json, read_png, stop, wait_for  # noqa: E402
@@ -139,8 +139,58 @@ try:
         _, values = got
         result("render-config-refused-reason", "not found" in (values.get("problem") or "") and bool(values.get("waiting_for")),
                "problem=%r waiting_for=%r" % (values.get("problem"), values.get("waiting_for")))
+
+    # 3. The README's quick-start watchlist, as written there, on data shaped like the fetcher's: the
+    # screens it describes (Apple under its name, SAP in euros, bitcoin around the clock in UTC, its
+    # 1D the last 24 hours even at 03:45 Berlin time).
+    readme = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")).read()
+    block = readme.split("<<'CONF'\n", 1)[1].split("\nCONF\n", 1)[0]
+    work3 = os.path.join(work, "readme")
+    data3 = os.path.join(work3, "data")
+    os.makedirs(data3)
+    for ident in ("AAPL", "SAP", "BTC"):
+        shutil.copy(CSV, os.path.join(data3, ident + ".csv"))
+    minute_bars(os.path.join(data3, "SAP-1m.csv"), last_date, previous_close)
+    start = 1796000000 - 1796000000 % 86400 - 86400   # two UTC days of minute bars, to 02:45 UTC
+    with open(os.path.join(data3, "BTC-1m.csv"), "w") as f:
+        f.write("Datetime,Open,High,Low,Close,Adj Close,Volume\n")
+        for t in range(start, 1796000000 - 1796000000 % 86400 + 2 * 3600 + 45 * 60 + 1, 300):
+            v = 60000 + 500 * ((t // 300 * 7919) % 17) / 17 + (t - start) / 100
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S+00:00", time.gmtime(t))
+            f.write("%s,%.2f,%.2f,%.2f,%.2f,%.2f,1\n" % (stamp, v, v, v, v, v))
+    shutil.copy(os.path.join(data3, "SAP-1m.csv"), os.path.join(data3, "AAPL-1m.csv"))
+    conf3 = os.path.join(work3, "tickerboard.conf")
+    with open(conf3, "w") as f:
+        f.write("[data]\ndirectory = %s\n%s\n" % (data3, block))
+    now = 1796000000 - 1796000000 % 86400 + 2 * 3600 + 45 * 60   # 03:45 in Berlin (CET)
+
+    def values_of(ident, rng):
+        r = subprocess.run([BIN, "render", "--config", conf3, "--instrument", ident, "--range", rng, "--now", str(now),
+                            "--values", "--size", SIZE], capture_output=True, text=True)
+        return dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line), r.stderr.strip()
+    btc, err = values_of("BTC", "1D")
+    # 1D is the 24 hours up to the newest bar: its baseline is the price as that window opens (a
+    # calendar day would start at 00:00 UTC, 2 h 45 min back).
+    opens = now - 86400
+    window_open = round(60000 + 500 * ((opens // 300 * 7919) % 17) / 17 + (opens - start) / 100, 2)
+    span = (int(btc.get("last_data_time") or 0) - now) if btc.get("last_data_time") else None
+    ok = (btc.get("range") == "1D" and btc.get("session_state") == "open" and "UTC" in (btc.get("note") or "")
+          and "EDT" not in (btc.get("note") or "") and "EST" not in (btc.get("note") or "") and span == 0
+          and btc.get("baseline_kind") == "first" and abs(float(btc.get("baseline") or 0) - window_open) < 0.005)
+    result("readme-btc-24-7", ok, "range=%s state=%s note=%r baseline=%s (%s; the price 24 h back: %s) %s"
+           % (btc.get("range"), btc.get("session_state"), btc.get("note"), btc.get("baseline"), btc.get("baseline_kind"),
+              window_open, err))
+    sap, err = values_of("SAP", "1D")
+    aapl, err2 = values_of("AAPL", "1M")
+    result("readme-sap-and-apple", "€" in (sap.get("price_text") or "") and sap.get("baseline_kind") == "previous-close"
+           and aapl.get("instrument_name") == "Apple" and (aapl.get("price_text") or "").startswith("$"),
+           "SAP %r %s; AAPL %r %r %s %s" % (sap.get("price_text"), sap.get("baseline_kind"), aapl.get("instrument_name"),
+                                          aapl.get("price_text"), err, err2))
 finally:
-    shutil.rmtree(work, ignore_errors=True)
+    if os.environ.get("KEEP_RENDER_CHECK"):
+        print("kept %s" % work)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
 
 passed = sum(results)
 print("%d passed, %d failed" % (passed, len(results) - passed))
