@@ -84,6 +84,22 @@ public final class Fetcher {
             markets[inst.id] = MarketHours(hours: inst.session, zone: tz, extendedHours: inst.extendedHours, calendar: calendar)
         }
         loadState()
+        if mode == .write { removeStaleTemporaries() }
+    }
+
+    /// A fetcher killed mid-write leaves its temporary beside the file (as large as the file);
+    /// the next start clears what writers no longer running left.
+    func removeStaleTemporaries() {
+        var paths = [statePath]
+        for inst in config.instruments {
+            paths.append(statusPath(inst.id))
+            for slot in Slot.allCases { if let file = inst.file(for: slot) { paths.append(config.path(of: file)) } }
+        }
+        for path in paths {
+            for name in AtomicFile.removeStaleTemporaries(of: path) {
+                log.write(.notice, "\(path): removed \(name), left by a writer that no longer runs")
+            }
+        }
     }
 
     /// The jobs of every configured instrument, in config order (daily before intraday).

@@ -32,6 +32,8 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         /// Refuse a symbolic link as the last component (ELOOP): for files whose owner and mode
         /// matter, such as API keys.
         public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+        /// With `.create`: fail (EEXIST) if anything is at the path, a symbolic link included.
+        public static let exclusive = OpenOptions(rawValue: O_EXCL)
         /// Fail unless the path is a directory (to fsync one after a rename).
         public static let directory = OpenOptions(rawValue: O_DIRECTORY)
     }

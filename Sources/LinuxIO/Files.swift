@@ -5,9 +5,14 @@ import Glibc
 #endif
 
 /// Files other programs read while we write them (status, preview, ready file, the fetcher's
-/// data): written to a hidden temporary name in the same directory (one per process, never a name
-/// a config mentions or a directory watch acts on) and renamed over the old one, so a reader sees
-/// the old file or the new one, never half of either.
+/// data): written to a hidden temporary name in the same directory (never a name a config mentions
+/// or a directory watch acts on) and renamed over the old one, so a reader sees the old file or the
+/// new one, never half of either.
+///
+/// The temporary name is unpredictable and created exclusively without following links: a
+/// predictable name in a directory someone else can write to would let them plant a symbolic link
+/// there and have root's write land on (and re-mode) any file. It carries the writer's PID, so
+/// `removeStaleTemporaries` can tell a killed writer's leftovers from a live one's work.
 public enum AtomicFile {
     /// - durable: flush the file before the rename and the directory after it, so a power cut
     ///   leaves the old file or the new one (data worth keeping); without it only readers are served
@@ -16,8 +21,15 @@ public enum AtomicFile {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = (slash == nil ? "" : directory + "/") + "." + name + ".tmp-\(getpid())"
-        let fd = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .truncate], permissions: permissions)
+        let prefix = (slash == nil ? "" : directory + "/") + "." + name + ".tmp-\(getpid())-"
+        var temporary = ""
+        var opened: FileDescriptor?
+        for _ in 0..<8 where opened == nil {
+            temporary = prefix + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+            do { opened = try FileDescriptor.open(temporary, .writeOnly, options: [.create, .exclusive, .noFollow],
+                                                  permissions: permissions) } catch where error == .fileExists { continue }
+        }
+        guard let fd = opened else { throw Errno.fileExists }
         do throws(Errno) {
             // Exactly `permissions`: a service's UMask=0077 would otherwise hide a status file from
             // the monitoring agent (or the daemon, for the fetcher's data) that reads it.
@@ -41,6 +53,30 @@ public enum AtomicFile {
             _ = fsync(dir.rawValue)
             try? dir.close()
         }
+    }
+
+    /// Deletes what writers of `path` that no longer run left behind (`kill -9` mid-write leaves a
+    /// temporary as large as the file). Returns the names removed. A live writer's temporary is
+    /// kept: it is about to be renamed.
+    @discardableResult
+    public static func removeStaleTemporaries(of path: String) -> [String] {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let prefix = "." + name + ".tmp-"
+        var removed: [String] = []
+        for entry in FileSystem.list(directory) where entry.hasPrefix(prefix) {
+            let rest = entry.dropFirst(prefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ pid_t($0) }), pid > 0 else { continue }
+            // kill(pid, 0): ESRCH means no such process; EPERM means someone else's, alive.
+            if pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH { continue }
+            let full = directory + "/" + entry
+            // lstat, not stat: a planted link is removed as a link, its target untouched.
+            var info = stat()
+            guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFLNK else { continue }
+            if unlink(full) == 0 { removed.append(entry) }
+        }
+        return removed
     }
 
     /// `rename(2)`: atomic within one file system.

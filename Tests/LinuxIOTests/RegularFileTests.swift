@@ -57,6 +57,49 @@ import Testing
         #expect(throws: Errno.self) { try AtomicFile.write(Array("x".utf8), to: dir + "/sub.csv") }
         #expect(FileManagerless.names(in: dir) == ["data.csv", "sub.csv"])
     }
+
+    /// A link planted at the name the old writer used (`.NAME.tmp-PID`, predictable) made root's
+    /// write land on its target and re-mode it. The temporary is now random and created
+    /// exclusively without following links: the target stays as it was.
+    @Test("a symbolic link planted at a temporary name never redirects the write")
+    func plantedLinkIsNotFollowed() throws {
+        let dir = Self.temporary("planted")
+        mkdir(dir, 0o700)
+        defer { _ = try? FileManagerless.removeTree(dir) }
+        let secret = dir + "/secret", path = dir + "/data.csv"
+        try AtomicFile.write(Array("key".utf8), to: secret, permissions: 0o600)
+        #expect(symlink(secret, dir + "/.data.csv.tmp-\(getpid())") == 0)
+        try AtomicFile.write(Array("prices".utf8), to: path, permissions: 0o644)
+        var info = stat()
+        #expect(stat(secret, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(try RegularFile.read(secret, limit: 10) == Array("key".utf8))
+        #expect(try RegularFile.read(path, limit: 10) == Array("prices".utf8))
+        #expect(FileManagerless.names(in: dir).filter { $0.hasPrefix(".data.csv.tmp-") && $0 != ".data.csv.tmp-\(getpid())" }.isEmpty)
+    }
+
+    /// `kill -9` mid-write leaves a temporary as large as the file; the next start removes what a
+    /// writer that no longer runs left, and nothing of a live writer's (or the link's target).
+    @Test("stale temporaries of dead writers are removed, a live writer's are kept")
+    func staleTemporariesAreRemoved() throws {
+        let dir = Self.temporary("stale")
+        mkdir(dir, 0o700)
+        defer { _ = try? FileManagerless.removeTree(dir) }
+        let path = dir + "/data.csv"
+        // A PID that is not running: a child that has exited and been reaped.
+        let dead = fork()
+        if dead == 0 { _exit(0) }
+        var status: Int32 = 0
+        waitpid(dead, &status, 0)
+        try AtomicFile.write(Array("kept".utf8), to: dir + "/target", permissions: 0o600)
+        try AtomicFile.write(Array("half".utf8), to: dir + "/.data.csv.tmp-\(dead)-abc")
+        #expect(symlink(dir + "/target", dir + "/.data.csv.tmp-\(dead)-link") == 0)
+        try AtomicFile.write(Array("mine".utf8), to: dir + "/.data.csv.tmp-\(getpid())-xyz")
+        try AtomicFile.write(Array("other".utf8), to: dir + "/.other.csv.tmp-\(dead)-abc")
+        let removed = AtomicFile.removeStaleTemporaries(of: path).sorted()
+        #expect(removed == [".data.csv.tmp-\(dead)-abc", ".data.csv.tmp-\(dead)-link"])
+        #expect(FileManagerless.names(in: dir).sorted() == [".data.csv.tmp-\(getpid())-xyz", ".other.csv.tmp-\(dead)-abc", "target"])
+        #expect(try RegularFile.read(dir + "/target", limit: 10) == Array("kept".utf8))
+    }
 }
 
 /// Just enough directory listing for the tests (no Foundation).
