@@ -62,11 +62,65 @@ public enum Secrets {
         return .success(Secret(key))
     }
 
-    /// `text` with every key (and its URL-encoded form) replaced by `<key>`.
+    /// `text` with every key replaced by `<key>`: as it is, URL-encoded and percent-encoded byte for
+    /// byte, in any letter case (a provider echoed `ab%2b%2fkey…` lower-cased), whatever its length;
+    /// and the value of every key-like query parameter (`apikey=`, `token=`, …), so a key this
+    /// process does not know of (a provider's echo of another) never leaves either.
     public static func redact(_ text: String, _ secrets: [Secret]) -> String {
-        var out = text
-        for secret in secrets where secret.value.count >= 4 {
-            for form in Set([secret.value, urlEncode(secret.value)]) { out = out.replacing(form, with: "<key>") }
+        var bytes = Array(text.utf8)
+        for secret in secrets where !secret.value.isEmpty {
+            let fully = secret.value.utf8.map { "%" + (($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true)) }.joined()
+            for form in Set([secret.value, urlEncode(secret.value), fully]) { bytes = replacingFolded(Array(form.utf8), in: bytes) }
+        }
+        return String(decoding: redactingParameters(bytes), as: UTF8.self)
+    }
+
+    private static func fold(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+    private static let placeholder = Array("<key>".utf8)
+
+    /// Every occurrence of `needle` in `text`, compared with ASCII letters folded, replaced.
+    private static func replacingFolded(_ needle: [UInt8], in text: [UInt8]) -> [UInt8] {
+        let n = needle.map(fold)
+        guard !n.isEmpty, text.count >= n.count else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var i = 0
+        while i < text.count {
+            if i + n.count <= text.count, fold(text[i]) == n[0], (0..<n.count).allSatisfy({ fold(text[i + $0]) == n[$0] }) {
+                out += placeholder
+                i += n.count
+            } else {
+                out.append(text[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// Query parameter names that carry credentials at the providers we speak to and elsewhere.
+    static let keyParameters = ["apikey", "api_key", "apitoken", "api_token", "token", "access_key", "key", "secret"]
+
+    private static func redactingParameters(_ text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var i = 0
+        let names = keyParameters.map { Array($0.utf8) }
+        while i < text.count {
+            // A name starts after `?` or `&` and ends at `=`.
+            if i > 0, text[i - 1] == UInt8(ascii: "?") || text[i - 1] == UInt8(ascii: "&"),
+               let name = names.first(where: { name in
+                   i + name.count < text.count && text[i + name.count] == UInt8(ascii: "=")
+                       && (0..<name.count).allSatisfy { fold(text[i + $0]) == name[$0] }
+               }) {
+                out += text[i...(i + name.count)]
+                i += name.count + 1
+                let start = i
+                while i < text.count, !" &\"'#\n\r\t<>".utf8.contains(text[i]) { i += 1 }
+                if i > start { out += placeholder }
+                continue
+            }
+            out.append(text[i])
+            i += 1
         }
         return out
     }

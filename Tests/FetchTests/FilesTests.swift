@@ -249,4 +249,21 @@ import Testing
         let redacted = Secrets.redact(text, [key])
         #expect(!redacted.contains("a+b") && !redacted.contains("a%2Bb"))
     }
+
+    /// Echoed lower-cased (`ab%2b%2fkey…`), fully percent-encoded, upper-cased, or short: none leaves.
+    @Test("redaction ignores letter case and encoding, and covers short keys and unknown key parameters")
+    func redactionIgnoresCase() {
+        let key = Secret("Ab+/Key9Z")
+        let echoes = ["apikey=ab%2b%2fkey9z", "APIKEY=AB%2B%2FKEY9Z", "key ab+/key9z", "%41%62%2B%2F%4B%65%79%39%5A",
+                      "%41%62%2b%2f%4b%65%79%39%5a"]
+        for echo in echoes {
+            let redacted = Secrets.redact("error: \(echo) invalid", [key])
+            #expect(!redacted.lowercased().contains("key9z") && !redacted.lowercased().contains("%4b%65"), "\(echo) -> \(redacted)")
+        }
+        #expect(Secrets.redact("token xyz: bad", [Secret("xyz")]) == "token <key>: bad")
+        // Another key the provider echoed in a URL: the parameter's value goes, the rest stays.
+        #expect(Secrets.redact("GET https://api.example/q?symbol=AAPL&apiKey=OTHER123&x=1 failed", [])
+                == "GET https://api.example/q?symbol=AAPL&apiKey=<key>&x=1 failed")
+        #expect(Secrets.redact("the monkey=1 stays", []) == "the monkey=1 stays")
+    }
 }
