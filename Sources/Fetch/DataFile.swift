@@ -37,9 +37,15 @@ public enum DataFile {
 
     /// Old and new bars together: every old bar is kept unless the new data has one at the same
     /// time (the new one wins); intraday files keep the last `sessions` trading days (in `zone`).
+    ///
+    /// What the reader could not take back is left out: bars outside years 1–9999 (the layout has
+    /// four-digit years) and, past `YahooCSV.maximumRows`, the oldest rows (history is trimmed, never
+    /// the file made unreadable for good).
     public static func merge(existing: [PriceBar], new: [PriceBar], slot: Slot, sessions: Int,
                              zone: ExchangeTimeZone) -> [PriceBar] {
-        let merged = PriceSeries(name: "", interval: .daily, bars: existing + new).bars
+        let writable = (existing + new).filter { $0.time >= firstWritableTime && $0.time < endOfWritableTime }
+        var merged = PriceSeries(name: "", interval: .daily, bars: writable).bars
+        if merged.count > YahooCSV.maximumRows { merged.removeFirst(merged.count - YahooCSV.maximumRows) }
         guard slot == .intraday, sessions > 0 else { return merged }
         var days: [Int] = []
         for bar in merged.reversed() {
@@ -50,6 +56,28 @@ public enum DataFile {
         guard days.count > sessions else { return merged }
         let oldestKept = days[sessions - 1]
         return merged.filter { zone.localDate(atUnixTime: $0.time).daysSinceEpoch >= oldestKept }
+    }
+
+    /// 0001-01-01 and 10000-01-01 00:00 UTC: a day beyond either side would be written with a year
+    /// the reader (and every spreadsheet) refuses. (A day of slack for zones ahead of UTC.)
+    static let firstWritableTime: Int64 = -62_135_596_800 + 86_400
+    static let endOfWritableTime: Int64 = 253_402_300_800 - 86_400
+
+    /// Why `bytes` must not replace a data file, or nil: the reader the daemon and the fetcher
+    /// share must read back every one of `rows` rows, within its size limit. A file written that
+    /// its own reader refuses would never be replaced again.
+    public static func unreadable(_ bytes: [UInt8], rows: Int) -> String? {
+        guard bytes.count <= YahooCSV.maximumFileSize else {
+            return "the new file would be \(bytes.count >> 20) MB, over the reader's \(YahooCSV.maximumFileSize >> 20) MB"
+        }
+        do throws(FeedError) {
+            let (series, report) = try YahooCSV.parse(bytes, source: "the new file")
+            if let summary = report.summary { return "the reader would have \(summary)" }
+            if series.bars.count != rows { return "the new file would read back \(series.bars.count) of \(rows) rows" }
+            return nil
+        } catch {
+            return "the reader would refuse the new file: \(error)"
+        }
     }
 
     /// The Yahoo CSV layout: `Date` (daily) or `Datetime` with the exchange's UTC offset (intraday),

@@ -163,6 +163,9 @@ public final class Fetcher {
                                     sessions: inst.intradaySessions, zone: tz)
         let rendered = DataFile.render(merged, slot: job.slot, zone: tz)
         let changed = rendered != existing?.bytes
+        if changed, let why = DataFile.unreadable(rendered, rows: merged.count) {
+            return fail(.badData(why + "; the file is kept"), requested: true)
+        }
         if changed && mode == .write {
             do throws(Errno) {
                 try DataFile.replaceAtomically(path: path, bytes: rendered)

@@ -35,6 +35,27 @@ import Testing
         #expect(merged.count == 15)
     }
 
+    /// A bar after 9999-12-31 was written as `+292277026596-12-04`, and two 300,000-row answers
+    /// merged into a file over the reader's 500,000 rows: files the reader refused, never replaced
+    /// again. The merge keeps what can be read back; the check refuses anything else.
+    @Test("what is merged is always what the reader takes back: years 1-9999, at most its row limit")
+    func mergeStaysReadable() throws {
+        let far = PriceBar(time: Int64.max / 2, open: 1, high: 1, low: 1, close: 1)
+        let merged = DataFile.merge(existing: [day(2024, 1, 2, close: 3)], new: [far], slot: .daily, sessions: 5, zone: zone)
+        #expect(merged.map(\.close) == [3])
+        let start = CivilDate(year: 1000, month: 1, day: 1)!.unixTimeAtMidnightUTC
+        let many = (0..<300_000).map { PriceBar(time: start + Int64($0) * 86_400, open: 1, high: 1, low: 1, close: Double($0 % 100 + 1)) }
+        let more = (300_000..<600_000).map { PriceBar(time: start + Int64($0) * 86_400, open: 1, high: 1, low: 1, close: 2) }
+        let big = DataFile.merge(existing: many, new: more, slot: .daily, sessions: 5, zone: zone)
+        #expect(big.count == YahooCSV.maximumRows)
+        #expect(big.last?.time == more.last?.time)
+        let bytes = DataFile.render(big, slot: .daily, zone: zone)
+        #expect(DataFile.unreadable(bytes, rows: big.count) == nil)
+        // What the layout cannot carry is named before any rename.
+        let broken = DataFile.render([day(2024, 1, 2, close: 3), far], slot: .daily, zone: zone)
+        #expect(DataFile.unreadable(broken, rows: 2)?.contains("line 3") == true)
+    }
+
     @Test("the daemon reads what is written") func theDaemonReadsWhatIsWritten() throws {
         let daily = [PriceBar(time: CivilDate(year: 2024, month: 3, day: 1)!.unixTimeAtMidnightUTC, open: 34.25,
                               high: Double(Float(34.55)), low: 34.1, close: 34.45, adjustedClose: 34.4, volume: 1251)]
