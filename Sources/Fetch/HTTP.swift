@@ -30,9 +30,13 @@ public struct HTTPResponse: Sendable, Equatable {
     /// `Retry-After` in seconds (the delta form; an HTTP date is turned into a delta by the caller's
     /// clock through `retryAfter(now:)`).
     public func retryAfter(now: Int64) -> Int? {
-        guard let value = headers["retry-after"]?.filter({ $0 != " " }), !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return min(seconds, 86_400) }
-        if let date = HTTPDate.parse(value) { return Int(max(0, min(86_400, date - now))) }
+        // Trimmed, not stripped: the date form's spaces separate its fields.
+        guard let value = headers["retry-after"]?.trimmingCharacters(in: " \t"), !value.isEmpty else { return nil }
+        if value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) { return Int(value).map { min($0, 86_400) } ?? 86_400 }
+        if let date = HTTPDate.parse(value) {
+            let (delta, overflow) = date.subtractingReportingOverflow(now)
+            return overflow ? (date > now ? 86_400 : 0) : Int(max(0, min(86_400, delta)))
+        }
         return nil
     }
 }
@@ -204,15 +208,36 @@ public struct CurlTransport: HTTPTransport {
 }
 
 /// `Wed, 21 Oct 2015 07:28:00 GMT` (the one form servers send in `Retry-After`).
+/// The three date forms HTTP recipients must accept (RFC 9110 §5.6.7): IMF-fixdate
+/// `Sun, 06 Nov 1994 08:49:37 GMT`, RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime
+/// `Sun Nov  6 08:49:37 1994`. Years outside 1900-9999 and impossible times are no date.
 enum HTTPDate {
     static func parse(_ text: String) -> Int64? {
         let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]) else { return nil }
+        if parts.count == 6, parts[5] == "GMT" {
+            return make(year: parts[3], month: parts[2], day: parts[1], time: parts[4])
+        }
+        if parts.count == 4, parts[3] == "GMT" {
+            let dmy = parts[1].split(separator: "-")
+            guard dmy.count == 3, dmy[2].count == 2, let yy = Int(dmy[2]) else { return nil }
+            // RFC 850's two-digit year: the recent past, as RFC 9110 tells recipients to read it.
+            return make(year: Substring(String(yy < 70 ? 2000 + yy : 1900 + yy)), month: dmy[1], day: dmy[0], time: parts[2])
+        }
+        if parts.count == 5 {
+            return make(year: parts[4], month: parts[1], day: parts[2], time: parts[3])
+        }
+        return nil
+    }
+
+    private static func make(year: Substring, month: Substring, day: Substring, time: Substring) -> Int64? {
         let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        guard let month = months.firstIndex(of: parts[2].lowercased()) else { return nil }
-        let hms = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard hms.count == 3, let date = CivilDate(year: year, month: month + 1, day: day) else { return nil }
-        return date.unixTimeAtMidnightUTC + Int64(hms[0] * 3600 + hms[1] * 60 + hms[2])
+        guard year.count == 4, let y = Int(year), (1900...9999).contains(y), day.count <= 2, let d = Int(day),
+              let m = months.firstIndex(of: month.lowercased()) else { return nil }
+        let hms = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard hms.count == 3, hms.allSatisfy({ $0.count == 2 }), let h = Int(hms[0]), let mi = Int(hms[1]), let s = Int(hms[2]),
+              (0...23).contains(h), (0...59).contains(mi), (0...60).contains(s),
+              let date = CivilDate(year: y, month: m + 1, day: d) else { return nil }
+        return date.unixTimeAtMidnightUTC + Int64(h * 3600 + mi * 60 + s)
     }
 }
 

@@ -288,3 +288,28 @@ import Testing
         #expect(Secrets.redact("the monkey=1 stays", []) == "the monkey=1 stays")
     }
 }
+
+/// `Retry-After` as a date was never honoured: the spaces that separate its fields were stripped
+/// before parsing. RFC 9110 asks recipients to take all three date forms.
+@Suite struct RetryAfterTests {
+    func after(_ value: String, now: Int64 = 784_111_717) -> Int? {
+        HTTPResponse(status: 429, headers: ["retry-after": value], body: []).retryAfter(now: now)
+    }
+
+    @Test("Retry-After takes seconds and all three HTTP date forms, bounded to a day")
+    func retryAfterForms() {
+        // 784111777 is Sun, 06 Nov 1994 08:49:37 GMT; now is a minute before it.
+        #expect(after("120") == 120)
+        #expect(after(" 120 ") == 120)
+        #expect(after("Sun, 06 Nov 1994 08:49:37 GMT") == 60)
+        #expect(after("Sunday, 06-Nov-94 08:49:37 GMT") == 60)
+        #expect(after("Sun Nov  6 08:49:37 1994") == 60)
+        #expect(after("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_200_000) == 0)   // in the past: now
+        #expect(after("99999999999999999999999") == 86_400)
+        #expect(after("Fri, 31 Dec 9999 23:59:59 GMT", now: .min) == 86_400)
+        #expect(after("Sun, 06 Nov 1994 08:49:37 GMT", now: .max) == 0)
+        for bad in ["-5", "soon", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 99999 08:49:37 GMT", ""] {
+            #expect(after(bad) == nil, "\(bad)")
+        }
+    }
+}
