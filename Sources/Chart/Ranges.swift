@@ -123,6 +123,18 @@ public struct MarketData: Sendable {
         return RangeSelection(range: range, points: daily.bars[first...].map(point(of:)), usesDailyFallback: false)
     }
 
+    /// Which of `ranges` this data can draw, for the selector and the cycle: 1D needs intraday
+    /// bars (from daily bars it is two closes, a ruler line) and every range two points at least
+    /// (one bar is a price, which the header shows). All of them when none can (a placeholder),
+    /// so the selector never empties. The daemon and `render` ask the same question here.
+    public func drawableRanges(of ranges: [ChartRange], options: RangeOptions = RangeOptions()) -> [ChartRange] {
+        let drawable = ranges.filter { range in
+            let selection = points(for: range, options: options)
+            return selection.points.count >= 2 && !(range == .oneDay && selection.usesDailyFallback)
+        }
+        return drawable.isEmpty ? ranges : drawable
+    }
+
     private func point(of bar: PriceBar) -> ChartPoint {
         ChartPoint(time: bar.time, value: bar.price(priceField))
     }

@@ -252,8 +252,10 @@ enum RenderCommand {
                                     fetch: nil, newest: newest, staleness: nil)
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+        // The selector offers what the daemon's would: the ranges this data can draw.
+        let offered = dataPath == nil ? ChartRange.allCases : instrument.market.drawableRanges(of: ChartRange.allCases, options: rangeOptions)
         let model = ScreenModel(instrument: instrument, width: size.width, height: size.height, fonts: fonts,
-                                palette: palette, range: transitionRanges?.0 ?? range)
+                                palette: palette, range: transitionRanges?.0 ?? range, ranges: offered)
         if axis != model.timeAxis { model.timeAxis = axis }
         model.rangeOptions = rangeOptions
         // The status line is drawn when asked for (--now or --exchange); plain renders stay as they were.

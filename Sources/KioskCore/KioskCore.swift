@@ -729,11 +729,7 @@ public final class KioskCore {
         guard !showingSample, !entries.isEmpty, let market = market(of: entries[instrumentIndex % entries.count]) else {
             return config.ranges
         }
-        let drawable = config.ranges.filter { range in
-            let selection = market.points(for: range, options: config.rangeOptions)
-            return selection.points.count >= 2 && !(range == .oneDay && selection.usesDailyFallback)
-        }
-        return drawable.isEmpty ? config.ranges : drawable
+        return market.drawableRanges(of: config.ranges, options: config.rangeOptions)
     }
 
     private func rebuildModel(range: ChartRange? = nil) {

@@ -15,9 +15,9 @@ shot() {   # shot NAME: QMP screendump into $OUT/NAME (≤ 10 s)
 # count the same frames before and after), so it shows a settled picture, not a morph in flight.
 still_shot() {
   for try in 1 2 3 4 5 6 7 8 9 10; do
-    stats "$2" "$3"; before=$(grep 'stats:' "$3" | tail -1 | grep -o 'frames [0-9]*')
+    stats "$2" "$3" && before=$(grep 'stats:' "$3" | tail -1 | grep -o 'frames [0-9]*') || before=unanswered-$try
     shot "$1.try$try"
-    stats "$2" "$3"; after=$(grep 'stats:' "$3" | tail -1 | grep -o 'frames [0-9]*')
+    stats "$2" "$3" && after=$(grep 'stats:' "$3" | tail -1 | grep -o 'frames [0-9]*') || after=unanswered
     if [ "$before" = "$after" ] && [ -s "$OUT/$1.try$try" ]; then cp "$OUT/$1.try$try" "$OUT/$1"; echo "still_shot $1: try $try" >> "$3"; return 0; fi
   done
   cp "$OUT/$1.try10" "$OUT/$1" 2>/dev/null; echo "still_shot $1: no still capture in 10 tries" >> "$3"
@@ -91,9 +91,12 @@ flips_after() {
   return 1
 }
 last_flips() { grep 'stats:' "$1" | tail -1 | grep -o 'flips [0-9]*' | cut -d' ' -f2; }
-stats() {  # stats PID LOG: SIGUSR1, then wait for the new `stats:` line
+# stats PID LOG: SIGUSR1, then wait for the new `stats:` line (<= 60 s; a loaded TCG guest can take
+# seconds to answer); false when none came, so no one reads the previous line as this one's.
+stats() {
   n=$(grep -c 'stats:' "$2"); kill -USR1 "$1"; i=0
-  while [ "$(grep -c 'stats:' "$2")" -le "$n" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  while [ "$(grep -c 'stats:' "$2")" -le "$n" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+  [ "$(grep -c 'stats:' "$2")" -gt "$n" ]
 }
 cpu_ticks() { cut -d' ' -f14,15 "/proc/$1/stat" | awk '{ print $1 + $2 }'; }
 # How often the daemon went to sleep (the kernel's count, not the daemon's): an idle daemon sleeps
