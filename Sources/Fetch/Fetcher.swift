@@ -87,6 +87,13 @@ public final class Fetcher {
         if mode == .write { removeStaleTemporaries() }
     }
 
+    /// The latest time a bar or price may carry: 36 hours after now (a session in a zone far
+    /// ahead of ours, a daily bar stamped at its date's midnight), saturating at the end of time.
+    static func horizon(_ now: Int64) -> Int64 {
+        let (t, overflow) = now.addingReportingOverflow(36 * 3600)
+        return overflow ? .max : t
+    }
+
     /// A fetcher killed mid-write leaves its temporary beside the file (as large as the file);
     /// the next start clears what writers no longer running left.
     func removeStaleTemporaries() {
@@ -150,16 +157,32 @@ public final class Fetcher {
         case .success(let r): response = r
         case .failure(let e): return fail(.transport(e), requested: true)
         }
-        let data: ProviderData
+        var data: ProviderData
         switch provider.parse(response, for: request) {
         case .success(let d): data = d
         case .failure(let p): return fail(p, requested: true)
         }
+        // Nothing dated after tomorrow is a price yet: a bar in 2100 would pin the chart and never
+        // go stale, a price time there would say "as of" it for good. Such bars are left out (all
+        // of them: the answer is refused) and said; a later time of the last price is no time.
+        let horizon = Self.horizon(now)
+        let future = data.bars.filter { $0.time > horizon }
+        if !future.isEmpty {
+            data.bars.removeAll { $0.time > horizon }
+            let first = CivilDate(unixTime: future[0].time)
+            guard !data.bars.isEmpty else {
+                return fail(.badData("every bar is dated after now (the first \(first)): the provider's clock or this one is wrong"),
+                            requested: true)
+            }
+            log.write(.warning, "\(job.instrument): \(job.slot) from \(providerName): left out \(future.count) bar"
+                      + "\(future.count == 1 ? "" : "s") dated after now (the first \(first))")
+        }
+        if let t = data.priceTime, t > horizon { data.priceTime = nil }
         if data.tradesAroundTheClock, inst.session == .exchange { markets[inst.id]?.hours = .always }
         if let session = data.regularSession { markets[inst.id]?.reportedSession = session }
 
         let tz = zone(data.exchangeTimeZone) ?? zone(inst.timeZone) ?? .utc
-        let merged = DataFile.merge(existing: existing?.bars ?? [], new: data.bars, slot: job.slot,
+        let merged = DataFile.merge(existing: (existing?.bars ?? []).filter { $0.time <= horizon }, new: data.bars, slot: job.slot,
                                     sessions: inst.intradaySessions, zone: tz)
         let rendered = DataFile.render(merged, slot: job.slot, zone: tz)
         let changed = rendered != existing?.bytes
@@ -227,7 +250,10 @@ public final class Fetcher {
             if job.slot == .intraday || inst.intradayFile == nil { s.lastBarTime = summary.lastBar }
             var priceTime = data.priceTime
             if job.slot == .intraday, let last = data.bars.last?.time { priceTime = max(priceTime ?? last, last) }
-            if let priceTime { s.lastPriceTime = max(priceTime, s.lastPriceTime ?? priceTime) }
+            // A remembered time after tomorrow (from before this check, or a clock that was ahead) is
+            // no reason to keep an old "as of".
+            let remembered = s.lastPriceTime.flatMap { $0 <= Self.horizon(now) ? $0 : nil }
+            if let priceTime { s.lastPriceTime = max(priceTime, remembered ?? priceTime) } else { s.lastPriceTime = remembered }
             if let state = data.marketState { s.marketState = state }
             s.delaySeconds = data.delaySeconds ?? s.delaySeconds
             s.currency = data.currency ?? s.currency

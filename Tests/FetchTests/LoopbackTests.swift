@@ -159,7 +159,7 @@ struct Scenario {
             .init("/chart/WSU.DE", file: try chart("chart_WSU.DE_1d_2023-08-04_2023-08-09.json")),
             .init("/chart/BTC-USD", file: try chart("chart_BTC-USD_1d_2020-01-01_2020-01-03.json")),
         ])
-        let s = try Scenario(server: server, conf: """
+        var s = try Scenario(server: server, conf: """
             [instrument AAPL]
             providers = yahoo
             daily = AAPL.csv
@@ -173,6 +173,8 @@ struct Scenario {
             daily = BTC.csv
             """)
         s.put("WSU.csv", Self.good)
+        // The evening of the daily answer's last day: no bar may lie after tomorrow.
+        s.clock = 1_761_768_000
         let report = s.fetcher().runOnce(clock: { s.clock })
         #expect(report.failed.isEmpty && report.deferred.isEmpty)
         #expect(report.succeeded.count == 4)
@@ -257,13 +259,34 @@ struct Scenario {
         #expect(status.lastError == nil && status.errorSince == nil && status.fetchedAt == s.clock + 3600)
     }
 
+    /// A bar dated 2100 was merged into the file (the chart collapsed onto it and it never went
+    /// stale) and a price time in 2100 kept "as of 31 Dec" for good.
+    @Test("bars and price times after tomorrow are left out, and an answer of nothing else is refused")
+    func futureBarsAreLeftOut() throws {
+        let server = try ReplayServer()
+        let body = "Date,Open,High,Low,Close,Volume\n2024-10-01,10,11,9,10.5,100\n2024-10-02,10,11,9,10.75,100\n2100-01-01,1,1,1,1,1\n"
+        try server.serve([.init("/fleet/", body: body, type: "text/csv")])
+        let s = try Scenario(server: server, conf: "[instrument X]\nproviders = fleet\ndaily = X.csv\n")
+        s.put("X.status", "{\"last_price_time\": 4102444800}")
+        _ = s.fetcher().runOnce(clock: { s.clock })
+        let (series, _) = try YahooCSV.parse(try #require(s.file("X.csv")), source: "X.csv")
+        #expect(series.bars.map(\.close) == [10.5, 10.75])
+        #expect((s.status("X")?.lastPriceTime ?? 0) <= s.clock + 36 * 3600, "the remembered 2100 is forgotten")
+        try server.serve([.init("/fleet/", body: "Date,Open,High,Low,Close,Volume\n2100-01-01,1,1,1,1,1\n", type: "text/csv")])
+        let report = s.fetcher().runOnce(clock: { s.clock + 3600 })
+        #expect(report.failed.count == 1)
+        #expect(s.status("X")?.lastError?.contains("dated after now") == true)
+        #expect(try YahooCSV.parse(try #require(s.file("X.csv")), source: "X.csv").0.bars.count == 2)
+    }
+
     @Test("failover to the next provider") func failoverToTheNextProvider() throws {
         let server = try ReplayServer()
         try server.serve([
             .init("/chart/", body: "down", status: 503, type: "text/plain"),
             .init("/q/d/l/", file: try Fixtures.path("stooq/aapl_us_d_2025-01-08_partial_last_day.csv"), type: "text/csv"),
         ])
-        let t = try Scenario(server: server, conf: "[instrument AAPL]\nproviders = yahoo stooq\nstooq-symbol = aapl.us\ndaily = AAPL.csv\n")
+        var t = try Scenario(server: server, conf: "[instrument AAPL]\nproviders = yahoo stooq\nstooq-symbol = aapl.us\ndaily = AAPL.csv\n")
+        t.clock = 1_736_380_800  // 2025-01-09, the day after the answer's last
         let report = t.fetcher().runOnce(clock: { t.clock })
         #expect(report.succeeded == [JobID(instrument: "AAPL", slot: .daily)])
         #expect(server.requests.map { $0.hasPrefix("/v8/") ? "yahoo" : "stooq" } == ["yahoo", "stooq"])
