@@ -182,6 +182,9 @@ public final class Fetcher {
         if let session = data.regularSession { markets[inst.id]?.reportedSession = session }
 
         let tz = zone(data.exchangeTimeZone) ?? zone(inst.timeZone) ?? .utc
+        if let why = Plausibility.problem(new: data.bars, existing: existing?.bars ?? []) {
+            return fail(.badData(why), requested: true)
+        }
         let merged = DataFile.merge(existing: (existing?.bars ?? []).filter { $0.time <= horizon }, new: data.bars, slot: job.slot,
                                     sessions: inst.intradaySessions, zone: tz)
         let rendered = DataFile.render(merged, slot: job.slot, zone: tz)

@@ -313,3 +313,32 @@ import Testing
         }
     }
 }
+
+/// What is a number but not this instrument's price is held back, the file kept.
+@Suite struct PlausibilityTests {
+    func days(_ closes: [Double], from day: Int = 1) -> [PriceBar] {
+        closes.enumerated().map { i, c in
+            PriceBar(time: CivilDate(year: 2024, month: 3, day: day + i)!.unixTimeAtMidnightUTC, open: c, high: c, low: c, close: c)
+        }
+    }
+
+    @Test("a 1000x jump, a 309-digit price and another instrument's history are held back; a split's re-based history is not")
+    func plausibility() {
+        let old = days([100, 101, 102, 101])
+        #expect(Plausibility.problem(new: days([101, 102, 101, 103], from: 1), existing: old) == nil)
+        #expect(Plausibility.problem(new: days([103_000], from: 5), existing: old)?.contains("x1019.8") == true)
+        #expect(Plausibility.problem(new: days([1e308], from: 5), existing: old)?.contains("no market's price") == true)
+        #expect(Plausibility.problem(new: days([5e-324], from: 5), existing: old)?.contains("no market's price") == true)
+        #expect(Plausibility.problem(new: days([1e308], from: 5), existing: []) != nil)
+        // Stooq and http-csv carry no symbol: another instrument's 5s over our 101s.
+        #expect(Plausibility.problem(new: days([5, 5.1, 5.2, 5.1, 5.3]), existing: old)?.contains("another instrument") == true)
+        // Even one that moves in step with ours, at a factor no split has.
+        #expect(Plausibility.problem(new: days([5.3, 5.353, 5.406, 5.353]), existing: old)?.contains("another instrument") == true)
+        // A 4:1 split: the provider's whole history divided by four, the next day in line with it.
+        #expect(Plausibility.problem(new: days([25, 25.25, 25.5, 25.25, 25.6]), existing: old) == nil)
+        // One shared day cannot tell a split from another instrument.
+        #expect(Plausibility.problem(new: days([25.25, 25.6], from: 4), existing: old) != nil)
+        // Nothing on disk yet: any quotable first answer is taken.
+        #expect(Plausibility.problem(new: days([0.0004, 0.0005]), existing: []) == nil)
+    }
+}

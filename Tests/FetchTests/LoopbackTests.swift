@@ -279,6 +279,21 @@ struct Scenario {
         #expect(try YahooCSV.parse(try #require(s.file("X.csv")), source: "X.csv").0.bars.count == 2)
     }
 
+    /// An http-csv answer carries no symbol: a fleet server that served another instrument's file
+    /// overwrote the overlapping history (101 -> 5). Now it is held back and said.
+    @Test("an answer that is another instrument's prices is held back and the file kept")
+    func anotherInstrumentIsHeldBack() throws {
+        let server = try ReplayServer()
+        let body = "Date,Open,High,Low,Close,Volume\n2023-08-01,5,5,5,5,1\n2023-08-02,5.1,5.1,5.1,5.1,1\n2023-08-03,5.2,5.2,5.2,5.2,1\n"
+        try server.serve([.init("/fleet/", body: body, type: "text/csv")])
+        let s = try Scenario(server: server, conf: "[instrument X]\nproviders = fleet\ndaily = X.csv\n")
+        s.put("X.csv", Self.good)
+        let report = s.fetcher().runOnce(clock: { s.clock })
+        #expect(report.failed.count == 1)
+        #expect(s.file("X.csv") == Array(Self.good.utf8))
+        #expect(s.status("X")?.lastError?.contains("another instrument") == true)
+    }
+
     @Test("failover to the next provider") func failoverToTheNextProvider() throws {
         let server = try ReplayServer()
         try server.serve([
