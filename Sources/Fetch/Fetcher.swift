@@ -196,7 +196,9 @@ public final class Fetcher {
             do throws(Errno) {
                 try DataFile.replaceAtomically(path: path, bytes: rendered)
             } catch {
-                return fail(.badData("cannot write \(path): \(error)"), requested: true)
+                // This machine's trouble (ENOSPC, EROFS), not the symbol's: no backoff to hours.
+                scheduler.record(.notStored, job: job, provider: providerName, at: now, random: random())
+                return fail(.badData("cannot write \(path): \(error)"), requested: false)
             }
         }
         scheduler.record(.success, job: job, provider: providerName, at: now, random: random())

@@ -216,6 +216,13 @@ public enum Outcome: Sendable, Equatable {
     case success
     /// `wholeProvider`: every instrument of the provider would see it (see `FetchProblem`).
     case failure(wholeProvider: Bool, retryAfter: Int?)
+    /// The answer was good but could not be stored here (disk full, read-only): nothing to hold
+    /// against the provider or the symbol; tried again after `localRetry` seconds, not backed off
+    /// to hours, so the file is fresh soon after space is back.
+    case notStored
+
+    /// How soon a job whose answer could not be stored is tried again.
+    public static let localRetry: Int64 = 60
 
     public init(_ problem: FetchProblem) {
         self = .failure(wholeProvider: problem.affectsWholeProvider, retryAfter: problem.retryAfter)
@@ -320,6 +327,8 @@ public struct Scheduler: Sendable, Equatable {
                                           random: random, retryAfter: retryAfter)
                 symbolBackoff[symbolKey] = Backoff(failures: failures, until: now + delay)
             }
+        case .notStored:
+            symbolBackoff[symbolKey] = Backoff(failures: 0, until: now + Outcome.localRetry)
         }
     }
 

@@ -59,6 +59,24 @@ import Testing
         #expect(log.count == 20, "nothing more while the market is closed")
     }
 
+    /// A full or read-only disk was counted as the symbol's bad data: the backoff grew to 6 h and
+    /// the file stayed old for hours after space was back.
+    @Test("an answer that could not be stored is tried again a minute later, however often it happens")
+    func notStoredIsRetriedSoon() {
+        var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 1000, seconds: 60)]])
+        let job = JobID(instrument: "I0", slot: .daily)
+        var now: Int64 = 1_727_985_700
+        for _ in 0..<20 {
+            scheduler.record(.notStored, job: job, provider: "yahoo", at: now, random: 0.5)
+            #expect(scheduler.blockedByBackoff(job, provider: "yahoo", now: now) == now + Outcome.localRetry)
+            now += Outcome.localRetry
+        }
+        #expect(scheduler.blockedByBackoff(job, provider: "yahoo", now: now) == nil)
+        // Bad data after it starts its own backoff from the first step.
+        scheduler.record(.failure(wholeProvider: false, retryAfter: nil), job: job, provider: "yahoo", at: now, random: 0.5)
+        #expect(scheduler.symbolBackoff[job.key + "|yahoo"]?.failures == 1)
+    }
+
     @Test("a daily limit holds across the day") func aDailyLimitHoldsAcrossTheDay() {
         let start = Fixtures.newYork(2024, 10, 7, 9, 30)  // a Monday, open
         var scheduler = Scheduler(limits: ["alphavantage": [RateLimit(count: 5, seconds: 60), RateLimit(count: 25, seconds: 86_400)]])
