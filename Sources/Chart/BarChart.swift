@@ -148,9 +148,11 @@ public struct BarChartScene {
             line.move(to: Point(plot.left, y)); line.line(to: Point(plot.right, y))
             canvas.stroke(line, style: StrokeStyle(width: hair, dashes: t == 0 ? [] : [2 * hair, 4 * hair]),
                           paint: .solid(t == 0 ? palette.baseline : palette.baseline.withOpacity(0.45)))
-            if let text, let font {
-                text.draw(formatTick(t), font: font, color: palette.secondaryText, x: plot.right, y: y - 6 * hair,
-                          alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
+        }
+        if let text, let font {
+            for label in labelPlacements(font: font) where label.isValueLabel {
+                text.draw(label.text, font: font, color: palette.secondaryText, x: label.x, y: label.y,
+                          alignment: label.alignment, into: &canvas.buffer, clip: canvas.clip)
             }
         }
         for (i, bar) in bars.enumerated() {
@@ -177,18 +179,46 @@ public struct BarChartScene {
                     canvas.stroke(outline, style: StrokeStyle(width: hair, dashes: [3 * hair, 3 * hair]), paint: .solid(color))
                 }
             }
-            if let text, let font {
-                let x = (rect.x0 + rect.x1) / 2
-                let baseline = plot.bottom + font.pixelSize * 1.4
-                text.draw(bar.label, font: font, color: palette.secondaryText, x: x, y: baseline,
-                          alignment: .baselineCenter, into: &canvas.buffer, clip: canvas.clip)
-                if bar.isPartial {
-                    text.draw(Self.partialMark, font: font, color: palette.secondaryText, x: x,
-                              y: baseline + font.pixelSize * 1.2, alignment: .baselineCenter,
-                              into: &canvas.buffer, clip: canvas.clip)
-                }
+        }
+        if let text, let font {
+            for label in labelPlacements(font: font) where !label.isValueLabel {
+                text.draw(label.text, font: font, color: palette.secondaryText, x: label.x, y: label.y,
+                          alignment: label.alignment, into: &canvas.buffer, clip: canvas.clip)
             }
         }
+    }
+
+    /// One label of the chart and where it is drawn.
+    public struct LabelPlacement: Equatable, Sendable {
+        public var text: String
+        public var x: Double
+        public var y: Double
+        public var alignment: TextAlignment
+        /// A value line's label (drawn under the bars); else a month or its MTD mark (over them).
+        public var isValueLabel: Bool
+    }
+
+    /// Every label `draw` paints in `font`: the value lines' right-aligned above their line, each
+    /// month centred under its bar and "MTD" under a month in progress. The layout tests measure these.
+    public func labelPlacements(font: Font) -> [LabelPlacement] {
+        let hair = max(1, (plot.height / 800).rounded())
+        var out: [LabelPlacement] = []
+        for t in scale.lines {
+            let y = (self.y(t)).rounded(.down) + 0.5
+            out.append(LabelPlacement(text: formatTick(t), x: plot.right, y: y - 6 * hair, alignment: .baselineRight,
+                                      isValueLabel: true))
+        }
+        for (i, bar) in bars.enumerated() {
+            let rect = barRect(i)
+            let x = (rect.x0 + rect.x1) / 2
+            let baseline = plot.bottom + font.pixelSize * 1.4
+            out.append(LabelPlacement(text: bar.label, x: x, y: baseline, alignment: .baselineCenter, isValueLabel: false))
+            if bar.isPartial {
+                out.append(LabelPlacement(text: Self.partialMark, x: x, y: baseline + font.pixelSize * 1.2,
+                                          alignment: .baselineCenter, isValueLabel: false))
+            }
+        }
+        return out
     }
 
     /// The second label line under a period still in progress.

@@ -73,7 +73,7 @@ public final class ScreenModel {
         self.instrument = instrument
         screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges)
         self.range = range
-        barFont = Font(face: fonts.regular, clampingPixelSize: 24 * screen.layout.scale)
+        barFont = Font(face: fonts.regular, clampingPixelSize: screen.layout.barLabelSize)
         morph = ChartMorph(showing: ChartView(times: [], positions: [], baselineY: 0, color: palette.up))
         morph = ChartMorph(showing: view(for: selection(for: range)))
     }
@@ -240,8 +240,7 @@ public final class ScreenModel {
             }
         }
         // Room under the bars for their month labels, above the range selector.
-        var plot = screen.layout.plot
-        plot.bottom -= 56 * screen.layout.scale
+        let plot = screen.layout.barPlot
         // Percent as the locale writes it (`+20 %` in de-DE, CLDR's spacing), as the header's change.
         var scene = BarChartScene(bars: bars, plot: plot, palette: screen.palette,
                                   timing: MorphTiming(duration: 0.8, curve: timing.curve),

@@ -18,6 +18,11 @@ public struct TickerScreenLayout: Equatable, Sendable {
     /// Centre x of each range label, in `ranges` order.
     public let selectorCenters: [Double]
     public let selectorHalfWidth: Double
+    /// The bar chart's value and month labels' pixel size.
+    public let barLabelSize: Double
+    /// The bar chart's plot: the line's, with room below for the month labels and their MTD line.
+    public let barPlot: PlotRect
+    public static let minimumChartLabelSize = 12.0
 
     /// `scale` overrides the factor from the screen size (a large-text mode: text, lines and touch
     /// targets grow together); it is capped so the plot keeps at least a fifth of the height.
@@ -44,6 +49,10 @@ public struct TickerScreenLayout: Equatable, Sendable {
         let left = Double(width) / 2 - slot * Double(self.ranges.count) / 2
         selectorCenters = (0..<self.ranges.count).map { left + slot * (Double($0) + 0.5) }
         selectorHalfWidth = slot / 2
+        barLabelSize = 24 * s
+        var bars = plot
+        bars.bottom -= 56 * s
+        barPlot = bars
     }
 
     /// The range label under a touch at `x`, `y`, if any: the whole slot counts, so a finger
@@ -198,6 +207,41 @@ public final class TickerScreen {
                                           y: L.selectorBaseline, alignment: .baselineCenter)
             return LabelLook(text: labels.selectedRange.rawValue, color: color, bounds: pill.union(word))
         }
+    }
+
+    /// One piece of text on the screen where it is drawn, for the layout tests: `bounds` are its
+    /// ink (the selected range's include its pill), `capHeight` the height of a capital H in its font.
+    public struct TextBox: Equatable, Sendable {
+        public var role: String
+        public var text: String
+        public var bounds: IntRect
+        public var capHeight: Int
+    }
+
+    /// Every piece of text `draw` paints for `labels` (an empty note is left out), measured with the
+    /// fonts it is drawn in.
+    public func textBoxes(for labels: TickerLabels) -> [TextBox] {
+        func cap(_ font: Font) -> Int { renderer.inkBounds(of: "H", font: font, x: 0, y: 1000).height }
+        var boxes = [
+            TextBox(role: "name", text: labels.instrument, bounds: look(of: .name, in: labels).bounds, capHeight: cap(nameFont)),
+            TextBox(role: "price", text: labels.price, bounds: look(of: .price, in: labels).bounds, capHeight: cap(priceFont)),
+            TextBox(role: "change", text: labels.change, bounds: look(of: .change, in: labels).bounds, capHeight: cap(changeFont)),
+        ]
+        let note = look(of: .note, in: labels)
+        if !note.text.isEmpty { boxes.append(TextBox(role: "note", text: note.text, bounds: note.bounds, capHeight: cap(changeFont))) }
+        let L = layout
+        for (i, range) in L.ranges.enumerated() {
+            if range == labels.selectedRange {
+                boxes.append(TextBox(role: "selected range", text: range.rawValue, bounds: look(of: .selection, in: labels).bounds,
+                                     capHeight: cap(selectedFont)))
+            } else {
+                boxes.append(TextBox(role: "range", text: range.rawValue,
+                                     bounds: renderer.inkBounds(of: range.rawValue, font: selectorFont, x: L.selectorCenters[i],
+                                                                y: L.selectorBaseline, alignment: .baselineCenter),
+                                     capHeight: cap(selectorFont)))
+            }
+        }
+        return boxes.filter { !$0.text.isEmpty }
     }
 
     /// Left, top, width and height of the pill behind the range label centred at `x`.
