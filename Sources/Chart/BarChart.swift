@@ -88,6 +88,9 @@ public struct BarChartScene {
     public var valueSuffix: String
     /// The decimal mark of the value lines' labels (the locale's: `+2,5 %` in de-DE).
     public var decimalSeparator = "."
+    /// The labels' pixel size; when set, value lines stay one and a half labels apart (fewer lines
+    /// on a short plot), so their labels never run into each other.
+    public var labelSize = 0.0
 
     /// Values beyond this are drawn at it: one absurd month (a bad tick, a reverse split the data
     /// did not adjust) must not flatten the other eleven or overflow the labels.
@@ -117,7 +120,8 @@ public struct BarChartScene {
 
     /// The value lines; the lowest and highest are the plot's bottom and top.
     public var scale: NiceScale {
-        NiceScale(covering: bars.map(\.value).min() ?? 0, bars.map(\.value).max() ?? 0)
+        let fitting = labelSize > 0 ? Int(plot.height / (labelSize * 1.5)) + 1 : 6
+        return NiceScale(covering: bars.map(\.value).min() ?? 0, bars.map(\.value).max() ?? 0, maxLines: min(6, fitting))
     }
 
     /// The value range shown: from the lowest value line to the highest, so it always includes zero.
@@ -205,14 +209,19 @@ public struct BarChartScene {
         var out: [LabelPlacement] = []
         for t in scale.lines {
             let y = (self.y(t)).rounded(.down) + 0.5
-            out.append(LabelPlacement(text: formatTick(t), x: plot.right, y: y - 6 * hair, alignment: .baselineRight,
-                                      isValueLabel: true))
+            // A tall plot's thicker hairline must not lift the label into the header above the plot.
+            out.append(LabelPlacement(text: formatTick(t), x: plot.right, y: y - min(6 * hair, font.pixelSize / 2),
+                                      alignment: .baselineRight, isValueLabel: true))
         }
+        // A month's initial when its three letters are wider than its bar's slot (a narrow panel).
+        let slot = plot.width * 0.93 / Double(max(1, bars.count))
+        let initials = bars.contains { font.measure($0.label).width > slot * 0.9 }
         for (i, bar) in bars.enumerated() {
             let rect = barRect(i)
             let x = (rect.x0 + rect.x1) / 2
             let baseline = plot.bottom + font.pixelSize * 1.4
-            out.append(LabelPlacement(text: bar.label, x: x, y: baseline, alignment: .baselineCenter, isValueLabel: false))
+            let label = initials ? String(bar.label.prefix(1)) : bar.label
+            out.append(LabelPlacement(text: label, x: x, y: baseline, alignment: .baselineCenter, isValueLabel: false))
             if bar.isPartial {
                 out.append(LabelPlacement(text: Self.partialMark, x: x, y: baseline + font.pixelSize * 1.2,
                                           alignment: .baselineCenter, isValueLabel: false))

@@ -59,6 +59,19 @@ public struct WatchlistLayout: Equatable, Sendable {
         }
     }
 
+    /// The most tiles (up to `maximumCount`) a screen of this size shows with every tile at least
+    /// `minimumTileWidth` x `minimumTileHeight`: smaller, a price at the smallest readable size no
+    /// longer fits its tile (twelve tiles on a 480x320 panel would be 110 px wide). Always one at least.
+    public static func capacity(width: Int, height: Int) -> Int {
+        var n = maximumCount
+        while n > 1 {
+            let tiles = WatchlistLayout(count: n, width: width, height: height).tiles
+            if tiles.allSatisfy({ $0.width >= minimumTileWidth && $0.height >= minimumTileHeight }) { break }
+            n -= 1
+        }
+        return n
+    }
+
     /// The tile under a touch, if any (the gaps between tiles belong to none).
     public func tile(atX x: Double, y: Double) -> Int? {
         guard x.isFinite, y.isFinite else { return nil }
@@ -125,6 +138,13 @@ public struct WatchlistTileContent: Equatable, Sendable {
     /// The market-status mark; nil when the state is not known.
     public var mark: WatchlistMarketMark?
 
+    /// The change without its amount: `▼ −13,89 %` for `▼ −3.851,04  (−13,89 %)`.
+    public var compactChange: String {
+        guard let open = change.lastIndex(of: "("), let close = change.lastIndex(of: ")"), open < close else { return change }
+        let arrow = change.hasPrefix(TrendArrow.up) ? TrendArrow.up + " " : change.hasPrefix(TrendArrow.down) ? TrendArrow.down + " " : ""
+        return arrow + change[change.index(after: open)..<close]
+    }
+
     public init(entry: WatchlistEntry, range: ChartRange, palette: ChartPalette) {
         let instrument = entry.instrument
         name = instrument.name
@@ -161,7 +181,8 @@ public final class WatchlistScene {
 
     public init(entries: [WatchlistEntry], width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
                 range: ChartRange = .oneMonth) {
-        let shown = Array(entries.prefix(WatchlistLayout.maximumCount))
+        // The first ones that fit at a readable size; the rest stay on their own charts.
+        let shown = Array(entries.prefix(WatchlistLayout.capacity(width: width, height: height)))
         self.entries = shown
         layout = WatchlistLayout(count: shown.count, width: width, height: height)
         self.palette = palette
@@ -261,19 +282,30 @@ public final class WatchlistScene {
         texts.append(PlacedText(role: "price", text: tile.price, font: priceFont,
                                 color: palette.text.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y))
         let markFont = Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95))
+        var shownMark = tile.mark
         // The mark's shape and word, and a gap of a letter's width before it: in de-DE the change
         // "(−13,89 %)" is long, and it must not run into the mark.
-        let markWidth = tile.mark.map { markFont.measure($0.word).width + markFont.pixelSize * 2.0 } ?? 0
+        func markWidth() -> Double {
+            shownMark.map { markFont.measure($0.word).width + markFont.pixelSize * ($0.word.isEmpty ? 1.4 : 2.0) } ?? 0
+        }
         if !tile.change.isEmpty {
-            let changeFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1), tabularDigits: true),
-                                    tile.change, width: textWidth - markWidth)
-            y += changeFont.ascent + unit * 0.5
-            texts.append(PlacedText(role: "change", text: tile.change, font: changeFont,
+            let changeFont = Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1), tabularDigits: true)
+            // On a narrow tile, what fits beside the mark at the smallest size: the change without its
+            // amount (the percentage is what compares across tiles), then the mark without its word
+            // (its shape still tells the state), then no mark.
+            let smallest = changeFont.withPixelSize(minText)
+            var change = tile.change
+            if smallest.measure(change).width > textWidth - markWidth() { change = tile.compactChange }
+            if smallest.measure(change).width > textWidth - markWidth(), shownMark != nil { shownMark?.word = "" }
+            if smallest.measure(change).width > textWidth - markWidth() { shownMark = nil }
+            let font = fitted(changeFont, change, width: textWidth - markWidth())
+            y += font.ascent + unit * 0.5
+            texts.append(PlacedText(role: "change", text: change, font: font,
                                     color: tile.changeColor.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y))
         } else if tile.mark != nil {
             y += markFont.ascent + unit * 0.5
         }
-        let mark = tile.mark.map { (mark: $0, font: markFont, right: x1, baseline: y) }
+        let mark = shownMark.map { (mark: $0, font: markFont, right: x1, baseline: y) }
         if tile.isWaiting {
             // What it waits for, whole when it fits at a readable size (a file name cut short
             // helps nobody), else cut with an ellipsis.
