@@ -193,3 +193,63 @@ struct LayoutSweepTests {
         #expect(portrait.plot.height > Double(size.1) / 2)
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import TestSupport
+
+/// The E2E harness finds the plot, the price row and the selector's buttons (its touch taps) with
+/// its own copy of the layout in Python: it must say what the Swift layout says.
+@Suite("E2E layout mirror")
+struct E2ELayoutMirrorTests {
+    /// The E2E's panels (bochs' 1280x800 and it turned, vkms' 1024x768, 640x480, 1080p), the small
+    /// and portrait panels where the minimum sizes and the height cap decide, and requested scales.
+    static let cases: [(Int, Int, Double?)] = [
+        (1280, 800, nil), (800, 1280, nil), (1024, 768, nil), (768, 1024, nil), (640, 480, nil), (1920, 1080, nil),
+        (480, 320, nil), (320, 240, nil), (240, 320, nil), (720, 1280, nil), (1080, 1920, nil), (3840, 2160, nil),
+        (800, 480, 2), (480, 320, 1.5), (1280, 800, 3), (320, 240, 3),
+    ]
+
+    @Test("daemon-check.py's layout(w, h) gives the Swift layout's numbers for the E2E's sizes and more")
+    func pythonMatchesSwift() throws {
+        let script = TestPaths.repositoryRoot + "/Tests/E2E/daemon-check.py"
+        let calls = Self.cases.map { "\($0.0), \($0.1), \($0.2.map { "\($0)" } ?? "None")" }.joined(separator: "), (")
+        let program = """
+            import importlib.util as u
+            s = u.spec_from_file_location('c', '\(script)'); c = u.module_from_spec(s); s.loader.exec_module(c)
+            for w, h, scale in [(\(calls))]:
+                L = c.layout(w, h, scale)
+                print(repr(L['s']), repr(L['left']), repr(L['top']), repr(L['right']), repr(L['bottom']), repr(L['selector_y']),
+                      repr(L['pill_raise']), repr(L['price_baseline']), repr(L['price_size']), *[repr(x) for x in L['centers']])
+            """
+        let path = TestPaths.temporary("layout-mirror.py")
+        let file = try #require(fopen(path, "w"))
+        fputs(program, file)
+        fclose(file)
+        defer { unlink(path) }
+        guard let pipe = popen("python3 '\(path)' 2>&1", "r") else {
+            Issue.record("cannot start python3")
+            return
+        }
+        var output = ""
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil { output += String(cString: buffer) }
+        #expect(pclose(pipe) == 0, "\(output)")
+        let lines = output.split(separator: "\n")
+        try #require(lines.count == Self.cases.count, "\(output)")
+        for ((w, h, scale), line) in zip(Self.cases, lines) {
+            let python = line.split(separator: " ").compactMap { Double($0) }
+            let L = TickerScreenLayout(width: w, height: h, scale: scale)
+            let swift = [L.scale, L.plot.left, L.plot.top, L.plot.right, L.plot.bottom, L.selectorBaseline, L.pillRaise,
+                         L.priceBaseline, L.priceSize] + L.selectorCenters
+            #expect(python.count == swift.count, "\(w)x\(h): \(line)")
+            for (i, (p, q)) in zip(python, swift).enumerated() {
+                #expect(abs(p - q) < 1e-9, "\(w)x\(h) scale \(scale ?? 0): value \(i) is \(p) in Python, \(q) in Swift")
+            }
+            print("layout \(w)x\(h) scale \(scale.map { "\($0)" } ?? "auto"): s \(L.scale) plot \(L.plot.left),\(L.plot.top)-\(L.plot.right),\(L.plot.bottom) "
+                  + "selector \(L.selectorBaseline) pill raise \(L.pillRaise) price \(L.priceSize) px at \(L.priceBaseline) "
+                  + "centres \(L.selectorCenters.map { ($0 * 100).rounded() / 100 })")
+        }
+    }
+}
