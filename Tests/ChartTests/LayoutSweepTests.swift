@@ -81,6 +81,12 @@ struct LayoutSweepTests {
             let format = PriceFormat(currency: Currency(code: "EUR")!, locale: NumberLocale(identifier: locale)!)
             let chart = ScreenModel.barScene(bars, layout: L, palette: screen.palette, format: format)
             let font = Font(face: fonts.regular, clampingPixelSize: L.barLabelSize)
+            // The bars at full height: no value label may sit on one.
+            for i in chart.bars.indices {
+                let r = chart.barRect(i)
+                boxes.append(("bar \(i)", IntRect(x0: Int(r.x0.rounded(.down)), y0: Int(min(r.zeroY, r.endY).rounded(.down)),
+                                                  x1: Int(r.x1.rounded(.up)), y1: Int(max(r.zeroY, r.endY).rounded(.up)))))
+            }
             for p in chart.labelPlacements(font: font) {
                 boxes.append(("bar label '\(p.text)'", renderer.inkBounds(of: p.text, font: font, x: p.x, y: p.y, alignment: p.alignment)))
             }
@@ -250,6 +256,17 @@ struct E2ELayoutMirrorTests {
             print("layout \(w)x\(h) scale \(scale.map { "\($0)" } ?? "auto"): s \(L.scale) plot \(L.plot.left),\(L.plot.top)-\(L.plot.right),\(L.plot.bottom) "
                   + "selector \(L.selectorBaseline) pill raise \(L.pillRaise) price \(L.priceSize) px at \(L.priceBaseline) "
                   + "centres \(L.selectorCenters.map { ($0 * 100).rounded() / 100 })")
+        }
+    }
+}
+
+extension LayoutSweepTests {
+    // Below 150x90 a tile's price at the smallest readable size no longer fits (the sweep finds it).
+    @Test("A panel too small for twelve readable tiles shows the first ones that fit, and 800x480 and larger show all twelve")
+    func watchlistCapacity() {
+        let expected: [(Int, Int, Int)] = [(320, 240, 4), (240, 320, 3), (480, 320, 9), (320, 480, 8), (640, 480, 12), (800, 480, 12), (480, 800, 12)]
+        for (w, h, n) in expected {
+            #expect(WatchlistLayout.capacity(width: w, height: h) == n, "\(w)x\(h)")
         }
     }
 }
