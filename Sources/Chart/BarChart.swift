@@ -88,6 +88,9 @@ public struct BarChartScene {
     public var valueSuffix: String
     /// The decimal mark of the value lines' labels (the locale's: `+2,5 %` in de-DE).
     public var decimalSeparator = "."
+    /// The labels' pixel size; when set, value lines stay one and a half labels apart (fewer lines
+    /// on a short plot), so their labels never run into each other.
+    public var labelSize = 0.0
 
     /// Values beyond this are drawn at it: one absurd month (a bad tick, a reverse split the data
     /// did not adjust) must not flatten the other eleven or overflow the labels.
@@ -117,7 +120,8 @@ public struct BarChartScene {
 
     /// The value lines; the lowest and highest are the plot's bottom and top.
     public var scale: NiceScale {
-        NiceScale(covering: bars.map(\.value).min() ?? 0, bars.map(\.value).max() ?? 0)
+        let fitting = labelSize > 0 ? Int(plot.height / (labelSize * 1.5)) + 1 : 6
+        return NiceScale(covering: bars.map(\.value).min() ?? 0, bars.map(\.value).max() ?? 0, maxLines: min(6, fitting))
     }
 
     /// The value range shown: from the lowest value line to the highest, so it always includes zero.
@@ -131,10 +135,15 @@ public struct BarChartScene {
         return plot.bottom - (v - r.lo) / (r.hi - r.lo) * plot.height
     }
 
+    /// The width each bar has, gap included. The right end is kept free for the value labels: 7 %
+    /// of the plot, or on a narrow plot what "+10 %" takes at the labels' size.
+    var barSlot: Double {
+        (plot.width - max(plot.width * 0.07, labelSize * 3.6)) / Double(max(1, bars.count))
+    }
+
     /// The bar's rectangle at full height: x0, x1, and the y of its top (or bottom when negative).
     public func barRect(_ index: Int) -> (x0: Double, x1: Double, zeroY: Double, endY: Double) {
-        // The right end is kept free for the value labels.
-        let slot = plot.width * 0.93 / Double(max(1, bars.count))
+        let slot = barSlot
         let x0 = plot.left + slot * Double(index) + slot * 0.18
         return (x0, x0 + slot * 0.64, y(0), y(bars[index].value))
     }
@@ -148,9 +157,11 @@ public struct BarChartScene {
             line.move(to: Point(plot.left, y)); line.line(to: Point(plot.right, y))
             canvas.stroke(line, style: StrokeStyle(width: hair, dashes: t == 0 ? [] : [2 * hair, 4 * hair]),
                           paint: .solid(t == 0 ? palette.baseline : palette.baseline.withOpacity(0.45)))
-            if let text, let font {
-                text.draw(formatTick(t), font: font, color: palette.secondaryText, x: plot.right, y: y - 6 * hair,
-                          alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
+        }
+        if let text, let font {
+            for label in labelPlacements(font: font) where label.isValueLabel {
+                text.draw(label.text, font: font, color: palette.secondaryText, x: label.x, y: label.y,
+                          alignment: label.alignment, into: &canvas.buffer, clip: canvas.clip)
             }
         }
         for (i, bar) in bars.enumerated() {
@@ -177,18 +188,50 @@ public struct BarChartScene {
                     canvas.stroke(outline, style: StrokeStyle(width: hair, dashes: [3 * hair, 3 * hair]), paint: .solid(color))
                 }
             }
-            if let text, let font {
-                let x = (rect.x0 + rect.x1) / 2
-                let baseline = plot.bottom + font.pixelSize * 1.4
-                text.draw(bar.label, font: font, color: palette.secondaryText, x: x, y: baseline,
-                          alignment: .baselineCenter, into: &canvas.buffer, clip: canvas.clip)
-                if bar.isPartial {
-                    text.draw(Self.partialMark, font: font, color: palette.secondaryText, x: x,
-                              y: baseline + font.pixelSize * 1.2, alignment: .baselineCenter,
-                              into: &canvas.buffer, clip: canvas.clip)
-                }
+        }
+        if let text, let font {
+            for label in labelPlacements(font: font) where !label.isValueLabel {
+                text.draw(label.text, font: font, color: palette.secondaryText, x: label.x, y: label.y,
+                          alignment: label.alignment, into: &canvas.buffer, clip: canvas.clip)
             }
         }
+    }
+
+    /// One label of the chart and where it is drawn.
+    public struct LabelPlacement: Equatable, Sendable {
+        public var text: String
+        public var x: Double
+        public var y: Double
+        public var alignment: TextAlignment
+        /// A value line's label (drawn under the bars); else a month or its MTD mark (over them).
+        public var isValueLabel: Bool
+    }
+
+    /// Every label `draw` paints in `font`: the value lines' right-aligned above their line, each
+    /// month centred under its bar and "MTD" under a month in progress. The layout tests measure these.
+    public func labelPlacements(font: Font) -> [LabelPlacement] {
+        let hair = max(1, (plot.height / 800).rounded())
+        var out: [LabelPlacement] = []
+        for t in scale.lines {
+            let y = (self.y(t)).rounded(.down) + 0.5
+            // A tall plot's thicker hairline must not lift the label into the header above the plot.
+            out.append(LabelPlacement(text: formatTick(t), x: plot.right, y: y - min(6 * hair, font.pixelSize / 2),
+                                      alignment: .baselineRight, isValueLabel: true))
+        }
+        // A month's initial when its three letters are wider than its bar's slot (a narrow panel).
+        let initials = bars.contains { font.measure($0.label).width > barSlot * 0.9 }
+        for (i, bar) in bars.enumerated() {
+            let rect = barRect(i)
+            let x = (rect.x0 + rect.x1) / 2
+            let baseline = plot.bottom + font.pixelSize * 1.4
+            let label = initials ? String(bar.label.prefix(1)) : bar.label
+            out.append(LabelPlacement(text: label, x: x, y: baseline, alignment: .baselineCenter, isValueLabel: false))
+            if bar.isPartial {
+                out.append(LabelPlacement(text: Self.partialMark, x: x, y: baseline + font.pixelSize * 1.2,
+                                          alignment: .baselineCenter, isValueLabel: false))
+            }
+        }
+        return out
     }
 
     /// The second label line under a period still in progress.

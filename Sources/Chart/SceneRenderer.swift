@@ -100,10 +100,11 @@ public final class SceneRenderer {
             if screen.layout.ranges.contains(.oneYear) { labels.selectedRange = .oneYear }
             screen.draw(chart: LineChartFrame(vertices: [], baselineY: -100, lineColor: frame.chart.lineColor),
                         labels: labels, on: canvas)
-            // From above the top value line's label down to the month labels' second line.
-            let plot = screen.layout.plot, s = screen.layout.scale
+            // From above the top value line's label down to the pill of the range selector.
+            let L = screen.layout, plot = L.plot
             let plotArea = IntRect(x0: Int(plot.left) - 2, y0: Int(plot.top - model.barFont.pixelSize * 1.2) - 2,
-                                   x1: Int(plot.right.rounded(.up)) + 2, y1: Int(plot.bottom) + Int(48 * s))
+                                   x1: Int(plot.right.rounded(.up)) + 2,
+                                   y1: Int((L.selectorBaseline - L.pillRaise - L.pillHeight / 2).rounded(.down)))
             canvas.clip = plotArea.intersection(canvas.buffer.bounds)
             bars.draw(on: canvas, at: frame.sceneTime, text: text, font: model.barFont)
             canvas.clip = canvas.buffer.bounds

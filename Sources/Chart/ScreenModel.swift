@@ -73,7 +73,7 @@ public final class ScreenModel {
         self.instrument = instrument
         screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges)
         self.range = range
-        barFont = Font(face: fonts.regular, clampingPixelSize: 24 * screen.layout.scale)
+        barFont = Font(face: fonts.regular, clampingPixelSize: screen.layout.barLabelSize)
         morph = ChartMorph(showing: ChartView(times: [], positions: [], baselineY: 0, color: palette.up))
         morph = ChartMorph(showing: view(for: selection(for: range)))
     }
@@ -239,14 +239,20 @@ public final class ScreenModel {
                                 isPartial: partial && i == tail.count - 1))
             }
         }
+        return Self.barScene(bars, layout: screen.layout, palette: screen.palette, format: instrument.priceFormat,
+                             curve: timing.curve)
+    }
+
+    /// The bar chart of `bars` as this screen lays it out (the layout tests build it the same way).
+    public static func barScene(_ bars: [Bar], layout: TickerScreenLayout, palette: ChartPalette, format: PriceFormat,
+                                curve: CubicBezier = .tickerboard) -> BarChartScene {
         // Room under the bars for their month labels, above the range selector.
-        var plot = screen.layout.plot
-        plot.bottom -= 56 * screen.layout.scale
         // Percent as the locale writes it (`+20 %` in de-DE, CLDR's spacing), as the header's change.
-        var scene = BarChartScene(bars: bars, plot: plot, palette: screen.palette,
-                                  timing: MorphTiming(duration: 0.8, curve: timing.curve),
-                                  valueSuffix: instrument.priceFormat.percentSpacing + "%")
-        scene.decimalSeparator = instrument.priceFormat.decimalSeparator
+        var scene = BarChartScene(bars: bars, plot: layout.barPlot, palette: palette,
+                                  timing: MorphTiming(duration: 0.8, curve: curve),
+                                  valueSuffix: format.percentSpacing + "%")
+        scene.decimalSeparator = format.decimalSeparator
+        scene.labelSize = layout.barLabelSize
         return scene
     }
 

@@ -2,8 +2,20 @@ import Raster
 import Text
 
 /// Where everything sits on a screen of a given size. Sizes scale with the display: 1080p is
-/// scale 1, 4K doubles every length.
+/// scale 1, 4K doubles every length; text never gets smaller than its minimum.
 public struct TickerScreenLayout: Equatable, Sendable {
+    /// The least pixel sizes of the screen's words. DejaVu Sans' capitals are 0.73 em tall, so the
+    /// price's 22 px is a 16 px cap height and the other text's 13 px a 9.5 px one. On a 3.5"
+    /// 480x320 panel (about 165 ppi) that is 2.5 mm and 1.5 mm: the price still reads from a couple
+    /// of metres and the rest at arm's length; smaller, antialiased digits blur (3, 8 and 9 run into
+    /// one another), which is what `scale = auto` gave 480x320 before (7 px text). From 960x540 up
+    /// the sizes follow the scale and never reach these, so larger screens look as they did.
+    public static let minimumPriceSize = 22.0
+    public static let minimumTextSize = 13.0
+    /// The bar chart's value and month labels: chart furniture read up close, as small as the
+    /// watchlist's smallest text.
+    public static let minimumChartLabelSize = 12.0
+
     public let width: Int
     public let height: Int
     public let scale: Double
@@ -13,37 +25,93 @@ public struct TickerScreenLayout: Equatable, Sendable {
     public let priceBaseline: Double
     public let changeBaseline: Double
     public let selectorBaseline: Double
+    /// Pixel sizes of the instrument's name, the price, the change (and the note beside it) and
+    /// the range labels: the scale's, or the minimum.
+    public let nameSize: Double
+    public let priceSize: Double
+    public let changeSize: Double
+    public let selectorSize: Double
     /// The range buttons, left to right (the configured ranges).
     public let ranges: [ChartRange]
     /// Centre x of each range label, in `ranges` order.
     public let selectorCenters: [Double]
     public let selectorHalfWidth: Double
+    /// The pill behind the chosen range: its size, and its centre's height above the label's baseline.
+    public let pillWidth: Double
+    public let pillHeight: Double
+    public let pillRaise: Double
+    /// The bar chart's value and month labels' pixel size.
+    public let barLabelSize: Double
+    /// The bar chart's plot: the line's, with room below for the month labels and their MTD line.
+    public let barPlot: PlotRect
+
+    /// Pixel sizes of name, price, change, range labels and bar labels at scale `s`.
+    static func textSizes(_ s: Double) -> (name: Double, price: Double, change: Double, selector: Double, bars: Double) {
+        (max(minimumTextSize, 28 * s), max(minimumPriceSize, 76 * s), max(minimumTextSize, 30 * s),
+         max(minimumTextSize, 28 * s), max(minimumChartLabelSize, 24 * s))
+    }
+
+    /// The height the header (above the plot) and the selector (below it) take at scale `s`. Every
+    /// gap is a length of the scale, every line as tall as its text: at 1080p 260 + 130 units, as
+    /// the screen was drawn before the minimum sizes.
+    static func chromeHeight(_ s: Double) -> (header: Double, selector: Double) {
+        let z = textSizes(s)
+        // The plot leaves room above it for the bar chart's top value label (52 units at 1080p).
+        let header = 50 * s + z.name + 6 * s + z.price + 18 * s + z.change + 52 * z.bars / 24
+        return (header, 24 * s + 106 * z.selector / 28)
+    }
 
     /// `scale` overrides the factor from the screen size (a large-text mode: text, lines and touch
-    /// targets grow together); it is capped so the plot keeps at least a fifth of the height.
+    /// targets grow together); it is capped so the header fits the width and the plot keeps at least
+    /// a fifth of the height.
     public init(width: Int, height: Int, scale requested: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
         self.width = width
         self.height = height
-        let auto = max(0.25, min(Double(width) / 1920, Double(height) / 1080))
-        // Header (260) and selector (130) take 390 units of height; the plot needs the rest.
-        let fitting = max(0.25, Double(height) * 0.8 / 390)
-        let s = requested.map { max(0.25, min($0.isFinite ? $0 : auto, fitting)) } ?? auto
+        let w = Double(width), h = Double(height)
+        // From the long and the short side, not from width and height: a portrait 1080x1920 is a
+        // 1080p screen turned and gets 1080p's header (by width and height it was sized like a
+        // 1080-wide strip of a landscape screen, at 0.56: a small header over a tall, empty plot).
+        let auto = max(0.25, min(max(w, h) / 1920, min(w, h) / 1080))
+        // The selector's six pills and an eight-em price with the margins need 800 units of width.
+        var s = max(0.25, min(requested.flatMap { $0.isFinite ? $0 : nil } ?? auto, w / 800))
+        if Self.chromeHeight(s).header + Self.chromeHeight(s).selector > h * 0.8 {
+            // The largest scale whose header and selector leave the plot a fifth of the height (the
+            // minimum sizes make the height a broken line in the scale: halve the interval).
+            var lo = 0.25, hi = s
+            for _ in 0..<40 {
+                let mid = (lo + hi) / 2
+                if Self.chromeHeight(mid).header + Self.chromeHeight(mid).selector > h * 0.8 { hi = mid } else { lo = mid }
+            }
+            s = lo
+        }
         scale = s
+        let z = Self.textSizes(s)
+        nameSize = z.name
+        priceSize = z.price
+        changeSize = z.change
+        selectorSize = z.selector
+        barLabelSize = z.bars
         self.ranges = ranges.isEmpty ? ChartRange.allCases : ranges
         margin = 80 * s
-        nameBaseline = 78 * s
-        priceBaseline = 160 * s
-        changeBaseline = 208 * s
-        let plotTop = 260 * s
-        let selectorHeight = 110 * s
-        plot = PlotRect(left: margin, top: plotTop, right: Double(width) - margin,
-                        bottom: max(plotTop + 10, Double(height) - selectorHeight - 20 * s))
-        selectorBaseline = Double(height) - 52 * s
+        nameBaseline = 50 * s + z.name
+        priceBaseline = nameBaseline + 6 * s + z.price
+        changeBaseline = priceBaseline + 18 * s + z.change
+        let plotTop = changeBaseline + 52 * z.bars / 24
+        plot = PlotRect(left: margin, top: plotTop, right: w - margin,
+                        bottom: max(plotTop + 10, h - Self.chromeHeight(s).selector))
+        selectorBaseline = h - 24 * s - z.selector
         // Slots keep the width of six, centred, so fewer buttons do not become wide bars.
-        let slot = (Double(width) - 2 * margin) / Double(ChartRange.allCases.count)
-        let left = Double(width) / 2 - slot * Double(self.ranges.count) / 2
+        let slot = (w - 2 * margin) / Double(ChartRange.allCases.count)
+        let left = w / 2 - slot * Double(self.ranges.count) / 2
         selectorCenters = (0..<self.ranges.count).map { left + slot * (Double($0) + 0.5) }
         selectorHalfWidth = slot / 2
+        // The pill grows with its label, but never into the next one's slot.
+        pillWidth = min(96 * z.selector / 28, slot * 0.9)
+        pillHeight = 46 * z.selector / 28
+        pillRaise = 10 * z.selector / 28
+        var bars = plot
+        bars.bottom -= 56 * z.bars / 24
+        barPlot = bars
     }
 
     /// The range label under a touch at `x`, `y`, if any: the whole slot counts, so a finger
@@ -99,21 +167,45 @@ public final class TickerScreen {
         layout = TickerScreenLayout(width: width, height: height, scale: scale, ranges: ranges)
         self.palette = palette
         self.renderer = renderer
-        let s = layout.scale
-        nameFont = Font(face: fonts.regular, clampingPixelSize: 28 * s)
+        let L = layout
+        nameFont = Font(face: fonts.regular, clampingPixelSize: L.nameSize)
         // Tabular digits: the price must not jitter sideways while a finger scrubs.
-        priceFont = Font(face: fonts.bold, clampingPixelSize: 76 * s, tabularDigits: true)
-        changeFont = Font(face: fonts.regular, clampingPixelSize: 30 * s, tabularDigits: true)
-        selectorFont = Font(face: fonts.regular, clampingPixelSize: 28 * s)
-        selectedFont = Font(face: fonts.bold, clampingPixelSize: 28 * s)
+        priceFont = Font(face: fonts.bold, clampingPixelSize: L.priceSize, tabularDigits: true)
+        changeFont = Font(face: fonts.regular, clampingPixelSize: L.changeSize, tabularDigits: true)
+        selectorFont = Font(face: fonts.regular, clampingPixelSize: L.selectorSize)
+        selectedFont = Font(face: fonts.bold, clampingPixelSize: L.selectorSize)
+    }
+
+    /// The width between the margins, where the header's lines must fit.
+    private var lineWidth: Double { Double(layout.width) - 2 * layout.margin }
+
+    /// `font`, smaller when `text` would run past the right margin, never below `least` pixels: a
+    /// long price or change on a narrow panel shrinks before anything is cut.
+    private func fitting(_ font: Font, _ text: String, least: Double) -> Font {
+        let measured = font.measure(text).width
+        guard measured > lineWidth, measured > 0 else { return font }
+        return font.withPixelSize(max(min(least, font.pixelSize), font.pixelSize * lineWidth / measured))
+    }
+
+    /// The instrument's name as drawn: cut with an ellipsis where it would pass the right margin.
+    func shownName(_ labels: TickerLabels) -> String { labels.instrument.truncated(toWidth: lineWidth, font: nameFont) }
+
+    func priceFont(for price: String) -> Font { fitting(priceFont, price, least: TickerScreenLayout.minimumPriceSize) }
+
+    func changeFont(for change: String) -> Font { fitting(changeFont, change, least: TickerScreenLayout.minimumTextSize) }
+
+    /// The change as drawn: whole unless even the smallest size cannot hold it (the bar chart's
+    /// caption on a 240-wide portrait panel), then cut with an ellipsis.
+    func shownChange(_ labels: TickerLabels) -> String {
+        labels.change.truncated(toWidth: lineWidth, font: changeFont(for: labels.change))
     }
 
     private func drawHeader(_ labels: TickerLabels, opacity: Double, canvas: Canvas) {
         let L = layout, clip = canvas.clip
-        renderer.draw(labels.price, font: priceFont, color: palette.text.withOpacity(opacity), x: L.margin,
+        renderer.draw(labels.price, font: priceFont(for: labels.price), color: palette.text.withOpacity(opacity), x: L.margin,
                       y: L.priceBaseline, into: &canvas.buffer, clip: clip)
-        renderer.draw(labels.change, font: changeFont, color: labels.changeColor.withOpacity(opacity), x: L.margin,
-                      y: L.changeBaseline, into: &canvas.buffer, clip: clip)
+        renderer.draw(shownChange(labels), font: changeFont(for: labels.change), color: labels.changeColor.withOpacity(opacity),
+                      x: L.margin, y: L.changeBaseline, into: &canvas.buffer, clip: clip)
         let note = fittedNote(labels)
         if !note.isEmpty {
             renderer.draw(note, font: changeFont, color: palette.secondaryText.withOpacity(opacity),
@@ -130,7 +222,7 @@ public final class TickerScreen {
     public func fittedNote(_ labels: TickerLabels) -> String {
         guard !labels.note.isEmpty else { return "" }
         let L = layout
-        let room = Double(L.width) - 2 * L.margin - changeFont.measure(labels.change).width
+        let room = Double(L.width) - 2 * L.margin - changeFont(for: labels.change).measure(shownChange(labels)).width
             - (labels.change.isEmpty ? 0 : changeFont.pixelSize)
         func fits(_ text: String) -> Bool { changeFont.measure(text).width <= room }
         if fits(labels.note) { return labels.note }
@@ -171,14 +263,18 @@ public final class TickerScreen {
         let L = layout
         switch part {
         case .name:
-            return LabelLook(text: labels.instrument, color: palette.secondaryText,
-                             bounds: renderer.inkBounds(of: labels.instrument, font: nameFont, x: L.margin, y: L.nameBaseline))
+            let name = shownName(labels)
+            return LabelLook(text: name, color: palette.secondaryText,
+                             bounds: renderer.inkBounds(of: name, font: nameFont, x: L.margin, y: L.nameBaseline))
         case .price:
             return LabelLook(text: labels.price, color: palette.text.withOpacity(opacity),
-                             bounds: renderer.inkBounds(of: labels.price, font: priceFont, x: L.margin, y: L.priceBaseline))
+                             bounds: renderer.inkBounds(of: labels.price, font: priceFont(for: labels.price), x: L.margin,
+                                                        y: L.priceBaseline))
         case .change:
-            return LabelLook(text: labels.change, color: labels.changeColor.withOpacity(opacity),
-                             bounds: renderer.inkBounds(of: labels.change, font: changeFont, x: L.margin, y: L.changeBaseline))
+            let change = shownChange(labels)
+            return LabelLook(text: change, color: labels.changeColor.withOpacity(opacity),
+                             bounds: renderer.inkBounds(of: change, font: changeFont(for: labels.change), x: L.margin,
+                                                        y: L.changeBaseline))
         case .note:
             let note = fittedNote(labels)
             let bounds = note.isEmpty ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -200,10 +296,47 @@ public final class TickerScreen {
         }
     }
 
+    /// One piece of text on the screen where it is drawn, for the layout tests: `bounds` are its
+    /// ink (the selected range's include its pill), `capHeight` the height of a capital H in its font.
+    public struct TextBox: Equatable, Sendable {
+        public var role: String
+        public var text: String
+        public var bounds: IntRect
+        public var capHeight: Int
+    }
+
+    /// Every piece of text `draw` paints for `labels` (an empty note is left out), measured with the
+    /// fonts it is drawn in.
+    public func textBoxes(for labels: TickerLabels) -> [TextBox] {
+        func cap(_ font: Font) -> Int { renderer.inkBounds(of: "H", font: font, x: 0, y: 1000).height }
+        var boxes = [
+            TextBox(role: "name", text: shownName(labels), bounds: look(of: .name, in: labels).bounds, capHeight: cap(nameFont)),
+            TextBox(role: "price", text: labels.price, bounds: look(of: .price, in: labels).bounds,
+                    capHeight: cap(priceFont(for: labels.price))),
+            TextBox(role: "change", text: shownChange(labels), bounds: look(of: .change, in: labels).bounds,
+                    capHeight: cap(changeFont(for: labels.change))),
+        ]
+        let note = look(of: .note, in: labels)
+        if !note.text.isEmpty { boxes.append(TextBox(role: "note", text: note.text, bounds: note.bounds, capHeight: cap(changeFont))) }
+        let L = layout
+        for (i, range) in L.ranges.enumerated() {
+            if range == labels.selectedRange {
+                boxes.append(TextBox(role: "selected range", text: range.rawValue, bounds: look(of: .selection, in: labels).bounds,
+                                     capHeight: cap(selectedFont)))
+            } else {
+                boxes.append(TextBox(role: "range", text: range.rawValue,
+                                     bounds: renderer.inkBounds(of: range.rawValue, font: selectorFont, x: L.selectorCenters[i],
+                                                                y: L.selectorBaseline, alignment: .baselineCenter),
+                                     capHeight: cap(selectorFont)))
+            }
+        }
+        return boxes.filter { !$0.text.isEmpty }
+    }
+
     /// Left, top, width and height of the pill behind the range label centred at `x`.
     private func pillFrame(at x: Double) -> (Double, Double, Double, Double) {
-        let h = 46 * layout.scale, w = 96 * layout.scale
-        return (x - w / 2, layout.selectorBaseline - 10 * layout.scale - h / 2, w, h)
+        let h = layout.pillHeight, w = layout.pillWidth
+        return (x - w / 2, layout.selectorBaseline - layout.pillRaise - h / 2, w, h)
     }
 
     public var painter: LineChartPainter {
@@ -217,7 +350,7 @@ public final class TickerScreen {
         let clip = canvas.clip
         painter.draw(chart, on: canvas)  // clears the clip to the background first
         let L = layout
-        renderer.draw(labels.instrument, font: nameFont, color: palette.secondaryText, x: L.margin, y: L.nameBaseline,
+        renderer.draw(shownName(labels), font: nameFont, color: palette.secondaryText, x: L.margin, y: L.nameBaseline,
                       into: &canvas.buffer, clip: clip)
         let f = min(1, max(0, fade.isFinite ? fade : 1))
         if let previous, f < 1 {
@@ -262,5 +395,20 @@ extension String {
         }
         parts.append(String(rest))
         return parts
+    }
+}
+
+extension String {
+    /// The string cut with an ellipsis to fit `width` in `font` (whole when it fits).
+    func truncated(toWidth width: Double, font: Font) -> String {
+        guard font.measure(self).width > width else { return self }
+        var scalars = Array(unicodeScalars)
+        while !scalars.isEmpty {
+            scalars.removeLast()
+            var s = String(String.UnicodeScalarView(scalars))
+            while s.hasSuffix(" ") { s.removeLast() }
+            if font.measure(s + "…").width <= width { return s + "…" }
+        }
+        return ""
     }
 }

@@ -59,6 +59,19 @@ public struct WatchlistLayout: Equatable, Sendable {
         }
     }
 
+    /// The most tiles (up to `maximumCount`) a screen of this size shows with every tile at least
+    /// `minimumTileWidth` x `minimumTileHeight`: smaller, a price at the smallest readable size no
+    /// longer fits its tile (twelve tiles on a 480x320 panel would be 110 px wide). Always one at least.
+    public static func capacity(width: Int, height: Int) -> Int {
+        var n = maximumCount
+        while n > 1 {
+            let tiles = WatchlistLayout(count: n, width: width, height: height).tiles
+            if tiles.allSatisfy({ $0.width >= minimumTileWidth && $0.height >= minimumTileHeight }) { break }
+            n -= 1
+        }
+        return n
+    }
+
     /// The tile under a touch, if any (the gaps between tiles belong to none).
     public func tile(atX x: Double, y: Double) -> Int? {
         guard x.isFinite, y.isFinite else { return nil }
@@ -125,6 +138,13 @@ public struct WatchlistTileContent: Equatable, Sendable {
     /// The market-status mark; nil when the state is not known.
     public var mark: WatchlistMarketMark?
 
+    /// The change without its amount: `▼ −13,89 %` for `▼ −3.851,04  (−13,89 %)`.
+    public var compactChange: String {
+        guard let open = change.lastIndex(of: "("), let close = change.lastIndex(of: ")"), open < close else { return change }
+        let arrow = change.hasPrefix(TrendArrow.up) ? TrendArrow.up + " " : change.hasPrefix(TrendArrow.down) ? TrendArrow.down + " " : ""
+        return arrow + change[change.index(after: open)..<close]
+    }
+
     public init(entry: WatchlistEntry, range: ChartRange, palette: ChartPalette) {
         let instrument = entry.instrument
         name = instrument.name
@@ -161,7 +181,8 @@ public final class WatchlistScene {
 
     public init(entries: [WatchlistEntry], width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
                 range: ChartRange = .oneMonth) {
-        let shown = Array(entries.prefix(WatchlistLayout.maximumCount))
+        // The first ones that fit at a readable size; the rest stay on their own charts.
+        let shown = Array(entries.prefix(WatchlistLayout.capacity(width: width, height: height)))
         self.entries = shown
         layout = WatchlistLayout(count: shown.count, width: width, height: height)
         self.palette = palette
@@ -203,8 +224,7 @@ public final class WatchlistScene {
         canvas.clip = canvas.buffer.bounds
         canvas.clear(palette.background)
         let s = layout.scale
-        let title = Font(face: fonts.regular, clampingPixelSize: max(WatchlistLayout.minimumTextSize, 26 * s))
-        renderer.draw("Watchlist · \(range)", font: title, color: palette.secondaryText, x: (24 * s).rounded(),
+        renderer.draw("Watchlist · \(range)", font: titleFont, color: palette.secondaryText, x: (24 * s).rounded(),
                       y: layout.titleBaseline, into: &canvas.buffer, clip: canvas.clip)
         for (i, rect) in layout.tiles.enumerated() {
             canvas.clip = rect.intersection(canvas.buffer.bounds)
@@ -213,9 +233,27 @@ public final class WatchlistScene {
         canvas.clip = canvas.buffer.bounds
     }
 
-    private func drawTile(_ tile: WatchlistTileContent, in rect: IntRect, on canvas: Canvas, text renderer: TextRenderer) {
-        let card = tileBackground
-        canvas.clear(card)
+    /// One line of a tile's text and where it is drawn.
+    struct PlacedText {
+        var role: String
+        var text: String
+        var font: Font
+        var color: Color
+        var x: Double
+        var y: Double
+        var alignment: TextAlignment = .baselineLeft
+    }
+
+    /// What a tile draws and where: its lines of text, the market mark (font and baseline, right
+    /// edge at the text's) and the small line's plot. `drawTile` paints it, the layout tests measure it.
+    struct TilePlan {
+        var texts: [PlacedText] = []
+        var mark: (mark: WatchlistMarketMark, font: Font, right: Double, baseline: Double)?
+        var plot: PlotRect
+        var unit: Double
+    }
+
+    func plan(_ tile: WatchlistTileContent, in rect: IntRect) -> TilePlan {
         let w = Double(rect.width), h = Double(rect.height)
         // Text grows with the tile, bounded below (readable) and above (a single tile on a large
         // screen is not a poster).
@@ -224,48 +262,111 @@ public final class WatchlistScene {
         let minText = WatchlistLayout.minimumTextSize
         let x0 = Double(rect.x0) + pad, x1 = Double(rect.x1) - pad
         let textWidth = x1 - x0
+        var texts: [PlacedText] = []
         var y = Double(rect.y0) + pad
         let nameFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1)), tile.name, width: textWidth * 0.7)
         y += nameFont.ascent
         let noteOnTop = !tile.note.isEmpty && !tile.isWaiting
-        renderer.draw(truncated(tile.name, font: nameFont, width: textWidth * (noteOnTop ? 0.6 : 1)),
-                      font: nameFont, color: palette.secondaryText, x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
+        texts.append(PlacedText(role: "name", text: truncated(tile.name, font: nameFont, width: textWidth * (noteOnTop ? 0.6 : 1)),
+                                font: nameFont, color: palette.secondaryText, x: x0, y: y))
         if noteOnTop {
             let noteFont = Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 0.95))
             let color = tile.isStale ? Color(rgb: 0xE3B341) : palette.secondaryText
-            renderer.draw(truncated(tile.note, font: noteFont, width: textWidth * 0.4), font: noteFont, color: color,
-                          x: x1, y: y, alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
+            texts.append(PlacedText(role: "note", text: truncated(tile.note, font: noteFont, width: textWidth * 0.4), font: noteFont,
+                                    color: color, x: x1, y: y, alignment: .baselineRight))
         }
         let priceFont = fitted(Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 2.2), tabularDigits: true),
                                tile.price, width: textWidth)
         y += priceFont.ascent + unit * 0.5
         // A stale price is dimmed: still there to read, but not to trust at a glance.
-        renderer.draw(tile.price, font: priceFont, color: palette.text.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y,
-                      into: &canvas.buffer, clip: canvas.clip)
+        texts.append(PlacedText(role: "price", text: tile.price, font: priceFont,
+                                color: palette.text.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y))
         let markFont = Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95))
+        var shownMark = tile.mark
         // The mark's shape and word, and a gap of a letter's width before it: in de-DE the change
         // "(−13,89 %)" is long, and it must not run into the mark.
-        let markWidth = tile.mark.map { markFont.measure($0.word).width + markFont.pixelSize * 2.0 } ?? 0
+        func markWidth() -> Double {
+            shownMark.map { markFont.measure($0.word).width + markFont.pixelSize * ($0.word.isEmpty ? 1.4 : 2.0) } ?? 0
+        }
         if !tile.change.isEmpty {
-            let changeFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1), tabularDigits: true),
-                                    tile.change, width: textWidth - markWidth)
-            y += changeFont.ascent + unit * 0.5
-            renderer.draw(tile.change, font: changeFont, color: tile.changeColor.withOpacity(tile.isStale ? 0.55 : 1),
-                          x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
+            let changeFont = Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1), tabularDigits: true)
+            // On a narrow tile, what fits beside the mark at the smallest size: the change without its
+            // amount (the percentage is what compares across tiles), then the mark without its word
+            // (its shape still tells the state), then no mark.
+            let smallest = changeFont.withPixelSize(minText)
+            var change = tile.change
+            if smallest.measure(change).width > textWidth - markWidth() { change = tile.compactChange }
+            if smallest.measure(change).width > textWidth - markWidth(), shownMark != nil { shownMark?.word = "" }
+            if smallest.measure(change).width > textWidth - markWidth() { shownMark = nil }
+            let font = fitted(changeFont, change, width: textWidth - markWidth())
+            y += font.ascent + unit * 0.5
+            texts.append(PlacedText(role: "change", text: change, font: font,
+                                    color: tile.changeColor.withOpacity(tile.isStale ? 0.55 : 1), x: x0, y: y))
         } else if tile.mark != nil {
             y += markFont.ascent + unit * 0.5
         }
-        if let mark = tile.mark { drawMark(mark, font: markFont, right: x1, baseline: y, on: canvas, text: renderer) }
+        let mark = shownMark.map { (mark: $0, font: markFont, right: x1, baseline: y) }
         if tile.isWaiting {
             // What it waits for, whole when it fits at a readable size (a file name cut short
             // helps nobody), else cut with an ellipsis.
             let font = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95)), tile.note, width: textWidth)
             y += font.ascent + unit * 0.8
-            renderer.draw(truncated(tile.note, font: font, width: textWidth), font: font, color: palette.secondaryText,
-                          x: x0, y: y, into: &canvas.buffer, clip: canvas.clip)
+            texts.append(PlacedText(role: "waiting", text: truncated(tile.note, font: font, width: textWidth), font: font,
+                                    color: palette.secondaryText, x: x0, y: y))
         }
         // The small line fills what is left below the text.
         let plot = PlotRect(left: x0, top: y + unit * 1.0, right: x1, bottom: Double(rect.y1) - pad)
+        return TilePlan(texts: texts, mark: mark, plot: plot, unit: unit)
+    }
+
+    /// The watchlist's title font.
+    private var titleFont: Font {
+        Font(face: fonts.regular, clampingPixelSize: max(WatchlistLayout.minimumTextSize, 26 * layout.scale))
+    }
+
+    /// Every piece of text the overview paints (the title, each tile's lines, each market mark with
+    /// its shape) with its ink bounds and the tile it belongs to (nil: the title), for the layout tests.
+    public func textBoxes(text renderer: TextRenderer) -> [(tile: Int?, role: String, text: String, bounds: IntRect)] {
+        var out: [(tile: Int?, role: String, text: String, bounds: IntRect)] = []
+        let title = "Watchlist · \(range)"
+        out.append((nil, "title", title, renderer.inkBounds(of: title, font: titleFont, x: (24 * layout.scale).rounded(),
+                                                           y: layout.titleBaseline)))
+        for (i, rect) in layout.tiles.enumerated() {
+            let p = plan(contents[i], in: rect)
+            for t in p.texts where !t.text.isEmpty {
+                out.append((i, t.role, t.text, renderer.inkBounds(of: t.text, font: t.font, x: t.x, y: t.y, alignment: t.alignment)))
+            }
+            if let m = p.mark {
+                let word = renderer.inkBounds(of: m.mark.word, font: m.font, x: m.right, y: m.baseline, alignment: .baselineRight)
+                let shape = markShapeBounds(font: m.font, word: m.mark.word, right: m.right, baseline: m.baseline)
+                out.append((i, "mark", m.mark.word, word.union(shape)))
+            }
+        }
+        return out
+    }
+
+    /// Centre and radius of the mark's shape left of its word.
+    private func markShape(font: Font, word: String, right: Double, baseline: Double) -> (cx: Double, cy: Double, r: Double) {
+        let r = font.pixelSize * 0.32
+        return (right - font.measure(word).width - font.pixelSize * 0.35 - r, baseline - font.pixelSize * 0.36, r)
+    }
+
+    private func markShapeBounds(font: Font, word: String, right: Double, baseline: Double) -> IntRect {
+        let (cx, cy, r) = markShape(font: font, word: word, right: right, baseline: baseline)
+        return IntRect(x0: Int((cx - r).rounded(.down)) - 1, y0: Int((cy - r).rounded(.down)) - 1,
+                       x1: Int((cx + r).rounded(.up)) + 1, y1: Int((cy + r).rounded(.up)) + 1)
+    }
+
+    private func drawTile(_ tile: WatchlistTileContent, in rect: IntRect, on canvas: Canvas, text renderer: TextRenderer) {
+        let card = tileBackground
+        canvas.clear(card)
+        let p = plan(tile, in: rect)
+        for t in p.texts {
+            renderer.draw(t.text, font: t.font, color: t.color, x: t.x, y: t.y, alignment: t.alignment,
+                          into: &canvas.buffer, clip: canvas.clip)
+        }
+        if let m = p.mark { drawMark(m.mark, font: m.font, right: m.right, baseline: m.baseline, on: canvas, text: renderer) }
+        let plot = p.plot, unit = p.unit
         guard tile.points.count >= 2, plot.height >= 8 else { return }
         var tilePalette = palette
         tilePalette.background = card
@@ -286,9 +387,7 @@ public final class WatchlistScene {
                           text renderer: TextRenderer) {
         renderer.draw(mark.word, font: font, color: palette.secondaryText, x: right, y: baseline,
                       alignment: .baselineRight, into: &canvas.buffer, clip: canvas.clip)
-        let r = font.pixelSize * 0.32
-        let cx = right - font.measure(mark.word).width - font.pixelSize * 0.35 - r
-        let cy = baseline - font.pixelSize * 0.36
+        let (cx, cy, r) = markShape(font: font, word: mark.word, right: right, baseline: baseline)
         let line = max(1.5, r * 0.38)
         // Open in the up colour; the other states in the quiet text colour: the shape carries it.
         switch mark.shape {

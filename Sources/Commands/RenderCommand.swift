@@ -219,7 +219,10 @@ enum RenderCommand {
             let board = WatchlistScene(entries: entries, width: size.width, height: size.height, fonts: fonts,
                                        palette: palette, range: range)
             do { try PNG.write(SceneRenderer().render(board).buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
-            printLine("wrote \(output) (\(size.width)x\(size.height), watchlist of \(entries.count), \(range))")
+            // A panel too small for every tile shows the first ones; say so rather than count what is not there.
+            let left = entries.count - board.entries.count
+            printLine("wrote \(output) (\(size.width)x\(size.height), watchlist of \(board.entries.count)"
+                      + (left > 0 ? " (\(left) more do not fit)" : "") + ", \(range))")
             return 0
         }
 

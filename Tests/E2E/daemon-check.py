@@ -25,6 +25,7 @@ Images: binary PPM (QMP screendump) or 8-bit RGB/RGBA PNG (tickerboard render). 
 """
 import contextlib
 import datetime
+import math
 import re
 import struct
 import os
@@ -125,16 +126,52 @@ def close(a, b, tol):
     return abs(a[0] - b[0]) <= tol and abs(a[1] - b[1]) <= tol and abs(a[2] - b[2]) <= tol
 
 
-def layout(w, h, buttons=6):
-    """TickerScreenLayout (Sources/Chart/TickerScreen.swift) with `buttons` ranges in the selector
-    (fewer than six when the instrument cannot draw some: daily data has no 1D)."""
-    s = max(0.25, min(w / 1920, h / 1080))
-    left, top, right = 80 * s, 260 * s, w - 80 * s
-    bottom = max(top + 10, h - 110 * s - 20 * s)
-    slot = (w - 160 * s) / 6
+MIN_PRICE, MIN_TEXT, MIN_CHART_LABEL = 22.0, 13.0, 12.0
+
+
+def _sizes(s):
+    """TickerScreenLayout.textSizes: name, price, change, selector, bar labels."""
+    return (max(MIN_TEXT, 28 * s), max(MIN_PRICE, 76 * s), max(MIN_TEXT, 30 * s),
+            max(MIN_TEXT, 28 * s), max(MIN_CHART_LABEL, 24 * s))
+
+
+def _chrome(s):
+    """TickerScreenLayout.chromeHeight: the header above the plot and the selector below it."""
+    name, price, change, selector, bars = _sizes(s)
+    header = 50 * s + name + 6 * s + price + 18 * s + change + 52 * bars / 24
+    return header, 24 * s + 106 * selector / 28
+
+
+def layout(w, h, scale=None, buttons=6):
+    """TickerScreenLayout (Sources/Chart/TickerScreen.swift), the same arithmetic in the same order,
+    with `buttons` ranges in the selector (fewer than six when the instrument cannot draw some: daily
+    data has no 1D)."""
+    auto = max(0.25, min(max(w, h) / 1920, min(w, h) / 1080))
+    s = max(0.25, min(scale if scale is not None and math.isfinite(scale) else auto, w / 800))
+    if sum(_chrome(s)) > h * 0.8:
+        lo, hi = 0.25, s
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            if sum(_chrome(mid)) > h * 0.8:
+                hi = mid
+            else:
+                lo = mid
+        s = lo
+    name, price, change, selector, bars = _sizes(s)
+    margin = 80 * s
+    name_baseline = 50 * s + name
+    price_baseline = name_baseline + 6 * s + price
+    change_baseline = price_baseline + 18 * s + change
+    top = change_baseline + 52 * bars / 24
+    left, right = margin, w - margin
+    bottom = max(top + 10, h - _chrome(s)[1])
+    selector_y = h - 24 * s - selector
+    slot = (w - 2 * margin) / 6
     centers = [w / 2 - slot * buttons / 2 + slot * (i + 0.5) for i in range(buttons)]
+    pill_raise = 10 * selector / 28
     return dict(s=s, left=left, top=top, right=right, bottom=bottom, centers=centers,
-                selector_y=h - 52 * s, price_baseline=160 * s)
+                selector_y=selector_y, pill_raise=pill_raise, price_baseline=price_baseline,
+                price_size=price, name_baseline=name_baseline, change_baseline=change_baseline)
 
 
 # --- checks ---------------------------------------------------------------------------------------

@@ -48,8 +48,8 @@ read -r R_FROM _ <<< "$($CHECK xs "$DATA" 1Y $W $H 185)"
 # TBE2E is daily data only: the selector offers 5D 1M 6M 1Y 5Y (no 1D), so 1Y is the fourth of five.
 read -r TAP_X TAP_Y ROT_LX ROT_LY <<< "$($PY -c "
 import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
-L = c.layout($W, $H, 5); R = c.layout($H, $W, 5)
-print(round(L['centers'][3]), round(L['selector_y'] - 10 * L['s']), R['centers'][3], R['selector_y'] - 10 * R['s'])")"
+L = c.layout($W, $H, buttons=5); R = c.layout($H, $W, buttons=5)
+print(round(L['centers'][3]), round(L['selector_y'] - L['pill_raise']), R['centers'][3], R['selector_y'] - R['pill_raise'])")"
 # On the turned panel the logical picture is H wide and W tall: a scrub to point 200 of 1Y there,
 # along the middle row of its plot.
 read -r RS_X RS_DATE RS_PRICE _ <<< "$($CHECK xs "$DATA" 1Y $H $W 200)"
@@ -95,7 +95,7 @@ sed 's/^/  vm: /' "$OUT/vm.log" | grep -v '^  vm: $'
 read -r PL PT PR PB PRICE_T PRICE_B <<< "$($PY -c "
 import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
 L = c.layout($W, $H); s = L['s']
-print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - 80 * s), int(L['price_baseline'] + 16 * s))")"
+print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - L['price_size'] * 80 / 76), int(L['price_baseline'] + L['price_size'] * 16 / 76))")"
 
 judge_power() {
   # (8) screen power (issue 8). Stats lines the guest tagged: "off_a: <stats line>" etc.

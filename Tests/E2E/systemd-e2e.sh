@@ -69,7 +69,7 @@ SCRUB_TO=$(awk "BEGIN{print int($S_X + 0.5) + 1}")   # one pixel right of the po
 read -r PL PT PR PB PRICE_T PRICE_B <<< "$($PY -c "
 import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
 L = c.layout($W, $H); s = L['s']
-print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - 80 * s), int(L['price_baseline'] + 16 * s))")"
+print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - L['price_size'] * 80 / 76), int(L['price_baseline'] + L['price_size'] * 16 / 76))")"
 REF() { "$BIN" render --data "$DATA" --time-zone America/New_York "$@" > /dev/null; }
 REF --range 1M --size ${W}x$H --output "$OUT/ref-1m.png"
 REF --range 1M --size ${W}x$H --scrub "$SCRUB_TO" --output "$OUT/ref-scrub.png"
