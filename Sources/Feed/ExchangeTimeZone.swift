@@ -2,6 +2,8 @@
 // Foundation. Chart ranges ("1M back from the newest point", "the latest session") are calendar
 // questions in the exchange's zone, so Feed answers them from the same data the OS uses.
 
+import LinuxIO
+
 /// A time zone loaded from the tz database (or built from a POSIX TZ rule).
 ///
 /// Lookups are O(log n) in the number of listed transitions; after the last one the file's POSIX TZ
@@ -47,6 +49,13 @@ public struct ExchangeTimeZone: Sendable, Equatable, CustomStringConvertible {
             // those words rather than with a path the user never typed.
             switch error {
             case .fileNotFound:
+                // No tz database at all (a minimal image without tzdata): the exchanges' zones by
+                // their current rules, so the fetcher and the daemon run instead of failing on
+                // every start. Past rule changes are not known then; installing tzdata restores them.
+                if !FileSystem.isDirectory(zoneinfoDirectory), let rule = Self.builtInRules[identifier] {
+                    self = try ExchangeTimeZone(identifier: identifier, posixRule: rule)
+                    return
+                }
                 // Debian 13 (Raspberry Pi OS) moved the old link names to tzdata-legacy; a provider
                 // that still says "US/Eastern" must not leave the instrument without its zone.
                 guard let current = Self.legacyLinks[identifier] else { throw .unknownTimeZone(identifier) }
@@ -62,6 +71,19 @@ public struct ExchangeTimeZone: Sendable, Equatable, CustomStringConvertible {
         }
         try self.init(identifier: identifier, tzif: bytes)
     }
+
+    /// The current POSIX rules of the exchanges' zones (and the zones they are often given as),
+    /// for a system without tzdata.
+    public static let builtInRules: [String: String] = [
+        "America/New_York": "EST5EDT,M3.2.0,M11.1.0", "America/Toronto": "EST5EDT,M3.2.0,M11.1.0",
+        "America/Chicago": "CST6CDT,M3.2.0,M11.1.0",
+        "Europe/London": "GMT0BST,M3.5.0/1,M10.5.0",
+        "Europe/Berlin": "CET-1CEST,M3.5.0,M10.5.0/3", "Europe/Paris": "CET-1CEST,M3.5.0,M10.5.0/3",
+        "Europe/Amsterdam": "CET-1CEST,M3.5.0,M10.5.0/3", "Europe/Zurich": "CET-1CEST,M3.5.0,M10.5.0/3",
+        "Asia/Tokyo": "JST-9", "Asia/Hong_Kong": "HKT-8",
+        "Australia/Sydney": "AEST-10AEDT,M10.1.0,M4.1.0/3",
+        "Etc/UTC": "UTC0",
+    ]
 
     /// The link names of tzdata's `backward` file that markets and providers still use, and the
     /// zones they name: read when the link itself is not installed.

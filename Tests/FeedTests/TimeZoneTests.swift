@@ -9,6 +9,31 @@ import Glibc
 @Suite struct TimeZoneTests {
     static func zone(_ name: String) throws -> ExchangeTimeZone { try ExchangeTimeZone(identifier: name) }
 
+    /// Without tzdata every instrument's zone was unknown: the fetcher's config was refused and it
+    /// restarted every 30 s for ever. The exchanges' zones now come from their current rules.
+    @Test("without a tz database the exchanges' zones follow their current rules; other names stay unknown")
+    func withoutTzdata() throws {
+        let none = "/nonexistent/zoneinfo"
+        let newYork = try ExchangeTimeZone(identifier: "America/New_York", zoneinfoDirectory: none)
+        let real = try Self.zone("America/New_York")
+        let berlin = try ExchangeTimeZone(identifier: "Europe/Berlin", zoneinfoDirectory: none)
+        let realBerlin = try Self.zone("Europe/Berlin")
+        // Across 2024-2026, DST changes included, the rule agrees with tzdata hour by hour.
+        for t in stride(from: Int64(1_704_067_200), to: 1_798_761_600, by: 3_600) {
+            #expect(newYork.utcOffset(atUnixTime: t) == real.utcOffset(atUnixTime: t))
+            #expect(berlin.utcOffset(atUnixTime: t) == realBerlin.utcOffset(atUnixTime: t))
+        }
+        for name in ExchangeCalendar.all.map(\.timeZoneIdentifier) where name != "UTC" {
+            #expect((try? ExchangeTimeZone(identifier: name, zoneinfoDirectory: none)) != nil, "\(name)")
+        }
+        #expect(throws: FeedError.self) { try ExchangeTimeZone(identifier: "America/Lima", zoneinfoDirectory: none) }
+        // With the database present a name it lacks is unknown, whatever the table holds.
+        let empty = "/tmp/tickerboard-tz-\(getpid())"
+        mkdir(empty, 0o755)
+        defer { rmdir(empty) }
+        #expect(throws: FeedError.self) { try ExchangeTimeZone(identifier: "Europe/Berlin", zoneinfoDirectory: empty) }
+    }
+
     @Test("new york offsets") func newYorkOffsets() throws {
         let newYork = try Self.zone("America/New_York")
         #expect(newYork.utcOffset(atUnixTime: utc(2024, 7, 1, 12)) == -4 * 3600)
