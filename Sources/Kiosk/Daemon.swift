@@ -56,6 +56,7 @@ package final class Daemon: KioskShell {
     private var liveData: LiveData?
     private var liveRegistration: EventLoop.Registration?
     private var signals: SignalFD?
+    private var clockSteps: ClockStepWatch?
     /// Paints the core's scenes; the one canvas of the display, kept for the daemon's life.
     private let renderer: SceneRenderer
     /// The frame statistics' summary as the core last gave it (on stopping).
@@ -126,6 +127,15 @@ package final class Daemon: KioskShell {
     /// Everything but the signals and the loop itself: the core starts, the data files are read.
     func start() throws(Errno) {
         timer = try loop.addTimer(after: .seconds(3600)) { [unowned self] in send(.timer) }
+        // A clock step re-decides at once what the wall clock decides (else up to an hour later).
+        // Under `--time-scale` the daemon's wall clock is its own, and a step of the real one is
+        // no news to it.
+        if options.timeScale == 1, let watch = try? ClockStepWatch() {
+            clockSteps = watch
+            try loop.watch(watch.descriptor.rawValue) { [unowned self] _ in
+                if (try? watch.clockWasSet()) == true { send(.clockStepped) }
+            }
+        }
         send(.start)
         startLiveData()
     }

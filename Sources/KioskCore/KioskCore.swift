@@ -162,6 +162,9 @@ public enum KioskEvent: Sendable {
     case statisticsRequested(String)
     /// Put this on screen now and hold it there (`render --config`; a remote `show` later).
     case show(ShowRequest)
+    /// Someone set the wall clock (an NTP step, a board learning the date at boot): everything
+    /// the wall clock decides (screen hours, stale, the market note) is decided again now.
+    case clockStepped
     /// SIGTERM / SIGINT.
     case terminate
 }
@@ -521,6 +524,11 @@ public final class KioskCore {
         case .statisticsRequested(let extra):
             log(.notice, "stats: " + stats.summary + extra)
         case .show(let request): show(request)
+        case .clockStepped:
+            log(.notice, "clock: the wall clock was set; screen hours, staleness and market notes follow it now")
+            tilesRefreshedAt = -.infinity
+            decidePower()
+            statusRefreshWanted = true
         case .terminate:
             emit(.stopping(statistics: stats.summary))
             emit(.exit(0))

@@ -46,3 +46,40 @@ public final class TimerFD {
         _ = try retryingOnInterrupt { timerfd_settime(descriptor.rawValue, flags, &spec, nil) }
     }
 }
+
+/// Readable when someone sets the wall clock (an NTP step, a board without a battery clock
+/// learning the date, `date -s`): a `CLOCK_REALTIME` timer armed far in the future with
+/// `TFD_TIMER_CANCEL_ON_SET`, which the kernel cancels on every set. Waiting on it costs nothing;
+/// without it, anything decided by the wall clock waits for its next monotonic deadline.
+public final class ClockStepWatch {
+    public let descriptor: FileDescriptor
+
+    public init() throws(Errno) {
+        let fd = try retryingOnInterrupt { timerfd_create(CLOCK_REALTIME, CInt(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        descriptor = FileDescriptor(rawValue: fd)
+        try arm()
+    }
+
+    deinit { try? descriptor.close() }
+
+    /// True when the clock was set since the last call (or since `init`); the watch is re-armed.
+    public func clockWasSet() throws(Errno) -> Bool {
+        var expirations: UInt64 = 0
+        let n = read(descriptor.rawValue, &expirations, MemoryLayout<UInt64>.size)
+        if n < 0 && errno == ECANCELED {
+            try arm()
+            return true
+        }
+        return false
+    }
+
+    private func arm() throws(Errno) {
+        // Absolute, about 100 years on: it never expires, only gets cancelled.
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var spec = itimerspec(it_interval: timespec(), it_value: timespec(tv_sec: now.tv_sec + 3_153_600_000, tv_nsec: 0))
+        _ = try retryingOnInterrupt {
+            timerfd_settime(descriptor.rawValue, CInt(TFD_TIMER_ABSTIME) | CInt(TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+        }
+    }
+}

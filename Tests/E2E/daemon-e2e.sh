@@ -139,11 +139,22 @@ judge_power() {
   DPMS_S=$(word dpms_sched "$L")
   DARK=$($CHECK dark "$OUT/d-power-sched.ppm" 2>&1); DARK_OK=$?
   DETAIL="$(word guest_time "$L"); ready-file: $(word ready "$L"); screen off (${HOW:-no log line}); DPMS ${DPMS_S:-?}; flips $(kv flips "$SA") at start, +$S_FLIPS over 3 s, cpu +$S_CPU ms, $(field sched_ticks "$L") ticks, $(field sched_switches "$L") sleeps; no 'screen on': $(grep -c 'power: screen on' "$L"); capture: $DARK"
-  if [ -n "$(word ready "$L")" ] && ! grep -q 'power: screen on' "$L" && [ "$S_FLIPS" = 0 ] && between "$(field sched_switches "$L")" 0 20 \
+  # (before the clock step at its end, which the next check judges)
+  BEFORE_STEP=$(sed '/^clock_step: begin/q' "$L")
+  if [ -n "$(word ready "$L")" ] && ! echo "$BEFORE_STEP" | grep -q 'power: screen on' && [ "$S_FLIPS" = 0 ] && between "$(field sched_switches "$L")" 0 20 \
      && { [ "$HOW" = DPMS ] && [ "${DPMS_S%% *}" = Off ] || { [ "$HOW" = "black frame" ] && [ "$DARK_OK" = 0 ]; }; }; then
     result daemon-power-schedule PASS "$DETAIL"
   else
     result daemon-power-schedule FAIL "$DETAIL; log: $(grep -E 'power|DPMS|display:' "$L" | head -5 | tr '\n' '|')"
+  fi
+  # The wall clock set into the on-window: the daemon notices the step (a CLOCK_REALTIME timerfd
+  # with TFD_TIMER_CANCEL_ON_SET) and turns the screen on at once.
+  STEPPED=$(sed -n '/^clock_step: begin/,$p' "$L")
+  DETAIL="$(grep -h '^clock_step:' "$L" | tr '\n' ' ')"
+  if echo "$STEPPED" | grep -q 'clock: the wall clock was set' && echo "$STEPPED" | grep -q 'power: screen on'; then
+    result daemon-clock-step-redecides PASS "$DETAIL"
+  else
+    result daemon-clock-step-redecides FAIL "$DETAIL; log: $(echo "$STEPPED" | grep -E 'power|clock' | head -5 | tr '\n' '|')"
   fi
   # fbdev: FBIOBLANK takes the connector to DPMS Off, and SIGTERM gives it back on
   L="$OUT/d-fbdev-power.log"

@@ -166,6 +166,13 @@ power_phases() {
   sleep 3   # the window measured while the schedule keeps the screen off, not a wait
   B2=$(cpu_ticks $P); SW2=$(switches $P); stats $P "$L"; echo "sched_b: $(last_stats "$L")" >> "$L"
   echo "sched_ticks=$((B2 - A)) sched_switches=$((SW2 - SW))" >> "$L"
+  # A clock step into the on-window (an NTP step, a board learning the date): the screen comes on
+  # now, not at the next deadline an hour away. Then the clock is put back.
+  echo "clock_step: begin $(date +%s) by $STEP s" >> "$L"
+  date -s "@$(( $(date +%s) + STEP ))" > /dev/null
+  wait_text "$L" 'power: screen on' 1200
+  echo "clock_step: after $(grep -c 'power: screen on' "$L") on, $(grep -c 'clock: the wall clock was set' "$L") noticed" >> "$L"
+  date -s "@$(( $(date +%s) - STEP ))" > /dev/null
   stop $P "$L"
 
   # fbdev: the same schedule through /dev/fb0 blanks with FBIOBLANK, which bochs' fbdev emulation
@@ -182,10 +189,11 @@ power_phases() {
 # the daemon.
 off_now() {
   local S
+  # STEP: a clock step that lands inside the on-window (the clock-step check)
   if [ "$(date -d '-3 min' +%a)" = "$(date +%a)" ]; then
-    S="$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"
+    S="$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"; STEP=-150
   else
-    S="$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"
+    S="$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"; STEP=150
   fi
   { cat "$OUT/$1.conf"; echo "schedule = $S"; } > "$OUT/$1-run.conf"
   echo "guest_time: $(date '+%a %H:%M:%S %Z') schedule: $S" > "$2"

@@ -116,6 +116,9 @@ final class CoreDriver: KioskShell {
 
     func run(for seconds: Double, onStep: (() -> Void)? = nil) { run(until: time.mono + seconds, onStep: onStep) }
 
+    /// Sets the wall clock by `seconds` without time passing (an NTP step, `date -s`).
+    func stepWallClock(by seconds: Double) { time.wall += seconds }
+
     var watchdogPings: [Timed<String>] { notifications.filter { $0.value == "WATCHDOG=1" } }
 
     /// Records what is on screen after each timer, when it changed.

@@ -148,6 +148,33 @@ struct KioskCoreTests {
         #expect(d.watchdogPings.count >= Int(3 * 86_400 / 15) - 1)
     }
 
+    /// A step into the on-window left the screen off until the next monotonic deadline (up to an
+    /// hour); a step of twenty years left `stale` false as long.
+    @Test("a clock step re-decides the screen hours and staleness at once")
+    func clockStepRedecides() throws {
+        var config = Config.watchlist(["A"])
+        config.schedule = try parseSchedule("Mon-Sun 07:00-22:00").get()
+        // Wed 2026-12-02 23:00 CET: off by the schedule.
+        let d = CoreDriver(config: config, localZone: CoreDriver.berlin, start: KioskTime(mono: 1000, wall: 1_796_248_800), writesStatus: true)
+        d.send(.start)
+        // Daily bars up to today (the sample's, moved by whole days).
+        let shift = 1_796_169_600 - (Self.daily.bars.last?.time ?? 0)
+        let recent = PriceSeries(name: "A", interval: .daily, bars: Self.daily.bars.map { var b = $0; b.time += shift; return b })
+        d.send(.series(instrumentID: "A", slot: .daily, series: recent))
+        d.run(for: 5)
+        #expect(!d.core.screenOn)
+        // The board learns it is 09:00 the next morning: on now, not when the old deadline comes.
+        d.stepWallClock(by: 10 * 3600)
+        d.send(.clockStepped)
+        #expect(d.core.screenOn)
+        #expect(d.powered.last?.value == true)
+        // Twenty years on, the last price is stale at once.
+        let fresh = d.core.status().stale
+        d.stepWallClock(by: 20 * 365 * 86_400)
+        d.send(.clockStepped)
+        #expect(d.core.status().stale && !fresh)
+    }
+
     @Test("without DPMS a black frame is shown when the screen goes off, and nothing else until on")
     func blackFrameWithoutDPMS() throws {
         var config = Config.watchlist(["A"])
