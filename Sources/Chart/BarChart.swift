@@ -1,3 +1,4 @@
+import Feed
 import Raster
 import Text
 
@@ -183,7 +184,7 @@ public struct BarChartScene {
                 text.draw(bar.label, font: font, color: palette.secondaryText, x: x, y: baseline,
                           alignment: .baselineCenter, into: &canvas.buffer, clip: canvas.clip)
                 if bar.isPartial {
-                    text.draw(Self.partialMark, font: font, color: palette.secondaryText, x: x,
+                    text.draw(partialMark, font: font, color: palette.secondaryText, x: x,
                               y: baseline + font.pixelSize * 1.2, alignment: .baselineCenter,
                               into: &canvas.buffer, clip: canvas.clip)
                 }
@@ -192,7 +193,7 @@ public struct BarChartScene {
     }
 
     /// The second label line under a period still in progress.
-    public static let partialMark = "MTD"
+    public var partialMark = Phrases.english.monthToDate
 
     func formatTick(_ v: Double) -> String {
         guard v.isFinite, abs(v) < 1e15 else { return "" }
