@@ -638,9 +638,9 @@ public final class KioskCore {
     /// What the screen says instead of a chart, and why: `waiting for data: DAX.csv · yahoo: ^GDAXI
     /// not found` while an instrument has no good file (the fetcher's problem when it has one),
     /// `tickerboard.conf line 18: unknown time zone Europe/Frankfurt`. nil when the chart can show.
-    private func placeholderText(for entry: Entry) -> String? {
+    private func placeholderText(for entry: Entry, phrases chosen: Phrases? = nil) -> String? {
         if entry.hasData && entry.zone != nil { return nil }
-        let words = phrases
+        let words = chosen ?? phrases
         if entry.zone == nil {
             let file = configFile.split(separator: "/").last.map(String.init) ?? "config"
             let at = entry.spec.lines["time-zone"].map {
@@ -1355,9 +1355,11 @@ public final class KioskCore {
         s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
         s.animating = model?.isAnimating(at: now.mono) ?? false
-        // The reason the screen gives: why it waits, else why the prices are not fresh.
+        // The reason the screen gives: why it waits, else why the prices are not fresh. In English
+        // whatever the locale: scripts and monitoring match it (the screen's own words are `note`
+        // and `waiting_for`).
         if let entry = showingSample || entries.isEmpty ? nil : entries[instrumentIndex % entries.count] {
-            s.problem = entry.zone == nil || !entry.hasData ? placeholderText(for: entry) : marketNote?.problem
+            s.problem = entry.zone == nil || !entry.hasData ? placeholderText(for: entry, phrases: .english) : marketNote?.problem
         }
         s.stale = isStale
         s.display = displayStatus

@@ -124,6 +124,30 @@ struct PhrasesTests {
         #expect(fitted.isEmpty || fitted.hasSuffix("veraltet"), "\(fitted)")
     }
 
+    @Test("de-DE in pictures: the 1D header note and the bar chart's title, months and MTD mark match their goldens")
+    func germanGoldens() throws {
+        let fonts = try FontSet.load()
+        var numbers = Config()
+        numbers.locale = try #require(NumberLocale(identifier: "de-DE"))
+        let words = Phrases.drawable(locale: "de-DE", fonts: fonts)
+        let market = MarketData(daily: nil, intraday: Self.xetraThursday, timeZone: Self.berlin, calendar: .xetr)
+        let line = ScreenModel(instrument: Instrument(name: "DAX · Xetra", market: market,
+                                                      priceFormat: numbers.priceFormat(currencyCode: "EUR"), phrases: words),
+                               width: 960, height: 540, fonts: fonts, range: .oneDay)
+        let evening = Self.berlin.unixTime(for: CivilDateTime(year: 2026, month: 12, day: 3, hour: 20, minute: 0)!)
+        line.statusNote = MarketNote(calendar: .xetr, zone: Self.berlin, now: evening, fetch: nil, newest: Self.xetraThursday,
+                                     staleness: nil, phrases: words).text
+        let lineResult = ImageComparison.checkScreen(SceneRenderer().render(line, at: 0).buffer, golden: "words-1D-closed-de-DE.png")
+        #expect(lineResult.passed, "\(lineResult.report)")
+
+        var sample = Instrument.sample(phrases: words)
+        sample.priceFormat = numbers.priceFormat(currencyCode: "EUR")
+        let bars = ScreenModel(instrument: sample, width: 960, height: 540, fonts: fonts, range: .oneMonth)
+        bars.show(.bars, at: 0)
+        let barResult = ImageComparison.checkScreen(SceneRenderer().render(bars, at: 5).buffer, golden: "words-bars-de-DE.png")
+        #expect(barResult.passed, "\(barResult.report)")
+    }
+
     @Test("the daemon under locale = de-DE: placeholder, note and watchlist marks in German, status keys in English")
     func daemonInGerman() throws {
         var config = Config.watchlist(["DAX"])
@@ -133,6 +157,7 @@ struct PhrasesTests {
         d.run(for: 3)
         let waiting = try #require(d.core.model?.placeholder)
         #expect(waiting.hasPrefix("warte auf Daten: "), "\(waiting)")
+        #expect(d.core.status().problem?.hasPrefix("waiting for data: ") == true, "\(d.core.status().problem ?? "nil")")
         d.send(.series(instrumentID: "DAX", slot: .daily, series: KioskCoreTests.daily))
         d.send(.series(instrumentID: "DAX", slot: .intraday, series: KioskCoreTests.intraday))
         d.run(for: 3)
