@@ -110,7 +110,7 @@ extension Phrases {
     public static func drawable(locale: String, fonts: FontSet) -> Phrases {
         let wanted = Phrases(locale: locale)
         let drawable = wanted.allText.allSatisfy { text in
-            text.unicodeScalars.allSatisfy { $0.value < 0x80 || (fonts.regular.hasGlyph(for: $0) && fonts.bold.hasGlyph(for: $0)) }
+            text.unicodeScalars.allSatisfy { $0.value < 0x80 || (fonts.regular.canDraw($0) && fonts.bold.canDraw($0)) }
         }
         return drawable ? wanted : .english
     }

@@ -306,7 +306,7 @@ extension Phrases {
         unknownTimeZone: "알 수 없는 시간대 {zone}", configLine: "{file} {n}행: ",
         noDataFor: "{range} 데이터 없음", dailyOnly: "일별 가격 (장중 데이터 없음)",
         monthlyChange: "월간 변동, 최근 12개월", monthToDate: "이번 달", watchlist: "관심 종목",
-        markOpen: "장중", markPreMarket: "장전", markLunchBreak: "휴장", markAfterHours: "시간외", markClosed: "마감",
+        markOpen: "장중", markPreMarket: "장전", markLunchBreak: "점심", markAfterHours: "시간외", markClosed: "마감",
         weekdays: ["일", "월", "화", "수", "목", "금", "토"],
         months: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"],
         dayMonth: "{M} {d}일", dayMonthYear: "{y}년 {M} {d}일", weekdayDayMonth: "{M} {d}일 ({w})",

@@ -632,6 +632,7 @@ public final class KioskCore {
         if let phrasesCache, phrasesCache.locale == locale { return phrasesCache.phrases }
         let found = Phrases.drawable(locale: locale, fonts: fonts)
         phrasesCache = (locale, found)
+        if found != Phrases(locale: locale) { log(.warning, Self.missingScriptWarning(locale)) }
         return found
     }
 
@@ -684,6 +685,12 @@ public final class KioskCore {
             }
         }
         return KioskProblem(file: path, line: 0, key: "", message: message)
+    }
+
+    /// Said by the daemon and check-config alike when the fonts cannot draw a locale's words.
+    package static func missingScriptWarning(_ locale: String) -> String {
+        "locale \(locale): no installed font has its characters (install fonts-noto-cjk or fonts-wqy-microhei); "
+            + "the screen's words stay English"
     }
 
     /// The configured currency when the config names one, else what the fetcher reports

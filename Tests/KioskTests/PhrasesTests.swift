@@ -1,5 +1,6 @@
 import Chart
 @testable import Commands
+@testable import Kiosk
 import Feed
 @testable import KioskCore
 import TestSupport
@@ -105,9 +106,22 @@ struct PhrasesTests {
         #expect(Phrases.drawable(locale: "fr-FR", fonts: fonts) == Phrases(locale: "fr-FR"))
         for id in ["ja-JP", "zh-CN", "zh-TW", "ko-KR"] {
             let wanted = Phrases(locale: id)
-            let covered = wanted.allText.allSatisfy { $0.unicodeScalars.allSatisfy { fonts.regular.hasGlyph(for: $0) || $0.value < 0x80 } }
-                && wanted.allText.allSatisfy { $0.unicodeScalars.allSatisfy { fonts.bold.hasGlyph(for: $0) || $0.value < 0x80 } }
+            let covered = wanted.allText.allSatisfy { $0.unicodeScalars.allSatisfy { fonts.regular.canDraw($0) || $0.value < 0x80 } }
+                && wanted.allText.allSatisfy { $0.unicodeScalars.allSatisfy { fonts.bold.canDraw($0) || $0.value < 0x80 } }
             #expect(Phrases.drawable(locale: id, fonts: fonts) == (covered ? wanted : .english), "\(id)")
+        }
+    }
+
+    @Test("check-config warns, in English, when no installed font can draw the locale's words")
+    func checkConfigWarnsOfMissingScript() throws {
+        let fonts = try FontSet.load()
+        for id in ["de-DE", "ja-JP", "ko-KR"] {
+            var config = Config()
+            config.locale = try #require(NumberLocale(identifier: id))
+            let warned = DataCheck.findings(in: config, file: "t.conf").contains {
+                !$0.isError && $0.text == "warning: t.conf: locale: " + KioskCore.missingScriptWarning(id)
+            }
+            #expect(warned == (Phrases.drawable(locale: id, fonts: fonts) != Phrases(locale: id)), "\(id)")
         }
     }
 
