@@ -632,7 +632,7 @@ public final class KioskCore {
         if let phrasesCache, phrasesCache.locale == locale { return phrasesCache.phrases }
         let found = Phrases.drawable(locale: locale, fonts: fonts)
         phrasesCache = (locale, found)
-        if found != Phrases(locale: locale) { log(.warning, Self.missingScriptWarning(locale)) }
+        if found != Phrases(locale: locale) { log(.warning, "[chart] locale " + Self.missingScriptWarning(locale)) }
         return found
     }
 
@@ -689,7 +689,7 @@ public final class KioskCore {
 
     /// Said by the daemon and check-config alike when the fonts cannot draw a locale's words.
     package static func missingScriptWarning(_ locale: String) -> String {
-        "locale \(locale): no installed font has its characters (install fonts-noto-cjk or fonts-wqy-microhei); "
+        "\(locale): no installed font has its characters (install fonts-noto-cjk or fonts-wqy-microhei); "
             + "the screen's words stay English"
     }
 

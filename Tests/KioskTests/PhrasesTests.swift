@@ -125,6 +125,20 @@ struct PhrasesTests {
         }
     }
 
+    @Test("the daemon says once in its log when the fonts cannot draw the locale's words, and draws English")
+    func daemonWarnsOfMissingScript() throws {
+        var config = Config.watchlist(["DAX"])
+        config.locale = try #require(NumberLocale(identifier: "ko-KR"))
+        let d = CoreDriver(config: config)
+        d.send(.start)
+        d.send(.series(instrumentID: "DAX", slot: .daily, series: KioskCoreTests.daily))
+        d.run(for: 3)
+        let drawable = Phrases.drawable(locale: "ko-KR", fonts: try FontSet.load()) == Phrases(locale: "ko-KR")
+        let warnings = d.logs.filter { $0.value == "[chart] locale " + KioskCore.missingScriptWarning("ko-KR") }
+        #expect(warnings.count == (drawable ? 0 : 1), "\(d.logs.map(\.value))")
+        #expect(d.core.model?.instrument.phrases == (drawable ? Phrases(locale: "ko-KR") : .english))
+    }
+
     @Test("the note's least parts go first on a narrow panel in German too")
     func germanNoteFits() throws {
         let screen = TickerScreen(width: 480, height: 320, fonts: try FontSet.load(), scale: 1.5)
