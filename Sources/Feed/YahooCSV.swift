@@ -201,8 +201,13 @@ private enum Column: Int, CaseIterable {
 
     /// Header spellings seen in the wild (Yahoo, yfinance, pandas, spreadsheets, German brokers'
     /// and portals' exports), lowercased with spaces, underscores and asterisks (Yahoo's web tables
-    /// write `Close*`, `Adj Close**`) removed.
-    static func matching(normalisedName name: String) -> Column? {
+    /// write `Close*`, `Adj Close**`) removed. Windows exports write Latin-1, whose umlauts decode as
+    /// U+FFFD: `Er\u{FFFD}ffnung` is still the open.
+    static func matching(normalisedName raw: String) -> Column? {
+        let name = raw.contains("\u{FFFD}")
+            ? String(raw.replacing("\u{FFFD}ffnung", with: "öffnung").replacing("h\u{FFFD}chst", with: "höchst")
+                .replacing("\u{FFFD}", with: "ß"))
+            : raw
         switch name {
         case "date", "datetime", "timestamp", "datum": return .date
         case "open", "eröffnung", "eröffnungskurs", "erster", "ersterkurs", "start": return .open

@@ -542,6 +542,17 @@ import Testing
         #expect(series.bars.first?.volume == nil)
     }
 
+    @Test("a Windows export in Latin-1 (umlauts and ß not in UTF-8) is read all the same")
+    func latin1HeaderIsRead() throws {
+        var bytes = Array("Datum;Er".utf8) + [0xF6] + Array("ffnung;H".utf8) + [0xF6] + Array("chst;Schlu".utf8) + [0xDF]
+        bytes += Array("\n04.12.2026;1.000,5;1.010,25;1.001,75\n".utf8)
+        let (series, report) = try YahooCSV.parse(bytes, source: "dax.csv")
+        #expect(report.isClean)
+        #expect(series.bars.map(\.open) == [1_000.5])
+        #expect(series.bars.map(\.high) == [1_010.25])
+        #expect(series.bars.map(\.close) == [1_001.75])
+    }
+
     @Test("English names between semicolons take points or commas as the decimal mark, as the numbers show")
     func englishNamesWithSemicolons() throws {
         let points = parseCSV("Date;Open;High;Low;Close;Volume\n2026-12-04;1.5;2.25;1.25;2.125;100\n").series
