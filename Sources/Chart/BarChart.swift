@@ -1,3 +1,4 @@
+import Feed
 import Raster
 import Text
 
@@ -227,7 +228,7 @@ public struct BarChartScene {
             let label = initials ? String(bar.label.prefix(1)) : bar.label
             out.append(LabelPlacement(text: label, x: x, y: baseline, alignment: .baselineCenter, isValueLabel: false))
             if bar.isPartial {
-                out.append(LabelPlacement(text: Self.partialMark, x: x, y: baseline + font.pixelSize * 1.2,
+                out.append(LabelPlacement(text: partialMark, x: x, y: baseline + font.pixelSize * 1.2,
                                           alignment: .baselineCenter, isValueLabel: false))
             }
         }
@@ -235,7 +236,7 @@ public struct BarChartScene {
     }
 
     /// The second label line under a period still in progress.
-    public static let partialMark = "MTD"
+    public var partialMark = Phrases.english.monthToDate
 
     func formatTick(_ v: Double) -> String {
         guard v.isFinite, abs(v) < 1e15 else { return "" }

@@ -6,19 +6,23 @@ public struct Instrument: Sendable {
     public var name: String
     public var market: MarketData
     public var priceFormat: PriceFormat
+    /// The words around the numbers (`[chart] locale`'s language).
+    public var phrases: Phrases
 
-    public init(name: String, market: MarketData, priceFormat: PriceFormat = .usDollar) {
+    public init(name: String, market: MarketData, priceFormat: PriceFormat = .usDollar, phrases: Phrases = .english) {
         self.name = name
         self.market = market
         self.priceFormat = priceFormat
+        self.phrases = phrases
     }
 
     /// The built-in sample market: shown when nothing is configured, so a fresh install draws
     /// something real at once.
-    public static func sample() -> Instrument {
+    public static func sample(phrases: Phrases = .english) -> Instrument {
         Instrument(name: "\(SampleMarket.symbol) · \(SampleMarket.name)",
                    market: MarketData(daily: SampleMarket.daily(), intraday: SampleMarket.intraday(),
-                                      timeZone: SampleMarket.timeZone, calendar: .xnys))
+                                      timeZone: SampleMarket.timeZone, calendar: .xnys),
+                   phrases: phrases)
     }
 
     /// Loads a Yahoo-layout CSV (daily or intraday, told apart by its header). Skipped rows are
@@ -61,7 +65,8 @@ extension Instrument {
     public func labels(for selection: RangeSelection, palette: ChartPalette, focus: ChartPoint? = nil) -> TickerLabels {
         guard let summary = RangeSummary(selection: selection) else {
             return TickerLabels(instrument: name, price: PriceFormat.placeholder, change: "",
-                                note: "no data for \(selection.range)", selectedRange: selection.range,
+                                note: Phrases.fill(phrases.noDataFor, ["range": selection.range.rawValue]),
+                                selectedRange: selection.range,
                                 changeColor: palette.secondaryText)
         }
         let shown = focus?.value ?? summary.last
@@ -79,7 +84,7 @@ extension Instrument {
         if let focus {
             note = describeTime(focus.time, intraday: selection.points.count > 1 && isIntradaySelection(selection))
         } else if selection.usesDailyFallback {
-            note = "daily prices (no intraday data)"
+            note = phrases.dailyOnly
         }
         return TickerLabels(instrument: name, price: format.price(shown), change: change, note: note,
                             selectedRange: selection.range, changeColor: delta >= 0 ? palette.up : palette.down)
@@ -91,13 +96,22 @@ extension Instrument {
 
     /// `27 Nov 2026` for daily points, `Fri 27 Nov 15:42 EST` for intraday ones, in the exchange's time.
     func describeTime(_ time: Int64, intraday: Bool) -> String {
-        let months = CivilDate.monthAbbreviations
         if intraday {
             let t = market.timeZone.localDateTime(atUnixTime: time)
-            return "\(t.date.weekday.abbreviation) \(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute) "
-                + market.timeZone.abbreviation(atUnixTime: time)
+            return phrases.dateWithWeekday(t.date) + " \(t.hourMinute) " + phrases.zone(market.timeZone.abbreviation(atUnixTime: time))
         }
-        let d = CivilDate(unixTime: time)
-        return "\(d.day) \(months[d.month - 1]) \(d.year)"
+        return phrases.date(CivilDate(unixTime: time), year: true)
+    }
+}
+
+extension Phrases {
+    /// The phrases of `locale` when `fonts` can draw every character of them, else English: a
+    /// Japanese wall on a machine with only DejaVu Sans (no CJK glyphs) would show empty boxes.
+    public static func drawable(locale: String, fonts: FontSet) -> Phrases {
+        let wanted = Phrases(locale: locale)
+        let drawable = wanted.allText.allSatisfy { text in
+            text.unicodeScalars.allSatisfy { $0.value < 0x80 || (fonts.regular.canDraw($0) && fonts.bold.canDraw($0)) }
+        }
+        return drawable ? wanted : .english
     }
 }

@@ -1,3 +1,4 @@
+import Feed
 import Raster
 import Text
 
@@ -94,7 +95,7 @@ public final class SceneRenderer {
             }
         case .bars:
             let bars = model.barScene()
-            labels.change = "monthly change, last 12 months"
+            labels.change = model.instrument.phrases.monthlyChange
             labels.changeColor = screen.palette.secondaryText
             // Twelve months are the 1Y button's, whatever range the line showed before.
             if screen.layout.ranges.contains(.oneYear) { labels.selectedRange = .oneYear }

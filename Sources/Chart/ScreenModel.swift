@@ -72,6 +72,7 @@ public final class ScreenModel {
                 range: ChartRange = .oneMonth, scale: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
         self.instrument = instrument
         screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges)
+        screen.phrases = instrument.phrases
         self.range = range
         barFont = Font(face: fonts.regular, clampingPixelSize: screen.layout.barLabelSize)
         morph = ChartMorph(showing: ChartView(times: [], positions: [], baselineY: 0, color: palette.up))
@@ -229,7 +230,7 @@ public final class ScreenModel {
                     monthEnds[monthEnds.count - 1].value = bar.price(field)
                 }
             }
-            let names = CivilDate.monthAbbreviations
+            let names = instrument.phrases.months
             let tail = Array(monthEnds.suffix(13))
             let partial = daily.last.map { Self.isMonthInProgress(CivilDate(unixTime: $0.time)) } ?? false
             for i in 1..<max(1, tail.count) {
@@ -253,6 +254,7 @@ public final class ScreenModel {
                                   valueSuffix: format.percentSpacing + "%")
         scene.decimalSeparator = format.decimalSeparator
         scene.labelSize = layout.barLabelSize
+        scene.partialMark = instrument.phrases.monthToDate
         return scene
     }
 

@@ -1,3 +1,4 @@
+import Feed
 import Raster
 import Text
 
@@ -155,6 +156,8 @@ public struct TickerLabels: Equatable, Sendable {
 public final class TickerScreen {
     public let layout: TickerScreenLayout
     public var palette: ChartPalette
+    /// The language of the note, so its parts can be told apart when some must go.
+    public var phrases = Phrases.english
     private let renderer: TextRenderer
     private let nameFont: Font
     private let priceFont: Font
@@ -227,9 +230,12 @@ public final class TickerScreen {
         func fits(_ text: String) -> Bool { changeFont.measure(text).width <= room }
         if fits(labels.note) { return labels.note }
         var parts = labels.note.splitting(separator: " · ")
+        let p = phrases
+        let states = [p.open, p.closed, p.preMarket, p.afterHours, p.lunchBreak]
         let order: [(String) -> Bool] = [
-            { $0.hasPrefix("opens ") || $0.hasPrefix("reopens ") }, { $0.hasPrefix("delayed") },
-            { ["Open", "Closed", "Pre-market", "After hours", "Lunch break"].contains($0) }, { $0.hasPrefix("as of ") },
+            { Phrases.matches($0, template: p.opens) || Phrases.matches($0, template: p.reopens) },
+            { $0 == p.delayed || Phrases.matches($0, template: p.delayedMinutes) },
+            { states.contains($0) }, { Phrases.matches($0, template: p.asOf) },
         ]
         for matches in order {
             parts.removeAll(where: matches)

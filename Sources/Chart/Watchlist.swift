@@ -111,13 +111,13 @@ public struct WatchlistMarketMark: Equatable, Sendable {
     public var shape: Shape
     public var word: String
 
-    public init(_ state: MarketStatus.State) {
+    public init(_ state: MarketStatus.State, phrases: Phrases = .english) {
         switch state {
-        case .open: shape = .disc; word = "Open"
-        case .preMarket: shape = .ring; word = "Pre"
-        case .lunchBreak: shape = .ring; word = "Lunch"
-        case .afterHours: shape = .ring; word = "After"
-        case .closed: shape = .square; word = "Closed"
+        case .open: shape = .disc; word = phrases.markOpen
+        case .preMarket: shape = .ring; word = phrases.markPreMarket
+        case .lunchBreak: shape = .ring; word = phrases.markLunchBreak
+        case .afterHours: shape = .ring; word = phrases.markAfterHours
+        case .closed: shape = .square; word = phrases.markClosed
         }
     }
 }
@@ -149,7 +149,7 @@ public struct WatchlistTileContent: Equatable, Sendable {
         let instrument = entry.instrument
         name = instrument.name
         isStale = entry.isStale
-        mark = entry.market.map(WatchlistMarketMark.init)
+        mark = entry.market.map { WatchlistMarketMark($0, phrases: instrument.phrases) }
         isWaiting = entry.placeholder != nil
         if let placeholder = entry.placeholder {
             price = PriceFormat.placeholder
@@ -165,7 +165,7 @@ public struct WatchlistTileContent: Equatable, Sendable {
         change = labels.change
         changeColor = labels.changeColor
         points = selection.points
-        note = entry.isStale ? "stale" : (points.isEmpty ? labels.note : "")
+        note = entry.isStale ? instrument.phrases.stale : (points.isEmpty ? labels.note : "")
     }
 }
 
@@ -224,7 +224,8 @@ public final class WatchlistScene {
         canvas.clip = canvas.buffer.bounds
         canvas.clear(palette.background)
         let s = layout.scale
-        renderer.draw("Watchlist · \(range)", font: titleFont, color: palette.secondaryText, x: (24 * s).rounded(),
+        let words = entries.first?.instrument.phrases ?? .english
+        renderer.draw("\(words.watchlist) · \(range)", font: titleFont, color: palette.secondaryText, x: (24 * s).rounded(),
                       y: layout.titleBaseline, into: &canvas.buffer, clip: canvas.clip)
         for (i, rect) in layout.tiles.enumerated() {
             canvas.clip = rect.intersection(canvas.buffer.bounds)

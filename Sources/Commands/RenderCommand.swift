@@ -32,7 +32,7 @@ enum RenderCommand {
           --time-zone ZONE    the exchange's IANA time zone for calendar ranges (default America/New_York)
           --adjusted          use Adj Close instead of Close
           --currency CODE     the prices' ISO 4217 currency (default USD; GBp, ZAc, ILA: quoted in pence or cents)
-          --locale LOCALE     separators, grouping and symbol position, as [chart] locale (default en-US)
+          --locale LOCALE     separators, grouping, symbol position and the screen's words, as [chart] locale (default en-US)
           --colors TREND      green-up or red-up (default: the locale's, as [chart] colors)
           --scene SCENE       line (default), bars (monthly change, staggered growth), draw (line drawing itself in),
                               watchlist (a tile per --data file: price, change and a small line of --range)
@@ -185,6 +185,9 @@ enum RenderCommand {
                 throw UsageError("render: --scene watchlist takes no --transition, --scrub or --values")
             }
             guard let output else { throw UsageError("render: --scene watchlist needs --output FILE.png") }
+            let fonts: FontSet
+            do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+            let phrases = Phrases.drawable(locale: numbers.locale.identifier, fonts: fonts)
             var entries: [WatchlistEntry] = []
             do {
                 let zone = try ExchangeTimeZone(identifier: zoneName)
@@ -192,6 +195,7 @@ enum RenderCommand {
                     var one = try Instrument.load(csv: path, timeZone: zone, priceField: adjusted ? .adjustedClose : .close,
                                                   warn: { Log.warning($0) })
                     one.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
+                    one.phrases = phrases
                     // The market mark when a moment or an exchange is asked for, as the header's line.
                     var state: MarketStatus.State?
                     if nowText != nil || exchangeName != nil, let calendar {
@@ -210,12 +214,10 @@ enum RenderCommand {
                 throw UsageError("render: \(error)")
             }
             if entries.isEmpty {
-                var sample = Instrument.sample()
+                var sample = Instrument.sample(phrases: phrases)
                 sample.priceFormat = numbers.priceFormat(currencyCode: currencyCode)
                 entries = [WatchlistEntry(instrument: sample)]
             }
-            let fonts: FontSet
-            do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
             let board = WatchlistScene(entries: entries, width: size.width, height: size.height, fonts: fonts,
                                        palette: palette, range: range)
             do { try PNG.write(SceneRenderer().render(board).buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
@@ -251,10 +253,11 @@ enum RenderCommand {
             }
             now = parsed
         }
-        let marketNote = MarketNote(calendar: instrument.market.calendar, zone: instrument.market.timeZone, now: now,
-                                    fetch: nil, newest: newest, staleness: nil)
         let fonts: FontSet
         do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+        instrument.phrases = Phrases.drawable(locale: numbers.locale.identifier, fonts: fonts)
+        let marketNote = MarketNote(calendar: instrument.market.calendar, zone: instrument.market.timeZone, now: now,
+                                    fetch: nil, newest: newest, staleness: nil, phrases: instrument.phrases)
         // The selector offers what the daemon's would: the ranges this data can draw.
         let offered = dataPath == nil ? ChartRange.allCases : instrument.market.drawableRanges(of: ChartRange.allCases, options: rangeOptions)
         let model = ScreenModel(instrument: instrument, width: size.width, height: size.height, fonts: fonts,

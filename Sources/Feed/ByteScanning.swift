@@ -170,6 +170,55 @@ enum DecimalParser {
     }
 }
 
+extension DecimalParser {
+    /// Parses a number as German (and most of continental Europe's) exports write it: `23.874,12`,
+    /// `-0,5`, `1.000.000`: points group thousands in threes, a comma is the decimal mark. A lone `-`
+    /// (how such exports leave a volume out) is missing, as `null` is. Grouping in the wrong places
+    /// (`1.23,4`) is not a number rather than a guess.
+    static func parseDecimalComma(_ base: UnsafePointer<UInt8>, _ range: ByteRange) -> NumberField {
+        let length = range.end - range.start
+        if length == 1 && base[range.start] == ASCII.minus { return .missing }
+        // No number needs more; a longer field is refused here instead of being copied.
+        guard length <= 64 else { return .notANumber }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> NumberField in
+            var out = 0
+            var index = range.start
+            var digitsInGroup = 0
+            var sawGrouping = false
+            var sawComma = false
+            var integerDigits = 0
+            while index < range.end {
+                let byte = base[index]
+                if byte == ASCII.dot && !sawComma {
+                    // A point groups thousands: 1 to 3 digits before the first, exactly 3 between.
+                    guard integerDigits > 0, sawGrouping ? digitsInGroup == 3 : digitsInGroup <= 3 else { return .notANumber }
+                    sawGrouping = true
+                    digitsInGroup = 0
+                } else if byte == ASCII.comma && !sawComma {
+                    if sawGrouping && digitsInGroup != 3 { return .notANumber }
+                    sawComma = true
+                    buffer[out] = ASCII.dot
+                    out += 1
+                } else {
+                    if ASCII.isDigit(byte) && !sawComma {
+                        digitsInGroup += 1
+                        integerDigits += 1
+                    } else if byte == ASCII.dot {
+                        return .notANumber  // a point after the decimal comma
+                    }
+                    buffer[out] = byte
+                    out += 1
+                }
+                index += 1
+            }
+            if sawGrouping && !sawComma && digitsInGroup != 3 { return .notANumber }
+            return parse(UnsafePointer(buffer.baseAddress!), ByteRange(start: 0, end: out))
+        }
+    }
+}
+
+extension NumberField: Equatable {}
+
 // MARK: - Timestamps
 
 /// A parsed `Date` or `Datetime` cell.
@@ -188,7 +237,7 @@ struct Timestamp {
 
 enum TimestampParser {
     /// Parses `2024-03-01`, `2024-03-01 09:30:00-05:00`, `2024-03-01T14:30:00Z`, `2024-03-01 09:30`,
-    /// `2024-03-01 09:30:00.000+0100`. Returns nil for anything else, including impossible dates
+    /// `2024-03-01 09:30:00.000+0100`, and the same with the date as `01.03.2024`. Returns nil for anything else, including impossible dates
     /// (2023-02-29) and times (24:00), so the row is reported rather than silently moved.
     static func parse(_ base: UnsafePointer<UInt8>, _ range: ByteRange) -> Timestamp? {
         var index = range.start
@@ -210,11 +259,24 @@ enum TimestampParser {
             return true
         }
 
-        guard let year = digits(min: 4, max: 4), expect(ASCII.minus),
-            let month = digits(min: 1, max: 2), expect(ASCII.minus),
-            let day = digits(min: 1, max: 2),
-            let date = CivilDate(year: year, month: month, day: day)
-        else { return nil }
+        // ISO (`2024-03-01`) or, as German spreadsheets and brokers write it, `01.03.2024`.
+        let date: CivilDate
+        if let first = digits(min: 1, max: 4), index < end, base[index] == ASCII.dot {
+            index += 1
+            guard let month = digits(min: 1, max: 2), expect(ASCII.dot),
+                let year = digits(min: 4, max: 4),
+                let german = CivilDate(year: year, month: month, day: first)
+            else { return nil }
+            date = german
+        } else {
+            index = range.start
+            guard let year = digits(min: 4, max: 4), expect(ASCII.minus),
+                let month = digits(min: 1, max: 2), expect(ASCII.minus),
+                let day = digits(min: 1, max: 2),
+                let iso = CivilDate(year: year, month: month, day: day)
+            else { return nil }
+            date = iso
+        }
         var stamp = Timestamp(daysSinceEpoch: date.daysSinceEpoch, secondOfDay: 0, utcOffset: nil, hasTime: false)
         if index == end { return stamp }
 

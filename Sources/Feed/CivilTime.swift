@@ -15,14 +15,10 @@ public enum Weekday: Int, Sendable, CaseIterable, Comparable, CustomStringConver
         ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][rawValue]
     }
 
-    /// `Mon`: the weekday as screens and notes write it.
+    /// `Mon`: the weekday in English, for logs and commands (the screen's words are `Phrases`).
     public var abbreviation: String { String(description.prefix(3)) }
 }
 
-extension CivilDate {
-    /// English month abbreviations, January first: dates on screen, in notes and in status lines.
-    public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-}
 
 /// A calendar date without a time zone (what an exchange calls "the trading day").
 public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {

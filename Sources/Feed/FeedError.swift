@@ -9,8 +9,9 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileTooLarge(path: String, bytes: Int64, limit: Int64)
     /// No header with the columns a price file needs; `header` is the first line found (shortened).
     case notCSV(path: String, header: String)
-    /// The first line is split by semicolons or tabs, not commas (a spreadsheet's export, often
-    /// with decimal commas): said so, with what to do, rather than "1 column".
+    /// The first line is split by tabs, or by semicolons into columns none of the names the parser
+    /// knows (a semicolon export with known names is read): said so, with what to do, rather than
+    /// "1 column".
     case otherDelimiter(path: String, delimiter: String)
     /// The header is fine but a column the caller asked for is absent (e.g. `Adj Close`).
     case missingColumn(path: String, column: String)
@@ -52,7 +53,10 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): no \"\(column)\" column"
         case .noUsableRows(let path, let report):
             if report.dataRows == 0 { return "\(path): no data rows after the header" }
-            return "\(path): no usable rows: " + (report.summary ?? "every row was rejected")
+            guard let first = report.firstSkipped.first, let summary = report.summary else {
+                return "\(path): no usable rows"
+            }
+            return "\(path):\(first.line): no usable rows: \(summary)"
         case .invalidTimeZoneName(let name):
             return "time zone \"\(name)\": not a valid IANA zone name (like Europe/Berlin)"
         case .unknownTimeZone(let name):

@@ -65,25 +65,22 @@ public struct MarketStatus: Sendable, Equatable {
 
     /// The header's words: "Open", "Pre-market", "Lunch break · reopens 12:30", "After hours",
     /// "Closed · opens Mon 09:30" (the next open in the exchange's time: the clock alone when it is
-    /// today, the weekday within a week, else the date).
-    public func text(zone: ExchangeTimeZone, now: Int64) -> String {
-        switch state {
-        case .open: return "Open"
-        case .preMarket: return "Pre-market"
-        case .afterHours: return "After hours"
-        case .lunchBreak: return "Lunch break" + (nextOpen.map { " · reopens " + Self.when($0, zone: zone, now: now) } ?? "")
-        case .closed: return "Closed" + (nextOpen.map { " · opens " + Self.when($0, zone: zone, now: now) } ?? "")
-        }
+    /// today, the weekday within a week, else the date), in the language of `phrases`.
+    public func text(zone: ExchangeTimeZone, now: Int64, phrases: Phrases = .english) -> String {
+        let word = phrases.stateWord(state)
+        guard let nextOpen, state == .lunchBreak || state == .closed else { return word }
+        let when = Self.when(nextOpen, zone: zone, now: now, phrases: phrases)
+        return word + " · " + Phrases.fill(state == .lunchBreak ? phrases.reopens : phrases.opens, ["t": when])
     }
 
     /// `09:30` today, `Mon 09:30` within six days, `2 Jan 09:30` beyond.
-    public static func when(_ time: Int64, zone: ExchangeTimeZone, now: Int64) -> String {
+    public static func when(_ time: Int64, zone: ExchangeTimeZone, now: Int64, phrases: Phrases = .english) -> String {
         let t = zone.localDateTime(atUnixTime: time)
         let today = zone.localDate(atUnixTime: now)
         let clock = t.hourMinute
         let days = t.date.daysSinceEpoch - today.daysSinceEpoch
         if days == 0 { return clock }
-        if days > 0 && days < 7 { return t.date.weekday.abbreviation + " " + clock }
-        return "\(t.date.day) \(CivilDate.monthAbbreviations[t.date.month - 1]) " + clock
+        if days > 0 && days < 7 { return phrases.weekdayTime(t.date.weekday, clock) }
+        return phrases.date(t.date) + " " + clock
     }
 }

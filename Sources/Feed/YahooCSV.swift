@@ -83,16 +83,23 @@ public struct ParseReport: Sendable, Equatable {
     /// True when no row was skipped.
     public var isClean: Bool { skippedRows == 0 }
 
-    /// `skipped 3 rows (line 7: Close is "abc", expected a number; line 9: ...)`, or nil when clean.
+    /// What was skipped, after the first skipped row's line: `Close is "abc", expected a number;
+    /// 3 rows skipped (lines 7, 9, 12)`, or nil when clean. One line however many rows: the first
+    /// row's reason is the one to fix first, the others' lines say how widespread it is.
     public var summary: String? {
-        guard skippedRows > 0 else { return nil }
-        var items = firstSkipped.map { "line \($0.line): \($0.reason)" }
-        if skippedRows > firstSkipped.count { items.append("\(skippedRows - firstSkipped.count) more") }
-        return "skipped \(skippedRows) row\(skippedRows == 1 ? "" : "s") (" + items.joined(separator: "; ") + ")"
+        guard let first = firstSkipped.first else { return nil }
+        guard skippedRows > 1 else { return "\(first.reason); row skipped" }
+        var lines = firstSkipped.map { String($0.line) }.joined(separator: ", ")
+        if skippedRows > firstSkipped.count { lines += " and \(skippedRows - firstSkipped.count) more" }
+        return "\(first.reason); \(skippedRows) rows skipped (lines \(lines))"
     }
 
-    /// The one-line warning to log or show: `AAPL.csv: skipped 3 rows (line 7: ...)`; nil when clean.
-    public var message: String? { summary.map { "\(source): \($0)" } }
+    /// The one-line warning to log or show, in the config's `FILE:LINE: message` form at the first
+    /// skipped row: `AAPL.csv:7: Close is "abc", expected a number; row skipped`; nil when clean.
+    public var message: String? {
+        guard let first = firstSkipped.first, let summary else { return nil }
+        return "\(source):\(first.line): \(summary)"
+    }
 
     mutating func recordSkip(line: Int, reason: SkipReason) {
         skippedRows += 1
@@ -192,19 +199,31 @@ private enum Column: Int, CaseIterable {
         }
     }
 
-    /// Header spellings seen in the wild (Yahoo, yfinance, pandas, spreadsheets), lowercased with
-    /// spaces, underscores and asterisks (Yahoo's web tables write `Close*`, `Adj Close**`) removed.
-    static func matching(normalisedName name: String) -> Column? {
+    /// Header spellings seen in the wild (Yahoo, yfinance, pandas, spreadsheets, German brokers'
+    /// and portals' exports), lowercased with spaces, underscores and asterisks (Yahoo's web tables
+    /// write `Close*`, `Adj Close**`) removed. Windows exports write Latin-1, whose umlauts decode as
+    /// U+FFFD: `Er\u{FFFD}ffnung` is still the open.
+    static func matching(normalisedName raw: String) -> Column? {
+        let name = raw.contains("\u{FFFD}")
+            ? String(raw.replacing("\u{FFFD}ffnung", with: "öffnung").replacing("h\u{FFFD}chst", with: "höchst")
+                .replacing("\u{FFFD}", with: "ß"))
+            : raw
         switch name {
-        case "date", "datetime", "timestamp": return .date
-        case "open": return .open
-        case "high": return .high
-        case "low": return .low
-        case "close": return .close
+        case "date", "datetime", "timestamp", "datum": return .date
+        case "open", "eröffnung", "eröffnungskurs", "erster", "ersterkurs", "start": return .open
+        case "high", "hoch", "hochkurs", "höchst", "höchstkurs", "tageshoch": return .high
+        case "low", "tief", "tiefkurs", "tiefst", "tiefstkurs", "tagestief": return .low
+        case "close", "schluss", "schlusskurs", "schluß", "schlußkurs", "letzter", "letzterkurs": return .close
         case "adjclose", "adjustedclose": return .adjustedClose
-        case "volume": return .volume
+        case "volume", "volumen", "stück", "stücke": return .volume
         default: return nil
         }
+    }
+
+    /// Names only German exports use: such a file writes its numbers with decimal commas.
+    static func isGerman(normalisedName name: String) -> Bool {
+        matching(normalisedName: name) != nil && !["date", "datetime", "timestamp", "open", "high", "low", "close",
+                                                    "adjclose", "adjustedclose", "volume", "start"].contains(name)
     }
 }
 
@@ -221,6 +240,12 @@ private struct Parser {
     var lineUnterminated = false
     var lineNumber = 0
     var lineTerminator = ASCII.newline
+    /// What separates the columns: a comma, or a semicolon in the exports of spreadsheets and
+    /// brokers set to a language whose decimal mark is the comma.
+    var delimiter = ASCII.comma
+    /// How a semicolon-separated file writes its numbers: unknown until a number with a comma is
+    /// seen (or the header is German); from then on `23.874,12`.
+    var decimalComma = false
 
     /// For each column of the file, which `Column` it feeds (-1: ignored).
     var roleOfColumn: [Int] = []
@@ -263,7 +288,7 @@ private struct Parser {
         var index = line.start
         while index < line.end {
             let byte = base[index]
-            if byte != ASCII.comma && !ASCII.isSpace(byte) { return false }
+            if byte != ASCII.comma && byte != delimiter && !ASCII.isSpace(byte) { return false }
             index += 1
         }
         return true
@@ -294,11 +319,11 @@ private struct Parser {
                     scan += 1
                 }
                 field = ByteRange(start: cursor + 1, end: scan)
-                next = findByte(ASCII.comma, in: base, from: min(scan + 1, line.end), to: line.end)
+                next = findByte(delimiter, in: base, from: min(scan + 1, line.end), to: line.end)
                 // Spreadsheets quote padded cells too (`" 10.5 "`); no value here needs the spaces.
                 while field.start < field.end && ASCII.isSpace(base[field.start]) { field.start += 1 }
             } else {
-                next = findByte(ASCII.comma, in: base, from: cursor, to: line.end)
+                next = findByte(delimiter, in: base, from: cursor, to: line.end)
                 field.end = next ?? line.end
             }
             while field.end > field.start && ASCII.isSpace(base[field.end - 1]) { field.end -= 1 }
@@ -342,27 +367,14 @@ private struct Parser {
         if header.end - header.start > YahooCSV.maximumLineLength {
             throw .limitExceeded(path: source, limit: "a header longer than \(YahooCSV.maximumLineLength) bytes")
         }
-        // Counted before any name is made: a header of a million commas must cost nothing.
-        var columns = 1, comma = header.start
-        while let next = findByte(ASCII.comma, in: base, from: comma, to: header.end) {
-            columns += 1
-            comma = next + 1
-            if columns > YahooCSV.maximumColumns {
-                throw .limitExceeded(path: source, limit: "more than \(YahooCSV.maximumColumns) columns in the header")
-            }
-        }
-
-        var names: [String] = []
-        forEachField(in: header, through: Int.max) { _, field in names.append(headerName(field)) }
-        roleOfColumn = [Int](repeating: -1, count: names.count)
-        for (index, name) in names.enumerated() {
-            let normalised = String(name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "*" })
-            guard let column = Column.matching(normalisedName: normalised), !present[column.rawValue] else {
-                continue
-            }
-            present[column.rawValue] = true
-            roleOfColumn[index] = column.rawValue
-            if column == .date { dateColumnName = name }
+        var (columns, names) = try mapColumns(header)
+        // A semicolon-separated export is read as one: its columns are named like ours (or in
+        // German), only the separator and the decimal mark differ.
+        if columns == 1 && !(present[Column.date.rawValue] && present[Column.close.rawValue]),
+            findByte(UInt8(ascii: ";"), in: base, from: header.start, to: header.end) != nil
+        {
+            delimiter = UInt8(ascii: ";")
+            (columns, names) = try mapColumns(header)
         }
 
         // yfinance >= 0.2.51 writes a three-line header: `Price,Close,High,...`, then `Ticker,AAPL,...`,
@@ -375,6 +387,9 @@ private struct Parser {
         }
 
         guard present[Column.date.rawValue], present[Column.close.rawValue] else {
+            if delimiter != ASCII.comma {
+                throw .otherDelimiter(path: source, delimiter: "semicolons")
+            }
             if columns == 1 {
                 let semicolon = findByte(UInt8(ascii: ";"), in: base, from: header.start, to: header.end) != nil
                 let tab = findByte(UInt8(ascii: "\t"), in: base, from: header.start, to: header.end) != nil
@@ -387,6 +402,44 @@ private struct Parser {
         }
         lastNeededColumn = roleOfColumn.lastIndex { $0 >= 0 } ?? 0
         return multiLineHeader
+    }
+
+    /// Splits the header at `delimiter` and sets which column feeds what; returns the column count
+    /// and the names.
+    mutating func mapColumns(_ header: ByteRange) throws(FeedError) -> (Int, [String]) {
+        // Counted before any name is made: a header of a million commas must cost nothing.
+        var columns = 1, cursor = header.start
+        while let next = findByte(delimiter, in: base, from: cursor, to: header.end) {
+            columns += 1
+            cursor = next + 1
+            if columns > YahooCSV.maximumColumns {
+                throw .limitExceeded(path: source, limit: "more than \(YahooCSV.maximumColumns) columns in the header")
+            }
+        }
+
+        var names: [String] = []
+        forEachField(in: header, through: Int.max) { _, field in names.append(headerName(field)) }
+        roleOfColumn = [Int](repeating: -1, count: names.count)
+        present = [Bool](repeating: false, count: Column.allCases.count)
+        for (index, name) in names.enumerated() {
+            let normalised = String(name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "*" })
+            guard let column = Column.matching(normalisedName: normalised), !present[column.rawValue] else {
+                continue
+            }
+            present[column.rawValue] = true
+            roleOfColumn[index] = column.rawValue
+            if column == .date { dateColumnName = name }
+            if delimiter != ASCII.comma && Column.isGerman(normalisedName: normalised) { decimalComma = true }
+        }
+        return (columns, names)
+    }
+
+    /// A number cell: as written in a comma-separated file, or with the decimal mark a
+    /// semicolon-separated one uses (see `decimalComma`).
+    mutating func number(_ field: ByteRange) -> NumberField {
+        guard delimiter != ASCII.comma else { return DecimalParser.parse(base, field) }
+        if !decimalComma && findByte(ASCII.comma, in: base, from: field.start, to: field.end) != nil { decimalComma = true }
+        return decimalComma ? DecimalParser.parseDecimalComma(base, field) : DecimalParser.parse(base, field)
     }
 
     /// The header's column names for a message, only when they look like column names (letters,
@@ -485,7 +538,7 @@ private struct Parser {
                 guard reason == nil else { return nil }
                 guard seen[column.rawValue] else { return fallback }
                 let field = fields[column.rawValue]
-                switch DecimalParser.parse(base, field) {
+                switch number(field) {
                 case .value(let value):
                     if column == .volume ? value < 0 : !(value > 0) {
                         reason = .outOfRange(column: column.displayName, text: text(field))
@@ -540,7 +593,7 @@ private struct Parser {
         // Daily unless some bar has a time of day. A `Datetime` column of all-midnight times is
         // still intraday (24-hour markets start at 00:00), but newer yfinance writes daily bars as
         // `2024-03-01 00:00:00-05:00` under `Date`, and those are days.
-        let isDaily = everyTimeIsMidnight && !(anyTimeOfDay && dateColumnName.lowercased() != "date")
+        let isDaily = everyTimeIsMidnight && !(anyTimeOfDay && !["date", "datum"].contains(dateColumnName.lowercased()))
         if isDaily {
             // Keep the calendar date as written, whatever offset followed it (see PriceBar.time).
             for index in bars.indices { bars[index].time = Int64(days[index]) * 86_400 }

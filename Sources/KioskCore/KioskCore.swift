@@ -652,23 +652,40 @@ public final class KioskCore {
         let name = entry.spec.name ?? entry.spec.id
         let market = self.market(of: entry)
             ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone, calendar: entry.spec.calendar)
-        return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)))
+        return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)),
+                          phrases: phrases)
+    }
+
+    private var phrasesCache: (locale: String, phrases: Phrases)?
+    /// The screen's words in `[chart] locale`'s language, when the fonts can draw them.
+    private var phrases: Phrases {
+        let locale = config.locale.identifier
+        if let phrasesCache, phrasesCache.locale == locale { return phrasesCache.phrases }
+        let found = Phrases.drawable(locale: locale, fonts: fonts)
+        phrasesCache = (locale, found)
+        if found != Phrases(locale: locale) { log(.warning, "[chart] locale " + Self.missingScriptWarning(locale)) }
+        return found
     }
 
     /// What the screen says instead of a chart, and why: `waiting for data: DAX.csv · yahoo: ^GDAXI
     /// not found` while an instrument has no good file (the fetcher's problem when it has one),
     /// `tickerboard.conf line 18: unknown time zone Europe/Frankfurt`. nil when the chart can show.
-    private func placeholderText(for entry: Entry) -> String? {
+    private func placeholderText(for entry: Entry, phrases chosen: Phrases? = nil) -> String? {
         if entry.hasData && entry.zone != nil { return nil }
+        let words = chosen ?? phrases
         if entry.zone == nil {
             let file = configFile.split(separator: "/").last.map(String.init) ?? "config"
-            let at = entry.spec.lines["time-zone"].map { "\(file.isEmpty ? "config" : file) line \($0): " } ?? ""
-            return "\(at)unknown time zone \(entry.spec.timeZone)"
+            let at = entry.spec.lines["time-zone"].map {
+                Phrases.fill(words.configLine, ["file": file.isEmpty ? "config" : file, "n": String($0)])
+            } ?? ""
+            return at + Phrases.fill(words.unknownTimeZone, ["zone": entry.spec.timeZone])
         }
         let files = [entry.spec.dailyFile, entry.spec.intradayFile].compactMap { $0 }
         let names = files.map { DataSources.split(DataSources.resolve($0, in: config.dataDirectory)).name }
-        guard !names.isEmpty else { return "no data file configured" }
-        return "waiting for data: " + names.joined(separator: ", ") + (entry.fetch?.reason.map { " · " + $0 } ?? "")
+        guard !names.isEmpty else { return words.noDataFile }
+        // The fetcher's reason stays as it wrote it: it names a provider's answer.
+        return Phrases.fill(words.waitingForData, ["files": names.joined(separator: ", ")])
+            + (entry.fetch?.reason.map { " · " + $0 } ?? "")
     }
 
     private func refreshPlaceholder() {
@@ -699,6 +716,12 @@ public final class KioskCore {
             }
         }
         return KioskProblem(file: path, line: 0, key: "", message: message)
+    }
+
+    /// Said by the daemon and check-config alike when the fonts cannot draw a locale's words.
+    package static func missingScriptWarning(_ locale: String) -> String {
+        "\(locale): no installed font has its characters (install fonts-noto-cjk or fonts-wqy-microhei); "
+            + "the screen's words stay English"
     }
 
     /// The configured currency when the config names one, else what the fetcher reports
@@ -761,7 +784,7 @@ public final class KioskCore {
         let instrument: Instrument
         var placeholder: String?
         if showingSample {
-            instrument = .sample()
+            instrument = .sample(phrases: phrases)
         } else {
             let entry = entries[instrumentIndex % entries.count]
             instrument = self.instrument(of: entry)
@@ -789,7 +812,8 @@ public final class KioskCore {
         let market = model.instrument.market
         let newest = [market.intraday, market.daily].compactMap { $0 }.max { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }
         guard let newest, let staleness = Staleness(series: newest, now: Int64(now.wall.clampedToInt64),
-                                                   staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone)
+                                                   staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone,
+                                                   phrases: phrases)
         else { return }
         stale = staleness.isStale
         let fetch = entries[instrumentIndex % entries.count].fetch
@@ -797,7 +821,7 @@ public final class KioskCore {
         // then appears only for intraday data (or when stale), as plain renders expect.
         let calendar = fetch != nil || newest.interval.isIntraday ? market.calendar : nil
         let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
-                                    fetch: fetch, newest: newest, staleness: staleness)
+                                    fetch: fetch, newest: newest, staleness: staleness, phrases: phrases)
         self.marketNote = marketNote
         // A line that changes by itself (a problem that has lasted, the open) wakes the power
         // check, which refreshes it, even when the news came between two of its wake-ups.
@@ -817,16 +841,16 @@ public final class KioskCore {
     public private(set) var marketNote: MarketNote?
     public var isStale: Bool { stale && model?.placeholder == nil && !showingSample }
 
-    /// `16:00 EST` on the day of `now` (exchange time), else `27 Nov 16:00 EST`.
-    static func describe(_ time: Int64, in zone: ExchangeTimeZone, now: Double) -> String {
+    /// `16:00 EST` on the day of `now` (exchange time), else `27 Nov 16:00 EST`, in the language
+    /// of `phrases` (`27. Nov. 16:00 MEZ`).
+    static func describe(_ time: Int64, in zone: ExchangeTimeZone, now: Double, phrases: Phrases = .english) -> String {
         let t = zone.localDateTime(atUnixTime: time)
         let today = zone.localDateTime(atUnixTime: now.clampedToInt64).date
-        let clock = "\(t.hourMinute) " + zone.abbreviation(atUnixTime: time)
+        let clock = "\(t.hourMinute) " + phrases.zone(zone.abbreviation(atUnixTime: time))
         if t.date == today { return clock }
         // A date without its year reads as this year's: past half a year, say which.
         let days = (today.unixTimeAtMidnightUTC - t.date.unixTimeAtMidnightUTC) / 86_400
-        let year = days > 180 || days < 0 ? " \(t.date.year)" : ""
-        return "\(t.date.day) \(CivilDate.monthAbbreviations[t.date.month - 1])\(year) " + clock
+        return phrases.date(t.date, year: days > 180 || days < 0) + " " + clock
     }
 
     // MARK: Display lifecycle
@@ -1112,7 +1136,7 @@ public final class KioskCore {
         }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
-        let tiles = showingSample ? [WatchlistEntry(instrument: .sample())] : entries.indices.map(watchlistEntry)
+        let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : entries.indices.map(watchlistEntry)
         watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
                                    palette: config.palette, range: watchlist?.range ?? firstRange)
         watchlistNextChange = showingSample ? nil : entries.indices.compactMap { tileState($0).nextChange }.min()
@@ -1432,9 +1456,11 @@ public final class KioskCore {
         s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
         s.animating = model?.isAnimating(at: now.mono) ?? false
-        // The reason the screen gives: why it waits, else why the prices are not fresh.
+        // The reason the screen gives: why it waits, else why the prices are not fresh. In English
+        // whatever the locale: scripts and monitoring match it (the screen's own words are `note`
+        // and `waiting_for`).
         if let entry = showingSample || entries.isEmpty ? nil : entries[instrumentIndex % entries.count] {
-            s.problem = entry.zone == nil || !entry.hasData ? placeholderText(for: entry) : marketNote?.problem
+            s.problem = entry.zone == nil || !entry.hasData ? placeholderText(for: entry, phrases: .english) : marketNote?.problem
         }
         s.stale = isStale
         s.display = displayStatus

@@ -28,26 +28,26 @@ public struct MarketNote: Equatable, Sendable {
     ///   - alwaysShow: without a fetch status, show the line anyway (the daemon shows it only when
     ///     stale, as before, unless a calendar is known).
     public init(calendar: ExchangeCalendar?, zone: ExchangeTimeZone, now: Int64, fetch: FetchStatus?,
-                newest: PriceSeries?, staleness: Staleness?) {
+                newest: PriceSeries?, staleness: Staleness?, phrases: Phrases = .english) {
         var parts: [String] = []
         // The provider's word wins while it is fresh (an unscheduled closure); otherwise the calendar.
         if let fetch, let word = fetch.marketState?.uppercased(), let at = fetch.fetchedAt ?? fetch.attemptedAt,
            now - at <= Self.providerStateLifetime, let state = Self.providerState(word) {
             self.state = state.rawValue
-            var words = Self.words(state)
+            var words = phrases.stateWord(state)
             if state == .closed, let calendar, let next = calendar.nextSession(after: now, zone: zone) {
-                words += " · opens " + MarketStatus.when(next.open, zone: zone, now: now)
+                words += " · " + Phrases.fill(phrases.opens, ["t": MarketStatus.when(next.open, zone: zone, now: now, phrases: phrases)])
             }
             status = words
             nextChange = nil
         } else if let calendar {
             let market = MarketStatus(calendar: calendar, zone: zone, at: now)
             state = market.state.rawValue
-            status = market.text(zone: zone, now: now)
+            status = market.text(zone: zone, now: now, phrases: phrases)
             nextChange = market.nextChange
         } else if let fetch, let word = fetch.marketState?.uppercased(), let state = Self.providerState(word) {
             self.state = state.rawValue
-            status = Self.words(state)
+            status = phrases.stateWord(state)
             nextChange = nil
         }
         if let status { parts.append(status) }
@@ -57,15 +57,19 @@ public struct MarketNote: Equatable, Sendable {
             asOf = newest.last?.time
         }
         if let asOf {
-            parts.append("as of " + KioskCore.describe(asOf, in: zone, now: Double(now)))
+            parts.append(Phrases.fill(phrases.asOf, ["t": KioskCore.describe(asOf, in: zone, now: Double(now), phrases: phrases)]))
         } else if let staleness, fetch != nil || staleness.isStale {
             parts.append(staleness.text)
         }
-        if let delay = fetch?.delaySeconds, delay > 0 { parts.append("delayed \(max(1, delay / 60)) min") }
+        if let delay = fetch?.delaySeconds, delay > 0 {
+            parts.append(Phrases.fill(phrases.delayedMinutes, ["n": String(max(1, delay / 60))]))
+        }
         // The fetcher knows before `stale-after` does: a problem that lasts is said at once.
         if let fetch, let reason = fetch.reason(at: now) {
             problem = reason
-            parts.append(fetch.fetchedAt.map { "no update since " + KioskCore.describe($0, in: zone, now: Double(now)) + ": " + reason } ?? reason)
+            parts.append(fetch.fetchedAt.map {
+                Phrases.fill(phrases.noUpdateSince, ["t": KioskCore.describe($0, in: zone, now: Double(now), phrases: phrases)]) + ": " + reason
+            } ?? reason)
         } else if let fetch, fetch.reason != nil, let since = fetch.errorSince ?? fetch.attemptedAt {
             // Not yet: the line changes when the problem has lasted long enough.
             let due = since.addingReportingOverflow(FetchStatus.problemGrace)
@@ -73,8 +77,8 @@ public struct MarketNote: Equatable, Sendable {
         }
         if staleness?.isStale == true {
             // Without the fetcher's word the old line said "delayed · updated ..."; keep its sense.
-            if fetch == nil && asOf == nil { parts.insert("delayed", at: status == nil ? 0 : 1) }
-            parts.append("stale")
+            if fetch == nil && asOf == nil { parts.insert(phrases.delayed, at: status == nil ? 0 : 1) }
+            parts.append(phrases.stale)
         }
         text = parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
@@ -86,16 +90,6 @@ public struct MarketNote: Equatable, Sendable {
         case "POST", "POSTPOST": return .afterHours
         case "CLOSED": return .closed
         default: return nil
-        }
-    }
-
-    static func words(_ state: MarketStatus.State) -> String {
-        switch state {
-        case .open: return "Open"
-        case .preMarket: return "Pre-market"
-        case .lunchBreak: return "Lunch break"
-        case .afterHours: return "After hours"
-        case .closed: return "Closed"
         }
     }
 }

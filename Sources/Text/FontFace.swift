@@ -32,6 +32,18 @@ struct GlyphInfo {
 public final class FontFace {
     /// The glyph index used for characters the font cannot show; drawn as a box by `GlyphCache`.
     public static let missingGlyph = UInt32.max
+    /// Marks a glyph index as the fallback face's (a CJK font behind DejaVu Sans); FreeType glyph
+    /// indices stay below 2^16, so the bit is free.
+    static let fallbackBit: UInt32 = 0x8000_0000
+
+    /// Where characters this font lacks are looked up next (Japanese, Chinese and Korean words
+    /// when a CJK font is installed), before they become the missing-glyph box.
+    public var fallback: FontFace? {
+        didSet {
+            otherGlyphs = [:]
+            asciiGlyphs = [GlyphInfo](repeating: .unknown, count: 128)
+        }
+    }
 
     /// The file this face was loaded from.
     public let path: String
@@ -122,6 +134,11 @@ public final class FontFace {
         FT_Get_Char_Index(face, FT_ULong(scalar.value)) != 0
     }
 
+    /// Whether `scalar` is drawn as itself: by this font or its fallback.
+    public func canDraw(_ scalar: Unicode.Scalar) -> Bool {
+        hasGlyph(for: scalar) || fallback?.hasGlyph(for: scalar) == true
+    }
+
     /// Glyph and advance for `scalar`. A character the font lacks is replaced by a look-alike the font
     /// has (U+2212 minus → "-", odd spaces → space, …); failing that, by the missing-glyph box.
     @inline(__always)
@@ -146,6 +163,14 @@ public final class FontFace {
             index = FT_Get_Char_Index(face, FT_ULong(substitute))
         }
         guard index != 0 else {
+            if let fallback, let scalar = Unicode.Scalar(codePoint) {
+                let other = fallback.glyphInfo(for: scalar)
+                if other.index != Self.missingGlyph, other.index & Self.fallbackBit == 0 {
+                    // Its advance in this face's units, so layout stays in one unit system.
+                    let advance = Int64(other.advance) * Int64(unitsPerEm) / Int64(max(1, fallback.unitsPerEm))
+                    return GlyphInfo(index: other.index | Self.fallbackBit, advance: Int32(clamping: advance))
+                }
+            }
             // Our box (GlyphCache.makeMissingBox) is 0.6 em wide including side bearings.
             return GlyphInfo(index: Self.missingGlyph, advance: Int32((Double(unitsPerEm) * 0.6).rounded()))
         }
@@ -173,7 +198,8 @@ public final class FontFace {
     /// Kerning between two glyphs in font units (negative pulls them together), from the `kern` table.
     @inline(__always)
     func kerning(_ left: UInt32, _ right: UInt32) -> Int32 {
-        guard hasKerning, left != Self.missingGlyph, right != Self.missingGlyph else { return 0 }
+        // The missing glyph has the fallback bit too: neither kerns (they are not this face's).
+        guard hasKerning, (left | right) & Self.fallbackBit == 0 else { return 0 }
         let pair = UInt64(left) << 32 | UInt64(right)
         if let known = kerningPairs[pair] { return known }
         var delta = FT_Vector()
@@ -207,6 +233,9 @@ public final class FontFace {
     /// `phase` quarter pixels. Returns nil if FreeType cannot load or render it (a damaged glyph in an
     /// otherwise good font): the caller draws the missing-glyph box instead of failing the frame.
     func render(glyph index: UInt32, size: Int32, phase: Int) -> CachedGlyph? {
+        if index & Self.fallbackBit != 0 {
+            return fallback?.render(glyph: index & ~Self.fallbackBit, size: size, phase: phase)
+        }
         if size != currentSize {
             guard FT_Set_Char_Size(face, 0, FT_F26Dot6(size), 72, 72) == 0 else { return nil }
             currentSize = size

@@ -21,6 +21,16 @@ public enum FontLocator {
         .bold: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
     ]
 
+    /// Fonts with Japanese, Chinese and Korean characters, in order of preference (Debian's
+    /// fonts-noto-cjk, fonts-wqy-microhei, fonts-wqy-zenhei, fonts-droid-fallback): DejaVu Sans has
+    /// none, and the screen's words in those languages need them.
+    public static let fallbackPaths = [
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+        "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    ]
+
     /// Directories searched (recursively, a few levels deep) when DejaVu is not installed.
     public static let searchDirectories = ["/usr/share/fonts", "/usr/local/share/fonts"]
 
@@ -87,7 +97,8 @@ public struct FontSet {
     /// Loads both weights: explicit paths from the config, else the defaults of `FontLocator`.
     /// If no bold file can be found but a regular one can, the regular face is used for bold too:
     /// a plainer price label beats a daemon that will not start.
-    public static func load(regularPath: String? = nil, boldPath: String? = nil) throws(TextError) -> FontSet {
+    public static func load(regularPath: String? = nil, boldPath: String? = nil,
+                            fallbackPaths: [String] = FontLocator.fallbackPaths) throws(TextError) -> FontSet {
         let regular = try FontFace(path: FontLocator.path(for: .regular, explicit: regularPath))
         let bold: FontFace
         if let boldPath {
@@ -96,6 +107,14 @@ public struct FontSet {
             bold = try FontFace(path: found)
         } else {
             bold = regular
+        }
+        // The first CJK font that opens backs both weights; without one those characters are boxes
+        // (and the screen keeps English words: Phrases.drawable).
+        for path in fallbackPaths where FileSystem.isReadable(path) {
+            guard let face = try? FontFace(path: path) else { continue }
+            regular.fallback = face
+            bold.fallback = face
+            break
         }
         return FontSet(regular: regular, bold: bold)
     }

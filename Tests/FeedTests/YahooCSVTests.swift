@@ -266,10 +266,7 @@ import Testing
         )
         #expect(
             report.message == """
-                AAPL.csv: skipped 10 rows (line 3: Close is "abc", expected a number; \
-                line 4: Date is "2024-13-01", expected YYYY-MM-DD or YYYY-MM-DD HH:MM:SS±HH:MM; \
-                line 5: Close is "-3", expected a price above zero; line 6: Close is "inf", expected a finite number; \
-                line 7: has 3 fields, expected at least 5; 5 more)
+                AAPL.csv:3: Close is "abc", expected a number; 10 rows skipped (lines 3, 4, 5, 6, 7 and 5 more)
                 """
         )
     }
@@ -296,7 +293,7 @@ import Testing
             ]
         )
         #expect(report.skippedRows == 6)
-        #expect(report.summary?.hasSuffix("; 1 more)") == true)
+        #expect(report.summary?.hasSuffix("6 rows skipped (lines 2, 3, 4, 5, 6 and 1 more)") == true)
         // Long garbage is shortened and control characters cannot break the log line.
         let (_, long) = parseCSV(
             Self.header
@@ -362,11 +359,10 @@ import Testing
         #expect(parseError("", source: "empty.csv") == .notCSV(path: "empty.csv", header: ""))
         #expect(parseError("\n \r\n\n") == .notCSV(path: "test.csv", header: ""))
         #expect(parseError("hello,world\n1,2\n") == .notCSV(path: "test.csv", header: "hello,world"))
-        // A German broker's export: semicolons and decimal commas. Said so, not "1 column".
-        let german = parseError("Datum;Eröffnung;Hoch;Tief;Schluss;Volumen\n01.12.2026;23.874,12;23.900,00;23.800,50;23.850,00;1000\n",
-                                source: "dax.csv")
-        #expect(german == .otherDelimiter(path: "dax.csv", delimiter: "semicolons"))
-        #expect(german.map { "\($0)" }?.hasPrefix("dax.csv: the columns are separated by semicolons, not commas") == true)
+        // Semicolons without columns it knows: said so, not "1 column".
+        let semicolons = parseError("Tag;Kurs\n01.12.2026;23.874,12\n", source: "dax.csv")
+        #expect(semicolons == .otherDelimiter(path: "dax.csv", delimiter: "semicolons"))
+        #expect(semicolons.map { "\($0)" }?.hasPrefix("dax.csv: the columns are separated by semicolons, not commas") == true)
         #expect(parseError("Date\tClose\n2024-01-01\t1\n") == .otherDelimiter(path: "test.csv", delimiter: "tabs"))
         #expect(parseError("Date,Open\n2024-01-01,1\n") == .notCSV(path: "test.csv", header: "Date,Open"))
         #expect(parseError("2024-01-01,1,1,1,1,1,1\n") == .notCSV(path: "test.csv", header: "2024-01-01,1,1,1,1,1,1"))
@@ -376,8 +372,7 @@ import Testing
         let allBad = parseError(Self.header + "2024-01-01,1,1,1,abc,1,1\n2024-01-02,1,1,1,,1,1\n", source: "bad.csv")
         #expect(
             allBad?.description == """
-                bad.csv: no usable rows: skipped 2 rows (line 2: Close is "abc", expected a number; \
-                line 3: Close has no value)
+                bad.csv:2: no usable rows: Close is "abc", expected a number; 2 rows skipped (lines 2, 3)
                 """
         )
         let notCSV = parseError("<html><body>rate limited</body></html>", source: "prices.csv")
@@ -504,5 +499,89 @@ import Testing
             day += 1
         }
         return (out, rows)
+    }
+}
+
+/// Exports of spreadsheets and brokers set to German: semicolons between columns, decimal commas,
+/// points grouping thousands, dates as DD.MM.YYYY.
+@Suite struct SemicolonCSVTests {
+    @Test("a German broker's export is read: semicolons, decimal commas, grouped thousands, DD.MM.YYYY")
+    func germanBrokerExportIsRead() throws {
+        let (series, report) = parseCSV(
+            """
+            Datum;Eröffnung;Hoch;Tief;Schluss;Volumen
+            03.12.2026;23.874,12;23.900,00;23.800,50;23.850,25;1.234.567
+            04.12.2026;23.850,25;24.010,75;23.790,00;24.001,5;987.654
+
+            """,
+            source: "dax.csv"
+        )
+        #expect(report.isClean)
+        #expect(series.interval == .daily)
+        #expect(series.bars.map(\.time) == [utc(2026, 12, 3), utc(2026, 12, 4)])
+        #expect(series.bars.map(\.open) == [23_874.12, 23_850.25])
+        #expect(series.bars.map(\.high) == [23_900, 24_010.75])
+        #expect(series.bars.map(\.low) == [23_800.5, 23_790])
+        #expect(series.bars.map(\.close) == [23_850.25, 24_001.5])
+        #expect(series.bars.map(\.volume) == [1_234_567, 987_654])
+    }
+
+    @Test("the other German column names, ISO dates, quoted cells and a dash for no volume are read")
+    func otherGermanSpellingsAreRead() throws {
+        let (series, report) = parseCSV(
+            """
+            "Datum";"Erster";"Hoch";"Tief";"Schlusskurs";"Volumen"\r
+            "2026-12-04";"1.000,5";"1.002";"999,25";"1.001,75";"-"\r
+
+            """
+        )
+        #expect(report.isClean)
+        #expect(series.bars.map(\.close) == [1_001.75])
+        #expect(series.bars.map(\.high) == [1_002])
+        #expect(series.bars.map(\.low) == [999.25])
+        #expect(series.bars.first?.volume == nil)
+    }
+
+    @Test("a Windows export in Latin-1 (umlauts and ß not in UTF-8) is read all the same")
+    func latin1HeaderIsRead() throws {
+        var bytes = Array("Datum;Er".utf8) + [0xF6] + Array("ffnung;H".utf8) + [0xF6] + Array("chst;Schlu".utf8) + [0xDF]
+        bytes += Array("\n04.12.2026;1.000,5;1.010,25;1.001,75\n".utf8)
+        let (series, report) = try YahooCSV.parse(bytes, source: "dax.csv")
+        #expect(report.isClean)
+        #expect(series.bars.map(\.open) == [1_000.5])
+        #expect(series.bars.map(\.high) == [1_010.25])
+        #expect(series.bars.map(\.close) == [1_001.75])
+    }
+
+    @Test("English names between semicolons take points or commas as the decimal mark, as the numbers show")
+    func englishNamesWithSemicolons() throws {
+        let points = parseCSV("Date;Open;High;Low;Close;Volume\n2026-12-04;1.5;2.25;1.25;2.125;100\n").series
+        #expect(points.bars.map(\.close) == [2.125])
+        #expect(points.bars.map(\.high) == [2.25])
+        let commas = parseCSV("Date;Open;High;Low;Close;Volume\n2026-12-04;1,5;2,25;1,25;2,125;100\n").series
+        #expect(commas.bars.map(\.close) == [2.125])
+        #expect(commas.bars.map(\.open) == [1.5])
+    }
+
+    @Test("a number grouped in the wrong places is a skipped row, named at its line")
+    func misgroupedNumberIsSkipped() throws {
+        let (series, report) = parseCSV(
+            "Datum;Schluss\n03.12.2026;1.23,4\n04.12.2026;1.234,5\n05.12.2026;31.02.2026\n31.02.2026;1,5\n",
+            source: "dax.csv"
+        )
+        #expect(series.bars.map(\.close) == [1_234.5])
+        #expect(report.firstSkipped == [
+            .init(line: 2, reason: .notANumber(column: "Close", text: "1.23,4")),
+            .init(line: 4, reason: .notANumber(column: "Close", text: "31.02.2026")),
+            .init(line: 5, reason: .badTimestamp(column: "Datum", text: "31.02.2026")),
+        ])
+        #expect(report.message == "dax.csv:2: Close is \"1.23,4\", expected a number; 3 rows skipped (lines 2, 4, 5)")
+    }
+
+    @Test("one skipped row reads FILE:LINE: reason, as config problems do")
+    func oneSkippedRowMessage() {
+        let (_, report) = parseCSV(YahooCSVTests.header + "2024-01-02,1,1,1,abc,1,1\n2024-01-03,1,1,1,2,1,1\n",
+                                   source: "AAPL.csv")
+        #expect(report.message == "AAPL.csv:2: Close is \"abc\", expected a number; row skipped")
     }
 }

@@ -1,3 +1,4 @@
+import Raster
 import Testing
 @testable import Text
 
@@ -143,5 +144,39 @@ struct FontFaceTests {
         let renderer = TextRenderer()
         let damage = renderer.draw("Hello 123", font: font, color: white, x: 10, y: 40, into: &buffer)
         #expect(!damage.isEmpty)
+    }
+}
+
+@Suite("Fonts: a CJK fallback behind DejaVu Sans")
+struct FontFallbackTests {
+    /// What `text` looks like drawn in `face` at 24 px: the pixels and the layout's glyphs.
+    static func drawn(_ text: String, _ face: FontFace) -> (pixels: PixelBuffer, glyphs: [PositionedGlyph], width: Double) {
+        let font = Font(face: face, clampingPixelSize: 24)
+        var buffer = canvas(120, 40)
+        _ = TextRenderer().draw(text, font: font, color: white, x: 4, y: 30, into: &buffer)
+        let line = font.layout(text)
+        return (buffer, line.glyphs, line.metrics.width)
+    }
+
+    @Test("a character DejaVu lacks comes from the CJK font when one is installed, else it is the box")
+    func fallbackOrBox() throws {
+        let alone = try TestFonts.regular()
+        let box = Self.drawn("取一", alone)
+        #expect(box.glyphs.allSatisfy { $0.glyph == FontFace.missingGlyph })
+        #expect(!alone.canDraw("取"))
+        guard let path = FontLocator.fallbackPaths.first(where: { access($0, R_OK) == 0 }) else { return }
+        let cjk = try FontFace(path: path)
+        let backed = try TestFonts.regular()
+        backed.fallback = cjk
+        #expect(backed.canDraw("取") && !backed.hasGlyph(for: "取"))
+        let drawn = Self.drawn("取一", backed)
+        #expect(drawn.glyphs.allSatisfy { $0.glyph != FontFace.missingGlyph && $0.glyph & FontFace.fallbackBit != 0 })
+        // The same advances as the CJK font's own layout (converted to DejaVu's units and back).
+        #expect(abs(drawn.width - Self.drawn("取一", cjk).width) < 0.05)
+        // The glyphs themselves, not boxes: the pixels match the CJK font's own drawing.
+        #expect(difference(drawn.pixels, Self.drawn("取一", cjk).pixels).count == 0)
+        #expect(difference(drawn.pixels, box.pixels).count > 0)
+        // Latin stays DejaVu's, with its kerning.
+        #expect(Self.drawn("AV", backed).width == Self.drawn("AV", alone).width)
     }
 }

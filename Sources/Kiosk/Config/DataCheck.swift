@@ -1,3 +1,4 @@
+import Chart
 import Feed
 import KioskCore
 import Text
@@ -26,7 +27,14 @@ package enum DataCheck {
 
     package static func findings(in config: Config, file: String) -> [Finding] {
         var out: [Finding] = []
-        do { _ = try FontSet.load() } catch {
+        do {
+            let fonts = try FontSet.load()
+            let locale = config.locale.identifier
+            if Phrases.drawable(locale: locale, fonts: fonts) != Phrases(locale: locale) {
+                out.append(Finding(problem: KioskProblem(file: file, line: 0, key: "locale", message: KioskCore.missingScriptWarning(locale)),
+                                   isError: false))
+            }
+        } catch {
             out.append(Finding(problem: KioskProblem(file: "fonts", line: 0, key: "", message: "\(error)"), isError: true))
         }
         let sources = DataSources.sources(for: config)

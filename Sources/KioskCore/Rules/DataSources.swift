@@ -116,26 +116,27 @@ public struct Staleness: Equatable, Sendable {
     /// A daily bar describes a whole trading day, so its age counts from the end of that day in the
     /// exchange's zone: with the default of three days, Friday's close is not stale over a weekend.
     public init(newestBarTime: Int64, interval: BarInterval, now: Int64, staleAfterSeconds: Int,
-                timeZone: ExchangeTimeZone) {
-        let months = CivilDate.monthAbbreviations
+                timeZone: ExchangeTimeZone, phrases: Phrases = .english) {
         let reference: Int64
+        let when: String
         if interval.isIntraday {
             reference = newestBarTime
             let t = timeZone.localDateTime(atUnixTime: newestBarTime)
-            text = "updated \(t.date.day) \(months[t.date.month - 1]) \(t.hourMinute) "
-                + timeZone.abbreviation(atUnixTime: newestBarTime)
+            when = phrases.date(t.date) + " \(t.hourMinute) " + phrases.zone(timeZone.abbreviation(atUnixTime: newestBarTime))
         } else {
             let date = CivilDate(unixTime: newestBarTime)
             reference = timeZone.startOfDay(date.adding(days: 1))
-            text = "updated \(date.day) \(months[date.month - 1]) \(date.year)"
+            when = phrases.date(date, year: true)
         }
+        text = Phrases.fill(phrases.updated, ["t": when])
         isStale = staleAfterSeconds > 0 && now - reference > Int64(staleAfterSeconds)
     }
 
     /// For a series (nil when it is empty).
-    public init?(series: PriceSeries, now: Int64, staleAfterSeconds: Int, timeZone: ExchangeTimeZone) {
+    public init?(series: PriceSeries, now: Int64, staleAfterSeconds: Int, timeZone: ExchangeTimeZone,
+                 phrases: Phrases = .english) {
         guard let last = series.last else { return nil }
         self.init(newestBarTime: last.time, interval: series.interval, now: now,
-                  staleAfterSeconds: staleAfterSeconds, timeZone: timeZone)
+                  staleAfterSeconds: staleAfterSeconds, timeZone: timeZone, phrases: phrases)
     }
 }

@@ -1,0 +1,314 @@
+// The few words the screen draws, for each language the number locales speak: the market's state,
+// "as of", the placeholders, the bar chart's title, the watchlist's marks, and CLDR's abbreviated
+// weekday and month names with its day-month patterns. In Feed because the market status words are
+// made here (MarketStatus), and Chart and KioskCore, which write the rest, both import Feed.
+//
+// Only pixels are translated: status.json keys, `session_state`, log lines and check-config
+// messages stay English whatever the locale.
+
+/// The screen's words in one language. Templates hold `{t}` (a time or date), `{n}` (a number),
+/// `{files}`, `{zone}`, `{range}`, `{file}`; date patterns `{d}` (day), `{M}` (abbreviated month),
+/// `{y}` (year), `{w}` (abbreviated weekday).
+public struct Phrases: Sendable, Equatable {
+    /// The language, as a BCP 47 tag (`de`, `zh-Hant`).
+    public var language: String
+
+    // The market's state, as the header says it.
+    public var open: String
+    public var preMarket: String
+    public var lunchBreak: String
+    public var afterHours: String
+    public var closed: String
+    public var opens: String
+    public var reopens: String
+
+    // The note about the data.
+    public var asOf: String
+    public var delayed: String
+    public var delayedMinutes: String
+    public var stale: String
+    public var noUpdateSince: String
+    public var updated: String
+
+    // Instead of a chart.
+    public var waitingForData: String
+    public var noDataFile: String
+    public var unknownTimeZone: String
+    /// `{file} line {n}: ` before a config problem shown on screen.
+    public var configLine: String
+    public var noDataFor: String
+    public var dailyOnly: String
+
+    // The bar chart and the watchlist.
+    public var monthlyChange: String
+    /// Under the month still in progress.
+    public var monthToDate: String
+    public var watchlist: String
+    /// The tiles' market marks, short: they share a line with the change.
+    public var markOpen: String
+    public var markPreMarket: String
+    public var markLunchBreak: String
+    public var markAfterHours: String
+    public var markClosed: String
+
+    /// CLDR's abbreviated weekdays (format context), Sunday first.
+    public var weekdays: [String]
+    /// CLDR's abbreviated months (format context), January first.
+    public var months: [String]
+    /// A date in this year (CLDR's MMMd), with its year (yMMMd), with its weekday (MMMEd).
+    public var dayMonth: String
+    public var dayMonthYear: String
+    public var weekdayDayMonth: String
+    /// A weekday and a clock time (`Fri 09:30`).
+    public var weekdayTime: String
+    /// Time zone abbreviations this language writes otherwise (German: MEZ for CET).
+    public var zoneNames: [String: String]
+
+    /// Every phrase and name, for the completeness test and the font check.
+    public var allText: [String] {
+        [open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
+         noUpdateSince, updated, waitingForData, noDataFile, unknownTimeZone, configLine, noDataFor, dailyOnly,
+         monthlyChange, monthToDate, watchlist, markOpen, markPreMarket, markLunchBreak, markAfterHours, markClosed,
+         dayMonth, dayMonthYear, weekdayDayMonth, weekdayTime]
+            + weekdays + months + Array(zoneNames.values)
+    }
+}
+
+extension Phrases {
+    /// `template` with each `{key}` replaced.
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            let key = String(rest[rest.index(after: open)..<close])
+            out += values[key] ?? "{\(key)}"
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// Whether `text` was made from `template` (its literal text before and after the first
+    /// placeholder), so a note's parts can be told apart in any language.
+    public static func matches(_ text: String, template: String) -> Bool {
+        guard let open = template.firstIndex(of: "{"), let close = template[open...].firstIndex(of: "}") else {
+            return text == template
+        }
+        let prefix = template[..<open], suffix = template[template.index(after: close)...]
+        return text.count >= prefix.count + suffix.count && text.hasPrefix(prefix) && text.hasSuffix(suffix)
+    }
+
+    public func stateWord(_ state: MarketStatus.State) -> String {
+        switch state {
+        case .open: return open
+        case .preMarket: return preMarket
+        case .lunchBreak: return lunchBreak
+        case .afterHours: return afterHours
+        case .closed: return closed
+        }
+    }
+
+    public func weekday(_ day: Weekday) -> String { weekdays[day.rawValue] }
+
+    /// `29 Oct`, `29. Okt.`, `10月29日`; with `year`, `29 Oct 2025`.
+    public func date(_ date: CivilDate, year: Bool = false) -> String {
+        Self.fill(year ? dayMonthYear : dayMonth,
+                  ["d": String(date.day), "M": months[date.month - 1], "y": String(date.year), "w": weekday(date.weekday)])
+    }
+
+    /// `Fri 27 Nov`, `Fr., 27. Nov.`.
+    public func dateWithWeekday(_ date: CivilDate) -> String {
+        Self.fill(weekdayDayMonth, ["d": String(date.day), "M": months[date.month - 1], "w": weekday(date.weekday)])
+    }
+
+    /// `Fri 09:30`, `Fr. 09:30`, `(金) 09:30`.
+    public func weekdayTime(_ day: Weekday, _ clock: String) -> String {
+        Self.fill(weekdayTime, ["w": weekday(day), "t": clock])
+    }
+
+    /// A zone's abbreviation as this language writes it (`MEZ` in German for `CET`).
+    public func zone(_ abbreviation: String) -> String { zoneNames[abbreviation] ?? abbreviation }
+}
+
+extension Phrases {
+    /// The phrases of a locale of `NumberLocale`'s table (`de-DE`, `zh-TW`); English for any other.
+    public init(locale identifier: String) {
+        let tag = String(identifier.lowercased().map { $0 == "_" ? "-" : $0 })
+        self = Self.byLocale[tag] ?? Self.byLocale[String(tag.prefix { $0 != "-" })] ?? .english
+    }
+
+    /// The locales with phrases of their own (the rest of a language shares its first entry's).
+    static let byLocale: [String: Phrases] = [
+        "en": .english, "de": .german, "de-at": .austrian, "fr": .french, "it": .italian, "sv": .swedish,
+        "pt": .portuguese, "ja": .japanese, "zh": .simplifiedChinese, "zh-cn": .simplifiedChinese,
+        "zh-tw": .traditionalChinese, "ko": .korean,
+    ]
+
+    public static let english = Phrases(
+        language: "en",
+        open: "Open", preMarket: "Pre-market", lunchBreak: "Lunch break", afterHours: "After hours", closed: "Closed",
+        opens: "opens {t}", reopens: "reopens {t}",
+        asOf: "as of {t}", delayed: "delayed", delayedMinutes: "delayed {n} min", stale: "stale",
+        noUpdateSince: "no update since {t}", updated: "updated {t}",
+        waitingForData: "waiting for data: {files}", noDataFile: "no data file configured",
+        unknownTimeZone: "unknown time zone {zone}", configLine: "{file} line {n}: ",
+        noDataFor: "no data for {range}", dailyOnly: "daily prices (no intraday data)",
+        monthlyChange: "monthly change, last 12 months", monthToDate: "MTD", watchlist: "Watchlist",
+        markOpen: "Open", markPreMarket: "Pre", markLunchBreak: "Lunch", markAfterHours: "After", markClosed: "Closed",
+        weekdays: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"],
+        months: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+        dayMonth: "{d} {M}", dayMonthYear: "{d} {M} {y}", weekdayDayMonth: "{w} {d} {M}", weekdayTime: "{w} {t}",
+        zoneNames: [:])
+
+    public static let german = Phrases(
+        language: "de",
+        open: "Geöffnet", preMarket: "Vorbörslich", lunchBreak: "Mittagspause", afterHours: "Nachbörslich",
+        closed: "Geschlossen", opens: "öffnet {t}", reopens: "öffnet wieder {t}",
+        asOf: "Stand {t}", delayed: "verzögert", delayedMinutes: "{n} Min. verzögert", stale: "veraltet",
+        noUpdateSince: "kein Update seit {t}", updated: "aktualisiert {t}",
+        waitingForData: "warte auf Daten: {files}", noDataFile: "keine Datendatei konfiguriert",
+        unknownTimeZone: "unbekannte Zeitzone {zone}", configLine: "{file} Zeile {n}: ",
+        noDataFor: "keine Daten für {range}", dailyOnly: "Tageskurse (keine Intraday-Daten)",
+        monthlyChange: "Veränderung je Monat, letzte 12 Monate", monthToDate: "lfd.", watchlist: "Watchlist",
+        markOpen: "Offen", markPreMarket: "Vorb.", markLunchBreak: "Pause", markAfterHours: "Nachb.", markClosed: "Geschl.",
+        weekdays: ["So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."],
+        months: ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."],
+        dayMonth: "{d}. {M}", dayMonthYear: "{d}. {M} {y}", weekdayDayMonth: "{w}, {d}. {M}", weekdayTime: "{w} {t}",
+        zoneNames: ["CET": "MEZ", "CEST": "MESZ", "WET": "WEZ", "WEST": "WESZ", "EET": "OEZ", "EEST": "OESZ"])
+
+    /// Austrian German: CLDR's de-AT writes January `Jän.`.
+    public static let austrian: Phrases = {
+        var p = german
+        p.language = "de-AT"
+        p.months[0] = "Jän."
+        return p
+    }()
+
+    public static let french = Phrases(
+        language: "fr",
+        open: "Ouvert", preMarket: "Pré-ouverture", lunchBreak: "Pause de midi", afterHours: "Après-bourse",
+        closed: "Fermé", opens: "ouvre {t}", reopens: "reprend {t}",
+        asOf: "cours de {t}", delayed: "différé", delayedMinutes: "différé de {n} min", stale: "obsolète",
+        noUpdateSince: "pas de mise à jour depuis {t}", updated: "mis à jour {t}",
+        waitingForData: "en attente des données : {files}", noDataFile: "aucun fichier de données configuré",
+        unknownTimeZone: "fuseau horaire inconnu {zone}", configLine: "{file} ligne {n} : ",
+        noDataFor: "pas de données pour {range}", dailyOnly: "cours quotidiens (pas de données intrajournalières)",
+        monthlyChange: "variation mensuelle, 12 derniers mois", monthToDate: "en cours", watchlist: "Liste de suivi",
+        markOpen: "Ouvert", markPreMarket: "Pré", markLunchBreak: "Pause", markAfterHours: "Après", markClosed: "Fermé",
+        weekdays: ["dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."],
+        months: ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."],
+        dayMonth: "{d} {M}", dayMonthYear: "{d} {M} {y}", weekdayDayMonth: "{w} {d} {M}", weekdayTime: "{w} {t}",
+        zoneNames: [:])
+
+    public static let italian = Phrases(
+        language: "it",
+        open: "Aperto", preMarket: "Pre-apertura", lunchBreak: "Pausa pranzo", afterHours: "After hours",
+        closed: "Chiuso", opens: "apre {t}", reopens: "riapre {t}",
+        asOf: "dati delle {t}", delayed: "differito", delayedMinutes: "differito di {n} min", stale: "non aggiornato",
+        noUpdateSince: "nessun aggiornamento da {t}", updated: "aggiornato {t}",
+        waitingForData: "in attesa dei dati: {files}", noDataFile: "nessun file di dati configurato",
+        unknownTimeZone: "fuso orario sconosciuto {zone}", configLine: "{file} riga {n}: ",
+        noDataFor: "nessun dato per {range}", dailyOnly: "prezzi giornalieri (nessun dato intraday)",
+        monthlyChange: "variazione mensile, ultimi 12 mesi", monthToDate: "in corso", watchlist: "Watchlist",
+        markOpen: "Aperto", markPreMarket: "Pre", markLunchBreak: "Pausa", markAfterHours: "After", markClosed: "Chiuso",
+        weekdays: ["dom", "lun", "mar", "mer", "gio", "ven", "sab"],
+        months: ["gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"],
+        dayMonth: "{d} {M}", dayMonthYear: "{d} {M} {y}", weekdayDayMonth: "{w} {d} {M}", weekdayTime: "{w} {t}",
+        zoneNames: [:])
+
+    public static let swedish = Phrases(
+        language: "sv",
+        open: "Öppen", preMarket: "Förhandel", lunchBreak: "Lunchpaus", afterHours: "Efterhandel",
+        closed: "Stängd", opens: "öppnar {t}", reopens: "öppnar igen {t}",
+        asOf: "per {t}", delayed: "fördröjd", delayedMinutes: "fördröjd {n} min", stale: "inaktuell",
+        noUpdateSince: "ingen uppdatering sedan {t}", updated: "uppdaterad {t}",
+        waitingForData: "väntar på data: {files}", noDataFile: "ingen datafil angiven",
+        unknownTimeZone: "okänd tidszon {zone}", configLine: "{file} rad {n}: ",
+        noDataFor: "inga data för {range}", dailyOnly: "dagskurser (inga intradagsdata)",
+        monthlyChange: "förändring per månad, senaste 12 månaderna", monthToDate: "pågår", watchlist: "Bevakningslista",
+        markOpen: "Öppen", markPreMarket: "Före", markLunchBreak: "Lunch", markAfterHours: "Efter", markClosed: "Stängd",
+        weekdays: ["sön", "mån", "tis", "ons", "tors", "fre", "lör"],
+        months: ["jan.", "feb.", "mars", "apr.", "maj", "juni", "juli", "aug.", "sep.", "okt.", "nov.", "dec."],
+        dayMonth: "{d} {M}", dayMonthYear: "{d} {M} {y}", weekdayDayMonth: "{w} {d} {M}", weekdayTime: "{w} {t}",
+        zoneNames: [:])
+
+    public static let portuguese = Phrases(
+        language: "pt",
+        open: "Aberto", preMarket: "Pré-abertura", lunchBreak: "Intervalo", afterHours: "After-market",
+        closed: "Fechado", opens: "abre {t}", reopens: "reabre {t}",
+        asOf: "cotação de {t}", delayed: "atrasado", delayedMinutes: "atraso de {n} min", stale: "desatualizado",
+        noUpdateSince: "sem atualização desde {t}", updated: "atualizado {t}",
+        waitingForData: "aguardando dados: {files}", noDataFile: "nenhum arquivo de dados configurado",
+        unknownTimeZone: "fuso horário desconhecido {zone}", configLine: "{file} linha {n}: ",
+        noDataFor: "sem dados para {range}", dailyOnly: "preços diários (sem dados intradiários)",
+        monthlyChange: "variação mensal, últimos 12 meses", monthToDate: "parcial", watchlist: "Lista",
+        markOpen: "Aberto", markPreMarket: "Pré", markLunchBreak: "Interv.", markAfterHours: "After", markClosed: "Fechado",
+        weekdays: ["dom.", "seg.", "ter.", "qua.", "qui.", "sex.", "sáb."],
+        months: ["jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez."],
+        dayMonth: "{d} de {M}", dayMonthYear: "{d} de {M} de {y}", weekdayDayMonth: "{w}, {d} de {M}",
+        weekdayTime: "{w} {t}", zoneNames: [:])
+
+    public static let japanese = Phrases(
+        language: "ja",
+        open: "取引中", preMarket: "プレマーケット", lunchBreak: "昼休み", afterHours: "時間外取引",
+        closed: "取引終了", opens: "取引開始 {t}", reopens: "後場開始 {t}",
+        asOf: "{t} 時点", delayed: "遅延", delayedMinutes: "{n}分遅延", stale: "未更新",
+        noUpdateSince: "{t} 以降更新なし", updated: "{t} 更新",
+        waitingForData: "データ待ち: {files}", noDataFile: "データファイル未設定",
+        unknownTimeZone: "不明なタイムゾーン {zone}", configLine: "{file} {n}行目: ",
+        noDataFor: "{range} のデータなし", dailyOnly: "日足のみ (日中データなし)",
+        monthlyChange: "月間騰落率 (過去12か月)", monthToDate: "月初来", watchlist: "ウォッチリスト",
+        markOpen: "取引中", markPreMarket: "プレ", markLunchBreak: "昼休み", markAfterHours: "時間外", markClosed: "終了",
+        weekdays: ["日", "月", "火", "水", "木", "金", "土"],
+        months: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"],
+        dayMonth: "{M}{d}日", dayMonthYear: "{y}年{M}{d}日", weekdayDayMonth: "{M}{d}日({w})", weekdayTime: "({w}) {t}",
+        zoneNames: [:])
+
+    public static let simplifiedChinese = Phrases(
+        language: "zh-Hans",
+        open: "交易中", preMarket: "盘前", lunchBreak: "午间休市", afterHours: "盘后", closed: "已收盘",
+        opens: "开盘 {t}", reopens: "复市 {t}",
+        asOf: "截至 {t}", delayed: "延时", delayedMinutes: "延时 {n} 分钟", stale: "数据过时",
+        noUpdateSince: "自 {t} 起未更新", updated: "更新于 {t}",
+        waitingForData: "等待数据：{files}", noDataFile: "未配置数据文件",
+        unknownTimeZone: "未知时区 {zone}", configLine: "{file} 第 {n} 行：",
+        noDataFor: "{range} 无数据", dailyOnly: "仅日线 (无日内数据)",
+        monthlyChange: "月涨跌幅，近 12 个月", monthToDate: "月初至今", watchlist: "自选",
+        markOpen: "交易中", markPreMarket: "盘前", markLunchBreak: "午休", markAfterHours: "盘后", markClosed: "已收盘",
+        weekdays: ["周日", "周一", "周二", "周三", "周四", "周五", "周六"],
+        months: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"],
+        dayMonth: "{M}{d}日", dayMonthYear: "{y}年{M}{d}日", weekdayDayMonth: "{M}{d}日{w}", weekdayTime: "{w} {t}",
+        zoneNames: [:])
+
+    public static let traditionalChinese = Phrases(
+        language: "zh-Hant",
+        open: "交易中", preMarket: "盤前", lunchBreak: "午休", afterHours: "盤後", closed: "已收盤",
+        opens: "開盤 {t}", reopens: "復市 {t}",
+        asOf: "截至 {t}", delayed: "延遲", delayedMinutes: "延遲 {n} 分鐘", stale: "資料過時",
+        noUpdateSince: "自 {t} 起未更新", updated: "更新於 {t}",
+        waitingForData: "等待資料：{files}", noDataFile: "未設定資料檔",
+        unknownTimeZone: "未知時區 {zone}", configLine: "{file} 第 {n} 行：",
+        noDataFor: "{range} 無資料", dailyOnly: "僅日線 (無盤中資料)",
+        monthlyChange: "每月漲跌，近 12 個月", monthToDate: "月初至今", watchlist: "自選股",
+        markOpen: "交易中", markPreMarket: "盤前", markLunchBreak: "午休", markAfterHours: "盤後", markClosed: "已收盤",
+        weekdays: ["週日", "週一", "週二", "週三", "週四", "週五", "週六"],
+        months: ["1月", "2月", "3月", "4月", "5月", "6月", "7月", "8月", "9月", "10月", "11月", "12月"],
+        dayMonth: "{M}{d}日", dayMonthYear: "{y}年{M}{d}日", weekdayDayMonth: "{M}{d}日 {w}", weekdayTime: "{w} {t}",
+        zoneNames: [:])
+
+    public static let korean = Phrases(
+        language: "ko",
+        open: "장중", preMarket: "장 시작 전", lunchBreak: "점심 휴장", afterHours: "시간외 거래", closed: "장 마감",
+        opens: "개장 {t}", reopens: "재개 {t}",
+        asOf: "{t} 기준", delayed: "지연", delayedMinutes: "{n}분 지연", stale: "업데이트 안 됨",
+        noUpdateSince: "{t} 이후 업데이트 없음", updated: "{t} 업데이트",
+        waitingForData: "데이터 대기 중: {files}", noDataFile: "설정된 데이터 파일 없음",
+        unknownTimeZone: "알 수 없는 시간대 {zone}", configLine: "{file} {n}행: ",
+        noDataFor: "{range} 데이터 없음", dailyOnly: "일별 가격 (장중 데이터 없음)",
+        monthlyChange: "월간 변동, 최근 12개월", monthToDate: "이번 달", watchlist: "관심 종목",
+        markOpen: "장중", markPreMarket: "장전", markLunchBreak: "점심", markAfterHours: "시간외", markClosed: "마감",
+        weekdays: ["일", "월", "화", "수", "목", "금", "토"],
+        months: ["1월", "2월", "3월", "4월", "5월", "6월", "7월", "8월", "9월", "10월", "11월", "12월"],
+        dayMonth: "{M} {d}일", dayMonthYear: "{y}년 {M} {d}일", weekdayDayMonth: "{M} {d}일 ({w})",
+        weekdayTime: "({w}) {t}", zoneNames: [:])
+}
