@@ -240,8 +240,10 @@ public final class ScreenModel {
                                 isPartial: partial && i == tail.count - 1))
             }
         }
-        return Self.barScene(bars, layout: screen.layout, palette: screen.palette, format: instrument.priceFormat,
-                             curve: timing.curve)
+        var scene = Self.barScene(bars, layout: screen.layout, palette: screen.palette, format: instrument.priceFormat,
+                                  curve: timing.curve)
+        scene.partialMark = instrument.phrases.monthToDate
+        return scene
     }
 
     /// The bar chart of `bars` as this screen lays it out (the layout tests build it the same way).
@@ -254,7 +256,6 @@ public final class ScreenModel {
                                   valueSuffix: format.percentSpacing + "%")
         scene.decimalSeparator = format.decimalSeparator
         scene.labelSize = layout.barLabelSize
-        scene.partialMark = instrument.phrases.monthToDate
         return scene
     }
 

@@ -72,7 +72,9 @@ public enum DataFile {
         }
         do throws(FeedError) {
             let (series, report) = try YahooCSV.parse(bytes, source: "the new file")
-            if let summary = report.summary { return "the reader would have \(summary)" }
+            if let first = report.firstSkipped.first, let summary = report.summary {
+                return "the reader would refuse line \(first.line) of the new file: \(summary)"
+            }
             if series.bars.count != rows { return "the new file would read back \(series.bars.count) of \(rows) rows" }
             return nil
         } catch {
