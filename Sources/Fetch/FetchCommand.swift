@@ -103,20 +103,38 @@ public enum FetchCommand {
     /// The service: SIGHUP re-reads the config (a config with errors keeps the running one),
     /// SIGTERM/SIGINT end it after the current request.
     static func runService(initial: Fetcher, path: String, environment: [String: String]) -> Int32 {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, s) }
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        // Sleeps end on a signal, or when the wall clock is set: the schedule is in wall time, and
+        // after an NTP step (a board that booted with its clock behind) a sleep of up to an hour
+        // on the monotonic clock would fetch nothing for that hour.
+        let loop: EventLoop, signalFD: SignalFD
+        do {
+            loop = try EventLoop()
+            signalFD = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP])
+        } catch {
+            FetchLog.standardError.write(.error, "tickerboard-fetch: cannot set up the wait for signals: \(error)")
+            return 1
+        }
+        var received: CInt?
+        var stepped = false
+        _ = try? loop.watch(signalFD.descriptor.rawValue) { _ in
+            while let info = try? signalFD.next() { if received != SIGTERM && received != SIGINT { received = info.signal } }
+        }
+        let steps = try? ClockStepWatch()
+        if let steps {
+            _ = try? loop.watch(steps.descriptor.rawValue) { _ in if (try? steps.clockWasSet()) == true { stepped = true } }
+        }
         var fetcher = initial
         _ = try? SystemdNotifyShim.send("READY=1\nSTATUS=fetching \(fetcher.jobs.count) files")
         FetchLog.standardError.write(.info, "tickerboard-fetch: keeping \(fetcher.jobs.count) files fresh in \(fetcher.config.dataDirectory)")
         while true {
             var reload = false
             fetcher.runForever(clock: { Int64(time(nil)) }, sleep: { seconds in
-                var timeout = timespec(tv_sec: Int(seconds), tv_nsec: 0)
-                let signal = sigtimedwait(&signals, nil, &timeout)
-                if signal == SIGHUP { reload = true; return false }
-                return signal != SIGTERM && signal != SIGINT
+                received = nil
+                stepped = false
+                _ = try? loop.runOnce(timeout: .seconds(seconds))
+                if stepped { FetchLog.standardError.write(.notice, "tickerboard-fetch: the wall clock was set; deciding again") }
+                if received == SIGHUP { reload = true; return false }
+                return received != SIGTERM && received != SIGINT
             })
             guard reload else { return 0 }
             let (config, issues) = FetchConfig.load(path: path)

@@ -285,6 +285,7 @@ public final class Fetcher {
     /// ends the attempt for that job (it is deferred, not failed over).
     public func runOnce(clock: () -> Int64) -> PassReport {
         var report = PassReport()
+        scheduler.forgetFuture(now: clock())
         for job in jobs {
             var done = false
             var tried = false
@@ -328,6 +329,7 @@ public final class Fetcher {
         }
         while true {
             let now = clock()
+            scheduler.forgetFuture(now: now)
             switch scheduler.next(now: now, jobs: jobs) {
             case .fetch(let job, let provider):
                 perform(job, provider: provider, now: now)

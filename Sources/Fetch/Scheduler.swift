@@ -332,6 +332,22 @@ public struct Scheduler: Sendable, Equatable {
         }
     }
 
+    /// What was remembered at a clock that was ahead (a bad RTC or NTP answer, corrected since)
+    /// must not hold fetching back until the clock catches up: a success "in the future" is one
+    /// now, requests "in the future" leave the budgets, and no backoff lasts past its cap from now.
+    public mutating func forgetFuture(now: Int64) {
+        for (key, time) in lastSuccess where time > now { lastSuccess[key] = now }
+        for (name, budget) in budgets where budget.sent.last.map({ $0 > now }) == true {
+            budgets[name] = RequestBudget(limits: budget.limits, sent: budget.sent.filter { $0 <= now })
+        }
+        for (name, backoff) in providerBackoff where backoff.until > now + policy.providerBackoffCap {
+            providerBackoff[name] = Backoff(failures: backoff.failures, until: now + policy.providerBackoffCap)
+        }
+        for (key, backoff) in symbolBackoff where backoff.until > now + policy.symbolBackoffCap {
+            symbolBackoff[key] = Backoff(failures: backoff.failures, until: now + policy.symbolBackoffCap)
+        }
+    }
+
     /// Marks a job as fetched at `time` without a request (a restart that finds fresh files).
     public mutating func assumeFetched(_ job: JobID, at time: Int64) {
         lastSuccess[job.key] = max(lastSuccess[job.key] ?? time, time)

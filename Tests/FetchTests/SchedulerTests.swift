@@ -77,6 +77,28 @@ import Testing
         #expect(scheduler.symbolBackoff[job.key + "|yahoo"]?.failures == 1)
     }
 
+    /// After the clock was ahead once (a bad RTC or NTP answer, then corrected), remembered
+    /// successes, requests and backoffs lay in the future and nothing was fetched until the clock
+    /// caught up; with a daily budget even `--once` said "deferred 31622400 s".
+    @Test("times remembered from a clock that was ahead do not hold fetching back")
+    func futureMemoriesAreForgotten() {
+        var scheduler = Scheduler(limits: ["yahoo": [RateLimit(count: 1, seconds: 86_400)]])
+        let jobs = jobs(1, hours: .always)
+        let ahead: Int64 = 1_790_000_000 + 366 * 86_400
+        scheduler.recordRequest(provider: "yahoo", at: ahead)
+        scheduler.record(.success, job: jobs[0].id, provider: "yahoo", at: ahead, random: 0.5)
+        scheduler.symbolBackoff[jobs[0].id.key + "|yahoo"] = Backoff(failures: 3, until: ahead + 600)
+        let now: Int64 = 1_790_000_000
+        if case .fetch = scheduler.next(now: now, jobs: jobs) { Issue.record("fetched while the memories were ahead: the test shows nothing") }
+        scheduler.forgetFuture(now: now)
+        #expect(scheduler.budgets["yahoo"]?.sent.isEmpty == true)
+        #expect(scheduler.lastSuccess[jobs[0].id.key] == now)
+        #expect((scheduler.symbolBackoff[jobs[0].id.key + "|yahoo"]?.until ?? 0) <= now + scheduler.policy.symbolBackoffCap)
+        // Due again after its interval, not after a year.
+        guard case .wait(let until) = scheduler.next(now: now, jobs: jobs), let until else { Issue.record("no wait"); return }
+        #expect(until <= now + scheduler.policy.symbolBackoffCap)
+    }
+
     @Test("a daily limit holds across the day") func aDailyLimitHoldsAcrossTheDay() {
         let start = Fixtures.newYork(2024, 10, 7, 9, 30)  // a Monday, open
         var scheduler = Scheduler(limits: ["alphavantage": [RateLimit(count: 5, seconds: 60), RateLimit(count: 25, seconds: 86_400)]])
