@@ -49,6 +49,14 @@ public enum FileSystem {
         return names
     }
 
+    /// `path` with every symbolic link and `.`/`..` resolved (`realpath(3)`); nil when it does not
+    /// exist.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Where the symbolic link `path` points (as written in the link); nil when it is no link.
     public static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)

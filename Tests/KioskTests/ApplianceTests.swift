@@ -308,6 +308,53 @@ struct ApplianceLiveDataTests {
         #expect(f.logs.isEmpty, "\(f.logs)")
     }
 
+    /// A data file that is a link into another directory, and a data directory reached through a
+    /// link that a deploy re-points (`data -> release-N`), were not re-read until SIGHUP.
+    @Test("a linked data file and a re-pointed data-directory link are followed")
+    func symbolicLinksAreFollowed() throws {
+        var template = Array("/tmp/tb-links-XXXXXX".utf8CString)
+        let root = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+        defer {
+            for p in ["/data", "/data.new", "/rel1/A.csv", "/rel2/A.csv", "/other/B.csv", "/other/.B.tmp", "/rel1/B.csv"] { unlink(root + p) }
+            for d in ["/rel1", "/rel2", "/other"] { rmdir(root + d) }
+            rmdir(root)
+        }
+        for d in ["/rel1", "/rel2", "/other"] { mkdir(root + d, 0o755) }
+        write(root + "/rel1/A.csv", dailyCSV(rows: 20))
+        write(root + "/other/B.csv", dailyCSV(rows: 20))
+        #expect(symlink(root + "/other/B.csv", root + "/rel1/B.csv") == 0)
+        #expect(symlink("rel1", root + "/data") == 0)
+        var now: UInt64 = 1_000_000_000
+        var updates: [LiveData.Update] = []
+        let live = try LiveData(sources: [.init(instrumentID: "A", slot: .daily, path: root + "/data/A.csv"),
+                                          .init(instrumentID: "B", slot: .daily, path: root + "/data/B.csv")],
+                                clock: { now }, log: { _ in }, onUpdate: { updates.append($0) })
+        _ = live.loadAll()
+        func settle() {
+            var p = pollfd(fd: live.pollDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 1000)
+            usleep(20_000)
+            live.handleReadable()
+            now += 3_000_000_000
+            live.flushDue()
+        }
+        // The linked file's target is replaced in its own directory.
+        write(root + "/other/.B.tmp", dailyCSV(rows: 22))
+        rename(root + "/other/.B.tmp", root + "/other/B.csv")
+        settle()
+        #expect(updates.map { "\($0.instrumentID) \($0.series.count)" } == ["B 22"])
+        // A deploy re-points data -> rel2 (atomically: a new link renamed over the old).
+        write(root + "/rel2/A.csv", dailyCSV(rows: 25))
+        #expect(symlink("rel2", root + "/data.new") == 0)
+        rename(root + "/data.new", root + "/data")
+        settle()
+        #expect(updates.contains { $0.instrumentID == "A" && $0.series.count == 25 })
+        // And the new directory is the one watched now.
+        write(root + "/rel2/A.csv", dailyCSV(rows: 26))
+        settle()
+        #expect(updates.last.map { "\($0.instrumentID) \($0.series.count)" } == "A 26")
+    }
+
     @Test("an atomic replace (write a temporary file, rename it over) is seen through the directory watch")
     func atomicReplace() throws {
         let f = try LiveFixture()

@@ -54,8 +54,14 @@ public final class LiveData {
     private let timer: TimerFD
     private let epoll: Epoll
     /// Directory watches: which directory each watch is, and which file names in it matter.
-    private var watchedDirectories: [Inotify.Watch: String] = [:]
+    /// (One watch can stand for several names of a directory: a link to it and the real path.)
+    private var watchedDirectories: [Inotify.Watch: Set<String>] = [:]
     private var pathsByDirectory: [String: Set<String>] = [:]
+    /// Names that lead to the data through symbolic links, by the directory they are in: the real
+    /// place of a linked file (its changes are the file's), and links on the way to a data
+    /// directory (`data -> release-N`: when one is re-pointed every watch is made again).
+    private var linkInterests: [String: [String: LinkInterest]] = [:]
+    private enum LinkInterest: Equatable { case file(String), relink }
     /// Files waiting for their debounce: when the first event came and when to parse.
     private var pending: [String: (first: UInt64, due: UInt64)] = [:]
     /// A shorter file seen once; accepted if it is still the same at the re-check.
@@ -111,7 +117,8 @@ public final class LiveData {
             statusFiles[status] = source.instrumentID
             pathsByDirectory[directory, default: []].insert(DataSources.split(status).name)
         }
-        for directory in pathsByDirectory.keys.sorted() where !addWatch(directory) {
+        linkInterests = Self.linkInterests(of: Array(statusFiles.keys) + sources.map(\.path))
+        for directory in Set(pathsByDirectory.keys).union(linkInterests.keys).sorted() where !addWatch(directory) {
             log("cannot watch \(directory) yet; looking again every \(watchRetry.components.seconds) s")
             unwatchedDirectories.insert(directory)
         }
@@ -123,8 +130,48 @@ public final class LiveData {
 
     private func addWatch(_ directory: String) -> Bool {
         guard let watch = try? inotify.addWatch(directory, mask: mask) else { return false }
-        watchedDirectories[watch] = directory
+        watchedDirectories[watch, default: []].insert(directory)
         return true
+    }
+
+    /// For each path that goes through a symbolic link: the link's own directory and name (a
+    /// re-pointed link re-makes the watches), and for a linked file its real directory and name.
+    private static func linkInterests(of paths: [String]) -> [String: [String: LinkInterest]] {
+        var out: [String: [String: LinkInterest]] = [:]
+        for path in paths {
+            var prefix = ""
+            for component in path.split(separator: "/") {
+                prefix += "/" + component
+                guard FileSystem.readLink(prefix) != nil else { continue }
+                let (directory, name) = DataSources.split(prefix)
+                if prefix == path {
+                    // The file itself is a link: its own name (re-pointed) and its target's.
+                    out[directory, default: [:]][name] = .relink
+                    if let real = FileSystem.realPath(path) {
+                        let (realDirectory, realName) = DataSources.split(real)
+                        if out[realDirectory]?[realName] == nil { out[realDirectory, default: [:]][realName] = .file(path) }
+                    }
+                } else {
+                    out[directory, default: [:]][name] = .relink
+                }
+            }
+        }
+        return out
+    }
+
+    /// A link on the way to the data was re-pointed: every watch is made again from the paths as
+    /// they resolve now, and every file is read again.
+    private func relink(now: UInt64) {
+        for watch in watchedDirectories.keys { try? inotify.removeWatch(watch) }
+        watchedDirectories = [:]
+        unwatchedDirectories = []
+        linkInterests = Self.linkInterests(of: Array(statusFiles.keys) + sources.map(\.path))
+        for directory in Set(pathsByDirectory.keys).union(linkInterests.keys).sorted() where !addWatch(directory) {
+            unwatchedDirectories.insert(directory)
+        }
+        if !unwatchedDirectories.isEmpty, watchRetryDue == nil { watchRetryDue = now &+ UInt64(watchRetry.wholeNanoseconds) }
+        for source in sources { schedule(source.path, now: now) }
+        for path in statusFiles.keys { schedule(path, now: now) }
     }
 
     /// Tries the directories that could not be watched; a directory that appeared has its files
@@ -186,16 +233,27 @@ public final class LiveData {
                 for source in sources { schedule(source.path, now: now) }
                 continue
             }
-            guard let directory = watchedDirectories[event.watch] else { continue }
+            guard let directories = watchedDirectories[event.watch] else { continue }
             if event.mask.contains(.ignored) {
-                log("\(directory) was removed or unmounted; watching for it to come back")
+                for directory in directories.sorted() {
+                    log("\(directory) was removed or unmounted; watching for it to come back")
+                    unwatchedDirectories.insert(directory)
+                }
                 watchedDirectories[event.watch] = nil
-                unwatchedDirectories.insert(directory)
                 if watchRetryDue == nil { watchRetryDue = now &+ UInt64(watchRetry.wholeNanoseconds) }
                 continue
             }
-            guard let name = event.name, pathsByDirectory[directory]?.contains(name) == true else { continue }
-            schedule(DataSources.resolve(name, in: directory), now: now)
+            guard let name = event.name else { continue }
+            var relinked = false
+            for directory in directories.sorted() {
+                if pathsByDirectory[directory]?.contains(name) == true { schedule(DataSources.resolve(name, in: directory), now: now) }
+                switch linkInterests[directory]?[name] {
+                case .file(let path): schedule(path, now: now)
+                case .relink: relinked = true
+                case nil: break
+                }
+            }
+            if relinked { relink(now: now) }
         }
         armTimer(now: now)
     }
