@@ -93,6 +93,7 @@ if fuzzing {
         ("fuzz-format", ["Text", "Chart"]),
         ("fuzz-gestures", ["Input", "InputModel"]),
         ("fuzz-providers", ["Fetch", "Feed"]),
+        ("fuzz-fetch", ["Fetch", "Feed", "Chart"]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(fuzz-csv fuzz-scenes fuzz-config fuzz-timezone fuzz-records fuzz-format fuzz-gestures fuzz-providers)
+all=(fuzz-csv fuzz-scenes fuzz-config fuzz-timezone fuzz-records fuzz-format fuzz-gestures fuzz-providers fuzz-fetch)
 total=${1:-60}
 shift || true
 names=("$@")
@@ -43,7 +43,7 @@ for name in "${names[@]}"; do
     seeds=("Tests/Fuzz/corpus/$name")
     # The recorded provider responses stay in the shared data (never copied into the repository):
     # read-only seeds when present above the checkout.
-    if [ "$name" = fuzz-providers ]; then
+    if [ "$name" = fuzz-providers ] || [ "$name" = fuzz-fetch ]; then
         dir=$(pwd)
         while [ "$dir" != / ]; do
             for c in "$dir/shared/data/providers" "$dir/../shared/data/providers"; do
