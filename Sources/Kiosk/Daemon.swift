@@ -488,7 +488,12 @@ package final class Daemon: KioskShell {
             }
             liveData = live
             // Every file is read now, at start and on every reload, even when nothing was changed.
-            for update in live.loadAll() {
+            // The loop does nothing else meanwhile: systemd hears that the daemon is alive.
+            var keepAlive = LoadKeepAlive(startedAt: Double(MonotonicClock.now()) / 1e9, ready: core.isReady)
+            let loaded = live.loadAll { done, total in
+                if let message = keepAlive.progress(at: Double(MonotonicClock.now()) / 1e9, done: done, of: total) { notify(message) }
+            }
+            for update in loaded {
                 send(.series(instrumentID: update.instrumentID, slot: update.slot, series: update.series))
             }
             send(.dataProblems(live.problems))
@@ -567,6 +572,31 @@ package final class Daemon: KioskShell {
         let cpu = ProcessCPUTime.now()
         return ", cpu \((cpu.user + cpu.system) / 1_000_000) ms, max rss \(ProcessResources.peakKB()) kB, "
             + "wakeups \(loop.wakeupCount)"
+    }
+}
+
+/// What systemd hears while the data files are read in one go (start-up, a reload), when the loop
+/// handles nothing else: a hundred files at the row limit take a minute, past the unit's start
+/// timeout and its 30 s watchdog. Every `every` seconds of it: the watchdog's ping, the progress
+/// as the status and, before READY, more time to start.
+struct LoadKeepAlive {
+    private var lastSent: Double
+    let ready: Bool
+    static let every = 5.0
+
+    init(startedAt: Double, ready: Bool) {
+        lastSent = startedAt
+        self.ready = ready
+    }
+
+    /// The sd_notify text to send after file `done` of `total` at `t` (seconds), if any.
+    mutating func progress(at t: Double, done: Int, of total: Int) -> String? {
+        guard t - lastSent >= Self.every else { return nil }
+        lastSent = t
+        var lines = ["WATCHDOG=1", "STATUS=reading data files (\(done) of \(total))"]
+        // Each extension is counted from now: 30 s more than the next report needs.
+        if !ready { lines.append("EXTEND_TIMEOUT_USEC=30000000") }
+        return lines.joined(separator: "\n")
     }
 }
 

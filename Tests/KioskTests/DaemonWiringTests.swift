@@ -223,3 +223,26 @@ final class DaemonWiringTests {
         #expect(display.presents == off, "no frame drawn for a dark screen (DPMS did it)")
     }
 }
+
+/// A hundred files at the row limit took 63 s before READY (the unit allows 60) and a reload as
+/// long, past the 30 s watchdog, with nothing said to systemd meanwhile.
+@Suite struct LoadKeepAliveTests {
+    @Test("a long load pings the watchdog every five seconds and, before READY, asks for more time to start")
+    func longLoadKeepsSystemdInformed() {
+        var startUp = LoadKeepAlive(startedAt: 100, ready: false)
+        var sent: [String] = []
+        for i in 1...100 {
+            // 0.63 s a file: 63 s in all.
+            if let m = startUp.progress(at: 100 + Double(i) * 0.63, done: i, of: 100) { sent.append(m) }
+        }
+        #expect(sent.count == 12)
+        #expect(sent.allSatisfy { $0.contains("WATCHDOG=1") && $0.contains("EXTEND_TIMEOUT_USEC=30000000") })
+        #expect(sent.first?.contains("STATUS=reading data files (8 of 100)") == true)
+        var reload = LoadKeepAlive(startedAt: 0, ready: true)
+        let m = reload.progress(at: 6, done: 3, of: 9)
+        #expect(m?.contains("WATCHDOG=1") == true && m?.contains("EXTEND_TIMEOUT") == false)
+        // A quick load says nothing.
+        var quick = LoadKeepAlive(startedAt: 0, ready: false)
+        #expect(quick.progress(at: 4.9, done: 1, of: 1) == nil)
+    }
+}

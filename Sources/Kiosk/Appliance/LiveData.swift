@@ -200,11 +200,14 @@ public final class LiveData {
 
     /// Parses every source now (start-up), keeping the good ones as baselines. Problems are logged
     /// once each; the returned updates are the series that loaded.
-    public func loadAll() -> [Update] {
+    /// `progress(done, total)` is called after each file: reading a hundred files at the row limit
+    /// takes a minute, and the caller keeps systemd informed meanwhile.
+    public func loadAll(progress: (Int, Int) -> Void = { _, _ in }) -> [Update] {
         for (path, id) in statusFiles.sorted(by: { $0.key < $1.key }) { onStatus?(id, FetchStatus.load(path: path)) }
         var out: [Update] = []
-        for source in sources {
+        for (i, source) in sources.enumerated() {
             if let update = check(source) { out.append(update) }
+            progress(i + 1, sources.count)
         }
         return out
     }
