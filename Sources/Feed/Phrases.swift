@@ -64,9 +64,25 @@ public struct Phrases: Sendable, Equatable {
     /// Time zone abbreviations this language writes otherwise (German: MEZ for CET).
     public var zoneNames: [String: String]
 
+    /// Instead of the market's state while the wall clock has not been set (1970 at boot).
+    public var clockNotSet: String {
+        switch language {
+        case "de", "de-AT": "Uhrzeit noch nicht gestellt"
+        case "fr": "horloge pas encore réglée"
+        case "it": "orologio non ancora impostato"
+        case "sv": "klockan är inte ställd än"
+        case "pt": "relógio ainda não ajustado"
+        case "ja": "時刻未設定"
+        case "zh", "zh-Hans": "时钟尚未设置"
+        case "zh-Hant": "時鐘尚未設定"
+        case "ko": "시계가 아직 설정되지 않음"
+        default: "clock not set yet"
+        }
+    }
+
     /// Every phrase and name, for the completeness test and the font check.
     public var allText: [String] {
-        [open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
+        [clockNotSet, open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
          noUpdateSince, updated, waitingForData, noDataFile, unknownTimeZone, configLine, noDataFor, dailyOnly,
          monthlyChange, monthToDate, watchlist, markOpen, markPreMarket, markLunchBreak, markAfterHours, markClosed,
          dayMonth, dayMonthYear, weekdayDayMonth, weekdayTime]

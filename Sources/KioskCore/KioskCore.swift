@@ -811,6 +811,18 @@ public final class KioskCore {
         guard let model, !showingSample, model.placeholder == nil else { return }
         let market = model.instrument.market
         let newest = [market.intraday, market.daily].compactMap { $0 }.max { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }
+        // A wall clock more than 36 hours behind the newest price has not been set yet (a board
+        // without a battery clock boots at 1970 until NTP answers): no market state, "as of" or
+        // staleness from it, they would be wrong.
+        if let last = newest?.last?.time, now.wall < Double(last) - 36 * 3600 {
+            stale = false
+            marketNote = nil
+            if model.statusNote != phrases.clockNotSet {
+                model.statusNote = phrases.clockNotSet
+                needs.insert(.picture)
+            }
+            return
+        }
         guard let newest, let staleness = Staleness(series: newest, now: Int64(now.wall.clampedToInt64),
                                                    staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone,
                                                    phrases: phrases)

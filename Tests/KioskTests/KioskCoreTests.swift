@@ -175,6 +175,26 @@ struct KioskCoreTests {
         #expect(d.core.status().stale && !fresh)
     }
 
+    /// A board without a battery clock boots at 1970: the header said the market's state and
+    /// "as of" from that clock until NTP answered.
+    @Test("before the clock is set the header says so, and the step to the real time brings the market's state at once")
+    func clockNotSetYet() throws {
+        var config = Config.watchlist(["A"])
+        config.cycleSeconds = 0
+        let d = CoreDriver(config: config, start: KioskTime(mono: 1000, wall: 100_000), writesStatus: true)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.daily))
+        d.send(.series(instrumentID: "A", slot: .intraday, series: Self.intraday))
+        d.run(for: 5)
+        #expect(d.core.model?.statusNote == "clock not set yet")
+        #expect(d.core.status().sessionState == nil && !d.core.status().stale)
+        // NTP answers: the real time, and the note follows at once.
+        d.stepWallClock(by: (Double(Self.intraday.bars.last?.time ?? 0) + 60) - 100_005)
+        d.send(.clockStepped)
+        #expect(d.core.model?.statusNote != "clock not set yet")
+        #expect(d.core.status().sessionState != nil)
+    }
+
     @Test("without DPMS a black frame is shown when the screen goes off, and nothing else until on")
     func blackFrameWithoutDPMS() throws {
         var config = Config.watchlist(["A"])
