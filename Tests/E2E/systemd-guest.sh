@@ -439,6 +439,57 @@ if [ "$KIND" = bochs ]; then
   fi
   if [ "$IRC" = 0 ] && grep -q 'MARK scrub-held' /tmp/inject.log; then fact touch ok "$DET"; else fact touch fail "$DET; $(tail -3 /tmp/inject.log | tr '\n' '|')"; fi
 
+  # --- clock-step: a board without a battery clock boots at 1970 and NTP sets it later. The daemon
+  # and the fetcher under their shipped units, the fetcher against a price server on loopback; the
+  # clock at 1970 (twelve hours of the day away from now), then `date -s` to the real time. Judged:
+  # before, the header says the clock is not set and the schedule (a window around the real now)
+  # keeps the screen off; after, the daemon notices the step at once (its journal line: the
+  # CLOCK_REALTIME cancel-on-set timer, not a deadline) and its status has the market's state and
+  # the screen on; the fetcher fetches (no stall: its status's fetched_at reaches now) and asks at
+  # most three times in the 10 s after (no flood). The seconds each took are reported.
+  if [ "$PHASE" = bochs ]; then
+    systemctl stop tickerboard-fetch.service tickerboard-fetch.timer 2>/dev/null
+    rm -rf /etc/systemd/system/tickerboard-fetch.service /etc/systemd/system/tickerboard-fetch.service.d
+    systemctl daemon-reload
+    SRV=/run/tb-prices; mkdir -p "$SRV"; cp "$OUT/TBE2E.csv" "$SRV/"
+    /usr/bin/python3 -m http.server 8099 --bind 127.0.0.1 --directory "$SRV" > /tmp/srv.log 2>&1 &
+    SP=$!
+    d=$(( $(cs) + 2000 )); until /usr/bin/python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8099/TBE2E.csv')" 2>/dev/null || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+    REAL=$(date +%s) REALCS=$(cs)
+    PAST=$(( 86400 + (REAL % 86400 + 43200) % 86400 ))
+    WIN="Mon-Sun $(date -u -d "@$((REAL - 3600))" +%H:%M)-$(date -u -d "@$((REAL + 3600))" +%H:%M)"
+    { firstboot_conf | sed 's/^daily = TBE2E.csv$/daily = TBE2E.csv\nproviders = fleet/'
+      printf '[power]\nschedule = %s\n[provider fleet]\nkind = http-csv\nbase-url = http://127.0.0.1:8099\n' "$WIN"; } > "$CONF"
+    systemctl stop $U
+    date -u -s "@$PAST" > /dev/null
+    systemctl reset-failed $U; systemctl start $U; wait_prop ActiveState active 60
+    systemctl start tickerboard-fetch.service; FRC=$?
+    d=$(( $(cs) + 6000 )); until [ "$(status_key note)" = "clock not set yet" ] && [ "$(status_key display)" = off-schedule ] || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+    NOTE0=$(status_key note) DISP0=$(status_key display) STATE0=$(status_key session_state)
+    R0=$(grep -c 'GET /TBE2E.csv' /tmp/srv.log); C0=$(grep -c 'clock: the wall clock was set' /tmp/tb-journal.log)
+    NOW=$(( REAL + ($(cs) - REALCS) / 100 ))
+    T=$(cs); date -u -s "@$NOW" > /dev/null
+    d=$(( $(cs) + 3000 )); until [ "$(grep -c 'clock: the wall clock was set' /tmp/tb-journal.log)" -gt "$C0" ] || [ "$(cs)" -ge "$d" ]; do sleep 0.05; done
+    NOTICED=$(grep -c 'clock: the wall clock was set' /tmp/tb-journal.log) NOTICED_S=$(secs "$T" "$(cs)")
+    # The header right: the screen on, and the note dating the prices (March 2024) as a set clock does.
+    d=$(( $(cs) + 3000 )); until [ "$(status_key display)" = presenting ] && status_key note | grep -q 2024 || [ "$(cs)" -ge "$d" ]; do sleep 0.05; done
+    SCREEN_S=$(secs "$T" "$(cs)") NOTE1=$(status_key note) DISP1=$(status_key display) STATE1=$(status_key session_state) TIME1=$(status_key time)
+    fetched() { /usr/bin/python3 -c "import json, sys; s = json.load(open('$DATA/TBE2E.status')); sys.exit(0 if (s.get('fetched_at') or 0) >= $NOW else 1)" 2>/dev/null; }
+    d=$(( $(cs) + 6000 )); until fetched || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+    fetched && FETCHED="fetched after $(secs "$T" "$(cs)") s" || FETCHED="not fetched in 60 s: $(cat "$DATA/TBE2E.status" 2>&1 | tr -d '\n' | cut -c1-300)"
+    sleep 10   # the observation window: no flood
+    N=$(( $(grep -c 'GET /TBE2E.csv' /tmp/srv.log) - R0 ))
+    DET="1970: note \"$NOTE0\", display $DISP0, session_state $STATE0; date -s to now: noticed $((NOTICED - C0))x after $NOTICED_S s, screen after $SCREEN_S s: display $DISP1, note \"$NOTE1\", session_state $STATE1, status time $TIME1 (now $NOW); fetcher (start exit $FRC): $FETCHED, $N requests in all after the step; schedule $WIN"
+    if [ "$NOTE0" = "clock not set yet" ] && [ "$DISP0" = off-schedule ] && [ "$NOTICED" -gt "$C0" ] && [ "$DISP1" = presenting ] \
+       && echo "$NOTE1" | grep -q 2024 && echo "$STATE1" | grep -q -E '^(open|closed|pre-market|after-hours|lunch-break)$' \
+       && fetched && [ "$N" -ge 1 ] && [ "$N" -le 3 ]; then
+      result clock-step PASS "$DET"
+    else
+      result clock-step FAIL "$DET; journal: $(journalctl -u tickerboard-fetch -o cat -n 4 | tr '\n' '|')"
+    fi
+    systemctl stop tickerboard-fetch.service; kill "$SP" 2>/dev/null
+  fi
+
   kill "$JF" 2>/dev/null
 fi
 

@@ -279,6 +279,27 @@ struct Scenario {
         #expect(try YahooCSV.parse(try #require(s.file("X.csv")), source: "X.csv").0.bars.count == 2)
     }
 
+    /// A board boots at 1970 and NTP sets the clock later: at 1970 every bar of the answer lies
+    /// in the future (held back, the file untouched, no trap in the calendars or the budgets), and
+    /// once the clock is set the next pass fetches at once.
+    @Test("a fetcher at 1970 holds back the answer and fetches as soon as the clock is set")
+    func bootAt1970() throws {
+        let server = try ReplayServer()
+        try server.serve([.init("/fleet/", body: Self.good, type: "text/csv")])
+        var s = try Scenario(server: server, conf: "[instrument X]\nproviders = fleet\ndaily = X.csv\ntime-zone = America/New_York\n")
+        s.clock = 86_400 + 43_200
+        let fetcher = s.fetcher()
+        let early = fetcher.runOnce(clock: { s.clock })
+        #expect(early.failed.count == 1 && s.file("X.csv") == nil)
+        #expect(s.status("X")?.lastError?.contains("dated after now") == true)
+        // NTP: the real time. The backoff from 1970 has long run out.
+        let set: Int64 = 1_691_100_000
+        #expect(fetcher.scheduler.next(now: set, jobs: fetcher.jobs) == .fetch(JobID(instrument: "X", slot: .daily), provider: "fleet"))
+        let report = fetcher.runOnce(clock: { set })
+        #expect(report.succeeded.count == 1)
+        #expect(s.file("X.csv") != nil)
+    }
+
     /// An http-csv answer carries no symbol: a fleet server that served another instrument's file
     /// overwrote the overlapping history (101 -> 5). Now it is held back and said.
     @Test("an answer that is another instrument's prices is held back and the file kept")
