@@ -268,12 +268,12 @@ public final class WatchlistScene {
         let nameFont = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 1.1)), tile.name, width: textWidth * 0.7)
         y += nameFont.ascent
         let noteOnTop = !tile.note.isEmpty && !tile.isWaiting
-        texts.append(PlacedText(role: "name", text: truncated(tile.name, font: nameFont, width: textWidth * (noteOnTop ? 0.6 : 1)),
+        texts.append(PlacedText(role: "name", text: tile.name.truncated(toWidth: textWidth * (noteOnTop ? 0.6 : 1), font: nameFont),
                                 font: nameFont, color: palette.secondaryText, x: x0, y: y))
         if noteOnTop {
             let noteFont = Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 0.95))
             let color = tile.isStale ? Color(rgb: 0xE3B341) : palette.secondaryText
-            texts.append(PlacedText(role: "note", text: truncated(tile.note, font: noteFont, width: textWidth * 0.4), font: noteFont,
+            texts.append(PlacedText(role: "note", text: tile.note.truncated(toWidth: textWidth * 0.4, font: noteFont), font: noteFont,
                                     color: color, x: x1, y: y, alignment: .baselineRight))
         }
         let priceFont = fitted(Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 2.2), tabularDigits: true),
@@ -312,7 +312,7 @@ public final class WatchlistScene {
             // helps nobody), else cut with an ellipsis.
             let font = fitted(Font(face: fonts.regular, clampingPixelSize: max(minText, unit * 0.95)), tile.note, width: textWidth)
             y += font.ascent + unit * 0.8
-            texts.append(PlacedText(role: "waiting", text: truncated(tile.note, font: font, width: textWidth), font: font,
+            texts.append(PlacedText(role: "waiting", text: tile.note.truncated(toWidth: textWidth, font: font), font: font,
                                     color: palette.secondaryText, x: x0, y: y))
         }
         // The small line fills what is left below the text.
@@ -415,16 +415,4 @@ public final class WatchlistScene {
         return font.withPixelSize(max(WatchlistLayout.minimumTextSize, font.pixelSize * width / measured))
     }
 
-    /// `text` cut with an ellipsis to fit `width` (a long company name on a narrow tile).
-    private func truncated(_ text: String, font: Font, width: Double) -> String {
-        guard font.measure(text).width > width else { return text }
-        var scalars = Array(text.unicodeScalars)
-        while !scalars.isEmpty {
-            scalars.removeLast()
-            var s = String(String.UnicodeScalarView(scalars))
-            while s.hasSuffix(" ") { s.removeLast() }
-            if font.measure(s + "…").width <= width { return s + "…" }
-        }
-        return ""
-    }
 }
