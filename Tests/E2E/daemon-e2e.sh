@@ -58,8 +58,10 @@ ROT_SY=$($PY -c "
 import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
 R = c.layout($H, $W); print(round((R['top'] + R['bottom']) / 2))")
 # The finger stops one pixel right of the target point (it must snap back to it), never on a midpoint.
+# On the turned panel a year's points are 2.6 px apart (the portrait plot is 693 px wide): one pixel
+# right of the nearest whole pixel would be nearer the next point, so the finger stops on that pixel.
 SCRUB_TO=$(awk "BEGIN{print int($S_X + 0.5) + 1}"); RESCRUB_TO=$(awk "BEGIN{print int($R_X + 0.5) + 1}")
-ROT_SCRUB_FROM=$(awk "BEGIN{print int($RS_FROM)}") ROT_SCRUB_TO=$(awk "BEGIN{print int($RS_X + 0.5) + 1}")
+ROT_SCRUB_FROM=$(awk "BEGIN{print int($RS_FROM)}") ROT_SCRUB_TO=$(awk "BEGIN{print int($RS_X + 0.5)}")
 cat > "$OUT/params.sh" <<EOF
 PANEL_W=$W PANEL_H=$H SCRUB_Y=400
 SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
