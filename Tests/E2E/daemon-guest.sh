@@ -174,11 +174,12 @@ power_phases() {
   echo "sched_ticks=$((B2 - A)) sched_switches=$((SW2 - SW))" >> "$L"
   # A clock step into the on-window (an NTP step, a board learning the date): the screen comes on
   # now, not at the next deadline an hour away. Then the clock is put back.
-  echo "clock_step: begin $(date +%s) by $STEP s" >> "$L"
-  date -s "@$(( $(date +%s) + STEP ))" > /dev/null
+  REAL=$(date +%s) REAL_UP=$(uptime_cs)
+  echo "clock_step: begin $REAL to $STEP_TO (the window's middle)" >> "$L"
+  date -s "@$STEP_TO" > /dev/null
   wait_text "$L" 'power: screen on' 1200
   echo "clock_step: after $(grep -c 'power: screen on' "$L") on, $(grep -c 'clock: the wall clock was set' "$L") noticed" >> "$L"
-  date -s "@$(( $(date +%s) - STEP ))" > /dev/null
+  date -s "@$(( REAL + ($(uptime_cs) - REAL_UP) / 100 ))" > /dev/null
   stop $P "$L"
 
   # fbdev: the same schedule through /dev/fb0 blanks with FBIOBLANK, which bochs' fbdev emulation
@@ -195,11 +196,11 @@ power_phases() {
 # the daemon.
 off_now() {
   local S
-  # STEP: a clock step that lands inside the on-window (the clock-step check)
+  # STEP_TO: the middle of the on-window's minute, where the clock-step check sets the clock
   if [ "$(date -d '-3 min' +%a)" = "$(date +%a)" ]; then
-    S="$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"; STEP=-150
+    S="$(date -d '-3 min' '+%a %H:%M')-$(date -d '-2 min' '+%H:%M')"; STEP_TO=$(( $(date -d '-3 min' +%s) / 60 * 60 + 30 ))
   else
-    S="$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"; STEP=150
+    S="$(date -d '+2 min' '+%a %H:%M')-$(date -d '+3 min' '+%H:%M')"; STEP_TO=$(( $(date -d '+2 min' +%s) / 60 * 60 + 30 ))
   fi
   { cat "$OUT/$1.conf"; echo "schedule = $S"; } > "$OUT/$1-run.conf"
   echo "guest_time: $(date '+%a %H:%M:%S %Z') schedule: $S" > "$2"
