@@ -140,7 +140,7 @@ judge_power() {
   S_FLIPS=$(sub "$(kv flips "$SB")" "$(kv flips "$SA")"); S_CPU=$(sub "$(kv cpu_ms "$SB")" "$(kv cpu_ms "$SA")")
   DPMS_S=$(word dpms_sched "$L")
   DARK=$($CHECK dark "$OUT/d-power-sched.ppm" 2>&1); DARK_OK=$?
-  DETAIL="$(word guest_time "$L"); ready-file: $(word ready "$L"); screen off (${HOW:-no log line}); DPMS ${DPMS_S:-?}; flips $(kv flips "$SA") at start, +$S_FLIPS over 3 s, cpu +$S_CPU ms, $(field sched_ticks "$L") ticks, $(field sched_switches "$L") sleeps; no 'screen on': $(grep -c 'power: screen on' "$L"); capture: $DARK"
+  DETAIL="$(word guest_time "$L"); ready-file: $(word ready "$L"); screen off (${HOW:-no log line}); DPMS ${DPMS_S:-?}; flips $(kv flips "$SA") at start, +$S_FLIPS over 3 s, cpu +$S_CPU ms, $(field sched_ticks "$L") ticks, $(field sched_switches "$L") sleeps; no 'screen on' before the clock step: $(sed '/^clock_step: begin/q' "$L" | grep -c 'power: screen on'); capture: $DARK"
   # (before the clock step at its end, which the next check judges)
   BEFORE_STEP=$(sed '/^clock_step: begin/q' "$L")
   if [ -n "$(word ready "$L")" ] && ! echo "$BEFORE_STEP" | grep -q 'power: screen on' && [ "$S_FLIPS" = 0 ] && between "$(field sched_switches "$L")" 0 20 \
