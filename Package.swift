@@ -50,15 +50,18 @@ let package = Package(
         // a config names, frame pacing, gestures), so the core can use them without linking I/O.
         .target(name: "DisplayModel", swiftSettings: fuzzFlags),
         .target(name: "InputModel", swiftSettings: fuzzFlags),
+        // The control socket's protocol and per-connection limits, pure: the daemon's core answers it,
+        // `tickerboard ctl` and the MQTT bridge speak it.
+        .target(name: "Control", swiftSettings: fuzzFlags),
         .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "DisplayModel", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
         .target(name: "Input", dependencies: ["CLibinput", "CLinux", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
         // The kiosk's decisions: config, cycling, scrubbing, screen power, what each frame shows. No
         // I/O module is a dependency, so the compiler keeps it pure (time and events come in as values).
-        .target(name: "KioskCore", dependencies: ["Raster", "Text", "Feed", "Chart", "DisplayModel", "InputModel"], swiftSettings: fuzzFlags),
+        .target(name: "KioskCore", dependencies: ["Raster", "Text", "Feed", "Chart", "DisplayModel", "InputModel", "Control"], swiftSettings: fuzzFlags),
         // The shell around the core: event loop, display and renderer, input, data files, systemd.
-        .target(name: "Kiosk", dependencies: ["KioskCore", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
+        .target(name: "Kiosk", dependencies: ["KioskCore", "Control", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
         // The `tickerboard` commands: run (the shell), render, bench, check-config, display-check, …
-        .target(name: "Commands", dependencies: ["Kiosk", "KioskCore", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
+        .target(name: "Commands", dependencies: ["Kiosk", "KioskCore", "Control", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
         // Full RELRO (with the default -z relro): the dynamic symbols are bound at start and the
         // GOT is read-only afterwards; the shipped daemon is hardened like Debian's own binaries.
         .executableTarget(name: "tickerboard", dependencies: ["Commands"],
@@ -73,6 +76,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "Feed", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "LinuxIO"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "InputModel", "LinuxIO", "Raster"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),

@@ -1,0 +1,128 @@
+import Testing
+
+@testable import Control
+
+@Suite("Control protocol")
+struct ControlProtocolTests {
+    @Test("every command reads back from the line it writes")
+    func roundTrip() {
+        let commands: [ControlCommand] = [
+            .status, .show(instrument: "AAPL", range: nil), .show(instrument: "SAP DE", range: "1Y"), .range("5D"),
+            .scene("watchlist"), .next, .pause, .resume, .screen(.on), .screen(.off), .screen(.auto), .brightness(0),
+            .brightness(100), .reload, .message(text: "Market closed \"early\" today \\ 13:00", seconds: 600),
+            .message(text: "x", seconds: nil), .clearMessage, .screenshot, .version,
+        ]
+        for command in commands {
+            #expect(ControlCommand.parse(command.line) == .success(command), "\(command.line)")
+        }
+    }
+
+    @Test("arguments are checked and named")
+    func mistakes() {
+        func error(_ line: String) -> ControlError? {
+            if case .failure(let e) = ControlCommand.parse(line) { return e }
+            return nil
+        }
+        #expect(error("") == .usage("empty request; try \"status\""))
+        #expect(error("stauts")?.kind == "unknown")
+        #expect(error("stauts")?.message.contains("did you mean status") == true)
+        #expect(error("screen dim")?.kind == "usage")
+        #expect(error("brightness 101")?.kind == "usage")
+        #expect(error("brightness -1")?.kind == "usage")
+        #expect(ControlCommand.parse("brightness 40%") == .success(.brightness(40)))
+        #expect(error("show")?.kind == "usage")
+        #expect(error("show A 1D extra")?.kind == "usage")
+        #expect(error("message \"unclosed")?.message == "a quote is not closed")
+        #expect(error("message hi 0")?.kind == "usage")
+        #expect(error("message hi 2d")?.kind == "usage")
+        #expect(ControlCommand.parse("message hi 10m") == .success(.message(text: "hi", seconds: 600)))
+        #expect(error("message " + String(repeating: "a", count: 201))?.kind == "usage")
+        #expect(error("status\u{1}")?.kind == "usage")
+        #expect(error("next now")?.kind == "usage")
+        #expect(ControlCommand.parse("  SHOW   aapl   1d ") == .success(.show(instrument: "aapl", range: "1D")))
+    }
+
+    @Test("answers are one line and read back")
+    func replies() {
+        let replies: [ControlReply] = [.ok(nil), .ok("showing AAPL 1Y"), .error(.refused("no instrument X")),
+                                       .error(.busy("slow down")), .error(.tooLong("x")), .error(.permission("no"))]
+        for reply in replies {
+            let line = reply.line
+            #expect(line.hasSuffix("\n") && line.filter { $0 == "\n" }.count == 1)
+            #expect(ControlReply.parse(String(line.dropLast())) == reply)
+        }
+        #expect(ControlReply.ok("two\nlines").line == "ok two lines\n")
+        #expect(ControlReply.parse("hello") == nil)
+    }
+}
+
+@Suite("Control session")
+struct ControlSessionTests {
+    func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    @Test("requests split across reads and joined in one")
+    func framing() {
+        var session = ControlSession(openedAt: 0)
+        #expect(session.received(bytes("sta"), at: 0).isEmpty)
+        #expect(session.received(bytes("tus\r\nnext\npau"), at: 0.1) == [.request(.status), .request(.next)])
+        #expect(session.received(bytes("se\n"), at: 0.2) == [.request(.pause)])
+        #expect(session.received([], at: 0.3) == [.close(reason: "closed by the client")])
+        #expect(session.received(bytes("next\n"), at: 0.4).isEmpty)
+    }
+
+    @Test("a line past the limit is refused and closes the connection; 10 MB costs one line of buffer")
+    func tooLong() {
+        var session = ControlSession(openedAt: 0)
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)
+        var actions: [ControlSession.Action] = []
+        for _ in 0..<160 where !session.closed { actions += session.received(chunk, at: 1) }
+        #expect(actions.count == 2)
+        if case .reply(.error(.tooLong)) = actions.first {} else { Issue.record("expected too-long, got \(actions)") }
+        #expect(session.closed)
+        var exact = ControlSession(openedAt: 0)
+        let line = String(repeating: "a", count: 4095)
+        #expect(exact.received(bytes(line + "\n"), at: 0).count == 1)
+        #expect(!exact.closed)
+    }
+
+    @Test("more than the rate is answered busy and not carried out; the rate comes back")
+    func rate() {
+        var session = ControlSession(openedAt: 0)
+        let burst = String(repeating: "next\n", count: 1000)
+        let actions = session.received(bytes(burst), at: 1)
+        let carried = actions.filter { $0 == .request(.next) }.count
+        #expect(carried == 40)
+        #expect(actions.count == 1000)
+        #expect(session.refusedForRate == 960)
+        // A second later 20 more are allowed.
+        let later = session.received(bytes(String(repeating: "next\n", count: 30)), at: 2)
+        #expect(later.filter { $0 == .request(.next) }.count == 20)
+    }
+
+    @Test("a silent connection is closed at its idle deadline, not before")
+    func idle() {
+        var session = ControlSession(openedAt: 10)
+        #expect(session.idle(at: 69.9) == nil)
+        _ = session.received(bytes("status\n"), at: 50)
+        #expect(session.idle(at: 100) == nil)
+        #expect(session.idle(at: 110) == .close(reason: "silent for 60 s"))
+        #expect(session.closed)
+    }
+
+    @Test("bad UTF-8 is an error answer, not a crash")
+    func badUTF8() {
+        var session = ControlSession(openedAt: 0)
+        #expect(session.received([0xFF, 0xFE, 0x0A], at: 0) == [.reply(.error(.usage("a request is UTF-8 text")))])
+    }
+
+    @Test("peers: root, the daemon's user and the group's members")
+    func peers() {
+        let policy = ControlPeerPolicy(ownUID: 990, group: 120)
+        #expect(policy.allows(uid: 0, gid: 0, groups: []))
+        #expect(policy.allows(uid: 990, gid: 990, groups: []))
+        #expect(policy.allows(uid: 1000, gid: 120, groups: []))
+        #expect(policy.allows(uid: 1000, gid: 1000, groups: [27, 120]))
+        #expect(!policy.allows(uid: 65534, gid: 65534, groups: []))
+        #expect(!ControlPeerPolicy(ownUID: 990, group: nil).allows(uid: 1000, gid: 120, groups: [120]))
+    }
+}
