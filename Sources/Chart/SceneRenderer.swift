@@ -28,6 +28,11 @@ public final class SceneRenderer {
     /// Each label part as the last line frame painted it, one look per cross-fade layer.
     private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
 
+    /// A message over whatever is painted (nil for none); a change repaints the whole picture.
+    public var banner: Banner? {
+        didSet { if banner != oldValue { previousKey = nil } }
+    }
+
     public init(renderThreads: Int = 1) {
         self.renderThreads = max(1, renderThreads)
         canvas = Canvas(width: 1, height: 1)
@@ -60,6 +65,7 @@ public final class SceneRenderer {
         begin(board, width: board.layout.width, height: board.layout.height)
         previousKey = nil
         board.draw(on: canvas, text: text)
+        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: board.palette, text: text)
         return canvas
     }
 
@@ -118,6 +124,7 @@ public final class SceneRenderer {
                 .draw(frame.chart, painter: screen.painter, on: canvas, at: frame.sceneTime)
             canvas.clip = canvas.buffer.bounds
         }
+        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: screen.palette, text: text)
         return canvas
     }
 

@@ -103,6 +103,16 @@ struct Arguments {
         return size
     }
 
+    /// Everything no option claimed, in order (a command's words, as `ctl` takes them); an
+    /// unclaimed `--option` is still a mistake.
+    mutating func positionals() throws(UsageError) -> [String] {
+        if let option = remaining.first(where: { $0.hasPrefix("--") }) {
+            throw UsageError("\(command): unknown option \"\(option)\" (see tickerboard \(command) --help)")
+        }
+        defer { remaining = [] }
+        return remaining
+    }
+
     /// Fails on anything no option claimed.
     func finish() throws(UsageError) {
         if let first = remaining.first {

@@ -15,6 +15,7 @@ enum RunCommand {
     static let help = """
         usage: tickerboard run [--config FILE] [--display auto|kms|fbdev|headless] [--preview FILE.png]
                                [--status FILE] [--ready-file PATH] [--size WxH] [--time-scale N]
+                               [--control PATH]
 
         Runs the kiosk. With a display it takes the screen; with no display device at all it says so,
         writes one preview frame (default /tmp/tickerboard-preview.png) and waits for a display.
@@ -24,6 +25,8 @@ enum RunCommand {
           --status FILE       keep FILE current with what is shown and how the daemon is doing
                               (JSON; default $RUNTIME_DIRECTORY/status.json under systemd)
           --time-scale N      headless: run the daemon's clock N times faster (0.01 to 10000)
+          --control PATH      listen for `tickerboard ctl` on the Unix socket PATH (mode 0660; under
+                              systemd the socket tickerboard.socket passes is used)
           --ready-file PATH   write PATH once the first frame is on screen (for scripts; systemd
                               gets READY=1 through $NOTIFY_SOCKET either way)
         Signals: TERM/INT exit and give the console back, HUP reloads the config and re-reads every
@@ -38,6 +41,7 @@ enum RunCommand {
         var readyFile: String?
         var size: ModeRequest?
         var timeScale: Double = 1
+        var control: String?
     }
 
     static func parse(_ raw: [String]) throws(UsageError) -> Options? {
@@ -49,6 +53,7 @@ enum RunCommand {
         o.preview = try args.option("--preview")
         o.status = try args.option("--status")
         o.readyFile = try args.option("--ready-file")
+        o.control = try args.option("--control")
         if let size = try args.option("--size") {
             guard let m = ModeRequest(size), m.width <= 16_384, m.height <= 16_384 else {
                 throw UsageError("run: --size \"\(size)\" is not WxH like 1280x720")
@@ -116,6 +121,7 @@ enum RunCommand {
         }.flatMap { $0.isEmpty ? nil : $0 }
         options.timeScale = o.timeScale
         options.modeOverride = o.size
+        options.controlPath = o.control
         ProcessResources.returnLargeBlocksToTheKernel()
         let daemon: Daemon
         do {

@@ -18,6 +18,7 @@ public enum Tickerboard {
           bench          benchmark the rasterizer on the reference scene (shared/bench/SCENE.md)
           outputs        list DRM cards, connectors and modes (what to put in the config)
           check-config   check a configuration file: FILE:LINE: key: message for each problem
+          ctl            talk to the running daemon: show, range, screen on|off, message, screenshot, …
           calendar       list an exchange's trading sessions or holidays (e.g. --exchange XTKS)
           inputs         list the input devices libinput sees on the seat
           display-check  drive the display with a test pattern and report the flip rate
@@ -50,6 +51,7 @@ public enum Tickerboard {
             case "bench": return try BenchCommand.run(args)
             case "check-config": return try CheckConfigCommand.run(args)
             case "calendar": return try CalendarCommand.run(args)
+            case "ctl": return try CtlCommand.run(args)
             case "outputs":
                 if args.contains("--help") { printLine("usage: tickerboard outputs\n\nLists DRM cards, drivers, connectors and modes, and which card the daemon takes with\n`[display] backend = auto` and no device, and why."); return 0 }
                 guard args.isEmpty else { throw UsageError("outputs: unexpected argument \"\(args[0])\"") }

@@ -148,8 +148,8 @@ public enum ControlCommand: Sendable, Equatable {
         }
     }
 
-    /// A word as the tokenizer reads it back: quoted when it must be.
-    static func word(_ s: String) -> String {
+    /// A word as the parser reads it back: quoted when it must be (`ctl` joins its arguments so).
+    public static func word(_ s: String) -> String {
         let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { $0 != " " && $0 != "\"" && $0 != "\\" && $0 != "\t" }
         if plain { return s }
         var out = "\""

@@ -70,6 +70,8 @@ public protocol Display: AnyObject {
     /// Writes the picture on screen as a PNG at `path`; `.unsupported` where the display cannot
     /// read back what it shows.
     func capture(to path: String) throws(DisplayError)
+    /// What is on screen, where the display can read it back (nil: the shell keeps what it sent).
+    func capturedPicture() -> PixelBuffer?
 }
 
 extension Display {
@@ -84,6 +86,7 @@ extension Display {
     public func rotateScanout(quarterTurns: Int) -> Bool { quarterTurns % 4 == 0 }
     public var presentMethod: String { "memory" }
     public var needsVirtualTerminal: Bool { false }
+    public func capturedPicture() -> PixelBuffer? { nil }
     public func capture(to path: String) throws(DisplayError) {
         throw DisplayError(.unsupported, device: "display", operation: "capture", detail: "this display cannot read back its picture")
     }

@@ -72,6 +72,8 @@ public final class HeadlessDisplay: Display {
         return true
     }
 
+    public func capturedPicture() -> PixelBuffer? { screen }
+
     /// Writes what is on screen as a PNG (replaced whole: a reader never sees half of one).
     public func capture(to path: String) throws(DisplayError) {
         do { try PNG.write(screen, to: path) } catch {

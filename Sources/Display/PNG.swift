@@ -19,6 +19,15 @@ public struct PNGError: Error, CustomStringConvertible, Equatable {
 public enum PNG {
     /// Writes `buffer` as 8-bit RGB (the alpha byte of XRGB frames carries no meaning on a display).
     public static func write(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
+        let encoded = try encode(buffer, name: path)
+        do { try AtomicFile.write(encoded, to: path) } catch {
+            throw PNGError(path: path, reason: "cannot write PNG: \(error.message)")
+        }
+    }
+
+    /// `buffer` as the bytes of an 8-bit RGB PNG (a screenshot sent down a socket's descriptor).
+    public static func encode(_ buffer: PixelBuffer, name: String = "picture") throws(PNGError) -> [UInt8] {
+        let path = name
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(buffer.width)
@@ -56,9 +65,8 @@ public enum PNG {
             png_image_free(&image)
             throw PNGError(path: path, reason: "cannot write PNG: \(message)")
         }
-        do { try AtomicFile.write(Array(encoded.prefix(size)), to: path) } catch {
-            throw PNGError(path: path, reason: "cannot write PNG: \(error.message)")
-        }
+        png_image_free(&image)
+        return Array(encoded.prefix(size))
     }
 
     /// Reads any PNG libpng understands into an opaque-or-premultiplied pixel buffer.

@@ -1,4 +1,5 @@
 import Chart
+import Control
 import Display
 import DisplayModel
 import Feed
@@ -32,6 +33,8 @@ package final class Daemon: KioskShell {
         package var timeScale: Double = 1
         /// Headless only (`--size`): the simulated display's size, over `[display] mode`.
         package var modeOverride: ModeRequest?
+        /// `--control PATH`: the control socket (else the one systemd passes, if any).
+        package var controlPath: String?
 
         package init() {}
     }
@@ -57,6 +60,9 @@ package final class Daemon: KioskShell {
     private var liveRegistration: EventLoop.Registration?
     private var signals: SignalFD?
     private var clockSteps: ClockStepWatch?
+    private var control: ControlServer?
+    /// The picture last handed to the display: a screenshot where the display cannot read back.
+    private var lastPresented: PixelBuffer?
     /// Paints the core's scenes; the one canvas of the display, kept for the daemon's life.
     private let renderer: SceneRenderer
     /// The frame statistics' summary as the core last gave it (on stopping).
@@ -136,8 +142,32 @@ package final class Daemon: KioskShell {
                 if (try? watch.clockWasSet()) == true { send(.clockStepped) }
             }
         }
+        startControl()
         send(.start)
         startLiveData()
+    }
+
+    /// The control socket: the one systemd passed (socket activation), else `--control PATH`.
+    private func startControl() {
+        let listener: UnixListener
+        do throws(Errno) {
+            if let fd = UnixListener.fromSystemd() {
+                listener = try UnixListener(adopting: fd, path: options.controlPath ?? "(socket from systemd)")
+            } else if let path = options.controlPath {
+                listener = try UnixListener(path: path, mode: 0o660)
+            } else {
+                return
+            }
+            // Who may talk: root, this user, and the group the socket's path belongs to.
+            let group = listener.pathGroup.flatMap { $0 == getegid() && getegid() == 0 ? nil : $0 }
+            control = try ControlServer(listener: listener, loop: loop, policy: ControlPeerPolicy(ownUID: geteuid(), group: group),
+                                        now: { Double(MonotonicClock.now()) / 1e9 }) { [unowned self] id, command in
+                send(.control(id: id, command))
+            }
+            Log.notice("control: listening on \(listener.path)")
+        } catch {
+            Log.error("control: cannot listen on \(options.controlPath ?? "the socket from systemd"): \(error); running without a control socket")
+        }
     }
 
     /// One turn of the loop: waits (at most `timeout`) for a descriptor or the core's timer.
@@ -149,6 +179,8 @@ package final class Daemon: KioskShell {
     private var loopStopped = false
 
     private func finish() -> Int32 {
+        control?.shutdown()
+        control = nil
         display?.shutdown()
         virtualTerminal?.restore()
         input = nil
@@ -319,6 +351,7 @@ package final class Daemon: KioskShell {
                 send(.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)))
                 return
             }
+            renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold) }
             // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
             let canvas: Canvas
             switch plan.scene {
@@ -375,8 +408,10 @@ package final class Daemon: KioskShell {
                 }
                 bytes = try d.present(turned, damage: turnedDamage, shift: .zero)
                 rotated = turned
+                lastPresented = turned
             } else {
                 bytes = try d.present(picture, damage: damage, shift: shift)
+                lastPresented = picture
             }
             send(.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes,
                                              frameBytes: frameBytes)))
@@ -523,11 +558,12 @@ package final class Daemon: KioskShell {
         }
     }
 
-    func reload() {
+    @discardableResult
+    func reload() -> ControlReply {
         guard let configPath = options.configPath else {
             Log.notice("reload: no --config file; re-reading the data files")
             startLiveData()
-            return
+            return .ok("no config file; the data files are read again")
         }
         send(.reloadRequested)
         let outcome = ConfigReload.reload(current: config, path: configPath)
@@ -536,13 +572,45 @@ package final class Daemon: KioskShell {
             let problems = outcome.issues.filter { $0.severity == .error }
                 .map { KioskProblem(file: $0.file, line: $0.line, key: $0.key, message: $0.message) }
             send(.reloadRejected(summary: outcome.summary, problems: problems))
-            return
+            return .error(.refused(outcome.summary + (problems.first.map { ": \($0)" } ?? "")))
         }
         Log.notice(outcome.summary)
         config = Daemon.effective(outcome.config, options)
         renderer.renderThreads = Daemon.renderThreads(for: config)
         send(.configure(Daemon.setup(for: config, file: configPath)))
         startLiveData()
+        return .ok(outcome.summary)
+    }
+
+    // MARK: Control socket answers
+
+    package func controlReply(id: UInt64, _ reply: ControlReply) { control?.answer(id, reply) }
+
+    package func controlStatus(id: UInt64, _ status: KioskStatus) {
+        control?.answer(id, .ok(completed(status).compactJSON))
+    }
+
+    package func reloadConfig(id: UInt64) { control?.answer(id, reload()) }
+
+    /// The picture on the glass as PNG, written to the descriptor the request passed (never blocking
+    /// the loop: `ControlServer.write`).
+    package func screenshot(id: UInt64) {
+        guard let control else { return }
+        guard let fd = control.takePassedDescriptor(for: id) else {
+            control.answer(id, .error(.usage("screenshot needs a descriptor passed with the request (SCM_RIGHTS); tickerboard ctl screenshot > FILE.png does it")))
+            return
+        }
+        defer { try? fd.close() }
+        guard let picture = display?.capturedPicture() ?? lastPresented else {
+            control.answer(id, .error(.refused("no picture yet")))
+            return
+        }
+        let png: [UInt8]
+        do { png = try PNG.encode(picture) } catch {
+            control.answer(id, .error(.refused("cannot encode: \(error.reason)")))
+            return
+        }
+        control.write(png, to: fd, for: id, done: "screenshot \(picture.width)x\(picture.height) \(png.count) bytes")
     }
 
     // MARK: systemd, status
@@ -555,13 +623,19 @@ package final class Daemon: KioskShell {
         }
     }
 
-    package func writeStatus(_ coreStatus: KioskStatus) {
-        guard let path = options.statusFile else { return }
+    /// The core's status with what only the shell can measure.
+    private func completed(_ coreStatus: KioskStatus) -> KioskStatus {
         var status = coreStatus
         status.presentMethod = display?.presentMethod
         status.pacing = display?.pacingMethod
         status.rssKB = ProcessResources.residentKB()
         status.openFDs = ProcessResources.openDescriptors()
+        return status
+    }
+
+    package func writeStatus(_ coreStatus: KioskStatus) {
+        guard let path = options.statusFile else { return }
+        let status = completed(coreStatus)
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {
             Log.limited(.warning, key: "status", "run: status file \(path): \(error)")
         }

@@ -11,6 +11,7 @@
 // between `SelectableEventLoop` and `EmbeddedEventLoop`.
 
 import Chart
+import Control
 import Feed
 import InputModel
 import Raster
@@ -165,6 +166,8 @@ public enum KioskEvent: Sendable {
     /// Someone set the wall clock (an NTP step, a board learning the date at boot): everything
     /// the wall clock decides (screen hours, stale, the market note) is decided again now.
     case clockStepped
+    /// A request from the control socket (`id` names the connection's answer).
+    case control(id: UInt64, ControlCommand)
     /// SIGTERM / SIGINT.
     case terminate
 }
@@ -227,6 +230,8 @@ public struct FramePlan: Equatable {
     public var black: Bool { scene == .black }
     /// Nothing moves after this frame: a still picture (previews are written from these).
     public var settled: Bool
+    /// A message over the picture (`ctl message`), nil for none.
+    public var banner: String?
 }
 
 /// What presenting one frame cost, as the shell measured it.
@@ -278,6 +283,14 @@ public enum KioskEffect: Equatable {
     case writeStatus(KioskStatus)
     /// Leave the loop with this status.
     case exit(Int32)
+    /// The answer to control request `id`.
+    case controlReply(id: UInt64, ControlReply)
+    /// Answer control request `id` with this status as one line of JSON (the shell adds what it measures).
+    case controlStatus(id: UInt64, KioskStatus)
+    /// Write the picture on the glass as PNG to the descriptor request `id` passed, and answer it.
+    case screenshot(id: UInt64)
+    /// Re-read the configuration as SIGHUP does, and answer request `id` with the outcome.
+    case reloadConfig(id: UInt64)
 }
 
 /// The daemon's decisions. See the file's header comment.
@@ -394,6 +407,13 @@ public final class KioskCore {
     private var powerReason = ScreenPower.Reason.schedule
     private var lastActivityWall: Double?
     private var powerDue: Double?
+
+    // Control socket
+    /// `ctl screen on|off|auto`, and since when (wall seconds): a touch before it does not count.
+    public private(set) var screenControl = ControlCommand.ScreenMode.auto
+    private var screenControlSince = -Double.infinity
+    /// The banner `ctl message` put up, until when (core monotonic seconds).
+    private var message: (text: String, until: Double)?
 
     // Cycling
     private var cycleDue: Double?
@@ -532,6 +552,7 @@ public final class KioskCore {
         case .terminate:
             emit(.stopping(statistics: stats.summary))
             emit(.exit(0))
+        case .control(let id, let command): control(command, id: id)
         }
         fireDueTimers()
         scheduleFrame()
@@ -542,7 +563,8 @@ public final class KioskCore {
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue].compactMap { $0 }.min()
+        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue,
+         message?.until].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -983,7 +1005,7 @@ public final class KioskCore {
         pendingInputMicros = nil
         let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
         var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
-                             quarterTurns: quarterTurns, settled: !isAnimating(at: t))
+                             quarterTurns: quarterTurns, settled: !isAnimating(at: t), banner: message?.text)
         lastFrameMoving = !plan.settled
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full
@@ -1031,6 +1053,11 @@ public final class KioskCore {
             }
         }
         if let due = powerDue, due <= t { decidePower() }
+        if let due = message?.until, due <= t {
+            message = nil
+            needs.insert(.picture)
+            needs.insert(.wholeCopy)
+        }
         if let due = burnInDue, due <= t {
             needs.insert(.burnInStep)
             armBurnIn()
@@ -1109,12 +1136,7 @@ public final class KioskCore {
                 showWatchlist()
                 return
             }
-            instrumentIndex = (instrumentIndex + 1) % count
-            rebuildModel(range: config.ranges[0])
-            self.model?.show(.drawIn, at: t)
-            instrumentSince = now.mono
-            rangesShown = Set(self.model.map { [$0.range] } ?? [])
-            barsShown = false
+            stepInstrument(count: count, at: t)
         } else if model.scene == .bars || ranges.count < 2 {
             if roundDone { rangesShown = []; barsShown = false }
             model.select(ranges[0], at: t)
@@ -1131,6 +1153,16 @@ public final class KioskCore {
             }
         }
         needs.insert(.picture)
+    }
+
+    /// The next instrument of the watchlist, drawing itself in; its round starts now.
+    private func stepInstrument(count: Int, at t: Double) {
+        instrumentIndex = (instrumentIndex + 1) % count
+        rebuildModel(range: config.ranges[0])
+        model?.show(.drawIn, at: t)
+        instrumentSince = now.mono
+        rangesShown = Set(model.map { [$0.range] } ?? [])
+        barsShown = false
     }
 
     // MARK: The watchlist overview
@@ -1259,6 +1291,125 @@ public final class KioskCore {
         needs.insert(.picture)
     }
 
+    // MARK: Control socket
+
+    /// A request from the control socket: carried out as a touch or a key would be, answered in one
+    /// line. Requests that change what is shown work with the screen off or the display gone (they
+    /// show when it comes back); only `screen` lights or darkens it.
+    private func control(_ command: ControlCommand, id: UInt64) {
+        func reply(_ text: String? = nil) { emit(.controlReply(id: id, .ok(text))) }
+        func refuse(_ text: String) { emit(.controlReply(id: id, .error(.refused(text)))) }
+        let offNote = screenOn ? "" : " (the screen is off)"
+        switch command {
+        case .version: reply("tickerboard-control \(controlProtocolVersion)")
+        case .status: emit(.controlStatus(id: id, status()))
+        case .screenshot:
+            guard displayState == .presenting, stats.presentedFrames > 0 else {
+                return refuse("no picture: \(displayStatus)")
+            }
+            emit(.screenshot(id: id))
+        case .reload: emit(.reloadConfig(id: id))
+        case .pause, .resume:
+            paused = command == .pause
+            if !paused { cycleDue = cycleDue ?? now.mono }
+            log(.notice, "control: cycling \(paused ? "paused" : "resumed")")
+            reply(paused ? "paused" : "resumed")
+        case .next:
+            guard let model else { return refuse("nothing is shown yet: \(displayStatus)") }
+            if showingSample || entries.count < 2 {
+                return refuse("one instrument only")
+            }
+            if model.scrubIndex != nil { model.endScrub() }
+            if showingWatchlist {
+                open(instrument: 0, range: firstRange)
+            } else {
+                stepInstrument(count: entries.count, at: frameTime())
+                showing = .chart(overviewDue: nil)
+            }
+            needs.insert(.wholeCopy)
+            needs.insert(.picture)
+            if let interval = Optional(config.cycleSeconds), interval > 0 { cycleDue = now.mono + interval }
+            reply("showing \(currentID ?? "-")" + offNote)
+        case .show(let instrument, let rangeName):
+            guard model != nil else { return refuse("nothing is shown yet: \(displayStatus)") }
+            guard showingSample ? [SampleMarket.symbol, currentID].contains(instrument) : entries.contains(where: { $0.spec.id == instrument }) else {
+                let ids = showingSample ? [SampleMarket.symbol] : entries.map(\.spec.id)
+                return refuse("no instrument \(instrument) in the config; there are \(ids.prefix(12).joined(separator: ", "))")
+            }
+            var range: ChartRange?
+            if let rangeName {
+                guard let r = controlRange(rangeName) else { return refuse("no range \(rangeName); the config has \(config.ranges.map(\.rawValue).joined(separator: " "))") }
+                range = r
+            }
+            show(ShowRequest(instrumentID: showingSample ? nil : instrument, range: range))
+            if let range, let shown = self.model?.range, shown != range {
+                return reply("showing \(instrument) \(shown.rawValue): it cannot draw \(range.rawValue)" + offNote)
+            }
+            reply("showing \(instrument) \(self.model?.range.rawValue ?? "")" + offNote)
+        case .range(let name):
+            guard let model else { return refuse("nothing is shown yet: \(displayStatus)") }
+            guard let range = controlRange(name) else {
+                return refuse("no range \(name); the config has \(config.ranges.map(\.rawValue).joined(separator: " "))")
+            }
+            lastTouch = now.mono
+            if showingWatchlist, let watchlist {
+                watchlist.select(range)
+                needs.insert(.picture)
+                return reply("watchlist \(range.rawValue)" + offNote)
+            }
+            guard shownRanges.contains(range) else {
+                return refuse("\(currentID ?? "this instrument") cannot draw \(range.rawValue) (its data has \(shownRanges.map(\.rawValue).joined(separator: " ")))")
+            }
+            if model.scrubIndex != nil { model.endScrub() }
+            model.select(range, at: frameTime())
+            rangesShown.insert(range)
+            needs.insert(.picture)
+            reply("\(currentID ?? "-") \(range.rawValue)" + offNote)
+        case .scene(let name):
+            guard model != nil else { return refuse("nothing is shown yet: \(displayStatus)") }
+            let scene: ShowRequest.Scene
+            switch name {
+            case "chart", "line": scene = .line
+            case "bars": scene = .bars
+            case "draw", "draw-in": scene = .draw
+            case "watchlist":
+                guard watchlist != nil else { return refuse("no watchlist: [chart] watchlist = off") }
+                scene = .watchlist
+            default: return refuse("no scene \(name); there are chart, bars, draw, watchlist")
+            }
+            show(ShowRequest(instrumentID: showingSample ? nil : currentID, range: scene == .watchlist ? nil : model?.range,
+                             scene: scene))
+            reply("scene \(scene.rawValue), cycling held (resume to go on)" + offNote)
+        case .screen(let mode):
+            screenControl = mode
+            screenControlSince = now.wall
+            log(.notice, "control: screen \(mode.rawValue)")
+            decidePower()
+            reply("screen \(mode.rawValue): \(screenOn ? "on" : "off")")
+        case .brightness:
+            refuse("this build has no light policy; use screen on|off")
+        case .message(let text, let seconds):
+            let duration = seconds ?? ControlCommand.messageSecondsDefault
+            message = (text, now.mono + duration)
+            needs.insert(.picture)
+            needs.insert(.wholeCopy)
+            log(.notice, "control: message for \(Int(duration)) s")
+            reply("message for \(Int(duration)) s" + offNote)
+        case .clearMessage:
+            if message != nil {
+                message = nil
+                needs.insert(.picture)
+                needs.insert(.wholeCopy)
+            }
+            reply("no message")
+        }
+    }
+
+    /// A range a request names, if the config has it.
+    private func controlRange(_ name: String) -> ChartRange? {
+        ChartRange(rawValue: name.uppercased()).flatMap { config.ranges.contains($0) ? $0 : nil }
+    }
+
     // MARK: Input
 
     private func handle(_ gesture: Gesture, inputMicros: UInt64?) {
@@ -1377,6 +1528,16 @@ public final class KioskCore {
             let fromStart = power.decide(at: now.wall, lastActivity: now.wall - (now.mono - (startMono ?? now.mono)))
             if fromStart.reason != .touched { decision = fromStart }
         }
+        switch screenControl {
+        case .auto: break
+        case .on:
+            decision = ScreenPower.Decision(isOn: true, reason: .schedule, nextChange: nil)
+        case .off:
+            // Off until `screen auto`; a touch since the request lights it for the wake time.
+            let touched = lastActivityWall.map { $0 > screenControlSince && now.wall - $0 < power.wakeSeconds } ?? false
+            decision = ScreenPower.Decision(isOn: touched, reason: touched ? .touched : .schedule,
+                                            nextChange: touched ? lastActivityWall! + power.wakeSeconds : nil)
+        }
         powerReason = decision.reason
         setScreen(on: decision.isOn)
         refreshStatusNote()
@@ -1453,7 +1614,10 @@ public final class KioskCore {
 
     /// The display state as the status file names it (screen-off states included).
     public var displayStatus: String {
-        if !screenOn && displayState == .presenting { return powerReason == .idle ? "off-idle" : "off-schedule" }
+        if !screenOn && displayState == .presenting {
+            if screenControl == .off { return "off-control" }
+            return powerReason == .idle ? "off-idle" : "off-schedule"
+        }
         return displayState.rawValue
     }
 
@@ -1488,6 +1652,8 @@ public final class KioskCore {
         s.problems = problems
         s.time = now.wall
         s.paused = paused
+        s.screenControl = screenControl.rawValue
+        s.message = message?.text
         if showingWatchlist, let watchlist {
             // The overview: no one instrument's numbers.
             var w = KioskStatus()
@@ -1503,6 +1669,8 @@ public final class KioskCore {
             w.problems = s.problems
             w.time = s.time
             w.paused = s.paused
+            w.screenControl = s.screenControl
+            w.message = s.message
             return w
         }
         return s

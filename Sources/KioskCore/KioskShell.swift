@@ -1,3 +1,5 @@
+import Control
+
 /// What a shell does for the core: one method per effect. The daemon (`Kiosk.Daemon`) does it with
 /// devices and files; the tests' driver does it with a manual clock and a record. Both reach their
 /// methods through `perform` and feed events through `KioskRunner`, so the switch from effects to
@@ -22,6 +24,18 @@ public protocol KioskShell: AnyObject {
     func layoutChanged(quarterTurns: Int, width: Int, height: Int)
     func writeStatus(_ status: KioskStatus)
     func exit(status: Int32)
+    /// The control socket's answers (a shell without one never receives its requests).
+    func controlReply(id: UInt64, _ reply: ControlReply)
+    func controlStatus(id: UInt64, _ status: KioskStatus)
+    func screenshot(id: UInt64)
+    func reloadConfig(id: UInt64)
+}
+
+extension KioskShell {
+    public func controlReply(id: UInt64, _ reply: ControlReply) {}
+    public func controlStatus(id: UInt64, _ status: KioskStatus) {}
+    public func screenshot(id: UInt64) {}
+    public func reloadConfig(id: UInt64) {}
 }
 
 extension KioskShell {
@@ -45,6 +59,10 @@ extension KioskShell {
         case .layoutChanged(let turns, let width, let height): layoutChanged(quarterTurns: turns, width: width, height: height)
         case .writeStatus(let status): writeStatus(status)
         case .exit(let status): exit(status: status)
+        case .controlReply(let id, let reply): controlReply(id: id, reply)
+        case .controlStatus(let id, let status): controlStatus(id: id, status)
+        case .screenshot(let id): screenshot(id: id)
+        case .reloadConfig(let id): reloadConfig(id: id)
         }
     }
 }

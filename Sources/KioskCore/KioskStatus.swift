@@ -55,6 +55,10 @@ public struct KioskStatus: Sendable, Equatable {
     public var openFDs: Int?
     public var animating = false
     public var paused = false
+    /// `ctl screen`: `auto` (the schedule decides), `on` or `off`.
+    public var screenControl: String?
+    /// The banner `ctl message` put up, nil for none.
+    public var message: String?
     public var problems: [KioskProblem] = []
     public var time: Double = 0
 
@@ -119,6 +123,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("rotation", .text(rotation)), ("present_method", .text(presentMethod)), ("pacing", .text(pacing)),
          ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
          ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
+         ("screen_control", .text(screenControl)), ("message", .text(message)),
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
@@ -128,6 +133,11 @@ public struct KioskStatus: Sendable, Equatable {
     /// The status file's text.
     public var json: String {
         "{\n" + fields.map { "  \"\($0.0)\": \($0.1.json)" }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// The same object on one line (a control socket's answer).
+    public var compactJSON: String {
+        "{" + fields.map { "\"\($0.0)\": \($0.1.json)" }.joined(separator: ", ") + "}"
     }
 
     /// `key=value` lines (strings as they are, absent values empty), for `render --values`.

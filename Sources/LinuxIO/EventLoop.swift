@@ -69,6 +69,12 @@ public final class EventLoop {
         try timer.disarm()
     }
 
+    /// Changes what a descriptor watch waits for (readable, writable or both).
+    public func modify(_ registration: Registration, events: Epoll.Events) throws(Errno) {
+        guard case .descriptor(let fd, _)? = sources[registration.token] else { throw .invalidArgument }
+        try epoll.modify(fd, events: events, token: registration.token)
+    }
+
     /// Removes a descriptor watch or a timer. Safe to call from inside a handler.
     public func remove(_ registration: Registration) {
         guard let source = sources.removeValue(forKey: registration.token) else { return }

@@ -1,0 +1,44 @@
+import Raster
+import Text
+
+/// A message over the picture (`tickerboard ctl message`): a band across the foot of the screen (a
+/// "lower third", over the range selector, which matters least while a message is up) in
+/// the palette's text colour with the message in its background colour, so it reads on any scene
+/// and in either palette. Drawn last, over every region a frame redraws, so partial redraws under it
+/// stay correct; its coming and going redraws the whole picture.
+public struct Banner: Equatable {
+    public var text: String
+    public let face: FontFace
+
+    public init(text: String, face: FontFace) {
+        self.text = text
+        self.face = face
+    }
+
+    public static func == (a: Banner, b: Banner) -> Bool { a.text == b.text && a.face === b.face }
+
+    /// The band's rectangle on a picture of `width` x `height`, and its font.
+    func geometry(width: Int, height: Int) -> (rect: IntRect, font: Font) {
+        // Readable from across a room, a little under the header's price: 1/20 of the short side.
+        let size = max(12, Double(min(width, height)) / 20)
+        let font = Font(face: face, clampingPixelSize: size)
+        let bandHeight = Int((size * 2).rounded())
+        return (IntRect(x0: 0, y0: max(0, height - bandHeight), x1: width, y1: height), font)
+    }
+
+    func draw(on canvas: Canvas, regions: [IntRect], palette: ChartPalette, text renderer: TextRenderer) {
+        let (band, font) = geometry(width: canvas.width, height: canvas.height)
+        let margin = Double(band.height) * 0.5
+        let shown = text.truncated(toWidth: Double(band.width) - 2 * margin, font: font)
+        for region in regions {
+            let clip = region.intersection(band)
+            guard !clip.isEmpty else { continue }
+            canvas.clip = clip
+            canvas.fillRect(x: Double(band.x0), y: Double(band.y0), width: Double(band.width), height: Double(band.height),
+                            paint: .solid(palette.text))
+            renderer.draw(shown, font: font, color: palette.background, x: Double(band.width) / 2,
+                          y: Double(band.y0) + Double(band.height) / 2, alignment: TextAlignment(.center, .middle), into: &canvas.buffer, clip: clip)
+        }
+        canvas.clip = canvas.buffer.bounds
+    }
+}
