@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "DisplayModel", "Raster", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed"], exclude: ["replay_server.py"]),
-        .testTarget(name: "KioskTests", dependencies: ["Commands", "Kiosk", "KioskCore", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Commands", "Control", "Kiosk", "KioskCore", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
     ]
 )
 
@@ -98,6 +98,7 @@ if fuzzing {
         ("fuzz-gestures", ["Input", "InputModel"]),
         ("fuzz-providers", ["Fetch", "Feed"]),
         ("fuzz-fetch", ["Fetch", "Feed", "Chart"]),
+        ("fuzz-control", ["Control"]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(
