@@ -41,6 +41,9 @@ bash systemd/verify.sh .build/release/tickerboard
 python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 # `render --config` draws what the daemon shows: its pixels and picture keys against a settled daemon's.
 python3 Tests/Headless/render-config-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
+# The control socket: every `ctl` request's effect in the status file and preview, screenshots, other
+# users refused, hostile clients harmless.
+python3 Tests/Headless/control-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 # From the provider to the glass: recorded responses on loopback -> tickerboard-fetch -> the daemon.
 python3 Tests/Headless/fetch-to-screen.py .build/release/tickerboard .build/release/tickerboard-fetch ../shared/data/providers
 # Every config check-config accepts (or refuses) starts the daemon and survives a reload.
