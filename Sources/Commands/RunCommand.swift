@@ -15,7 +15,7 @@ enum RunCommand {
     static let help = """
         usage: tickerboard run [--config FILE] [--display auto|kms|fbdev|headless] [--preview FILE.png]
                                [--status FILE] [--ready-file PATH] [--size WxH] [--time-scale N]
-                               [--control PATH]
+                               [--control PATH] [--config-dir DIR]
 
         Runs the kiosk. With a display it takes the screen; with no display device at all it says so,
         writes one preview frame (default /tmp/tickerboard-preview.png) and waits for a display.
@@ -25,6 +25,8 @@ enum RunCommand {
           --status FILE       keep FILE current with what is shown and how the daemon is doing
                               (JSON; default $RUNTIME_DIRECTORY/status.json under systemd)
           --time-scale N      headless: run the daemon's clock N times faster (0.01 to 10000)
+          --config-dir DIR    drop-ins read after the config, *.conf in lexical order (default:
+                              conf.d beside the config file, /etc/tickerboard/conf.d)
           --control PATH      listen for `tickerboard ctl` on the Unix socket PATH (mode 0660; under
                               systemd the socket tickerboard.socket passes is used)
           --ready-file PATH   write PATH once the first frame is on screen (for scripts; systemd
@@ -42,6 +44,7 @@ enum RunCommand {
         var size: ModeRequest?
         var timeScale: Double = 1
         var control: String?
+        var configDirectory: String?
     }
 
     static func parse(_ raw: [String]) throws(UsageError) -> Options? {
@@ -54,6 +57,7 @@ enum RunCommand {
         o.status = try args.option("--status")
         o.readyFile = try args.option("--ready-file")
         o.control = try args.option("--control")
+        o.configDirectory = try args.option("--config-dir")
         if let size = try args.option("--size") {
             guard let m = ModeRequest(size), m.width <= 16_384, m.height <= 16_384 else {
                 throw UsageError("run: --size \"\(size)\" is not WxH like 1280x720")
@@ -83,7 +87,7 @@ enum RunCommand {
         var config = Config()
         let path = o.configPath ?? (FileSystem.exists(Config.defaultPath) ? Config.defaultPath : nil)
         if let path {
-            let (loaded, issues) = Config.load(path: path)
+            let (loaded, issues) = Config.load(path: path, dropInDirectory: o.configDirectory)
             // A bad key falls back to its default: the screen must come up whatever the file says.
             for issue in issues { issue.severity == .error ? Log.error("config: \(issue)") : Log.warning("config: \(issue)") }
             config = loaded
@@ -122,6 +126,7 @@ enum RunCommand {
         options.timeScale = o.timeScale
         options.modeOverride = o.size
         options.controlPath = o.control
+        options.configDirectory = o.configDirectory
         ProcessResources.returnLargeBlocksToTheKernel()
         let daemon: Daemon
         do {

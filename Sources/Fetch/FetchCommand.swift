@@ -17,7 +17,8 @@ public enum FetchCommand {
                                                              show the CSV it would write, write nothing
                tickerboard-fetch --check [--config FILE]     check the fetcher's part of the config
 
-        The config is tickerboard.conf (default /etc/tickerboard/tickerboard.conf):
+        The config is tickerboard.conf (default /etc/tickerboard/tickerboard.conf) and then its drop-ins,
+        conf.d/*.conf beside it in lexical order (--config-dir DIR for another directory):
           [instrument AAPL]  symbol = AAPL, providers = yahoo stooq, daily = AAPL.csv, intraday = AAPL-1m.csv
                              stooq-symbol = aapl.us, session = auto | 24/7 | Mon-Fri 09:00-17:30,
                              extended-hours = no, intraday-sessions = 5
@@ -33,6 +34,11 @@ public enum FetchCommand {
 
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         var configPath: String?
+        var configDirectory: String?
+        /// The drop-ins read after the config: `--config-dir`, else `conf.d` beside the config.
+        func dropIns(_ path: String) -> [String] {
+            ConfigDropIns.files(in: configDirectory ?? ConfigDropIns.defaultDirectory(for: path))
+        }
         var once = false, dryRun = false, print = false, check = false, intraday = false
         var providerName: String?, symbol: String?, baseURL: String?
         var args = arguments[...]
@@ -47,6 +53,7 @@ public enum FetchCommand {
             switch arg {
             case "--help", "-h": printOut(help); return 0
             case "--config": guard let v = value(arg) else { return 2 }; configPath = v
+            case "--config-dir": guard let v = value(arg) else { return 2 }; configDirectory = v
             case "--once": once = true
             case "--dry-run": dryRun = true
             case "--print": print = true
@@ -68,7 +75,7 @@ public enum FetchCommand {
         // --print works without a config file: the built-in providers need none (a key still helps).
         let path = configPath ?? FetchConfig.defaultPath
         var (config, issues) = (print && configPath == nil && !FileSystem.isReadable(path))
-            ? (FetchConfig(), []) : FetchConfig.load(path: path)
+            ? (FetchConfig(), []) : FetchConfig.load(path: path, dropIns: dropIns(path))
         for issue in issues { printError("\(issue)") }
         if issues.contains(where: \.isError) { return 2 }
 
@@ -97,12 +104,12 @@ public enum FetchCommand {
                 + (dryRun ? " (dry run: nothing written)" : ""))
             return !report.failed.isEmpty ? 1 : !report.deferred.isEmpty ? 3 : 0
         }
-        return runService(initial: fetcher, path: path, environment: environment)
+        return runService(initial: fetcher, path: path, dropIns: { dropIns(path) }, environment: environment)
     }
 
     /// The service: SIGHUP re-reads the config (a config with errors keeps the running one),
     /// SIGTERM/SIGINT end it after the current request.
-    static func runService(initial: Fetcher, path: String, environment: [String: String]) -> Int32 {
+    static func runService(initial: Fetcher, path: String, dropIns: () -> [String], environment: [String: String]) -> Int32 {
         // Sleeps end on a signal, or when the wall clock is set: the schedule is in wall time, and
         // after an NTP step (a board that booted with its clock behind) a sleep of up to an hour
         // on the monotonic clock would fetch nothing for that hour.
@@ -137,7 +144,7 @@ public enum FetchCommand {
                 return received != SIGTERM && received != SIGINT
             })
             guard reload else { return 0 }
-            let (config, issues) = FetchConfig.load(path: path)
+            let (config, issues) = FetchConfig.load(path: path, dropIns: dropIns())
             for issue in issues { FetchLog.standardError.write(issue.isError ? .error : .warning, "\(issue)") }
             if issues.contains(where: \.isError) {
                 FetchLog.standardError.write(.error, "\(path): errors, keeping the running configuration")

@@ -62,18 +62,32 @@ public struct FetchConfig: Sendable, Equatable {
         public var description: String { "\(file):\(line): \(isError ? "" : "warning: ")\(message)" }
     }
 
-    public static func load(path: String) -> (FetchConfig, [Issue]) {
-        switch Result(catching: { () throws(FeedError) in try FeedFileReader.read(path: path, limit: 1 << 20) }) {
-        case .success(let bytes): return parse(String(decoding: bytes, as: UTF8.self), file: path)
-        case .failure(let error): return (FetchConfig(), [Issue(file: path, line: 0, message: "\(error)", isError: true)])
+    /// Reads `path` and then its drop-ins (`dropIns`, in order: `ConfigDropIns.files`), as the daemon does.
+    public static func load(path: String, dropIns: [String] = []) -> (FetchConfig, [Issue]) {
+        var sources: [(text: String, file: String)] = []
+        for file in [path] + dropIns {
+            switch Result(catching: { () throws(FeedError) in try FeedFileReader.read(path: file, limit: 1 << 20) }) {
+            case .success(let bytes): sources.append((String(decoding: bytes, as: UTF8.self), file))
+            case .failure(let error): return (FetchConfig(), [Issue(file: file, line: 0, message: "\(error)", isError: true)])
+            }
         }
+        return parse(sources)
     }
 
     public static func parse(_ text: String, file: String) -> (FetchConfig, [Issue]) {
+        parse([(text, file)])
+    }
+
+    /// The main file and its drop-ins, read in order: later files win, sections merge.
+    public static func parse(_ sources: [(text: String, file: String)]) -> (FetchConfig, [Issue]) {
         var config = FetchConfig()
         var issues: [Issue] = []
+        // Lines are numbered across the files (a drop-in's first line follows the previous file's
+        // last), so one number locates a line in any of them.
+        var starts: [(first: Int, file: String)] = []
         func issue(_ line: Int, _ message: String, error: Bool = true) {
-            issues.append(Issue(file: file, line: line, message: message, isError: error))
+            let source = starts.last { $0.first <= line } ?? (0, sources.first?.file ?? "")
+            issues.append(Issue(file: source.file, line: line == 0 ? 0 : line - source.first + 1, message: message, isError: error))
         }
         var section = ""
         var instruments: [String: FetchInstrument] = [:]
@@ -83,88 +97,92 @@ public struct FetchConfig: Sendable, Equatable {
         var sectionLine = 0
         var declared: [String: (kind: String?, baseURL: String?, rate: [RateLimit]?, userAgent: String?)] = [:]
         var lineNumber = 0
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            lineNumber += 1
-            var line = raw.trimmingCharacters(in: " \t\r")
-            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()) }
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("[") {
-                let header = line.hasSuffix("]") ? String(line.dropFirst().dropLast()).trimmingCharacters(in: " \t") : "?"
-                let kind = header.prefix { $0 != " " && $0 != "\t" && $0 != "." }
-                section = kind.lowercased() + header.dropFirst(kind.count)
-                sectionLine = lineNumber
-                if section.hasPrefix("provider ") {
-                    if let name = FetchSettings.providerName(ofSection: section) {
-                        providerLines[name] = lineNumber
-                        if declared[name] == nil { declared[name] = (nil, nil, nil, nil) }
-                    } else {
-                        issue(lineNumber, "[\(header)]: a provider name is letters, digits, - and _")
-                    }
-                }
-                continue
-            }
-            guard let eq = line.firstIndex(of: "=") else { continue }  // the daemon's check reports it
-            let key = line[..<eq].trimmingCharacters(in: " \t").lowercased()
-            var value = line[line.index(after: eq)...].trimmingCharacters(in: " \t")
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-
-            if section == "data", key == "directory" {
-                config.dataDirectory = value
-            } else if section.hasPrefix("instrument ") || section.hasPrefix("instrument.") {
-                let id = String(section.dropFirst("instrument ".count)).trimmingCharacters(in: " \t")
-                guard !id.isEmpty else { continue }
-                if instruments[id] == nil {
-                    instruments[id] = FetchInstrument(id: id, symbol: id, providers: [], line: sectionLine)
-                    order.append(id)
-                }
-                var inst = instruments[id]!
-                switch key {
-                case "daily", "file": inst.dailyFile = value
-                case "intraday": inst.intradayFile = value
-                case "time-zone", "timezone": inst.timeZone = value; inst.timeZoneSet = true
-                case "exchange": inst.exchange = value  // checked by the daemon's check-config
-                default:
-                    switch FetchSettings.checkInstrumentKey(key, value) {
-                    case .unknown: break  // the daemon's key
-                    case .invalid(let message): issue(lineNumber, "\(key): \(message)")
-                    case .ok:
-                        fetched.insert(id)
-                        switch key {
-                        case "symbol": inst.symbol = value
-                        case "providers": inst.providers = FetchSettings.providerList(value) ?? []
-                        case "session": inst.session = FetchSettings.parseSession(value) ?? .exchange
-                        case "extended-hours": inst.extendedHours = FetchSettings.parseBool(value) ?? false
-                        case "intraday-sessions": inst.intradaySessions = Int(value) ?? 5
-                        default: inst.providerSymbols[String(key.dropLast("-symbol".count))] = value
+        for (text, file) in sources {
+            starts.append((lineNumber + 1, file))
+            section = ""
+            for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+                lineNumber += 1
+                var line = raw.trimmingCharacters(in: " \t\r")
+                if index == 0, line.hasPrefix("\u{FEFF}") { line = String(line.dropFirst()) }
+                if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+                if line.hasPrefix("[") {
+                    let header = line.hasSuffix("]") ? String(line.dropFirst().dropLast()).trimmingCharacters(in: " \t") : "?"
+                    let kind = header.prefix { $0 != " " && $0 != "\t" && $0 != "." }
+                    section = kind.lowercased() + header.dropFirst(kind.count)
+                    sectionLine = lineNumber
+                    if section.hasPrefix("provider ") {
+                        if let name = FetchSettings.providerName(ofSection: section) {
+                            providerLines[name] = lineNumber
+                            if declared[name] == nil { declared[name] = (nil, nil, nil, nil) }
+                        } else {
+                            issue(lineNumber, "[\(header)]: a provider name is letters, digits, - and _")
                         }
                     }
+                    continue
                 }
-                instruments[id] = inst
-            } else if let name = FetchSettings.providerName(ofSection: section) {
-                switch FetchSettings.checkProviderKey(name: name, key, value) {
-                case .unknown: issue(lineNumber, "\(key): unknown key in [provider \(name)] (known: \(FetchSettings.providerKeys.joined(separator: ", ")))", error: false)
-                case .invalid(let message): issue(lineNumber, "\(key): \(message)")
-                case .ok:
-                    switch key {
-                    case "kind": declared[name]!.kind = value.lowercased()
-                    case "base-url": declared[name]!.baseURL = value
-                    case "key-file": config.keyFiles[name] = value
-                    case "rate": declared[name]!.rate = FetchSettings.parseRate(value)
-                    default: declared[name]!.userAgent = value
+                guard let eq = line.firstIndex(of: "=") else { continue }  // the daemon's check reports it
+                let key = line[..<eq].trimmingCharacters(in: " \t").lowercased()
+                var value = line[line.index(after: eq)...].trimmingCharacters(in: " \t")
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+
+                if section == "data", key == "directory" {
+                    config.dataDirectory = value
+                } else if section.hasPrefix("instrument ") || section.hasPrefix("instrument.") {
+                    let id = String(section.dropFirst("instrument ".count)).trimmingCharacters(in: " \t")
+                    guard !id.isEmpty else { continue }
+                    if instruments[id] == nil {
+                        instruments[id] = FetchInstrument(id: id, symbol: id, providers: [], line: sectionLine)
+                        order.append(id)
                     }
-                }
-            } else if section == "fetch" {
-                switch FetchSettings.checkFetchKey(key, value) {
-                case .unknown: issue(lineNumber, "\(key): unknown key in [fetch] (known: \(FetchSettings.fetchKeys.joined(separator: ", ")))", error: false)
-                case .invalid(let message): issue(lineNumber, "\(key): \(message)")
-                case .ok:
-                    let seconds = FetchSettings.parseDuration(value) ?? 0
+                    var inst = instruments[id]!
                     switch key {
-                    case "intraday-interval": config.policy.intradayInterval = Int64(seconds)
-                    case "daily-interval": config.policy.dailyInterval = Int64(seconds)
-                    case "after-close": config.policy.afterClose = Int64(seconds)
-                    case "timeout": config.limits.totalTimeout = seconds
-                    default: config.limits.maximumBody = FetchSettings.parseSize(value) ?? config.limits.maximumBody
+                    case "daily", "file": inst.dailyFile = value
+                    case "intraday": inst.intradayFile = value
+                    case "time-zone", "timezone": inst.timeZone = value; inst.timeZoneSet = true
+                    case "exchange": inst.exchange = value  // checked by the daemon's check-config
+                    default:
+                        switch FetchSettings.checkInstrumentKey(key, value) {
+                        case .unknown: break  // the daemon's key
+                        case .invalid(let message): issue(lineNumber, "\(key): \(message)")
+                        case .ok:
+                            fetched.insert(id)
+                            switch key {
+                            case "symbol": inst.symbol = value
+                            case "providers": inst.providers = FetchSettings.providerList(value) ?? []
+                            case "session": inst.session = FetchSettings.parseSession(value) ?? .exchange
+                            case "extended-hours": inst.extendedHours = FetchSettings.parseBool(value) ?? false
+                            case "intraday-sessions": inst.intradaySessions = Int(value) ?? 5
+                            default: inst.providerSymbols[String(key.dropLast("-symbol".count))] = value
+                            }
+                        }
+                    }
+                    instruments[id] = inst
+                } else if let name = FetchSettings.providerName(ofSection: section) {
+                    switch FetchSettings.checkProviderKey(name: name, key, value) {
+                    case .unknown: issue(lineNumber, "\(key): unknown key in [provider \(name)] (known: \(FetchSettings.providerKeys.joined(separator: ", ")))", error: false)
+                    case .invalid(let message): issue(lineNumber, "\(key): \(message)")
+                    case .ok:
+                        switch key {
+                        case "kind": declared[name]!.kind = value.lowercased()
+                        case "base-url": declared[name]!.baseURL = value
+                        case "key-file": config.keyFiles[name] = value
+                        case "rate": declared[name]!.rate = FetchSettings.parseRate(value)
+                        default: declared[name]!.userAgent = value
+                        }
+                    }
+                } else if section == "fetch" {
+                    switch FetchSettings.checkFetchKey(key, value) {
+                    case .unknown: issue(lineNumber, "\(key): unknown key in [fetch] (known: \(FetchSettings.fetchKeys.joined(separator: ", ")))", error: false)
+                    case .invalid(let message): issue(lineNumber, "\(key): \(message)")
+                    case .ok:
+                        let seconds = FetchSettings.parseDuration(value) ?? 0
+                        switch key {
+                        case "intraday-interval": config.policy.intradayInterval = Int64(seconds)
+                        case "daily-interval": config.policy.dailyInterval = Int64(seconds)
+                        case "after-close": config.policy.afterClose = Int64(seconds)
+                        case "timeout": config.limits.totalTimeout = seconds
+                        default: config.limits.maximumBody = FetchSettings.parseSize(value) ?? config.limits.maximumBody
+                        }
                     }
                 }
             }

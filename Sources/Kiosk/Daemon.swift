@@ -35,6 +35,8 @@ package final class Daemon: KioskShell {
         package var modeOverride: ModeRequest?
         /// `--control PATH`: the control socket (else the one systemd passes, if any).
         package var controlPath: String?
+        /// `--config-dir DIR`: the drop-ins (nil: `conf.d` beside the config).
+        package var configDirectory: String?
 
         package init() {}
     }
@@ -566,7 +568,7 @@ package final class Daemon: KioskShell {
             return .ok("no config file; the data files are read again")
         }
         send(.reloadRequested)
-        let outcome = ConfigReload.reload(current: config, path: configPath)
+        let outcome = ConfigReload.reload(current: config, path: configPath, dropInDirectory: options.configDirectory)
         for issue in outcome.issues where issue.severity == .warning { Log.warning("config: \(issue)") }
         guard outcome.applied else {
             let problems = outcome.issues.filter { $0.severity == .error }

@@ -696,7 +696,7 @@ public final class KioskCore {
         if entry.hasData && entry.zone != nil { return nil }
         let words = chosen ?? phrases
         if entry.zone == nil {
-            let file = configFile.split(separator: "/").last.map(String.init) ?? "config"
+            let file = entry.spec.location(of: "time-zone", mainFile: configFile).file.split(separator: "/").last.map(String.init) ?? "config"
             let at = entry.spec.lines["time-zone"].map {
                 Phrases.fill(words.configLine, ["file": file.isEmpty ? "config" : file, "n": String($0)])
             } ?? ""
@@ -734,7 +734,8 @@ public final class KioskCore {
         for spec in config.instruments {
             for (key, name) in [("daily", spec.dailyFile), ("intraday", spec.intradayFile)] {
                 guard let name, DataSources.resolve(name, in: config.dataDirectory) == path else { continue }
-                return KioskProblem(file: file.isEmpty ? path : file, line: spec.lines[key] ?? 0, key: key, message: message)
+                let at = spec.location(of: key, mainFile: file)
+                return KioskProblem(file: at.file.isEmpty ? path : at.file, line: at.line, key: key, message: message)
             }
         }
         return KioskProblem(file: path, line: 0, key: "", message: message)

@@ -122,6 +122,17 @@ try:
     good = ctl("reload")
     result("ctl-reload", bad[0] == 1 and "error" in bad[2] and good[0] == 0 and "loaded" in good[1], "%r %r" % (bad, good))
 
+    # A drop-in (conf.d beside the config) is read by the reload: later files win, sections merge.
+    os.makedirs(os.path.join(work, "conf.d"), exist_ok=True)
+    with open(os.path.join(work, "conf.d", "50-fleet.conf"), "w") as f:
+        f.write("[instrument B]\nname = Bravo Fleet\n")
+    ctl("show", "B", "1Y")
+    drop = ctl("reload")
+    named = wait_for(lambda: (read_json(state) or {}).get("instrument_name") == "Bravo Fleet", 30)
+    os.remove(os.path.join(work, "conf.d", "50-fleet.conf"))
+    ctl("reload")
+    result("conf-d-drop-in-reloaded", drop[0] == 0 and bool(named), "%r" % (drop,))
+
     # Another user: the socket's mode keeps it out; with the mode loosened, its credentials do.
     nobody = ctl("status", user=65534)
     os.chmod(sock, 0o666)

@@ -1,22 +1,30 @@
+import Feed
 import KioskCore
 import LinuxIO
 
 // Reading the config file is the shell's: the core parses text it is handed.
 
 extension Config {
-    /// Reads and parses `path`. A missing or unreadable file is one error naming it.
-    public static func load(path: String) -> (Config, [ConfigIssue]) {
-        switch readTextFile(path) {
-        case .success(let text): return parse(text, file: path)
-        case .failure(let reason):
-            return (Config(), [ConfigIssue(file: path, line: 0, key: "", message: reason.message, severity: .error)])
+    /// Reads and parses `path` and its drop-ins (`dropInDirectory`, default `conf.d` beside it:
+    /// `ConfigDropIns`). A missing or unreadable file is one error naming it; a missing drop-in
+    /// directory is none.
+    public static func load(path: String, dropInDirectory: String? = nil) -> (Config, [ConfigIssue]) {
+        var sources: [(text: String, file: String)] = []
+        let directory = dropInDirectory ?? ConfigDropIns.defaultDirectory(for: path)
+        for file in [path] + ConfigDropIns.files(in: directory) {
+            switch readTextFile(file) {
+            case .success(let text): sources.append((text, file))
+            case .failure(let reason):
+                return (Config(), [ConfigIssue(file: file, line: 0, key: "", message: reason.message, severity: .error)])
+            }
         }
+        return parse(sources)
     }
 }
 
 extension ConfigReload {
-    public static func reload(current: Config, path: String) -> Outcome {
-        outcome(current: current, parsed: Config.load(path: path), file: path)
+    public static func reload(current: Config, path: String, dropInDirectory: String? = nil) -> Outcome {
+        outcome(current: current, parsed: Config.load(path: path, dropInDirectory: dropInDirectory), file: path)
     }
 }
 

@@ -19,7 +19,8 @@ package enum DataCheck {
         var problems: [KioskProblem] = []
         for inst in config.instruments {
             do { zones[inst.id] = try ExchangeTimeZone(identifier: inst.timeZone) } catch {
-                problems.append(KioskProblem(file: file, line: inst.lines["time-zone"] ?? 0, key: "time-zone", message: "\(error)"))
+                let at = inst.location(of: "time-zone", mainFile: file)
+                problems.append(KioskProblem(file: at.file, line: at.line, key: "time-zone", message: "\(error)"))
             }
         }
         return (zones, problems)

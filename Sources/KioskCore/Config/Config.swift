@@ -19,6 +19,13 @@ public struct InstrumentConfig: Equatable, Sendable {
     public var adjusted = false
     /// The config line of each key set in the section (for `FILE:LINE: key:` messages).
     public var lines: [String: Int] = [:]
+    /// The drop-in a key was set in (absent: the main file).
+    public var files: [String: String] = [:]
+
+    /// Where `key` was set: its file (the drop-in's, else `mainFile`) and line (0: not set).
+    public func location(of key: String, mainFile: String) -> (file: String, line: Int) {
+        (files[key] ?? mainFile, lines[key] ?? 0)
+    }
 
     /// The trading calendar: the configured exchange, else the one of the time zone.
     public var calendar: ExchangeCalendar? {
@@ -130,11 +137,21 @@ public struct Config: Equatable, Sendable {
     /// Parses `text` (from `file`, for messages). Errors leave the default in place for that key;
     /// the caller decides whether errors are fatal (startup, check-config) or keep the old config (reload).
     public static func parse(_ text: String, file: String) -> (Config, [ConfigIssue]) {
-        let parsed = ConfigFile(text: text, file: file)
+        parse([(text, file)])
+    }
+
+    /// The main file and then its drop-ins (`conf.d/*.conf`), in order: each file's sections start
+    /// afresh, a later key wins over an earlier one, and sections of the same name merge (an
+    /// `[instrument X]` in a drop-in adds to or changes the main file's X). Every issue names the
+    /// file it is in.
+    public static func parse(_ sources: [(text: String, file: String)]) -> (Config, [ConfigIssue]) {
+        let mainFile = sources.first?.file ?? ""
+        let parsed = sources.map { ConfigFile(text: $0.text, file: $0.file) }
         var config = Config()
-        var issues = parsed.issues
+        var issues = parsed.flatMap(\.issues)
         var reportedSections: Set<String> = []
-        for entry in parsed.entries {
+        for entry in parsed.flatMap(\.entries) {
+            let file = entry.file
             func fail(_ message: String) {
                 issues.append(ConfigIssue(file: file, line: entry.line, key: entry.key, message: message, severity: .error))
             }
@@ -149,7 +166,9 @@ public struct Config: Equatable, Sendable {
                     fail("more than \(Limits.instruments) [instrument] sections"); continue
                 }
                 var inst = config.instruments.first { $0.id == id } ?? InstrumentConfig(id: id)
-                inst.lines[entry.key == "file" ? "daily" : entry.key == "timezone" ? "time-zone" : entry.key] = entry.line
+                let lineKey = entry.key == "file" ? "daily" : entry.key == "timezone" ? "time-zone" : entry.key
+                inst.lines[lineKey] = entry.line
+                inst.files[lineKey] = file == mainFile ? nil : file
                 switch entry.key {
                 case "name":
                     guard entry.value.count <= Limits.nameLength else {
@@ -226,7 +245,7 @@ public struct Config: Equatable, Sendable {
             if let line = config.instruments[i].lines["time-zone"] {
                 // Sessions are the exchange's hours in the instrument's zone: another zone shifts them.
                 if config.instruments[i].timeZone != calendar.timeZoneIdentifier, !calendar.isAlwaysOpen {
-                    issues.append(ConfigIssue(file: file, line: line, key: "time-zone",
+                    issues.append(ConfigIssue(file: config.instruments[i].files["time-zone"] ?? mainFile, line: line, key: "time-zone",
                                               message: "\(config.instruments[i].timeZone) is not the zone of \(calendar.mic) (\(calendar.timeZoneIdentifier)); its sessions are read in this zone",
                                               severity: .warning))
                 }

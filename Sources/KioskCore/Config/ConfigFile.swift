@@ -24,6 +24,7 @@ public struct ConfigIssue: Equatable, Sendable, CustomStringConvertible {
 /// comments. Values keep their text; meaning is given by `Config`.
 struct ConfigFile {
     struct Entry {
+        var file: String
         var section: String
         var key: String
         var value: String
@@ -89,7 +90,7 @@ struct ConfigFile {
                                           severity: .error))
                 continue
             }
-            entries.append(Entry(section: section, key: key, value: value, line: lineNumber))
+            entries.append(Entry(file: file, section: section, key: key, value: value, line: lineNumber))
         }
     }
 }

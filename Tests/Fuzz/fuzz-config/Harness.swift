@@ -36,6 +36,14 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // A reload of the same text must agree with the parse on whether it is acceptable (checked on
     // one input in eight: the parse is the same work again).
     let errors = issues.contains { $0.severity == .error }
+    // The same text as a main file (its first line) and a drop-in (the rest): every issue names one
+    // of the two files, and nothing traps.
+    if size % 4 == 1, let cut = text.firstIndex(of: "\n") {
+        let (_, split) = Config.parse([(String(text[..<cut]), "main.conf"), (String(text[text.index(after: cut)...]), "conf.d/10.conf")])
+        for issue in split {
+            fuzzCheck(issue.file == "main.conf" || issue.file == "conf.d/10.conf", "drop-in issues are located: \(issue)")
+        }
+    }
     if size % 8 == 0 {
         let outcome = ConfigReload.reload(current: Config(), text: text, file: "fuzz.conf")
         fuzzCheck(outcome.applied == !errors, "reload applies exactly the configs without errors")

@@ -1,0 +1,40 @@
+import Feed
+@testable import Fetch
+import LinuxIO
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The fetcher reads the daemon's drop-ins (`conf.d/*.conf`) in the same order and names the file
+/// and line of each problem in them.
+@Suite("Fetcher config drop-ins")
+struct FetchDropInTests {
+    let directory: String
+
+    init() throws {
+        var template = Array("/tmp/tb-fetch-dropins-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        directory = String(cString: try #require(dir))
+        _ = mkdir(directory + "/conf.d", 0o755)
+    }
+
+    func write(_ name: String, _ text: String) {
+        let fd = try! FileDescriptor.open(directory + "/" + name, .writeOnly, options: [.create, .truncate])
+        _ = try! fd.write(Array(text.utf8))
+        try! fd.close()
+    }
+
+    @Test("instruments merge across files; a problem is located in its drop-in")
+    func fetcher() {
+        write("t.conf", "[data]\ndirectory = /data\n[instrument A]\nsymbol = AAPL\ndaily = A.csv\n")
+        write("conf.d/10-keys.conf", "[instrument A]\nproviders = stooq\n\n[instrument B]\nsymbol = MSFT\nproviders = nosuch\ndaily = B.csv\n")
+        let (config, issues) = FetchConfig.load(path: directory + "/t.conf", dropIns: ConfigDropIns.files(in: directory + "/conf.d"))
+        #expect(config.instruments.map(\.id) == ["A", "B"])
+        #expect(config.instruments.first?.providers == ["stooq"])
+        let problem = issues.first { $0.isError }
+        #expect(problem?.file == directory + "/conf.d/10-keys.conf")
+        #expect(problem?.line == 4)
+    }
+}

@@ -1,0 +1,80 @@
+@testable import Commands
+import Feed
+@testable import Kiosk
+@testable import KioskCore
+import LinuxIO
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `conf.d/*.conf` after the main file: which files count and in what order, how sections merge and
+/// later keys win, and every problem named by the drop-in and line it is in — for the daemon, its
+/// reload and `check-config` (the fetcher's reading: FetchTests/FetchDropInTests).
+@Suite("Config drop-ins")
+struct ConfigDropInTests {
+    let directory: String
+
+    init() throws {
+        var template = Array("/tmp/tb-dropins-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        directory = String(cString: try #require(dir))
+        _ = mkdir(directory + "/conf.d", 0o755)
+    }
+
+    func write(_ name: String, _ text: String) {
+        let fd = try! FileDescriptor.open(directory + "/" + name, .writeOnly, options: [.create, .truncate])
+        _ = try! fd.write(Array(text.utf8))
+        try! fd.close()
+    }
+
+    @Test("only *.conf regular files, not hidden, in byte order")
+    func whichFiles() {
+        write("conf.d/20-b.conf", "")
+        write("conf.d/10-a.conf", "")
+        write("conf.d/B.conf", "")
+        write("conf.d/.#10-a.conf", "")
+        write("conf.d/30-c.conf.dpkg-old", "")
+        write("conf.d/notes.txt", "")
+        _ = mkdir(directory + "/conf.d/40-dir.conf", 0o755)
+        let names = ConfigDropIns.files(in: directory + "/conf.d").map { String($0.split(separator: "/").last!) }
+        #expect(names == ["10-a.conf", "20-b.conf", "B.conf"])
+        #expect(ConfigDropIns.files(in: directory + "/none").isEmpty)
+        #expect(ConfigDropIns.defaultDirectory(for: "/etc/tickerboard/tickerboard.conf") == "/etc/tickerboard/conf.d")
+    }
+
+    @Test("sections merge, later files win, and each file's sections start afresh")
+    func merge() {
+        write("t.conf", "[chart]\ncycle-interval = 10\nranges = 1M 1Y\n[instrument A]\ndaily = A.csv\nname = Alpha\n")
+        write("conf.d/10-fleet.conf", "[chart]\ncycle-interval = 20\n[instrument A]\nname = Alpha Corp\n[instrument B]\ndaily = B.csv\n")
+        write("conf.d/20-site.conf", "cycle-interval = 30\n[chart]\nstart-range = 1Y\n")
+        let (config, issues) = Config.load(path: directory + "/t.conf")
+        #expect(config.cycleSeconds == 20)
+        #expect(config.ranges == [.oneMonth, .oneYear])
+        #expect(config.startRange == .oneYear)
+        #expect(config.instruments.map(\.id) == ["A", "B"])
+        #expect(config.instruments[0].name == "Alpha Corp")
+        #expect(config.instruments[0].dailyFile == "A.csv")
+        #expect(config.instruments[0].location(of: "name", mainFile: "t").file.hasSuffix("conf.d/10-fleet.conf"))
+        #expect(config.instruments[0].location(of: "daily", mainFile: "t") == ("t", 5))
+        // A key before any section in a drop-in is no key of the previous file's last section.
+        #expect(issues.count == 1)
+        #expect(issues.first?.description == directory + "/conf.d/20-site.conf:1: cycle-interval: outside any section; put it under a header like [chart]")
+    }
+
+    @Test("check-config names the drop-in and line of each problem, and the reload keeps the running config")
+    func problemsNamed() {
+        write("t.conf", "[chart]\ncycle-interval = 10\n")
+        write("conf.d/50-bad.conf", "# fleet\n[chart]\nranges = 1D 2W\n")
+        let (_, issues) = Config.load(path: directory + "/t.conf")
+        #expect(issues.map(\.description) == [directory + "/conf.d/50-bad.conf:3: ranges: \"2W\" is not one of 1D 5D 1M 6M 1Y 5Y"])
+        #expect(Tickerboard.main(["check-config", directory + "/t.conf"]) == 1)
+        #expect(Tickerboard.main(["check-config", "--config-dir", directory + "/none", directory + "/t.conf"]) == 0)
+        let outcome = ConfigReload.reload(current: Config(), path: directory + "/t.conf")
+        #expect(!outcome.applied)
+        write("conf.d/50-bad.conf", "[chart]\nranges = 1D 1Y\n")
+        let fixed = ConfigReload.reload(current: Config(), path: directory + "/t.conf")
+        #expect(fixed.applied && fixed.config.ranges == [.oneDay, .oneYear])
+    }
+}
