@@ -24,6 +24,7 @@ let package = Package(
     products: [
         .executable(name: "tickerboard", targets: ["tickerboard"]),
         .executable(name: "tickerboard-fetch", targets: ["tickerboard-fetch"]),
+        .executable(name: "tickerboard-mqtt", targets: ["tickerboard-mqtt"]),
     ],
     targets: [
         // MARK: C system libraries (module.modulemap + shim.h)
@@ -53,6 +54,8 @@ let package = Package(
         // The control socket's protocol and per-connection limits, pure: the daemon's core answers it,
         // `tickerboard ctl` and the MQTT bridge speak it.
         .target(name: "Control", swiftSettings: fuzzFlags),
+        // MQTT (Debian's libmosquitto) for the Home Assistant bridge only; the daemon never links it.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "DisplayModel", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
         .target(name: "Input", dependencies: ["CLibinput", "CLinux", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
         // The kiosk's decisions: config, cycling, scrubbing, screen power, what each frame shows. No
@@ -70,13 +73,18 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
         .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
+        // The Home Assistant bridge: MQTT discovery and commands on one side, the daemon's control
+        // socket on the other. A process of its own, so the display daemon stays without network.
+        .target(name: "Bridge", dependencies: ["CMosquitto", "Control", "Feed", "LinuxIO"], swiftSettings: fuzzFlags),
+        .executableTarget(name: "tickerboard-mqtt", dependencies: ["Bridge", "Control"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
 
         // MARK: Tests (Swift Testing only: run with --disable-xctest)
         .target(name: "TestSupport", dependencies: ["Raster", "Display"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "Feed", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "LinuxIO"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "LinuxIO", "Bridge"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "InputModel", "LinuxIO", "Raster"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev libcurl4-openssl-dev python3 fonts-dejavu-core systemd)
+packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev libcurl4-openssl-dev libmosquitto-dev mosquitto mosquitto-clients python3 fonts-dejavu-core systemd)
 if [ -f Tests/E2E/apt-packages.txt ]; then
     while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && packages+=("$p"); done < Tests/E2E/apt-packages.txt
 fi
@@ -44,6 +44,8 @@ python3 Tests/Headless/render-config-check.py .build/release/tickerboard Tests/E
 # The control socket: every `ctl` request's effect in the status file and preview, screenshots, other
 # users refused, hostile clients harmless.
 python3 Tests/Headless/control-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
+# Home Assistant over MQTT: tickerboard-mqtt against a real mosquitto on loopback and the daemon.
+python3 Tests/Headless/mqtt-check.py .build/release/tickerboard .build/release/tickerboard-mqtt Tests/E2E/fixtures/daemon/TBE2E.csv
 # From the provider to the glass: recorded responses on loopback -> tickerboard-fetch -> the daemon.
 python3 Tests/Headless/fetch-to-screen.py .build/release/tickerboard .build/release/tickerboard-fetch ../shared/data/providers
 # Every config check-config accepts (or refuses) starts the daemon and survives a reload.

@@ -16,7 +16,7 @@
 #   --lintian      run lintian on the result (apt-get install lintian); exit 1 on an error or
 #                  warning that systemd/debian/lintian-overrides does not explain
 #
-# The version is TickerboardVersion.string in Sources/Commands/Version.swift, the one place it is
+# The version is TickerboardVersion.string in Sources/Control/Version.swift, the one place it is
 # written; the binary's `--version` must agree. The package holds (see systemd/README.md):
 #   /usr/bin/tickerboard                            the daemon, stripped
 #   /lib/systemd/system/tickerboard.service         the hardened unit, enabled on installation
@@ -54,10 +54,10 @@ for tool in dpkg-deb dpkg-shlibdeps strip gzip readelf; do
     command -v "$tool" >/dev/null || die "$tool not found (apt-get install dpkg-dev binutils)"
 done
 
-version=$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Commands/Version.swift")
+version=$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Control/Version.swift")
 case "$version" in
     [0-9]*) ;;
-    *) die "Sources/Commands/Version.swift: expected 'static let string = \"X.Y.Z\"', found \"$version\"" ;;
+    *) die "Sources/Control/Version.swift: expected 'static let string = \"X.Y.Z\"', found \"$version\"" ;;
 esac
 host_arch=$(dpkg --print-architecture)
 cross=0

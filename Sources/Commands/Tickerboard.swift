@@ -1,3 +1,4 @@
+import Control
 import Display
 import DisplayModel
 import Input

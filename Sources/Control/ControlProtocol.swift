@@ -36,6 +36,9 @@ public enum ControlCommand: Sendable, Equatable {
     /// The frame on the glass as a PNG, written to the descriptor passed with the request.
     case screenshot
     case version
+    /// Every instrument with its latest price, change and market, and the ranges and scenes there
+    /// are (one line of JSON): what a remote (the MQTT bridge) offers.
+    case instruments
 
     public enum ScreenMode: String, Sendable, CaseIterable {
         /// Lit regardless of the schedule and idle timeout, until `auto`.
@@ -48,7 +51,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     /// The words every command starts with, for help and did-you-mean.
     public static let verbs = ["status", "show", "range", "scene", "next", "pause", "resume", "screen", "brightness",
-                               "reload", "message", "clear-message", "screenshot", "version"]
+                               "reload", "message", "clear-message", "screenshot", "version", "instruments"]
 
     /// The longest banner, in characters.
     public static let messageCharacters = 200
@@ -69,7 +72,7 @@ public enum ControlCommand: Sendable, Equatable {
             range.contains(args.count) ? nil : .usage("expected \"\(usage)\"")
         }
         switch verb {
-        case "status", "next", "pause", "resume", "reload", "screenshot", "version", "clear-message":
+        case "status", "next", "pause", "resume", "reload", "screenshot", "version", "clear-message", "instruments":
             if let e = arity(0...0, verb) { return .failure(e) }
             switch verb {
             case "status": return .success(.status)
@@ -79,6 +82,7 @@ public enum ControlCommand: Sendable, Equatable {
             case "reload": return .success(.reload)
             case "screenshot": return .success(.screenshot)
             case "clear-message": return .success(.clearMessage)
+            case "instruments": return .success(.instruments)
             default: return .success(.version)
             }
         case "show":
@@ -145,6 +149,7 @@ public enum ControlCommand: Sendable, Equatable {
         case .clearMessage: "clear-message"
         case .screenshot: "screenshot"
         case .version: "version"
+        case .instruments: "instruments"
         }
     }
 

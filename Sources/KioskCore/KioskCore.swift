@@ -1303,6 +1303,7 @@ public final class KioskCore {
         let offNote = screenOn ? "" : " (the screen is off)"
         switch command {
         case .version: reply("tickerboard-control \(controlProtocolVersion)")
+        case .instruments: reply(instrumentsJSON())
         case .status: emit(.controlStatus(id: id, status()))
         case .screenshot:
             guard displayState == .presenting, stats.presentedFrames > 0 else {
@@ -1404,6 +1405,43 @@ public final class KioskCore {
             }
             reply("no message")
         }
+    }
+
+    /// `ctl instruments`: each instrument's latest price and change (1D against the previous close
+    /// where it can draw 1D, else over its first drawable range), its market and staleness, and
+    /// the configured ranges and the scenes.
+    private func instrumentsJSON() -> String {
+        func q(_ s: String?) -> String { s.map(FetchStatus.quoted) ?? "null" }
+        func n(_ v: Double?) -> String {
+            guard let v, v.isFinite else { return "null" }
+            return String((v * 1e6).rounded() / 1e6)
+        }
+        var items: [String] = []
+        if !showingSample {
+            for i in entries.indices {
+                let entry = entries[i]
+                var fields = ["\"id\": \(q(entry.spec.id))", "\"name\": \(q(entry.spec.name ?? entry.spec.id))",
+                              "\"currency\": \(q(entry.spec.currency))"]
+                if entry.hasData, entry.zone != nil {
+                    let inst = instrument(of: entry)
+                    let drawable = inst.market.drawableRanges(of: config.ranges, options: config.rangeOptions)
+                    let range = drawable.contains(.oneDay) ? ChartRange.oneDay : drawable.first ?? firstRange
+                    let summary = RangeSummary(selection: inst.market.points(for: range, options: config.rangeOptions))
+                    let state = tileState(i)
+                    fields += ["\"price\": \(n(summary?.last))", "\"change\": \(n(summary?.change))",
+                               "\"change_percent\": \(n(summary?.changePercent))", "\"change_range\": \(q(range.rawValue))",
+                               "\"session_state\": \(q(state.market?.rawValue))", "\"stale\": \(state.stale)"]
+                } else {
+                    fields += ["\"price\": null", "\"waiting_for\": \(q(placeholderText(for: entry, phrases: .english)))"]
+                }
+                items.append("{" + fields.joined(separator: ", ") + "}")
+            }
+        } else {
+            items.append("{\"id\": \(q(SampleMarket.symbol)), \"name\": \(q(SampleMarket.name)), \"currency\": \"USD\"}")
+        }
+        let ranges = config.ranges.map { q($0.rawValue) }.joined(separator: ", ")
+        let scenes = (["chart", "bars", "draw"] + (watchlist != nil ? ["watchlist"] : [])).map { q($0) }.joined(separator: ", ")
+        return "{\"instruments\": [" + items.joined(separator: ", ") + "], \"ranges\": [\(ranges)], \"scenes\": [\(scenes)]}"
     }
 
     /// A range a request names, if the config has it.

@@ -215,6 +215,12 @@ public final class UnixConnection {
         return line
     }
 
+    /// Blocking reads give up with `.wouldBlock` after `seconds` (a client's deadline for an answer).
+    public func setReceiveTimeout(seconds: Int) {
+        var t = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &t, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Stops sending (the peer sees end of file after what was sent).
     public func shutdownWrite() { _ = shutdown(descriptor.rawValue, CInt(SHUT_WR)) }
 

@@ -28,7 +28,7 @@ fi
 [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || update-binfmts --enable qemu-aarch64
 
 PKGS="systemd,systemd-sysv,udev,kmod,procps,busybox-static,curl,man-db,python3,python3-libevdev,fonts-dejavu-core,tzdata"
-PKGS="$PKGS,libswiftlang,libcurl4t64,libdrm2,libfreetype6,libinput10,libpng16-16t64,libudev1,linux-image-arm64"
+PKGS="$PKGS,libswiftlang,libcurl4t64,libdrm2,libfreetype6,libinput10,libpng16-16t64,libudev1,libmosquitto1,linux-image-arm64"
 if [ ! -d "$CACHE/root" ] || [ "$(cat "$CACHE/root.stamp" 2>/dev/null)" != "$PKGS" ]; then
   log "making the arm64 root (mmdebstrap trixie: $PKGS)"
   rm -rf "$CACHE/root" "$CACHE/root.new"; T0=$(date +%s)

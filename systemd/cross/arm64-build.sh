@@ -41,7 +41,7 @@ for p in mmdebstrap qemu-user-static; do
     apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
 done
 
-devs=libdrm-dev,libinput-dev,libudev-dev,libfreetype-dev,libpng-dev,zlib1g-dev,libcurl4-openssl-dev
+devs=libdrm-dev,libinput-dev,libudev-dev,libfreetype-dev,libpng-dev,zlib1g-dev,libcurl4-openssl-dev,libmosquitto-dev
 build_pkgs="swiftlang,pkg-config,fonts-dejavu-core,tzdata,$devs"   # fonts, zones: the tests run in this tree
 sysroot_pkgs="swiftlang,libswiftlang,libc6-dev,libgcc-14-dev,libstdc++-14-dev,$devs"
 mkdir -p "$cache"

@@ -1,4 +1,5 @@
 import Chart
+import Control
 import DisplayModel
 import Feed
 import InputModel
@@ -75,6 +76,8 @@ public struct Config: Equatable, Sendable {
     public var dataDirectory = "/var/lib/tickerboard"
     public var staleAfterSeconds = 3 * 86_400
     public var instruments: [InstrumentConfig] = []
+    /// `[mqtt]`: the Home Assistant bridge's settings (tickerboard-mqtt reads them; the daemon checks them).
+    public var mqtt = MQTTSettings()
     // [chart]
     public var ranges: [ChartRange] = ChartRange.allCases
     public var startRange: ChartRange = .oneMonth
@@ -218,6 +221,15 @@ public struct Config: Equatable, Sendable {
             }
             if FetchSettings.isFetchSection(entry.section) {
                 checkFetchEntry(entry.section, entry.key, entry.value, fail: fail, warn: warn)
+                continue
+            }
+            if entry.section == "mqtt" {
+                // tickerboard-mqtt's section: checked here, used by the bridge.
+                switch config.mqtt.apply(entry.key, entry.value) {
+                case .ok: break
+                case .invalid(let message): fail(message)
+                case .unknown: warn(unknownKeyMessage(entry.key, known: MQTTSettings.keys))
+                }
                 continue
             }
             guard let keys = schema[entry.section] else {

@@ -1,0 +1,85 @@
+import Control
+import Feed
+import LinuxIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tickerboard-mqtt [--config FILE] [--config-dir DIR] [--check]`: the `[mqtt]` section of the
+/// config (and its drop-ins), then the service.
+public enum BridgeCommand {
+    public static let help = """
+        tickerboard-mqtt: Tickerboard in Home Assistant, over MQTT (discovery, commands, state)
+
+        usage: tickerboard-mqtt [--config FILE] [--config-dir DIR] [--check]
+
+        Reads [mqtt] from the config (default /etc/tickerboard/tickerboard.conf) and its drop-ins
+        (conf.d/*.conf beside it): host, port, control (the daemon's socket), node-id,
+        discovery-prefix, base-topic, username-file, password-file, tls-ca-file, tls-cert-file,
+        tls-key-file, poll-interval, screenshot-interval, keepalive. --check only checks them.
+        exit status: 0 stopped by a signal, 1 failed, 2 usage or configuration error
+        """
+
+    public static func main(_ arguments: [String], version: String) -> Int32 {
+        var path = "/etc/tickerboard/tickerboard.conf"
+        var directory: String?
+        var check = false
+        var args = arguments[...]
+        while let arg = args.popFirst() {
+            switch arg {
+            case "--help", "-h": print(help); return 0
+            case "--config", "--config-dir":
+                guard let v = args.popFirst(), !v.hasPrefix("--") else { return usage("\(arg) needs a value") }
+                if arg == "--config" { path = v } else { directory = v }
+            case "--check": check = true
+            default: return usage("unknown argument \"\(arg)\"")
+            }
+        }
+        let (settings, problems) = load(path: path, dropIns: ConfigDropIns.files(in: directory ?? ConfigDropIns.defaultDirectory(for: path)))
+        for problem in problems { BridgeService.log(problem.error ? 3 : 4, problem.text) }
+        if problems.contains(where: \.error) { return 2 }
+        if check {
+            print("\(path): [mqtt] OK: \(settings.host):\(settings.port), control \(settings.control), topics under \(settings.base)")
+            return 0
+        }
+        return BridgeService(settings: settings, version: version).run()
+    }
+
+    private static func usage(_ text: String) -> Int32 {
+        BridgeService.log(3, "tickerboard-mqtt: \(text) (see tickerboard-mqtt --help)")
+        return 2
+    }
+
+    /// The `[mqtt]` keys of the file and its drop-ins, in order; other sections are the daemon's.
+    static func load(path: String, dropIns: [String]) -> (MQTTSettings, [(text: String, error: Bool)]) {
+        var settings = MQTTSettings()
+        var problems: [(String, Bool)] = []
+        for file in [path] + dropIns {
+            let bytes: [UInt8]
+            do { bytes = try RegularFile.read(file, limit: 1 << 20) } catch {
+                problems.append(("\(file): cannot read: \(error)", true))
+                continue
+            }
+            var section = ""
+            for (index, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(raw).trimmingSpaces
+                if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+                if line.hasPrefix("[") {
+                    section = String(line.dropFirst().prefix { $0 != "]" }).trimmingSpaces.lowercased()
+                    continue
+                }
+                guard section == "mqtt", let eq = line.firstIndex(of: "=") else { continue }
+                let key = String(line[..<eq]).trimmingSpaces.lowercased()
+                var value = String(line[line.index(after: eq)...]).trimmingSpaces
+                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+                switch settings.apply(key, value) {
+                case .ok: break
+                case .invalid(let message): problems.append(("\(file):\(index + 1): \(key): \(message)", true))
+                case .unknown: problems.append(("\(file):\(index + 1): \(key): unknown key in [mqtt] (known: \(MQTTSettings.keys.joined(separator: ", ")))", false))
+                }
+            }
+        }
+        return (settings, problems)
+    }
+}

@@ -1,0 +1,237 @@
+// Bridge: tickerboard-mqtt, the Home Assistant side of the control socket. It runs as its own
+// sandboxed service with the network; the display daemon stays offline and hears from it only as
+// a control client. This file is the pure part: which entities Home Assistant's MQTT discovery is
+// told about, which control request each command topic becomes, and what state is published.
+import Control
+
+/// One instrument as `ctl instruments` reports it.
+public struct BridgeInstrument: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var currency: String
+    public var price: Double?
+    public var change: Double?
+    public var changePercent: Double?
+    public var sessionState: String?
+    public var stale: Bool
+
+    public init(id: String, name: String, currency: String, price: Double? = nil, change: Double? = nil,
+                changePercent: Double? = nil, sessionState: String? = nil, stale: Bool = false) {
+        self.id = id
+        self.name = name
+        self.currency = currency
+        self.price = price
+        self.change = change
+        self.changePercent = changePercent
+        self.sessionState = sessionState
+        self.stale = stale
+    }
+}
+
+/// What the daemon's `status` says that the bridge publishes.
+public struct BridgeStatus: Sendable, Equatable {
+    public var instrumentID: String?
+    public var range: String?
+    public var scene: String?
+    public var display: String?
+    public var screenControl: String?
+    public var paused = false
+    public var message: String?
+
+    public init() {}
+}
+
+public struct BridgeMessage: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+    public var retain: Bool
+
+    public init(_ topic: String, _ payload: String, retain: Bool = true) {
+        self.topic = topic
+        self.payload = Array(payload.utf8)
+        self.retain = retain
+    }
+}
+
+/// What an incoming command topic asks for.
+public enum BridgeAction: Sendable, Equatable {
+    case request(ControlCommand)
+    case screenshot
+    case ignore(String)
+}
+
+public struct BridgeModel: Sendable {
+    public let settings: MQTTSettings
+    public let version: String
+
+    public init(settings: MQTTSettings, version: String) {
+        self.settings = settings
+        self.version = version
+    }
+
+    public var base: String { settings.base }
+    public var availabilityTopic: String { base + "/availability" }
+    public var screenshotTopic: String { base + "/screenshot" }
+    /// Every command arrives on `BASE/<object>/set`.
+    public var subscription: String { base + "/+/set" }
+
+    /// A topic-safe object id for an instrument id (`SAP.DE` -> `sap_de`).
+    public static func objectID(_ id: String) -> String {
+        let mapped = id.lowercased().unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" }
+        return String(mapped.prefix(48))
+    }
+
+    private var device: String {
+        "{\"identifiers\": [\(q("tickerboard_" + settings.nodeID))], \"name\": \(q("Tickerboard " + settings.nodeID)), "
+            + "\"manufacturer\": \"Tickerboard\", \"model\": \"Stock-ticker display\", \"sw_version\": \(q(version))}"
+    }
+
+    private func config(_ component: String, _ object: String, _ fields: [String]) -> BridgeMessage {
+        let common = ["\"unique_id\": \(q("tickerboard_\(settings.nodeID)_\(object)"))",
+                      "\"object_id\": \(q("tickerboard_\(settings.nodeID)_\(object)"))",
+                      "\"availability_topic\": \(q(availabilityTopic))", "\"device\": \(device)"]
+        return BridgeMessage("\(settings.discoveryPrefix)/\(component)/\(settings.nodeID)/\(object)/config",
+                             "{" + (fields + common).joined(separator: ", ") + "}")
+    }
+
+    private func select(_ object: String, _ name: String, _ options: [String], icon: String) -> BridgeMessage {
+        config("select", object, ["\"name\": \(q(name))", "\"icon\": \(q(icon))",
+                                  "\"command_topic\": \(q("\(base)/\(object)/set"))", "\"state_topic\": \(q("\(base)/\(object)/state"))",
+                                  "\"options\": [" + options.map(q).joined(separator: ", ") + "]"])
+    }
+
+    private func button(_ object: String, _ name: String, icon: String) -> BridgeMessage {
+        config("button", object, ["\"name\": \(q(name))", "\"icon\": \(q(icon))", "\"command_topic\": \(q("\(base)/\(object)/set"))"])
+    }
+
+    /// The retained discovery configs: the screen as a light, selects for instrument, range, scene
+    /// and screen mode, a cycling switch, buttons, a message text, a sensor per instrument for its
+    /// price, change and market, and the picture on the glass as an image.
+    public func discovery(instruments: [BridgeInstrument], ranges: [String], scenes: [String]) -> [BridgeMessage] {
+        var out: [BridgeMessage] = [
+            config("light", "screen", ["\"name\": \"Screen\"", "\"icon\": \"mdi:monitor\"",
+                                       "\"command_topic\": \(q(base + "/screen/set"))", "\"state_topic\": \(q(base + "/screen/state"))",
+                                       "\"brightness_command_topic\": \(q(base + "/brightness/set"))",
+                                       "\"brightness_state_topic\": \(q(base + "/brightness/state"))", "\"brightness_scale\": 100",
+                                       "\"payload_on\": \"ON\"", "\"payload_off\": \"OFF\""]),
+            select("instrument", "Instrument", instruments.map(\.id), icon: "mdi:finance"),
+            select("range", "Range", ranges, icon: "mdi:calendar-range"),
+            select("scene", "Scene", scenes, icon: "mdi:chart-line"),
+            select("screen_mode", "Screen mode", ControlCommand.ScreenMode.allCases.map(\.rawValue), icon: "mdi:monitor-shimmer"),
+            config("switch", "cycling", ["\"name\": \"Cycling\"", "\"icon\": \"mdi:play-pause\"",
+                                         "\"command_topic\": \(q(base + "/cycling/set"))", "\"state_topic\": \(q(base + "/cycling/state"))",
+                                         "\"payload_on\": \"ON\"", "\"payload_off\": \"OFF\""]),
+            button("next", "Next instrument", icon: "mdi:skip-next"),
+            button("reload", "Reload configuration", icon: "mdi:reload"),
+            button("screenshot", "Take screenshot", icon: "mdi:camera"),
+            config("text", "message", ["\"name\": \"Message\"", "\"icon\": \"mdi:message-alert\"", "\"max\": \(ControlCommand.messageCharacters)",
+                                       "\"command_topic\": \(q(base + "/message/set"))", "\"state_topic\": \(q(base + "/message/state"))"]),
+            config("sensor", "display", ["\"name\": \"Display\"", "\"icon\": \"mdi:monitor-dashboard\"",
+                                         "\"state_topic\": \(q(base + "/display/state"))"]),
+            config("image", "screen_picture", ["\"name\": \"Picture\"", "\"image_topic\": \(q(screenshotTopic))",
+                                               "\"content_type\": \"image/png\""]),
+        ]
+        for inst in instruments {
+            let object = Self.objectID(inst.id)
+            let state = "\(base)/instrument/\(object)/state"
+            let unit = inst.currency.count == 3 && inst.currency.allSatisfy({ $0.isUppercase }) ? inst.currency : nil
+            out.append(config("sensor", "price_\(object)", ["\"name\": \(q(inst.name + " price"))", "\"state_topic\": \(q(state))",
+                                                            "\"value_template\": \"{{ value_json.price }}\"", "\"icon\": \"mdi:cash\"",
+                                                            "\"state_class\": \"measurement\""]
+                                                           + (unit.map { ["\"unit_of_measurement\": \(q($0))"] } ?? [])))
+            out.append(config("sensor", "change_\(object)", ["\"name\": \(q(inst.name + " change"))", "\"state_topic\": \(q(state))",
+                                                             "\"value_template\": \"{{ value_json.change_percent }}\"",
+                                                             "\"unit_of_measurement\": \"%\"", "\"icon\": \"mdi:trending-up\"",
+                                                             "\"state_class\": \"measurement\""]))
+            out.append(config("sensor", "market_\(object)", ["\"name\": \(q(inst.name + " market"))", "\"state_topic\": \(q(state))",
+                                                             "\"value_template\": \"{{ value_json.market }}\"", "\"icon\": \"mdi:store-clock\""]))
+        }
+        return out
+    }
+
+    /// The state topics for what the daemon says now (retained, so a restarted Home Assistant has them).
+    public func state(_ status: BridgeStatus, instruments: [BridgeInstrument]) -> [BridgeMessage] {
+        let screenOn = status.display == "presenting"
+        var out = [
+            BridgeMessage(base + "/screen/state", screenOn ? "ON" : "OFF"),
+            BridgeMessage(base + "/brightness/state", screenOn ? "100" : "0"),
+            BridgeMessage(base + "/screen_mode/state", status.screenControl ?? "auto"),
+            BridgeMessage(base + "/cycling/state", status.paused ? "OFF" : "ON"),
+            BridgeMessage(base + "/display/state", status.display ?? "unknown"),
+            BridgeMessage(base + "/message/state", status.message ?? ""),
+        ]
+        if let id = status.instrumentID { out.append(BridgeMessage(base + "/instrument/state", id)) }
+        if let range = status.range { out.append(BridgeMessage(base + "/range/state", range)) }
+        if let scene = status.scene { out.append(BridgeMessage(base + "/scene/state", scene == "line" ? "chart" : scene)) }
+        for inst in instruments {
+            let fields = ["\"price\": \(n(inst.price))", "\"change\": \(n(inst.change))", "\"change_percent\": \(n(inst.changePercent.map { ($0 * 100).rounded() / 100 }))",
+                          "\"market\": \(inst.sessionState.map(q) ?? "null")", "\"stale\": \(inst.stale)"]
+            out.append(BridgeMessage("\(base)/instrument/\(Self.objectID(inst.id))/state", "{" + fields.joined(separator: ", ") + "}"))
+        }
+        return out
+    }
+
+    /// The request a command topic's payload asks for.
+    public func action(topic: String, payload: String) -> BridgeAction {
+        guard topic.hasPrefix(base + "/"), topic.hasSuffix("/set") else { return .ignore("not a command topic: \(topic)") }
+        let object = String(topic.dropFirst(base.count + 1).dropLast(4))
+        let value = payload.trimmingSpaces
+        func onOff(_ on: ControlCommand, _ off: ControlCommand) -> BridgeAction {
+            switch value.uppercased() {
+            case "ON": return .request(on)
+            case "OFF": return .request(off)
+            default: return .ignore("\(object): expected ON or OFF, found \(value.prefix(20))")
+            }
+        }
+        switch object {
+        case "screen": return onOff(.screen(.on), .screen(.off))
+        case "cycling": return onOff(.resume, .pause)
+        case "screen_mode", "instrument", "range", "scene", "brightness", "message":
+            guard !value.isEmpty else {
+                return object == "message" ? .request(.clearMessage) : .ignore("\(object): an empty payload")
+            }
+            let line: String
+            switch object {
+            case "screen_mode": line = "screen " + ControlCommand.word(value)
+            case "instrument": line = "show " + ControlCommand.word(value)
+            case "message": line = "message " + ControlCommand.word(String(value.prefix(ControlCommand.messageCharacters)))
+            default: line = object + " " + ControlCommand.word(value)
+            }
+            switch ControlCommand.parse(line) {
+            case .success(let command): return .request(command)
+            case .failure(let error): return .ignore("\(object): \(error.message)")
+            }
+        case "next": return .request(.next)
+        case "reload": return .request(.reload)
+        case "screenshot": return .screenshot
+        default: return .ignore("unknown command topic \(topic)")
+        }
+    }
+}
+
+private func q(_ s: String) -> String {
+    var out = "\""
+    for c in s.unicodeScalars {
+        switch c {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case _ where c.value < 0x20: out += "\\u00" + (c.value < 16 ? "0" : "") + String(c.value, radix: 16)
+        default: out.unicodeScalars.append(c)
+        }
+    }
+    return out + "\""
+}
+
+private func n(_ v: Double?) -> String {
+    guard let v, v.isFinite else { return "null" }
+    return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\n" || f == "\r" || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\n" || l == "\r" || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,288 @@
+import CMosquitto
+import Control
+import Feed
+import Foundation
+import LinuxIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bridge's I/O: one thread, libmosquitto's client driven by `mosquitto_loop` (its callbacks run
+/// inside that call, on this thread), the daemon's control socket (a connection per request, with a
+/// deadline), and the signals. The broker or the daemon going away is survived: the broker with
+/// reconnects on a backoff up to a minute (the last will says `offline` meanwhile), the daemon by
+/// publishing `offline` until its socket answers again.
+public final class BridgeService {
+    let model: BridgeModel
+    let settings: MQTTSettings
+    private var mosq: OpaquePointer?
+    private var connected = false
+    private var daemonReachable: Bool?
+    private var instruments: [BridgeInstrument] = []
+    private var ranges: [String] = []
+    private var scenes: [String] = []
+    private var discoveryKey = ""
+    private var lastState: [String: [UInt8]] = [:]
+    private var nextPoll = 0.0
+    private var nextScreenshot = 0.0
+    private var lastFrames = -1
+    private var backoff = 1.0
+    private var stopping = false
+    private let signals: SignalFD?
+
+    public init(settings: MQTTSettings, version: String) {
+        self.settings = settings
+        model = BridgeModel(settings: settings, version: version)
+        signals = try? SignalFD(signals: [SIGTERM, SIGINT])
+    }
+
+    static func log(_ priority: Int, _ text: String) {
+        let line = Array("<\(priority)>\(text)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads a credential file: its first line, without the line end (the value is never logged).
+    static func secret(_ path: String?) throws -> String? {
+        guard let path else { return nil }
+        do {
+            let bytes = try RegularFile.read(path, limit: 4096)
+            let text = String(decoding: bytes, as: UTF8.self)
+            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        } catch {
+            throw BridgeError("cannot read \(path): \(error)")
+        }
+    }
+
+    public func run() -> Int32 {
+        mosquitto_lib_init()
+        defer { mosquitto_lib_cleanup() }
+        let clientID = "tickerboard-\(settings.nodeID)"
+        guard let m = mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
+            Self.log(3, "tickerboard-mqtt: cannot create an MQTT client")
+            return 1
+        }
+        mosq = m
+        defer { mosquitto_destroy(m) }
+        do {
+            let user = try Self.secret(settings.usernameFile)
+            let password = try Self.secret(settings.passwordFile)
+            if user != nil || password != nil { mosquitto_username_pw_set(m, user, password) }
+            if let ca = settings.tlsCAFile {
+                let rc = mosquitto_tls_set(m, ca, nil, settings.tlsCertFile, settings.tlsKeyFile, nil)
+                guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw BridgeError("TLS: \(String(cString: mosquitto_strerror(rc)))") }
+            }
+        } catch {
+            Self.log(3, "tickerboard-mqtt: \(error)")
+            return 2
+        }
+        let offline = Array("offline".utf8)
+        mosquitto_will_set(m, model.availabilityTopic, Int32(offline.count), offline, 1, true)
+        mosquitto_connect_callback_set(m) { _, user, rc in
+            guard let user else { return }
+            Unmanaged<BridgeService>.fromOpaque(user).takeUnretainedValue().connected(rc)
+        }
+        mosquitto_disconnect_callback_set(m) { _, user, rc in
+            guard let user else { return }
+            Unmanaged<BridgeService>.fromOpaque(user).takeUnretainedValue().disconnected(rc)
+        }
+        mosquitto_message_callback_set(m) { _, user, message in
+            guard let user, let message else { return }
+            let topic = String(cString: message.pointee.topic)
+            let payload = message.pointee.payloadlen > 0 && message.pointee.payload != nil
+                ? String(decoding: UnsafeRawBufferPointer(start: message.pointee.payload, count: Int(message.pointee.payloadlen)), as: UTF8.self) : ""
+            Unmanaged<BridgeService>.fromOpaque(user).takeUnretainedValue().received(topic: topic, payload: payload)
+        }
+        Self.log(5, "tickerboard-mqtt: \(settings.host):\(settings.port) as \(clientID), daemon at \(settings.control), topics under \(model.base)")
+        var attempt = MonotonicClock.seconds
+        var rc = mosquitto_connect(m, settings.host, Int32(settings.port), Int32(settings.keepaliveSeconds))
+        if rc != MOSQ_ERR_SUCCESS.rawValue { Self.log(4, "tickerboard-mqtt: connect: \(Self.describe(rc)); retrying") }
+        while !stopping {
+            if let signals, (try? signals.next()) != nil { break }
+            if rc == MOSQ_ERR_SUCCESS.rawValue {
+                rc = mosquitto_loop(m, 500, 1)
+            } else {
+                // Reconnect on a backoff (1 s doubling to 60 s), checking signals meanwhile.
+                let now = MonotonicClock.seconds
+                if now - attempt >= backoff {
+                    attempt = now
+                    backoff = min(60, backoff * 2)
+                    rc = mosquitto_reconnect(m)
+                    if rc != MOSQ_ERR_SUCCESS.rawValue { Self.log(6, "tickerboard-mqtt: reconnect: \(Self.describe(rc))") }
+                } else {
+                    var p = pollfd(fd: signals?.descriptor.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
+                    _ = Glibc.poll(&p, 1, 250)
+                }
+                continue
+            }
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                Self.log(4, "tickerboard-mqtt: connection lost: \(Self.describe(rc)); reconnecting")
+                attempt = MonotonicClock.seconds
+                continue
+            }
+            if connected, MonotonicClock.seconds >= nextPoll { poll() }
+        }
+        if connected {
+            publish(BridgeMessage(model.availabilityTopic, "offline"))
+            _ = mosquitto_loop(m, 100, 1)
+            mosquitto_disconnect(m)
+        }
+        Self.log(5, "tickerboard-mqtt: stopped")
+        return 0
+    }
+
+    static func describe(_ rc: Int32) -> String {
+        rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+    }
+
+    // MARK: MQTT events
+
+    private func connected(_ rc: Int32) {
+        guard rc == 0 else {
+            Self.log(4, "tickerboard-mqtt: the broker refused the connection: \(String(cString: mosquitto_connack_string(rc)))")
+            return
+        }
+        connected = true
+        backoff = 1
+        Self.log(5, "tickerboard-mqtt: connected to \(settings.host):\(settings.port)")
+        mosquitto_subscribe(mosq, nil, model.subscription, 1)
+        // A broker that restarted may have lost the retained configs: everything is sent again.
+        discoveryKey = ""
+        lastState = [:]
+        daemonReachable = nil
+        poll()
+    }
+
+    private func disconnected(_ rc: Int32) {
+        connected = false
+        if !stopping { Self.log(4, "tickerboard-mqtt: disconnected (\(Self.describe(rc)))") }
+    }
+
+    private func received(topic: String, payload: String) {
+        switch model.action(topic: topic, payload: payload) {
+        case .request(let command):
+            switch request(command) {
+            case .success(let reply): Self.log(6, "tickerboard-mqtt: \(command.line): \(reply)")
+            case .failure(let error): Self.log(4, "tickerboard-mqtt: \(command.line): \(error)")
+            }
+            nextPoll = 0
+        case .screenshot:
+            publishScreenshot()
+        case .ignore(let why):
+            Self.log(6, "tickerboard-mqtt: ignored: \(why)")
+        }
+    }
+
+    // MARK: The daemon
+
+    /// One request on a fresh connection to the control socket, with a 5 s deadline for the answer.
+    func request(_ command: ControlCommand, passing fd: FileDescriptor? = nil) -> Result<String, BridgeError> {
+        let connection: UnixConnection
+        do { connection = try UnixConnection.connect(to: settings.control) } catch {
+            return .failure(BridgeError("cannot connect to \(settings.control): \(error)"))
+        }
+        connection.setReceiveTimeout(seconds: 5)
+        do { try connection.sendAll(Array((command.line + "\n").utf8), passing: fd) } catch {
+            return .failure(BridgeError("cannot send: \(error)"))
+        }
+        let line: [UInt8]?
+        do { line = try connection.readLine(limit: 1 << 20) } catch { return .failure(BridgeError("no answer: \(error)")) }
+        guard let line, let reply = ControlReply.parse(String(decoding: line, as: UTF8.self)) else {
+            return .failure(BridgeError("no answer"))
+        }
+        switch reply {
+        case .ok(let text): return .success(text ?? "")
+        case .error(let error): return .failure(BridgeError("\(error.kind): \(error.message)"))
+        }
+    }
+
+    private func poll() {
+        nextPoll = MonotonicClock.seconds + settings.pollSeconds
+        guard case .success(let statusText) = request(.status), case .success(let listText) = request(.instruments),
+              let status = Self.object(statusText), let list = Self.object(listText) else {
+            if daemonReachable != false {
+                Self.log(4, "tickerboard-mqtt: the daemon does not answer on \(settings.control); offline until it does")
+                publish(BridgeMessage(model.availabilityTopic, "offline"))
+            }
+            daemonReachable = false
+            return
+        }
+        instruments = (list["instruments"] as? [[String: Any]] ?? []).compactMap { item in
+            guard let id = item["id"] as? String else { return nil }
+            return BridgeInstrument(id: id, name: item["name"] as? String ?? id, currency: item["currency"] as? String ?? "",
+                                    price: item["price"] as? Double, change: item["change"] as? Double,
+                                    changePercent: item["change_percent"] as? Double,
+                                    sessionState: item["session_state"] as? String, stale: item["stale"] as? Bool ?? false)
+        }
+        ranges = list["ranges"] as? [String] ?? []
+        scenes = list["scenes"] as? [String] ?? []
+        let key = instruments.map { "\($0.id)|\($0.name)|\($0.currency)" }.joined(separator: ",") + ranges.joined() + scenes.joined()
+        if key != discoveryKey {
+            discoveryKey = key
+            for message in model.discovery(instruments: instruments, ranges: ranges, scenes: scenes) { publish(message) }
+        }
+        if daemonReachable != true {
+            publish(BridgeMessage(model.availabilityTopic, "online"))
+            daemonReachable = true
+        }
+        var s = BridgeStatus()
+        s.instrumentID = status["instrument_id"] as? String
+        s.range = status["range"] as? String
+        s.scene = status["scene"] as? String
+        s.display = status["display"] as? String
+        s.screenControl = status["screen_control"] as? String
+        s.paused = status["paused"] as? Bool ?? false
+        s.message = status["message"] as? String
+        for message in model.state(s, instruments: instruments) where lastState[message.topic] != message.payload {
+            lastState[message.topic] = message.payload
+            publish(message)
+        }
+        let frames = status["settled_frame"] as? Int ?? 0
+        if settings.screenshotSeconds > 0, frames != lastFrames, MonotonicClock.seconds >= nextScreenshot {
+            lastFrames = frames
+            publishScreenshot()
+        }
+    }
+
+    /// The picture on the glass: the daemon writes the PNG into an anonymous in-memory file passed
+    /// with the request (a regular file: the daemon's write never waits on us), then it is published.
+    private func publishScreenshot() {
+        nextScreenshot = MonotonicClock.seconds + settings.screenshotSeconds
+        let fd = tb_memfd("tickerboard-screenshot")
+        guard fd >= 0 else { return Self.log(4, "tickerboard-mqtt: screenshot: memfd: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        switch request(.screenshot, passing: FileDescriptor(rawValue: fd)) {
+        case .failure(let error): Self.log(4, "tickerboard-mqtt: screenshot: \(error)")
+        case .success:
+            let size = lseek(fd, 0, SEEK_END)
+            guard size > 0, size < 64 << 20 else { return }
+            var bytes = [UInt8](repeating: 0, count: Int(size))
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            guard n == size else { return }
+            var message = BridgeMessage(model.screenshotTopic, "")
+            message.payload = bytes
+            publish(message)
+        }
+    }
+
+    private func publish(_ message: BridgeMessage) {
+        guard let mosq else { return }
+        let rc = message.payload.withUnsafeBytes {
+            mosquitto_publish(mosq, nil, message.topic, Int32(message.payload.count), $0.baseAddress, 1, message.retain)
+        }
+        if rc != MOSQ_ERR_SUCCESS.rawValue { Self.log(6, "tickerboard-mqtt: publish \(message.topic): \(Self.describe(rc))") }
+    }
+
+    static func object(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    }
+}
+
+public struct BridgeError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ text: String) { description = text }
+}
+
+extension MonotonicClock {
+    static var seconds: Double { Double(now()) / 1e9 }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""tickerboard-mqtt against a real mosquitto broker on loopback and the real daemon on the headless
+display: the Home Assistant discovery configs are retained, commands published as Home Assistant
+would publish them reach the screen (status file), state comes back, the picture is published as a
+PNG, a broker restart is survived (discovery sent again), and the last will says `offline` when the
+bridge dies. Every wait is for an observable state (a message, a status file), never a fixed sleep.
+
+usage: mqtt-check.py TICKERBOARD_BINARY TICKERBOARD_MQTT_BINARY DATA_CSV
+Prints RESULT <name> PASS|FAIL lines and a closing 'N passed, N failed' line.
+"""
+import json, os, shutil, signal, socket, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tbcheck import read_json, stop, wait_for  # noqa: E402
+
+BIN, BRIDGE, CSV = (os.path.abspath(a) for a in sys.argv[1:4])
+results = []
+
+
+def result(name, ok, detail=""):
+    results.append(ok)
+    print("RESULT %s %s%s" % (name, "PASS" if ok else "FAIL", (" " + detail) if detail else ""), flush=True)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+work = tempfile.mkdtemp(prefix="tb-mqtt-")
+port = free_port()
+sock, state, conf = (os.path.join(work, n) for n in ("control", "status.json", "t.conf"))
+for name in ("A", "B"):
+    shutil.copy(CSV, os.path.join(work, name + ".csv"))
+with open(conf, "w") as f:
+    f.write("[data]\ndirectory = %s\n[instrument A]\ndaily = A.csv\n[instrument B]\ndaily = B.csv\ncurrency = EUR\n"
+            "[mqtt]\nhost = 127.0.0.1\nport = %d\ncontrol = %s\nnode-id = hall\npoll-interval = 1s\n" % (work, port, sock))
+with open(os.path.join(work, "broker.conf"), "w") as f:
+    f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % port)
+
+
+def broker():
+    p = subprocess.Popen(["mosquitto", "-c", os.path.join(work, "broker.conf")],
+                         stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "broker.log"), "a"))
+    def listening():
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return True
+        except OSError:
+            return False
+    return p if wait_for(listening, 20) else p
+
+
+def sub(topic, count, deadline=30, binary=False):
+    """The first `count` messages on `topic` (retained ones included), or what came before the deadline."""
+    r = subprocess.run(["mosquitto_sub", "-p", str(port), "-h", "127.0.0.1", "-t", topic, "-v" if not binary else "-N",
+                        "-C", str(count), "-W", str(deadline)], capture_output=True)
+    return r.stdout if binary else r.stdout.decode(errors="replace").splitlines()
+
+
+def pub(topic, payload):
+    subprocess.run(["mosquitto_pub", "-p", str(port), "-h", "127.0.0.1", "-t", topic, "-m", payload, "-q", "1"], check=True)
+
+
+def status_is(**want):
+    return wait_for(lambda: all((read_json(state) or {}).get(k) == v for k, v in want.items()), 30)
+
+
+mosq = broker()
+daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless", "--size", "800x480",
+                           "--control", sock, "--status", state],
+                          stderr=open(os.path.join(work, "daemon.log"), "w"), stdout=subprocess.DEVNULL)
+bridge = None
+try:
+    wait_for(lambda: os.path.exists(sock), 30)
+    bridge = subprocess.Popen([BRIDGE, "--config", conf], stderr=open(os.path.join(work, "bridge.log"), "w"),
+                              stdout=subprocess.DEVNULL)
+    # 12 fixed entities and 3 sensors per instrument, all retained under the discovery prefix.
+    configs = sub("homeassistant/#", 18)
+    topics = {line.split(" ", 1)[0]: json.loads(line.split(" ", 1)[1]) for line in configs if " " in line}
+    instrument = topics.get("homeassistant/select/hall/instrument/config", {})
+    result("mqtt-discovery-retained", len(topics) == 18 and instrument.get("options") == ["A", "B"]
+           and "homeassistant/light/hall/screen/config" in topics and "homeassistant/image/hall/screen_picture/config" in topics
+           and topics.get("homeassistant/sensor/hall/price_b/config", {}).get("unit_of_measurement") == "EUR",
+           "%d configs" % len(topics))
+    result("mqtt-online", sub("tickerboard/hall/availability", 1) == ["tickerboard/hall/availability online"])
+
+    pub("tickerboard/hall/instrument/set", "B")
+    shown = status_is(instrument_id="B")
+    state_back = sub("tickerboard/hall/instrument/state", 1)
+    result("mqtt-select-instrument-reaches-screen", bool(shown) and state_back == ["tickerboard/hall/instrument/state B"], str(state_back))
+    pub("tickerboard/hall/range/set", "1Y")
+    result("mqtt-select-range", bool(status_is(range="1Y")))
+    pub("tickerboard/hall/screen/set", "OFF")
+    off = status_is(display="off-control")
+    light = wait_for(lambda: sub("tickerboard/hall/screen/state", 1, 5) == ["tickerboard/hall/screen/state OFF"], 30)
+    pub("tickerboard/hall/screen/set", "ON")
+    on = status_is(display="presenting", screen_control="on")
+    result("mqtt-light-switches-screen", bool(off) and bool(light) and bool(on))
+    pub("tickerboard/hall/message/set", "Closed early")
+    result("mqtt-text-message", bool(status_is(message="Closed early")))
+    pub("tickerboard/hall/screenshot/set", "PRESS")
+    png = sub("tickerboard/hall/screenshot", 1, binary=True)
+    result("mqtt-image-is-png", png[:8] == b"\x89PNG\r\n\x1a\n", "%d bytes" % len(png))
+    price = sub("tickerboard/hall/instrument/b/state", 1)
+    ok = False
+    if price:
+        body = json.loads(price[0].split(" ", 1)[1])
+        ok = isinstance(body.get("price"), (int, float)) and "change_percent" in body
+    result("mqtt-price-sensors", ok, price[0] if price else "none")
+
+    # The broker restarts (without persistence: the retained configs are gone): the bridge reconnects
+    # and sends discovery again, and commands work again.
+    stop(mosq, signal.SIGTERM, 10)
+    mosq = broker()
+    again = sub("homeassistant/select/hall/instrument/config", 1, 90)
+    pub("tickerboard/hall/instrument/set", "A")
+    result("mqtt-broker-restart-survived", bool(again) and bool(status_is(instrument_id="A")), "%d" % len(again))
+
+    # The bridge dies without a word: the broker publishes its last will.
+    bridge.kill()
+    bridge.wait()
+    will = wait_for(lambda: sub("tickerboard/hall/availability", 1, 5) == ["tickerboard/hall/availability offline"], 120)
+    result("mqtt-last-will-offline", bool(will))
+finally:
+    if bridge and bridge.poll() is None:
+        stop(bridge, signal.SIGTERM, 10)
+    stop(daemon, signal.SIGTERM, 15)
+    stop(mosq, signal.SIGTERM, 10)
+passed, failed = results.count(True), results.count(False)
+print("%d passed, %d failed" % (passed, failed))
+if failed:
+    print("work directory kept: %s" % work)
+    for log in ("bridge.log", "daemon.log", "broker.log"):
+        print("--- %s" % log)
+        print(open(os.path.join(work, log)).read()[-2000:])
+else:
+    shutil.rmtree(work, ignore_errors=True)
+sys.exit(1 if failed else 0)
