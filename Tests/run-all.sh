@@ -32,8 +32,8 @@ bash Tests/Calendars/check-calendars.sh .build/release/tickerboard
 # The appliance build (daemon and fetcher), then the units: systemd-analyze verify, the security
 # exposures, install/uninstall. The daemon must not link libcurl (the fetcher is the network side).
 swift build -c release --static-swift-stdlib
-if ldd .build/release/tickerboard | grep -q libcurl; then
-    echo "run-all: the display daemon links libcurl; only tickerboard-fetch may" >&2
+if ldd .build/release/tickerboard | grep -q -e libcurl -e libmosquitto; then
+    echo "run-all: the display daemon links libcurl or libmosquitto; only tickerboard-fetch and tickerboard-mqtt may" >&2
     exit 1
 fi
 bash systemd/verify.sh .build/release/tickerboard

@@ -103,6 +103,8 @@ fi
 [ -x "$binary" ] || die "$binary is not an executable"
 fetcher="$(dirname "$binary")/tickerboard-fetch"
 [ -x "$fetcher" ] || die "$fetcher: missing (build both products: swift build -c release --static-swift-stdlib)"
+bridge="$(dirname "$binary")/tickerboard-mqtt"
+[ -x "$bridge" ] || die "$bridge: missing (build every product: swift build -c release --static-swift-stdlib)"
 # self_contained ELF: no Swift runtime in NEEDED, no RUNPATH/RPATH into a toolchain. arm64: the
 # runtime is libswiftlang's, found through RUNPATH /usr/libexec/swift/lib/swift/linux (where that package puts it),
 # and nothing else.
@@ -123,6 +125,7 @@ self_contained() {
 }
 self_contained "$binary"
 self_contained "$fetcher"
+self_contained "$bridge"
 reported=$(run_target "$binary" --version 2>&1 || true)
 [ "$reported" = "tickerboard $version" ] || die "$binary --version says \"$reported\", Version.swift says $version: rebuild it"
 
@@ -149,7 +152,15 @@ f 0644 "$here/tickerboard.service" lib/systemd/system/tickerboard.service
 f 0755 "$fetcher" usr/bin/tickerboard-fetch
 strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"
 f 0644 "$here/tickerboard-fetch.service" lib/systemd/system/tickerboard-fetch.service
-elves=("$stage/usr/bin/tickerboard" "$stage/usr/bin/tickerboard-fetch")
+# The Home Assistant bridge: shipped, not enabled (it needs [mqtt] in the config first).
+f 0755 "$bridge" usr/bin/tickerboard-mqtt
+strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-mqtt"
+f 0644 "$here/tickerboard-mqtt.service" lib/systemd/system/tickerboard-mqtt.service
+gzip -9n < "$here/debian/tickerboard-mqtt.1" > "$work/tickerboard-mqtt.1.gz"
+f 0644 "$work/tickerboard-mqtt.1.gz" usr/share/man/man1/tickerboard-mqtt.1.gz
+# The group of the control socket (created by postinst through systemd-sysusers).
+f 0644 "$here/tickerboard.sysusers" usr/lib/sysusers.d/tickerboard.conf
+elves=("$stage/usr/bin/tickerboard" "$stage/usr/bin/tickerboard-fetch" "$stage/usr/bin/tickerboard-mqtt")
 gzip -9n < "$here/debian/tickerboard-fetch.1" > "$work/tickerboard-fetch.1.gz"
 f 0644 "$work/tickerboard-fetch.1.gz" usr/share/man/man1/tickerboard-fetch.1.gz
 f 0644 "$root/assets/tickerboard.conf" etc/tickerboard/tickerboard.conf

@@ -81,6 +81,25 @@ if [ -x "$fetcher" ]; then
     say "$prefix/lib/systemd/system/tickerboard-fetch.service"
 fi
 
+# The Home Assistant bridge, when built (installed, not enabled: it needs [mqtt] first).
+bridge="$(dirname "$binary")/tickerboard-mqtt"
+if [ -x "$bridge" ]; then
+    install -m 0755 "$bridge" "$bindir/tickerboard-mqtt"
+    say "$prefix/bin/tickerboard-mqtt"
+    sed -e "s|/usr/bin/tickerboard-mqtt|$prefix/bin/tickerboard-mqtt|g" \
+        -e "s|/usr/share/doc/tickerboard|$prefix/share/doc/tickerboard|g" \
+        "$root/systemd/tickerboard-mqtt.service" > "$unitdir/tickerboard-mqtt.service.tmp"
+    chmod 0644 "$unitdir/tickerboard-mqtt.service.tmp"
+    mv -f "$unitdir/tickerboard-mqtt.service.tmp" "$unitdir/tickerboard-mqtt.service"
+    say "$prefix/lib/systemd/system/tickerboard-mqtt.service"
+fi
+# The control socket's group (tickerboard.service names it): sysusers.d, created now on a live system.
+install -D -m 0644 "$root/systemd/tickerboard.sysusers" "$destdir$prefix/lib/sysusers.d/tickerboard.conf"
+say "$prefix/lib/sysusers.d/tickerboard.conf"
+if [ -z "$destdir" ]; then
+    systemd-sysusers tickerboard.conf 2>/dev/null || getent group tickerboard-control >/dev/null || groupadd --system tickerboard-control
+fi
+
 # Never overwrite a user's config.
 if [ -e "$confdir/tickerboard.conf" ]; then
     install -m 0644 "$root/assets/tickerboard.conf" "$confdir/tickerboard.conf.dist"

@@ -39,17 +39,19 @@ failures=0
 exec_target=${bin:-/bin/true}
 fetch_target=/bin/true
 [ -n "$bin" ] && [ -x "$(dirname "$bin")/tickerboard-fetch" ] && fetch_target="$(dirname "$bin")/tickerboard-fetch"
+bridge_target=/bin/true
+[ -n "$bin" ] && [ -x "$(dirname "$bin")/tickerboard-mqtt" ] && bridge_target="$(dirname "$bin")/tickerboard-mqtt"
 mkdir -p "$tmp/example"
-for unit in "$here/tickerboard.service" "$here/tickerboard-fetch.service" \
+for unit in "$here/tickerboard.service" "$here/tickerboard-fetch.service" "$here/tickerboard-mqtt.service" \
             "$root/assets/fetch-example/tickerboard-fetch.service" "$root/assets/fetch-example/tickerboard-fetch.timer"; do
     out_dir=$tmp
     case "$unit" in */fetch-example/*) out_dir=$tmp/example ;; esac
-    sed -e "s|/usr/bin/tickerboard-fetch|$fetch_target|g" -e "s|/usr/bin/tickerboard|$exec_target|g" \
+    sed -e "s|/usr/bin/tickerboard-fetch|$fetch_target|g" -e "s|/usr/bin/tickerboard-mqtt|$bridge_target|g" -e "s|/usr/bin/tickerboard|$exec_target|g" \
         -e "s|/usr/share/tickerboard/fetch-example/fetch-prices.sh|/bin/true|g" "$unit" > "$out_dir/$(basename "$unit")"
 done
 cd "$tmp"
 # The sample fetcher's unit has the same name as the real one: verified in its own directory.
-if out=$(systemd-analyze verify --man=no ./tickerboard.service ./tickerboard-fetch.service 2>&1; \
+if out=$(systemd-analyze verify --man=no ./tickerboard.service ./tickerboard-fetch.service ./tickerboard-mqtt.service 2>&1; \
          cd example && systemd-analyze verify --man=no ./tickerboard-fetch.service ./tickerboard-fetch.timer 2>&1) \
    && [ -z "$out" ]; then
     echo "verify: systemd-analyze verify: clean (ExecStart -> $exec_target)"
@@ -84,6 +86,18 @@ else
     echo "verify: tickerboard-fetch.service security exposure $fetch_exposure: $verdict"
     echo "$fetch_report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
     awk -v e="$fetch_exposure" 'BEGIN { exit !(e <= 2.0) }' || failures=$((failures + 1))
+fi
+bridge_report=$(systemd-analyze security --offline=true ./tickerboard-mqtt.service 2>&1 || true)
+bridge_exposure=$(echo "$bridge_report" | sed -n 's/.*Overall exposure level for tickerboard-mqtt.service: \([0-9.]*\).*/\1/p')
+if [ -z "$bridge_exposure" ]; then
+    echo "verify: could not read the bridge's exposure from systemd-analyze security:"
+    echo "$bridge_report" | tail -5 | sed 's/^/    /'
+    failures=$((failures + 1))
+else
+    verdict=$(awk -v e="$bridge_exposure" 'BEGIN { if (e <= 2.0) print "goal met (<= 2.0)"; else print "TOO HIGH (must be <= 2.0)" }')
+    echo "verify: tickerboard-mqtt.service security exposure $bridge_exposure: $verdict"
+    echo "$bridge_report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
+    awk -v e="$bridge_exposure" 'BEGIN { exit !(e <= 2.0) }' || failures=$((failures + 1))
 fi
 cd "$root"
 
@@ -138,7 +152,8 @@ if [ -n "$bin" ] && [ -x "$bin" ] && command -v dpkg-deb >/dev/null && command -
     if deb=$("$here/build-deb.sh" --binary "$bin" --out "$tmp/deb" $lint 2>"$tmp/deb.log" | tail -1) && [ -f "$deb" ]; then
         listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./||')
         missing=""
-        for f in usr/bin/tickerboard usr/bin/tickerboard-fetch lib/systemd/system/tickerboard.service etc/tickerboard/tickerboard.conf \
+        for f in usr/bin/tickerboard usr/bin/tickerboard-fetch usr/bin/tickerboard-mqtt lib/systemd/system/tickerboard.service \
+                 lib/systemd/system/tickerboard-mqtt.service usr/lib/sysusers.d/tickerboard.conf etc/tickerboard/tickerboard.conf \
                  usr/share/tickerboard/no-vt.conf usr/share/tickerboard/fetch-example/fetch-prices.sh \
                  usr/share/tickerboard/fetch-example/tickerboard-fetch.service usr/share/doc/tickerboard/copyright \
                  usr/share/doc/tickerboard/changelog.gz usr/share/doc/tickerboard/APPLIANCE.md \
@@ -161,6 +176,7 @@ if [ -n "$bin" ] && [ -x "$bin" ] && command -v dpkg-deb >/dev/null && command -
     if command -v cc >/dev/null; then
         mkdir -p "$tmp/dyn" "$tmp/nofetch"
         cp "$bin" "$tmp/dyn/tickerboard"; cp "$bin" "$tmp/nofetch/tickerboard"
+        [ -x "$(dirname "$bin")/tickerboard-mqtt" ] && cp "$(dirname "$bin")/tickerboard-mqtt" "$tmp/dyn/tickerboard-mqtt"
         echo 'int main(void) { return 0; }' | cc -x c - -o "$tmp/dyn/tickerboard-fetch" -Wl,-rpath,/opt/swift/usr/lib/swift/linux
         refused() { ! "$here/build-deb.sh" --binary "$1" --out "$tmp/deb-refused" >/dev/null 2>"$tmp/refused.log" && grep -q "$2" "$tmp/refused.log"; }
         if refused "$tmp/dyn/tickerboard" 'RUNPATH' && refused "$tmp/nofetch/tickerboard" 'tickerboard-fetch: missing'; then

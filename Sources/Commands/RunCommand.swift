@@ -15,7 +15,7 @@ enum RunCommand {
     static let help = """
         usage: tickerboard run [--config FILE] [--display auto|kms|fbdev|headless] [--preview FILE.png]
                                [--status FILE] [--ready-file PATH] [--size WxH] [--time-scale N]
-                               [--control PATH] [--config-dir DIR]
+                               [--control PATH [--control-group NAME]] [--config-dir DIR]
 
         Runs the kiosk. With a display it takes the screen; with no display device at all it says so,
         writes one preview frame (default /tmp/tickerboard-preview.png) and waits for a display.
@@ -28,7 +28,8 @@ enum RunCommand {
           --config-dir DIR    drop-ins read after the config, *.conf in lexical order (default:
                               conf.d beside the config file, /etc/tickerboard/conf.d)
           --control PATH      listen for `tickerboard ctl` on the Unix socket PATH (mode 0660; under
-                              systemd the socket tickerboard.socket passes is used)
+                              systemd a socket it passes is used); --control-group NAME: the
+                              group whose members may use it (the daemon must be in it)
           --ready-file PATH   write PATH once the first frame is on screen (for scripts; systemd
                               gets READY=1 through $NOTIFY_SOCKET either way)
         Signals: TERM/INT exit and give the console back, HUP reloads the config and re-reads every
@@ -44,6 +45,7 @@ enum RunCommand {
         var size: ModeRequest?
         var timeScale: Double = 1
         var control: String?
+        var controlGroup: String?
         var configDirectory: String?
     }
 
@@ -57,6 +59,8 @@ enum RunCommand {
         o.status = try args.option("--status")
         o.readyFile = try args.option("--ready-file")
         o.control = try args.option("--control")
+        o.controlGroup = try args.option("--control-group")
+        if o.controlGroup != nil && o.control == nil { throw UsageError("run: --control-group needs --control PATH") }
         o.configDirectory = try args.option("--config-dir")
         if let size = try args.option("--size") {
             guard let m = ModeRequest(size), m.width <= 16_384, m.height <= 16_384 else {
@@ -126,6 +130,7 @@ enum RunCommand {
         options.timeScale = o.timeScale
         options.modeOverride = o.size
         options.controlPath = o.control
+        options.controlGroup = o.controlGroup
         options.configDirectory = o.configDirectory
         ProcessResources.returnLargeBlocksToTheKernel()
         let daemon: Daemon

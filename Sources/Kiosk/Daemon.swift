@@ -35,6 +35,8 @@ package final class Daemon: KioskShell {
         package var modeOverride: ModeRequest?
         /// `--control PATH`: the control socket (else the one systemd passes, if any).
         package var controlPath: String?
+        /// `--control-group NAME`: the group whose members may use the socket (else the daemon's own).
+        package var controlGroup: String?
         /// `--config-dir DIR`: the drop-ins (nil: `conf.d` beside the config).
         package var configDirectory: String?
 
@@ -156,7 +158,12 @@ package final class Daemon: KioskShell {
             if let fd = UnixListener.fromSystemd() {
                 listener = try UnixListener(adopting: fd, path: options.controlPath ?? "(socket from systemd)")
             } else if let path = options.controlPath {
-                listener = try UnixListener(path: path, mode: 0o660)
+                var group: gid_t?
+                if let name = options.controlGroup {
+                    group = UnixListener.groupID(named: name)
+                    if group == nil { Log.error("control: no group \(name); only root and this user may use \(path)") }
+                }
+                listener = try UnixListener(path: path, mode: 0o660, group: group)
             } else {
                 return
             }

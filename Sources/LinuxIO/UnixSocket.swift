@@ -68,6 +68,11 @@ public final class UnixListener {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// The id of the group named `name` (the system's group database), nil when there is none.
+    public static func groupID(named name: String) -> gid_t? {
+        getgrnam(name).map { $0.pointee.gr_gid }
+    }
+
     /// The group that owns the socket's path (who may connect besides its owner).
     public var pathGroup: gid_t? {
         var info = stat()

@@ -10,7 +10,7 @@ struct ControlProtocolTests {
             .status, .show(instrument: "AAPL", range: nil), .show(instrument: "SAP DE", range: "1Y"), .range("5D"),
             .scene("watchlist"), .next, .pause, .resume, .screen(.on), .screen(.off), .screen(.auto), .brightness(0),
             .brightness(100), .reload, .message(text: "Market closed \"early\" today \\ 13:00", seconds: 600),
-            .message(text: "x", seconds: nil), .clearMessage, .screenshot, .version,
+            .message(text: "x", seconds: nil), .clearMessage, .screenshot, .version, .instruments,
         ]
         for command in commands {
             #expect(ControlCommand.parse(command.line) == .success(command), "\(command.line)")

@@ -1,0 +1,99 @@
+import Testing
+
+@testable import Bridge
+@testable import Control
+
+/// The Home Assistant bridge's decisions: which entities discovery announces, which request each
+/// command topic becomes, and the state it publishes.
+@Suite("MQTT bridge model")
+struct BridgeModelTests {
+    var settings: MQTTSettings {
+        var s = MQTTSettings()
+        _ = s.apply("node-id", "hall")
+        return s
+    }
+
+    let instruments = [BridgeInstrument(id: "AAPL", name: "Apple", currency: "USD", price: 190.5, change: 1.5, changePercent: 0.7925,
+                                        sessionState: "open"),
+                       BridgeInstrument(id: "SAP.DE", name: "SAP", currency: "EUR"),
+                       BridgeInstrument(id: "VOD.L", name: "Vodafone", currency: "GBp")]
+
+    @Test("discovery: 12 entities and 3 sensors per instrument, each with the device, availability and a unique id")
+    func discovery() {
+        let model = BridgeModel(settings: settings, version: "1.2.3")
+        let messages = model.discovery(instruments: instruments, ranges: ["1D", "1Y"], scenes: ["chart", "watchlist"])
+        #expect(messages.count == 12 + 3 * 3)
+        #expect(messages.allSatisfy { $0.retain && $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/config") })
+        let byTopic = Dictionary(uniqueKeysWithValues: messages.map { ($0.topic, String(decoding: $0.payload, as: UTF8.self)) })
+        let select = byTopic["homeassistant/select/hall/instrument/config"] ?? ""
+        #expect(select.contains("\"options\": [\"AAPL\", \"SAP.DE\", \"VOD.L\"]"))
+        #expect(select.contains("\"command_topic\": \"tickerboard/hall/instrument/set\""))
+        #expect(byTopic["homeassistant/sensor/hall/price_sap_de/config"]?.contains("\"unit_of_measurement\": \"EUR\"") == true)
+        // Pence are no ISO 4217 unit: no unit rather than a wrong one.
+        #expect(byTopic["homeassistant/sensor/hall/price_vod_l/config"]?.contains("unit_of_measurement") == false)
+        for (_, payload) in byTopic {
+            #expect(payload.contains("\"availability_topic\": \"tickerboard/hall/availability\""))
+            #expect(payload.contains("\"sw_version\": \"1.2.3\""))
+            #expect(payload.contains("\"unique_id\": \"tickerboard_hall_"))
+        }
+        #expect(Set(messages.map(\.topic)).count == messages.count)
+    }
+
+    @Test("command topics become control requests; anything else is ignored with a reason")
+    func actions() {
+        let model = BridgeModel(settings: settings, version: "1")
+        let b = "tickerboard/hall/"
+        #expect(model.action(topic: b + "instrument/set", payload: "SAP.DE") == .request(.show(instrument: "SAP.DE", range: nil)))
+        #expect(model.action(topic: b + "range/set", payload: "1y") == .request(.range("1Y")))
+        #expect(model.action(topic: b + "scene/set", payload: "watchlist") == .request(.scene("watchlist")))
+        #expect(model.action(topic: b + "screen/set", payload: "OFF") == .request(.screen(.off)))
+        #expect(model.action(topic: b + "screen/set", payload: "on") == .request(.screen(.on)))
+        #expect(model.action(topic: b + "screen_mode/set", payload: "auto") == .request(.screen(.auto)))
+        #expect(model.action(topic: b + "brightness/set", payload: "40") == .request(.brightness(40)))
+        #expect(model.action(topic: b + "cycling/set", payload: "OFF") == .request(.pause))
+        #expect(model.action(topic: b + "next/set", payload: "PRESS") == .request(.next))
+        #expect(model.action(topic: b + "reload/set", payload: "PRESS") == .request(.reload))
+        #expect(model.action(topic: b + "screenshot/set", payload: "PRESS") == .screenshot)
+        #expect(model.action(topic: b + "message/set", payload: "Closed \"early\"") == .request(.message(text: "Closed \"early\"", seconds: nil)))
+        #expect(model.action(topic: b + "message/set", payload: "") == .request(.clearMessage))
+        if case .ignore = model.action(topic: b + "screen/set", payload: "dim") {} else { Issue.record("dim accepted") }
+        if case .ignore = model.action(topic: b + "brightness/set", payload: "400") {} else { Issue.record("400 accepted") }
+        if case .ignore = model.action(topic: b + "reboot/set", payload: "PRESS") {} else { Issue.record("reboot accepted") }
+        if case .ignore = model.action(topic: "other/instrument/set", payload: "A") {} else { Issue.record("foreign topic") }
+    }
+
+    @Test("state: the screen as ON/OFF, the selects, and each instrument's JSON")
+    func state() {
+        let model = BridgeModel(settings: settings, version: "1")
+        var status = BridgeStatus()
+        status.instrumentID = "AAPL"
+        status.range = "1Y"
+        status.scene = "line"
+        status.display = "off-control"
+        status.screenControl = "off"
+        status.paused = true
+        let messages = Dictionary(uniqueKeysWithValues: model.state(status, instruments: instruments).map {
+            ($0.topic, String(decoding: $0.payload, as: UTF8.self))
+        })
+        #expect(messages["tickerboard/hall/screen/state"] == "OFF")
+        #expect(messages["tickerboard/hall/scene/state"] == "chart")
+        #expect(messages["tickerboard/hall/cycling/state"] == "OFF")
+        #expect(messages["tickerboard/hall/screen_mode/state"] == "off")
+        #expect(messages["tickerboard/hall/instrument/aapl/state"] == "{\"price\": 190.5, \"change\": 1.5, \"change_percent\": 0.79, \"market\": \"open\", \"stale\": false}")
+        #expect(messages["tickerboard/hall/instrument/sap_de/state"] == "{\"price\": null, \"change\": null, \"change_percent\": null, \"market\": null, \"stale\": false}")
+    }
+
+    @Test("[mqtt] keys: good values taken, bad ones named")
+    func settingsKeys() {
+        var s = MQTTSettings()
+        #expect(s.apply("port", "8883") == .ok && s.port == 8883)
+        #expect(s.apply("port", "0") != .ok)
+        #expect(s.apply("base-topic", "home/tb") == .ok && s.base == "home/tb")
+        #expect(s.apply("base-topic", "home/#") != .ok)
+        #expect(s.apply("node-id", "living room") != .ok)
+        #expect(s.apply("password-file", "secret") != .ok)
+        #expect(s.apply("poll-interval", "10s") == .ok && s.pollSeconds == 10)
+        #expect(s.apply("poll-interval", "0") != .ok)
+        #expect(s.apply("colour", "red") == .unknown)
+    }
+}
