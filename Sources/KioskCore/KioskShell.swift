@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// What a shell does for the core: one method per effect. The daemon (`Kiosk.Daemon`) does it with
 /// devices and files; the tests' driver does it with a manual clock and a record. Both reach their
 /// methods through `perform` and feed events through `KioskRunner`, so the switch from effects to
@@ -22,6 +24,9 @@ public protocol KioskShell: AnyObject {
     func layoutChanged(quarterTurns: Int, width: Int, height: Int)
     func writeStatus(_ status: KioskStatus)
     func exit(status: Int32)
+    /// Send `request` to the TV over HDMI-CEC (nothing when there is no adapter); the outcome
+    /// comes back as `.cec(.sent)` or `.cec(.failed)`.
+    func cec(_ request: CECRequest)
 }
 
 extension KioskShell {
@@ -45,6 +50,7 @@ extension KioskShell {
         case .layoutChanged(let turns, let width, let height): layoutChanged(quarterTurns: turns, width: width, height: height)
         case .writeStatus(let status): writeStatus(status)
         case .exit(let status): exit(status: status)
+        case .cec(let request): cec(request)
         }
     }
 }

@@ -55,6 +55,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var openFDs: Int?
     public var animating = false
     public var paused = false
+    /// HDMI-CEC: `off`, `no-adapter`, `claiming`, `tv-on`, `tv-standby`, `tv-off-by-hand`, `not-answering`.
+    public var cec: String?
     public var problems: [KioskProblem] = []
     public var time: Double = 0
 
@@ -118,7 +120,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("scanout_copy_fraction", .number(scanoutCopyFraction)), ("burn_in_shift", .text(burnInShift)),
          ("rotation", .text(rotation)), ("present_method", .text(presentMethod)), ("pacing", .text(pacing)),
          ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
-         ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
+         ("animating", .raw(String(animating))), ("paused", .raw(String(paused))), ("cec", .text(cec)),
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
