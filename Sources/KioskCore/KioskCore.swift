@@ -490,7 +490,13 @@ public final class KioskCore {
         case .screenOffApplied(let dpms):
             guard !screenOn else { break }
             log(.notice, "power: screen off (\(dpms ? "DPMS" : "black frame")): \(powerReason == .idle ? "idle" : "schedule")")
-            if !dpms { screen = .off(.blackFrameWanted) }
+            if !dpms { screen = .off(.blackFrameWanted) } else {
+                // A display that powers down lets a flip in flight land and forgets it (KMS waits
+                // for it, then resets): its completion never comes, and a frame still counted as
+                // in flight would hold back every frame after the wake (seen in the E2E when the
+                // schedule turned the screen off during the draw-in).
+                flip = .idle
+            }
         case .vtRelease:
             emit(.releaseDisplay)
             flip = .idle

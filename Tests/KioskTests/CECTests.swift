@@ -125,6 +125,25 @@ struct CECTests {
         #expect(Self.sent(d, since: touched).map(\.1) == [.wake, .standby])
     }
 
+    /// Found by the CEC E2E: the schedule's end came (a clock step) during the draw-in, with a flip
+    /// in flight that KMS lets land and forgets when it powers down; the woken screen drew nothing.
+    @Test("a screen switched off with a flip in flight draws again when woken")
+    func offMidFlip() throws {
+        let d = try Self.started(wall: Self.wednesdayEvening + 50)
+        d.send(.gesture(.tap(x: 1, y: 1), inputMicros: nil))
+        d.send(.key(.nextRange))  // a morph: frames follow each other
+        d.run(for: 0.35)
+        #expect(d.core.model?.isAnimating(at: d.time.mono) == true)
+        d.stepWallClock(by: 600)
+        d.send(.clockStepped)
+        #expect(!d.core.screenOn)
+        let frames = d.presents.count
+        d.send(.gesture(.scrubBegan(x: 10, y: 10), inputMicros: nil))
+        d.run(for: 1)
+        #expect(d.core.screenOn)
+        #expect(d.presents.count > frames, "no frame after the wake")
+    }
+
     @Test("a presence key (no command) wakes the screen and the TV like a touch, and holds nothing")
     func presenceKeyWakes() throws {
         let d = try Self.started(wall: Self.wednesdayEvening + 3600, idle: 60)

@@ -71,6 +71,8 @@ final class CoreDriver: KioskShell {
 
     func setPowered(_ on: Bool) {
         powered.append(Timed(time: time, value: on))
+        // As KMS does: a flip in flight lands while the output powers down, and is not reported.
+        if !on && hasDPMS { pendingFlip = nil }
         if !on { send(.screenOffApplied(dpms: hasDPMS)) }
     }
 
