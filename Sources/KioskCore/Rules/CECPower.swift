@@ -153,7 +153,12 @@ public struct CECPower: Sendable {
 
     /// A deadline passed.
     public mutating func timer(at t: Double) -> [Output] {
-        guard enabled, adapter != nil else { return [] }
+        guard enabled, adapter != nil else {
+            // Nothing to send to: no deadline may stay behind (it would be due for ever).
+            retryDue = nil
+            queryDue = nil
+            return []
+        }
         var out: [Output] = []
         if let due = retryDue, due <= t {
             retryDue = nil
