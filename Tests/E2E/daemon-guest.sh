@@ -230,7 +230,7 @@ cec_phases() {
   wait_file /dev/cec1 200
   echo "cec_modprobe_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
   for c in /dev/cec*; do
-    echo "cec_adapter: $c $(cec-ctl -d "$c" 2>&1 | grep -E 'Driver|Adapter|Physical Address' | tr -s ' \t' ' ' | tr '\n' ';')" >> "$L"
+    echo "cec_adapter: $c $(cec-ctl -d "$c" 2>&1 | sed -n 's/^[[:space:]]*\(Adapter Name\|Physical Address\)[[:space:]]*: //p' | tr '\n' ' ')" >> "$L"
   done
   cec-ctl -d /dev/cec0 --tv --osd-name TV > "$OUT/d-cec-tv-setup.log" 2>&1
   stdbuf -oL -eL cec-follower -d /dev/cec0 -m -s > "$TV" 2>&1 &
