@@ -204,6 +204,16 @@ judge_cec() {
   else
     result presence-key-wakes FAIL "$(grep -E 'button|presence|power:' "$L" | tail -5 | tr '\n' '|'); TV: $(echo "$KEY" | grep -E ' to [A-Za-z]|Changing' | tr '\n' '|'); $(cm presence 6)"
   fi
+  # (c') the TV switched off by its remote (cec-ctl on the TV's adapter broadcasts Standby from
+  # address 0): no Standby to it at the next blank, no Image View On at the next presence key
+  HAND=$(tv_between "$(cm byhand_before 3)" "$(cm gone 3)")
+  DETAIL="'$(grep -o 'cec: standby from logical address 0[^;]*' "$L" | head -1)'; status cec=$(cm byhand 5); blanked ($(grep -c 'power: screen off' "$L") offs in all), a presence key ($(grep -c 'power: screen on: a presence key' "$L") in all): the TV got $(echo "$HAND" | grep -c '(4 to 0): STANDBY') Standby and $(echo "$HAND" | grep -c 'IMAGE_VIEW_ON') Image View On from us"
+  if grep -q 'cec: standby from logical address 0' "$L" && [ "$(grep -c 'stays off until the next scheduled on' "$L")" -ge 2 ] \
+     && [ "$(cm byhand 5)" = tv-off-by-hand ] && [ -n "$(cm gone 3)" ] && ! has "$HAND" '(4 to 0): STANDBY' && ! has "$HAND" 'IMAGE_VIEW_ON'; then
+    result cec-off-by-hand-stays-off PASS "$DETAIL"
+  else
+    result cec-off-by-hand-stays-off FAIL "$DETAIL; log: $(grep -E 'cec:|power:' "$L" | tail -6 | tr '\n' '|')"
+  fi
   # (d) the adapter unbound and vivid removed under the running daemon: said once, frames go on
   GONE=$(grep -h '^cec_gone_flips: ' "$L" | tail -1)
   read -r _ G0 _ G1 ALIVE <<< "$GONE"

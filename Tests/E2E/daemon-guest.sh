@@ -275,6 +275,16 @@ cec_phases() {
   wait_dpms On
   cmark presence
   wait $I
+  # (c') the TV switched off with its remote: it broadcasts Standby. It stays off: the next blank
+  # sends it nothing, and a presence key lights the screen without waking the TV (the daemon says
+  # so when it decides; the host reads the TV's log up to the unbind below, well after it).
+  cmark byhand_before
+  cec-ctl -d /dev/cec0 --to 15 --standby >> "$OUT/d-cec-tv-setup.log" 2>&1
+  wait_text "$L" 'standby from logical address 0'
+  wait_count "$L" 'power: screen off' 3 2400
+  $INJ create-button waitfor "$L" 'found "tickerboard e2e button"' 2 button waitfor "$L" 'a presence key' 2 > "$OUT/d-inject-key2.log" 2>&1
+  wait_count "$L" 'stays off until the next scheduled on' 2
+  cmark byhand
   # (d) the adapter goes away under the daemon: unbound, then the module removed
   stats $P "$L"; F0=$(last_flips "$L")
   T0=$(uptime_cs)
