@@ -47,7 +47,7 @@ public final class CECAdapter {
     public init(path: String) throws(Errno) {
         self.path = path
         descriptor = try FileDescriptor.open(path, .readWrite, options: [.nonBlocking])
-        do {
+        do throws(Errno) {
             var caps = cec_caps()
             try Self.call(descriptor, tb_cec_adap_g_caps, &caps)
             driver = Self.string(of: &caps.driver)
@@ -102,7 +102,7 @@ public final class CECAdapter {
         addrs.primary_device_type.0 = UInt8(CEC_OP_PRIM_DEVTYPE_PLAYBACK)
         addrs.log_addr_type.0 = UInt8(CEC_LOG_ADDR_TYPE_PLAYBACK)
         addrs.all_device_types.0 = UInt8(CEC_OP_ALL_DEVTYPE_PLAYBACK)
-        do {
+        do throws(Errno) {
             try Self.call(descriptor, tb_cec_adap_s_log_addrs, &addrs)
         } catch .resourceBusy {
             return  // configured meanwhile by someone else: theirs stand
@@ -129,7 +129,7 @@ public final class CECAdapter {
         var out: [Incoming] = []
         while out.count < 256 {
             var msg = cec_msg()
-            do { try Self.call(descriptor, tb_cec_receive, &msg) } catch .wouldBlock { break }
+            do throws(Errno) { try Self.call(descriptor, tb_cec_receive, &msg) } catch .wouldBlock { break }
             let bytes = withUnsafeBytes(of: &msg.msg) { Array($0.prefix(Int(min(msg.len, 16)))) }
             if msg.tx_status != 0 {
                 let ok = msg.tx_status & UInt8(CEC_TX_STATUS_OK) != 0
@@ -140,7 +140,7 @@ public final class CECAdapter {
         }
         while true {
             var event = cec_event()
-            do { try Self.call(descriptor, tb_cec_dqevent, &event) } catch .wouldBlock { break }
+            do throws(Errno) { try Self.call(descriptor, tb_cec_dqevent, &event) } catch .wouldBlock { break }
             if event.event == UInt32(CEC_EVENT_STATE_CHANGE) {
                 try refreshAddresses()
                 out.append(.stateChanged)

@@ -160,7 +160,7 @@ final class CECLink {
         }
         guard let a = adapter, let la = a.logicalAddress else { return }
         for (i, message) in CECMessage.messages(for: request, from: la, physicalAddress: a.physicalAddress).enumerated() {
-            do {
+            do throws(Errno) {
                 let sequence = try a.transmit(message)
                 if i == 0 { pending[sequence] = request }
             } catch .noSuchDevice {
