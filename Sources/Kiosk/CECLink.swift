@@ -1,3 +1,5 @@
+// The daemon's end of HDMI-CEC: one adapter opened, claimed and watched in the event loop.
+
 import Display
 import DisplayModel
 import KioskCore

@@ -1,3 +1,6 @@
+// The HDMI-CEC rule: what the TV is told as the screen goes off and on, and what a TV that was
+// switched off by its remote, does not answer, or loses its adapter changes about that.
+
 import DisplayModel
 
 /// What the TV on HDMI-CEC is told when the screen goes off and on (`[power] cec`), and what the
