@@ -183,7 +183,16 @@ judge_cec() {
   TOUCH=$(tv_between "$(cm standby 3)" "$(cm touched 3)"); BLANK=$(tv_between "$(cm touched 3)" "$(cm blanked 3)")
   KEY=$(tv_between "$(cm blanked 3)" "$(cm presence 3)")
   CLAIM=$(grep -o 'cec: [^ ]* is playback device [0-9]* at [0-9a-f.]*' "$L" | head -1)
-  DETAIL="$CLAIM (claimed and the TV woken $(grep -h '^cec_claim_ms: ' "$L" | cut -d' ' -f2) ms after the daemon started); adapters: $ADAPTERS"
+  DETAIL="$CLAIM (claimed $(grep -h '^cec_claim_ms: ' "$L" | cut -d' ' -f2) ms after the daemon started); adapters: $ADAPTERS"
+  # (0) no TV on the bus at first: the wake not acknowledged, said once, frames drawn meanwhile; the
+  # retry after the TV came reached it
+  D0="'$(grep -o 'cec: [^;]*was not delivered ([^)]*)' "$L" | head -1)' ($(grep -c 'was not delivered' "$L") such line), status cec=$(cm nack 5), $(grep -h '^nack_flips: ' "$L" | cut -d' ' -f2) flips meanwhile; then the TV came: '$(grep -o 'cec: the TV acknowledged [^|]* again' "$L" | head -1)' $(grep -h '^cec_ack_ms: ' "$L" | cut -d' ' -f2) ms after the start"
+  if [ "$(grep -c 'was not delivered' "$L")" = 1 ] && [ "$(cm nack 5)" = not-answering ] && grep -q 'acknowledged image-view-on + active-source again' "$L" \
+     && [ "$(grep -h '^nack_flips: ' "$L" | cut -d' ' -f2)" -gt 0 ] 2>/dev/null && has "$START" 'IMAGE_VIEW_ON'; then
+    result cec-tv-not-answering PASS "$D0"
+  else
+    result cec-tv-not-answering FAIL "$D0; log: $(grep -E 'cec:' "$L" | head -5 | tr '\n' '|')"
+  fi
   # (a) the schedule's end: Standby reaches the TV and puts it to standby; at start it was woken
   if has "$START" 'IMAGE_VIEW_ON' && has "$START" 'ACTIVE_SOURCE' && has "$STBY" 'STANDBY (0x36)' \
      && has "$STBY" 'Changing state to standby' && grep -q 'power: screen off' "$L" && [ "$(cm standby 5)" = tv-standby ]; then
