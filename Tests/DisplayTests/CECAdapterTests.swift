@@ -25,7 +25,13 @@ struct CECAdapterTests {
 
     @Test("a node that is no CEC adapter is refused with the kernel's word for it")
     func notAnAdapter() {
-        #expect(throws: Errno.notATerminal) { try CECAdapter(path: "/dev/null") }
+        do throws(Errno) {
+            _ = try CECAdapter(path: "/dev/null")
+            Issue.record("/dev/null opened as a CEC adapter")
+        } catch {
+            // The kernel says ENOTTY; qemu-user, which runs the arm64 tests, knows no CEC ioctl (ENOSYS).
+            #expect(error == .notATerminal || error == Errno(rawValue: ENOSYS), "\(error)")
+        }
         #expect(throws: Errno.noSuchFileOrDirectory) { try CECAdapter(path: "/dev/tb-no-such-cec") }
     }
 
