@@ -228,6 +228,16 @@ struct CECTests {
         let gaps = zip(retries, [0] + retries).map { $0 - $1 }
         #expect(gaps.map { ($0 * 10).rounded() / 10 } == [5, 10, 20, 40, 80, 160, 300, 300, 300], "\(gaps)")
         #expect(d.logs.filter { $0.value.contains("was not delivered") }.count == 1)
+        // A wake while it still fails starts its own backoff, and is not said again.
+        d.send(.presence)
+        #expect(d.cecRequests.last?.value == .wake)
+        d.send(.cec(.failed(.wake, reason: "nack")))
+        #expect(d.core.cecStatus == "not-answering")
+        let sentBefore = d.cecRequests.count
+        d.run(for: 5.5)
+        #expect(d.cecRequests.dropFirst(sentBefore).contains { $0.value == .wake })
+        #expect(d.logs.filter { $0.value.contains("was not delivered") }.count == 1)
+        d.run(for: 130)  // the presence's two minutes: off again, standby wanted
         d.send(.cec(.sent(.standby)))
         #expect(d.core.status().cec == "tv-standby")
         #expect(d.logs.contains { $0.value.contains("acknowledged standby again") })

@@ -42,7 +42,10 @@ public struct CECPower: Sendable {
     public private(set) var wantOn: Bool?
     public private(set) var offByHand = false
     private var lastWake = -Double.infinity
+    /// Failures of the request now wanted (its backoff), and whether the TV has been failing since
+    /// the last acknowledgement (said once per streak, across screen changes).
     private var failures = 0
+    private var failing = false
     public private(set) var retryDue: Double?
     public private(set) var queryDue: Double?
 
@@ -59,7 +62,7 @@ public struct CECPower: Sendable {
     public var status: String {
         guard enabled else { return "off" }
         guard adapter != nil else { return goneReason == nil ? "claiming" : "no-adapter" }
-        if failures > 0 { return "not-answering" }
+        if failing { return "not-answering" }
         if offByHand { return "tv-off-by-hand" }
         switch wantOn {
         case true?: return "tv-on"
@@ -117,6 +120,7 @@ public struct CECPower: Sendable {
             retryDue = nil
             queryDue = nil
             failures = 0
+            failing = false
             if wasThere { return [.log(.warning, "cec: the adapter is gone (\(reason)); the screen goes on without it")] }
             // `auto` without an adapter is the usual case (a monitor, no CEC): nothing to say.
             if firstWord && setting != .auto { return [.log(.warning, "cec: \(reason); running without HDMI-CEC")] }
@@ -139,9 +143,11 @@ public struct CECPower: Sendable {
             offByHand = false
             return wantOn == true ? [.send(.activeSource)] : []
         case .sent(let request):
-            guard request != .queryPower, failures > 0 else { return [] }
+            guard request != .queryPower, failing || failures > 0 else { return [] }
             failures = 0
             retryDue = nil
+            guard failing else { return [] }
+            failing = false
             return [.log(.notice, "cec: the TV acknowledged \(request) again")]
         case .failed(let request, let reason):
             // A lost question is asked again at the next poll; a lost order is sent again.
@@ -149,7 +155,8 @@ public struct CECPower: Sendable {
             failures += 1
             let delay = min(Self.longestRetry, Self.firstRetry * Double(1 << min(failures - 1, 10)))
             retryDue = t + delay
-            guard failures == 1 else { return [] }
+            guard !failing else { return [] }
+            failing = true
             return [.log(.warning, "cec: \(request) was not delivered (\(reason)); retrying with backoff")]
         }
     }
