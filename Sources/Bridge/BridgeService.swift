@@ -38,8 +38,7 @@ public final class BridgeService {
     }
 
     static func log(_ priority: Int, _ text: String) {
-        let line = Array("<\(priority)>\(text)\n".utf8)
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        StandardStream.error.write("<\(priority)>\(text)\n")
     }
 
     /// Reads a credential file: its first line, without the line end (the value is never logged).
@@ -248,17 +247,14 @@ public final class BridgeService {
     /// with the request (a regular file: the daemon's write never waits on us), then it is published.
     private func publishScreenshot() {
         nextScreenshot = MonotonicClock.seconds + settings.screenshotSeconds
-        let fd = tb_memfd("tickerboard-screenshot")
-        guard fd >= 0 else { return Self.log(4, "tickerboard-mqtt: screenshot: memfd: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        switch request(.screenshot, passing: FileDescriptor(rawValue: fd)) {
+        let file: MemoryFile
+        do { file = try MemoryFile(name: "tickerboard-screenshot") } catch {
+            return Self.log(4, "tickerboard-mqtt: screenshot: memfd: \(error)")
+        }
+        switch request(.screenshot, passing: file.descriptor) {
         case .failure(let error): Self.log(4, "tickerboard-mqtt: screenshot: \(error)")
         case .success:
-            let size = lseek(fd, 0, SEEK_END)
-            guard size > 0, size < 64 << 20 else { return }
-            var bytes = [UInt8](repeating: 0, count: Int(size))
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-            guard n == size else { return }
+            guard let bytes = file.contents(limit: 64 << 20), !bytes.isEmpty else { return }
             var message = BridgeMessage(model.screenshotTopic, "")
             message.payload = bytes
             publish(message)

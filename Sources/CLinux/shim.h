@@ -11,6 +11,7 @@
 #include <linux/kd.h>
 #include <linux/vt.h>
 #include <linux/input.h>
+#include <linux/cec.h>
 #include <unistd.h>
 #include <malloc.h>
 #include <sys/socket.h>
@@ -67,6 +68,10 @@ static inline int tb_peer_groups(int fd, unsigned *groups, int capacity) {
     return (int)(len / sizeof(unsigned));
 }
 
+// An anonymous in-memory file (declared under _GNU_SOURCE only), close-on-exec.
+extern int memfd_create(const char *name, unsigned int flags);
+static inline int tb_memfd_create(const char *name) { return memfd_create(name, 1u /* MFD_CLOEXEC */); }
+
 /// Fills a sockaddr_un for `path`; -1 when the path does not fit.
 static inline int tb_unix_address(struct sockaddr_un *a, const char *path) {
     memset(a, 0, sizeof *a);
@@ -76,4 +81,14 @@ static inline int tb_unix_address(struct sockaddr_un *a, const char *path) {
     memcpy(a->sun_path, path, n);
     return 0;
 }
+
+// The CEC ioctls are function-like _IOWR macros, which Swift does not import.
+static const unsigned long tb_cec_adap_g_caps = CEC_ADAP_G_CAPS;
+static const unsigned long tb_cec_adap_g_phys_addr = CEC_ADAP_G_PHYS_ADDR;
+static const unsigned long tb_cec_adap_g_log_addrs = CEC_ADAP_G_LOG_ADDRS;
+static const unsigned long tb_cec_adap_s_log_addrs = CEC_ADAP_S_LOG_ADDRS;
+static const unsigned long tb_cec_transmit = CEC_TRANSMIT;
+static const unsigned long tb_cec_receive = CEC_RECEIVE;
+static const unsigned long tb_cec_dqevent = CEC_DQEVENT;
+static const unsigned long tb_cec_s_mode = CEC_S_MODE;
 #endif

@@ -110,7 +110,4 @@ enum CtlCommand {
 }
 
 /// One line on stderr (a screenshot's answer: stdout carries the PNG).
-private func writeStderr(_ text: String) {
-    let line = Array((text + "\n").utf8)
-    _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-}
+private func writeStderr(_ text: String) { StandardStream.error.write(text + "\n") }

@@ -29,7 +29,7 @@ public struct ControlSession: Sendable {
         /// An answer the session gives itself (a malformed or too-fast request).
         case reply(ControlReply)
         /// Send what is queued, then close, logging `reason`.
-        case close(reason: String)
+        case closeConnection(reason: String)
     }
 
     public let limits: ControlLimits
@@ -56,7 +56,7 @@ public struct ControlSession: Sendable {
         guard !closed else { return [] }
         if bytes.isEmpty {
             closed = true
-            return [.close(reason: "closed by the client")]
+            return [.closeConnection(reason: "closed by the client")]
         }
         lastActivity = time
         var actions: [Action] = []
@@ -79,14 +79,14 @@ public struct ControlSession: Sendable {
     public mutating func idle(at time: Double) -> Action? {
         guard !closed, time >= idleDeadline else { return nil }
         closed = true
-        return .close(reason: "silent for \(Int(limits.idleSeconds)) s")
+        return .closeConnection(reason: "silent for \(Int(limits.idleSeconds)) s")
     }
 
     private mutating func tooLong() -> [Action] {
         closed = true
         buffer = []
         return [.reply(.error(.tooLong("a request has at most \(limits.lineBytes) bytes; closing"))),
-                .close(reason: "a request longer than \(limits.lineBytes) bytes")]
+                .closeConnection(reason: "a request longer than \(limits.lineBytes) bytes")]
     }
 
     private mutating func admit(_ line: [UInt8], at time: Double) -> Action {

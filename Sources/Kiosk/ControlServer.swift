@@ -145,7 +145,7 @@ final class ControlServer {
                     if case .error(.busy) = reply, client.session.refusedForRate == 1 {
                         Log.limited(.notice, key: "control-rate", "control: \(client.peer) sends faster than \(Int(limits.ratePerSecond)) requests a second")
                     }
-                case .close(let reason):
+                case .closeConnection(let reason):
                     client.closing = true
                     if client.output.isEmpty || received.bytes.isEmpty { drop(client, reason: reason); return }
                 }
@@ -276,7 +276,7 @@ final class ControlServer {
     private func closeIdle() {
         let t = now()
         for client in Array(clients.values) {
-            if case .close(let reason)? = client.session.idle(at: t) { drop(client, reason: reason) }
+            if case .closeConnection(let reason)? = client.session.idle(at: t) { drop(client, reason: reason) }
         }
         armIdle()
     }

@@ -67,6 +67,8 @@ package final class Daemon: KioskShell {
     private var control: ControlServer?
     /// The picture last handed to the display: a screenshot where the display cannot read back.
     private var lastPresented: PixelBuffer?
+    /// The HDMI-CEC adapter (`[power] cec`), nil when off.
+    private var cecLink: CECLink?
     /// Paints the core's scenes; the one canvas of the display, kept for the daemon's life.
     private let renderer: SceneRenderer
     /// The frame statistics' summary as the core last gave it (on stopping).
@@ -103,7 +105,11 @@ package final class Daemon: KioskShell {
     /// A simulated display has no input devices of its own: the seat belongs to whatever else runs.
     package static func effective(_ config: Config, _ options: Options) -> Config {
         var c = config
-        if !options.displayChoice.isPhysical { c.inputEnabled = false }
+        if !options.displayChoice.isPhysical {
+            c.inputEnabled = false
+            // Nor does it own a TV: a headless test must not switch the machine's TV off.
+            c.cec = .off
+        }
         return c
     }
 
@@ -148,6 +154,7 @@ package final class Daemon: KioskShell {
         }
         startControl()
         send(.start)
+        startCEC()
         startLiveData()
     }
 
@@ -177,6 +184,16 @@ package final class Daemon: KioskShell {
         } catch {
             Log.error("control: cannot listen on \(options.controlPath ?? "the socket from systemd"): \(error); running without a control socket")
         }
+    }
+
+    private func startCEC() {
+        cecLink?.stop()
+        cecLink = nil
+        guard config.cec != .off else { return }
+        let link = CECLink(loop: loop, setting: config.cec, send: { [unowned self] in send($0) },
+                           log: { Log.write($0, $1) })
+        cecLink = link
+        link.start()
     }
 
     /// One turn of the loop: waits (at most `timeout`) for a descriptor or the core's timer.
@@ -217,6 +234,8 @@ package final class Daemon: KioskShell {
         let applied = display.setPowered(on)
         if !on { send(.screenOffApplied(dpms: applied)) }
     }
+
+    package func cec(_ request: CECRequest) { cecLink?.perform(request) }
 
     package func ready(status: String?) { tellSystemd(.ready(status: status)) }
     package func watchdogPing() { tellSystemd(.watchdogPing) }
@@ -495,8 +514,10 @@ package final class Daemon: KioskShell {
     private func handleInput() {
         guard let input else { return }
         for event in input.dispatch() {
-            if case .key(_, true, let command?, _) = event {
-                send(.key(command))
+            if case .key(_, let pressed, let command, _) = event {
+                // A key without a command (a PIR sensor through gpio-keys, a doorbell) says that
+                // someone is there; releases say nothing.
+                if pressed { send(command.map { .key($0) } ?? .presence) }
                 continue
             }
             // Collected first: the recognizer must not be in use while the core's effects run.
@@ -584,9 +605,11 @@ package final class Daemon: KioskShell {
             return .error(.refused(outcome.summary + (problems.first.map { ": \($0)" } ?? "")))
         }
         Log.notice(outcome.summary)
+        let oldCEC = config.cec
         config = Daemon.effective(outcome.config, options)
         renderer.renderThreads = Daemon.renderThreads(for: config)
         send(.configure(Daemon.setup(for: config, file: configPath)))
+        if config.cec != oldCEC { startCEC() }
         startLiveData()
         return .ok(outcome.summary)
     }

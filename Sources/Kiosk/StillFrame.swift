@@ -151,4 +151,5 @@ package final class StillFrame: KioskShell {
     package func layoutChanged(quarterTurns: Int, width: Int, height: Int) {}
     package func writeStatus(_ status: KioskStatus) {}
     package func exit(status: Int32) {}
+    package func cec(_ request: CECRequest) {}
 }

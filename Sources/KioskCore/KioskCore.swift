@@ -12,6 +12,7 @@
 
 import Chart
 import Control
+import DisplayModel
 import Feed
 import InputModel
 import Raster
@@ -147,6 +148,12 @@ public enum KioskEvent: Sendable {
     case vtAcquire
     case gesture(Gesture, inputMicros: UInt64?)
     case key(KeyCommand)
+    /// A key or button with no command of its own (a PIR sensor through gpio-keys, a doorbell):
+    /// someone is there. It wakes the screen like a touch and restarts the idle countdown, but does
+    /// not hold the cycle (a sensor that fires whenever someone walks by must not freeze it).
+    case presence
+    /// What the HDMI-CEC adapter said (claimed, gone, the TV's power, a transmit's outcome).
+    case cec(CECNews)
     /// A data file yielded a good series (at start, on change, on reload).
     case series(instrumentID: String, slot: Slot, series: PriceSeries)
     /// The fetcher's status file of an instrument changed (nil: none, or not readable).
@@ -291,6 +298,8 @@ public enum KioskEffect: Equatable {
     case screenshot(id: UInt64)
     /// Re-read the configuration as SIGHUP does, and answer request `id` with the outcome.
     case reloadConfig(id: UInt64)
+    /// Tell the TV over HDMI-CEC (standby, wake, …); the outcome comes back as `.cec(.sent/.failed)`.
+    case cec(CECRequest)
 }
 
 /// The daemon's decisions. See the file's header comment.
@@ -320,6 +329,10 @@ public final class KioskCore {
     private var configFile = ""
     private var localZone: ExchangeTimeZone
     private var power: ScreenPower
+    private var cec: CECPower
+    /// Whether the weekly schedule said on at the last power decision (its off -> on edge ends a
+    /// TV's "switched off by hand").
+    private var scheduledOn: Bool?
     private var burnIn: BurnInShift
     private let fonts: FontSet
     /// Half of systemd's WatchdogSec (nil: no watchdog).
@@ -453,6 +466,7 @@ public final class KioskCore {
         configFile = setup.configFile
         localZone = setup.localZone
         power = ScreenPower(config: setup.config, timeZone: setup.localZone)
+        cec = CECPower(setting: setup.config.cec)
         burnIn = BurnInShift(config: setup.config)
         self.fonts = fonts
         self.watchdogInterval = watchdogInterval.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
@@ -496,7 +510,13 @@ public final class KioskCore {
         case .screenOffApplied(let dpms):
             guard !screenOn else { break }
             log(.notice, "power: screen off (\(dpms ? "DPMS" : "black frame")): \(powerReason == .idle ? "idle" : "schedule")")
-            if !dpms { screen = .off(.blackFrameWanted) }
+            if !dpms { screen = .off(.blackFrameWanted) } else {
+                // A display that powers down lets a flip in flight land and forgets it (KMS waits
+                // for it, then resets): its completion never comes, and a frame still counted as
+                // in flight would hold back every frame after the wake (seen in the E2E when the
+                // schedule turned the screen off during the draw-in).
+                flip = .idle
+            }
         case .vtRelease:
             emit(.releaseDisplay)
             flip = .idle
@@ -509,6 +529,9 @@ public final class KioskCore {
             // The display reports `.masterRegained` when it has the screen again.
         case .gesture(let gesture, let micros): handle(gesture, inputMicros: micros)
         case .key(let command): handle(command)
+        case .presence:
+            if noteActivity() { log(.notice, "power: screen on: a presence key") }
+        case .cec(let news): perform(cec.news(news, at: now.mono))
         case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
         case .fetchStatus(let id, let status):
             if let i = entries.firstIndex(where: { $0.spec.id == id }), entries[i].fetch != status {
@@ -564,7 +587,7 @@ public final class KioskCore {
     /// something happens.
     public var nextDeadline: Double? {
         [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue,
-         message?.until].compactMap { $0 }.min()
+         message?.until, cec.nextDeadline].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -586,6 +609,11 @@ public final class KioskCore {
         localZone = setup.localZone
         configProblems = setup.problems
         power = ScreenPower(config: config, timeZone: localZone)
+        if cec.setting != config.cec {
+            // Another adapter (or none): what is known of the TV starts again; the shell reopens.
+            cec = CECPower(setting: config.cec)
+            scheduledOn = nil
+        }
         burnIn = BurnInShift(config: config)
         var fresh: [Entry] = []
         for spec in config.instruments {
@@ -1059,6 +1087,7 @@ public final class KioskCore {
             needs.insert(.picture)
             needs.insert(.wholeCopy)
         }
+        if let due = cec.nextDeadline, due <= t { perform(cec.timer(at: t)) }
         if let due = burnInDue, due <= t {
             needs.insert(.burnInStep)
             armBurnIn()
@@ -1579,6 +1608,10 @@ public final class KioskCore {
         }
         powerReason = decision.reason
         setScreen(on: decision.isOn)
+        let scheduled = power.isScheduledOn(at: ScreenPower.seconds(now.wall))
+        if scheduled, scheduledOn == false { cec.scheduledOnBegan() }
+        scheduledOn = scheduled
+        perform(cec.screen(on: decision.isOn, at: now.mono))
         refreshStatusNote()
         var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
         // The market status changes at the open, the lunch break and the close: wake up for it.
@@ -1615,6 +1648,19 @@ public final class KioskCore {
             if !readySent { sendReady("screen off (power)") }
         }
     }
+
+    /// Carries out what the CEC rule answered.
+    private func perform(_ outputs: [CECPower.Output]) {
+        for output in outputs {
+            switch output {
+            case .send(let request): emit(.cec(request))
+            case .log(let priority, let text): log(priority, text)
+            }
+        }
+    }
+
+    /// The status file's `cec` (see `CECPower.status`).
+    public var cecStatus: String { cec.status }
 
     // MARK: Burn-in
 
@@ -1693,6 +1739,7 @@ public final class KioskCore {
         s.paused = paused
         s.screenControl = screenControl.rawValue
         s.message = message?.text
+        s.cec = cec.status
         if showingWatchlist, let watchlist {
             // The overview: no one instrument's numbers.
             var w = KioskStatus()
@@ -1710,6 +1757,7 @@ public final class KioskCore {
             w.paused = s.paused
             w.screenControl = s.screenControl
             w.message = s.message
+            w.cec = s.cec
             return w
         }
         return s

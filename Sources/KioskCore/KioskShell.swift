@@ -1,4 +1,5 @@
 import Control
+import DisplayModel
 
 /// What a shell does for the core: one method per effect. The daemon (`Kiosk.Daemon`) does it with
 /// devices and files; the tests' driver does it with a manual clock and a record. Both reach their
@@ -29,6 +30,9 @@ public protocol KioskShell: AnyObject {
     func controlStatus(id: UInt64, _ status: KioskStatus)
     func screenshot(id: UInt64)
     func reloadConfig(id: UInt64)
+    /// Send `request` to the TV over HDMI-CEC (nothing when there is no adapter); the outcome
+    /// comes back as `.cec(.sent)` or `.cec(.failed)`.
+    func cec(_ request: CECRequest)
 }
 
 extension KioskShell {
@@ -63,6 +67,7 @@ extension KioskShell {
         case .controlStatus(let id, let status): controlStatus(id: id, status)
         case .screenshot(let id): screenshot(id: id)
         case .reloadConfig(let id): reloadConfig(id: id)
+        case .cec(let request): cec(request)
         }
     }
 }

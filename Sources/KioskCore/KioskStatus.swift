@@ -59,6 +59,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var screenControl: String?
     /// The banner `ctl message` put up, nil for none.
     public var message: String?
+    /// HDMI-CEC: `off`, `no-adapter`, `claiming`, `tv-on`, `tv-standby`, `tv-off-by-hand`, `not-answering`.
+    public var cec: String?
     public var problems: [KioskProblem] = []
     public var time: Double = 0
 
@@ -124,6 +126,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
          ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
          ("screen_control", .text(screenControl)), ("message", .text(message)),
+         ("animating", .raw(String(animating))), ("paused", .raw(String(paused))), ("cec", .text(cec)),
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),

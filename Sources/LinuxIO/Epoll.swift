@@ -17,6 +17,8 @@ public final class Epoll {
         public static let writable = Events(rawValue: EPOLLOUT.rawValue)
         public static let error = Events(rawValue: EPOLLERR.rawValue)
         public static let hangup = Events(rawValue: EPOLLHUP.rawValue)
+        /// Out-of-band news: a CEC adapter's events (`CEC_DQEVENT`) come this way.
+        public static let priority = Events(rawValue: EPOLLPRI.rawValue)
     }
 
     /// One ready descriptor: its readiness and the token it was registered with.

@@ -66,7 +66,7 @@ struct ControlSessionTests {
         #expect(session.received(bytes("sta"), at: 0).isEmpty)
         #expect(session.received(bytes("tus\r\nnext\npau"), at: 0.1) == [.request(.status), .request(.next)])
         #expect(session.received(bytes("se\n"), at: 0.2) == [.request(.pause)])
-        #expect(session.received([], at: 0.3) == [.close(reason: "closed by the client")])
+        #expect(session.received([], at: 0.3) == [.closeConnection(reason: "closed by the client")])
         #expect(session.received(bytes("next\n"), at: 0.4).isEmpty)
     }
 
@@ -105,7 +105,7 @@ struct ControlSessionTests {
         #expect(session.idle(at: 69.9) == nil)
         _ = session.received(bytes("status\n"), at: 50)
         #expect(session.idle(at: 100) == nil)
-        #expect(session.idle(at: 110) == .close(reason: "silent for 60 s"))
+        #expect(session.idle(at: 110) == .closeConnection(reason: "silent for 60 s"))
         #expect(session.closed)
     }
 

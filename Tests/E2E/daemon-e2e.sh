@@ -170,7 +170,72 @@ judge_power() {
     result daemon-fbdev-power FAIL "$DETAIL; log: $(grep -E 'power|display' "$L" | head -5 | tr '\n' '|')"
   fi
 }
-if [ "${TB_E2E_ONLY:-}" = power ]; then judge_power; echo "artefacts: $OUT"; finish; fi
+judge_cec() {
+  # (10) HDMI-CEC (issue 33) and a presence key. The TV's log (cec-follower -m -s on vivid's HDMI
+  # receiver) is cut at the guest's "cmark NAME LINES UPTIME CEC dpms=" lines: what it received
+  # between two steps.
+  L="$OUT/d-cec.log"; TV="$OUT/d-cec-tv.log"
+  cm() { grep -h "^cmark $1 " "$L" | tail -1 | cut -d' ' -f"$2"; }                     # cm NAME FIELD
+  tv_between() { sed -n "$(( ${1:-0} + 1 )),${2:-\$}p" "$TV" 2>/dev/null; }             # tv_between FROM TO
+  has() { echo "$1" | grep -q "$2"; }
+  ADAPTERS=$(grep -h '^cec_adapter: ' "$L" | cut -d' ' -f2- | tr '\n' '|')
+  START=$(tv_between 0 "$(cm started 3)"); STBY=$(tv_between "$(cm started 3)" "$(cm standby 3)")
+  TOUCH=$(tv_between "$(cm standby 3)" "$(cm touched 3)"); BLANK=$(tv_between "$(cm touched 3)" "$(cm blanked 3)")
+  KEY=$(tv_between "$(cm blanked 3)" "$(cm presence 3)")
+  CLAIM=$(grep -o 'cec: [^ ]* is playback device [0-9]* at [0-9a-f.]*' "$L" | head -1)
+  DETAIL="$CLAIM (claimed $(grep -h '^cec_claim_ms: ' "$L" | cut -d' ' -f2) ms after the daemon started); adapters: $ADAPTERS"
+  # (0) no TV on the bus at first: the wake not acknowledged, said once, frames drawn meanwhile; the
+  # retry after the TV came reached it
+  D0="'$(grep -o 'cec: [^;]*was not delivered ([^)]*)' "$L" | head -1)' ($(grep -c 'was not delivered' "$L") such line), status cec=$(cm nack 5), $(grep -h '^nack_flips: ' "$L" | cut -d' ' -f2) flips meanwhile; then the TV came: '$(grep -o 'cec: the TV acknowledged [^|]* again' "$L" | head -1)' $(grep -h '^cec_ack_ms: ' "$L" | cut -d' ' -f2) ms after the start"
+  if [ "$(grep -c 'was not delivered' "$L")" = 1 ] && [ "$(cm nack 5)" = not-answering ] && grep -q 'acknowledged image-view-on + active-source again' "$L" \
+     && [ "$(grep -h '^nack_flips: ' "$L" | cut -d' ' -f2)" -gt 0 ] 2>/dev/null && has "$START" 'IMAGE_VIEW_ON'; then
+    result cec-tv-not-answering PASS "$D0"
+  else
+    result cec-tv-not-answering FAIL "$D0; log: $(grep -E 'cec:' "$L" | head -5 | tr '\n' '|')"
+  fi
+  # (a) the schedule's end: Standby reaches the TV and puts it to standby; at start it was woken
+  if has "$START" 'IMAGE_VIEW_ON' && has "$START" 'ACTIVE_SOURCE' && has "$STBY" 'STANDBY (0x36)' \
+     && has "$STBY" 'Changing state to standby' && grep -q 'power: screen off' "$L" && [ "$(cm standby 5)" = tv-standby ]; then
+    result cec-standby-on-schedule PASS "$DETAIL; at start the TV got $(echo "$START" | grep -c 'IMAGE_VIEW_ON') Image View On + Active Source; the clock stepped past the schedule's end: screen off, the TV got Standby and went to standby; status cec=$(cm standby 5), $(cm standby 6)"
+  else
+    result cec-standby-on-schedule FAIL "$DETAIL; TV at start: $(echo "$START" | grep -E ' to [A-Za-z]|Changing' | tr '\n' '|'); after the step: $(echo "$STBY" | grep -E ' to [A-Za-z]|Changing' | tr '\n' '|'); status $(cm standby 5); log: $(grep -E 'cec:|power:' "$L" | head -6 | tr '\n' '|')"
+  fi
+  # (b) a tap: Image View On + Active Source, the TV on again
+  if has "$TOUCH" 'IMAGE_VIEW_ON' && has "$TOUCH" 'ACTIVE_SOURCE' && has "$TOUCH" 'Changing state to on' && [ "$(cm touched 5)" = tv-on ]; then
+    result cec-wake-on-touch PASS "the tap lit the screen ($(cm touched 6)) and the TV got Image View On + Active Source and went on; status cec=$(cm touched 5); blanked 10 s later: $(echo "$BLANK" | grep -c 'STANDBY (0x36)') Standby"
+  else
+    result cec-wake-on-touch FAIL "TV after the tap: $(echo "$TOUCH" | grep -E ' to [A-Za-z]|Changing' | tr '\n' '|'); status $(cm touched 5); log: $(grep -E 'cec:|power:|input:' "$L" | tail -6 | tr '\n' '|')"
+  fi
+  # (c) a presence key (KEY_WAKEUP from a one-key uinput device): the screen and the TV wake
+  if grep -q 'power: screen on: a presence key' "$L" && has "$BLANK" 'STANDBY (0x36)' && has "$KEY" 'IMAGE_VIEW_ON' \
+     && has "$KEY" 'Changing state to on' && [ "$(cm presence 6)" = dpms=On ]; then
+    result presence-key-wakes PASS "$(grep -o 'input: found "tickerboard e2e button"[^|]*' "$L" | head -1); blanked (TV standby), then KEY_WAKEUP: 'power: screen on: a presence key', $(cm presence 6), the TV got Image View On and went on"
+  else
+    result presence-key-wakes FAIL "$(grep -E 'button|presence|power:' "$L" | tail -5 | tr '\n' '|'); TV: $(echo "$KEY" | grep -E ' to [A-Za-z]|Changing' | tr '\n' '|'); $(cm presence 6)"
+  fi
+  # (c') the TV switched off by its remote (cec-ctl on the TV's adapter broadcasts Standby from
+  # address 0): no Standby to it at the next blank, no Image View On at the next presence key
+  HAND=$(tv_between "$(cm byhand_before 3)" "$(cm gone 3)")
+  DETAIL="'$(grep -o 'cec: standby from logical address 0[^;]*' "$L" | head -1)'; status cec=$(cm byhand 5); blanked ($(grep -c 'power: screen off' "$L") offs in all), a presence key ($(grep -c 'power: screen on: a presence key' "$L") in all): the TV got $(echo "$HAND" | grep -c '(4 to 0): STANDBY') Standby and $(echo "$HAND" | grep -c 'IMAGE_VIEW_ON') Image View On from us"
+  if grep -q 'cec: standby from logical address 0' "$L" && [ "$(grep -c 'stays off until the next scheduled on' "$L")" -ge 2 ] \
+     && [ "$(cm byhand 5)" = tv-off-by-hand ] && [ -n "$(cm gone 3)" ] && ! has "$HAND" '(4 to 0): STANDBY' && ! has "$HAND" 'IMAGE_VIEW_ON'; then
+    result cec-off-by-hand-stays-off PASS "$DETAIL"
+  else
+    result cec-off-by-hand-stays-off FAIL "$DETAIL; log: $(grep -E 'cec:|power:' "$L" | tail -6 | tr '\n' '|')"
+  fi
+  # (d) the adapter unbound and vivid removed under the running daemon: said once, frames go on
+  GONE=$(grep -h '^cec_gone_flips: ' "$L" | tail -1)
+  read -r _ G0 _ G1 ALIVE <<< "$GONE"
+  DETAIL="unbind: the daemon said '$(grep -o 'cec: the adapter is gone[^;]*' "$L" | head -1)' $(grep -h '^cec_gone_ms: ' "$L" | cut -d' ' -f2) ms later; rmmod vivid exit $(grep -h '^cec_rmmod: ' "$L" | cut -d' ' -f2); status cec=$(cm gone 5); a tap after: flips $G0 -> $G1, $ALIVE; exit $(field exit "$L")"
+  if [ "$(grep -c 'cec: the adapter is gone' "$L")" = 1 ] && [ "$ALIVE" = alive=1 ] && [ -n "$G1" ] && [ "$G1" -gt "${G0:-0}" ] 2>/dev/null \
+     && [ "$(field exit "$L")" = 0 ] && [ "$(cm gone 5)" = no-adapter ]; then
+    result cec-adapter-gone-survives PASS "$DETAIL"
+  else
+    result cec-adapter-gone-survives FAIL "$DETAIL; log: $(grep -E 'cec:|error' "$L" | tail -5 | tr '\n' '|')"
+  fi
+}
+if [ "${TB_E2E_ONLY:-}" = power ]; then judge_power; judge_cec; echo "artefacts: $OUT"; finish; fi
+judge_cec
 
 # (1) bochs: the daemon's chart is on the screen
 L="$OUT/d-bochs.log"

@@ -213,6 +213,103 @@ off_now() {
   wait_dpms Off
   echo "$3: $(dpms) $(crtc_active)" >> "$2"
 }
+# (10) HDMI-CEC (issue 33) and a presence key: vivid gives one HDMI receiver with a CEC adapter (the
+# TV: cec-follower plays it on /dev/cec0, its log is what the TV received and how its power changed)
+# and one HDMI transmitter (/dev/cec1, the daemon's with `cec = auto`). The screen goes off by the
+# schedule (a clock step past its end), a tap wakes it, it blanks after 10 s, a presence key wakes it;
+# then the adapter is unbound and vivid removed while the daemon runs, and a tap must still draw.
+# "cmark NAME N" lines give the TV log's length at each step, for the host to cut it.
+wait_count() { i=0; until [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ] || [ $i -ge "${4:-1200}" ]; do sleep 0.05; i=$((i + 1)); done; }
+cec_phases() {
+  L="$OUT/d-cec.log"; TV="$OUT/d-cec-tv.log"
+  cmark() { echo "cmark $1 $(wc -l < "$TV" | tr -d ' ') $(up) $(grep -o '"cec": "[a-z-]*"' /tmp/st-c.json 2>/dev/null | cut -d'"' -f4) dpms=$(dpms | tr -d ' ')" >> "$L"; }
+  T0=$(uptime_cs)
+  if ! modprobe -d "$CACHE/kernel" vivid n_devs=1 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1 2>> "$L"; then
+    echo "cec: modprobe vivid failed" >> "$L"; return
+  fi
+  wait_file /dev/cec1 200
+  echo "cec_modprobe_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
+  for c in /dev/cec*; do
+    echo "cec_adapter: $c $(cec-ctl -d "$c" 2>&1 | sed -n 's/^[[:space:]]*\(Adapter Name\|Physical Address\)[[:space:]]*: //p' | tr '\n' ' ')" >> "$L"
+  done
+  : > "$TV"
+  H1=$(date -d '-1 min' +%H:%M) H2=$(date -d '+5 min' +%H:%M)
+  { cat "$OUT/cec.conf"; echo "schedule = Mon-Sun $H1-$H2"; } > "$OUT/cec-run.conf"
+  echo "cec_schedule: Mon-Sun $H1-$H2 at $(date +%H:%M:%S)" >> "$L"
+  REAL=$(date +%s) REAL_UP=$(uptime_cs)
+  T0=$(uptime_cs)
+  $B run --config "$OUT/cec-run.conf" --ready-file /tmp/ready-c --status /tmp/st-c.json 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-c 600
+  wait_text "$L" 'cec: .* is playback device'
+  echo "cec_claim_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
+  # (0) no TV on the bus yet (its adapter has no logical address): the wake is not acknowledged,
+  # said once and sent again with backoff, and the screen draws meanwhile; then the TV comes and
+  # the next try reaches it
+  wait_text "$L" 'was not delivered'
+  stats $P "$L"; echo "nack_flips: $(last_flips "$L")" >> "$L"
+  cmark nack
+  cec-ctl -d /dev/cec0 --tv --osd-name TV > "$OUT/d-cec-tv-setup.log" 2>&1
+  stdbuf -oL -eL cec-follower -d /dev/cec0 -m -s > "$TV" 2>&1 &
+  F=$!
+  wait_text "$L" 'acknowledged .* again'
+  wait_text "$TV" 'ACTIVE_SOURCE'
+  echo "cec_ack_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
+  cmark started
+  # (a) the schedule's end: the wall clock stepped 10 minutes on, past it
+  date -s "@$(( $(date +%s) + 600 ))" > /dev/null
+  wait_text "$L" 'power: screen off'
+  wait_count "$TV" 'Changing state to standby' 1
+  cmark standby
+  # (b) a tap wakes the screen and the TV
+  n=$(grep -c 'IMAGE_VIEW_ON' "$TV")
+  $INJ create waitfor "$L" "$FOUND" 1 mark tap tap $TAP1Y_X $TAP1Y_Y waitfor "$L" 'power: screen on' 1 destroy > "$OUT/d-inject-cec.log" 2>&1 &
+  I=$!
+  wait_text "$L" 'power: screen on'
+  wait_count "$TV" 'IMAGE_VIEW_ON' $((n + 1))
+  wait_count "$TV" 'Changing state to on' 1
+  cmark touched
+  wait $I
+  # (c) 10 s after the tap it blanks (standby again); the presence sensor fires and wakes both
+  wait_count "$L" 'power: screen off' 2 2400
+  wait_count "$TV" 'Changing state to standby' 2
+  cmark blanked
+  n=$(grep -c 'IMAGE_VIEW_ON' "$TV")
+  $INJ create-button waitfor "$L" 'found "tickerboard e2e button"' 1 mark key button waitfor "$L" 'a presence key' 1 > "$OUT/d-inject-key.log" 2>&1 &
+  I=$!
+  wait_text "$L" 'power: screen on: a presence key'
+  wait_count "$TV" 'IMAGE_VIEW_ON' $((n + 1))
+  wait_count "$TV" 'Changing state to on' 2
+  wait_dpms On
+  cmark presence
+  wait $I
+  # (c') the TV switched off with its remote: it broadcasts Standby. It stays off: the next blank
+  # sends it nothing, and a presence key lights the screen without waking the TV (the daemon says
+  # so when it decides; the host reads the TV's log up to the unbind below, well after it).
+  cmark byhand_before
+  cec-ctl -d /dev/cec0 --to 15 --standby >> "$OUT/d-cec-tv-setup.log" 2>&1
+  wait_text "$L" 'standby from logical address 0'
+  wait_count "$L" 'power: screen off' 3 2400
+  $INJ create-button waitfor "$L" 'found "tickerboard e2e button"' 2 button waitfor "$L" 'a presence key' 2 > "$OUT/d-inject-key2.log" 2>&1
+  wait_count "$L" 'stays off until the next scheduled on' 2
+  cmark byhand
+  # (d) the adapter goes away under the daemon: unbound, then the module removed
+  stats $P "$L"; F0=$(last_flips "$L")
+  T0=$(uptime_cs)
+  echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind 2>> "$L" || echo "cec: unbind failed" >> "$L"
+  wait_text "$L" 'cec: the adapter is gone'
+  echo "cec_gone_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
+  rmmod vivid 2>> "$L"; echo "cec_rmmod: $?" >> "$L"
+  cmark gone
+  founds=$(grep -c "$FOUND" "$L")
+  $INJ create waitfor "$L" "$FOUND" $((founds + 1)) tap $TAP1Y_X $TAP1Y_Y sleep 0.5 destroy > "$OUT/d-inject-gone.log" 2>&1
+  flips_after $P "$L" "${F0:-0}"
+  echo "cec_gone_flips: ${F0:-?} -> $(last_flips "$L") alive=$(kill -0 $P 2>/dev/null && echo 1 || echo 0)" >> "$L"
+  cp /tmp/st-c.json "$OUT/d-cec-status.json" 2>/dev/null
+  stop $P "$L"
+  kill $F 2>/dev/null; wait $F 2>/dev/null
+  date -s "@$(( REAL + ($(uptime_cs) - REAL_UP) / 100 ))" > /dev/null
+}
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/*/name | tr '\n' ' ') fb0: $(cat /sys/class/graphics/fb0/name)"
 
 # udevd and a uinput-capable kernel for the touch phases (libinput's udev seat needs udevd)
@@ -223,7 +320,7 @@ udevadm trigger --action=add --subsystem-match=input; udevadm settle -t 10
 FOUND='found "tickerboard e2e touchscreen"'
 INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL_H}"
 # TB_E2E_ONLY=power (daemon-e2e.sh): only the screen-power scenarios, for iterating on them
-if [ "${ONLY:-}" = power ]; then power_phases; echo "guest done"; exit 0; fi
+if [ "${ONLY:-}" = power ]; then T=$(uptime_cs); cec_phases; echo "cec phases: $(( ($(uptime_cs) - T) / 100 )) s"; power_phases; echo "guest done"; exit 0; fi
 
 # (1)(3)(5) bochs: the chart on screen; 10 s of idling; SIGTERM gives the console back
 echo "plane_before: $(plane)" > "$OUT/d-bochs.log"
@@ -466,5 +563,6 @@ kill -HUP $P; wait_text "$OUT/d-vt.log" 'reload: .* loaded' 200
 settled d-vt-back.ppm $P "$OUT/d-vt.log" /tmp/st-v.json '"display": "presenting"' '"scene": "line"'
 stop $P "$OUT/d-vt.log"
 
+T=$(uptime_cs); cec_phases; echo "cec phases: $(( ($(uptime_cs) - T) / 100 )) s"
 power_phases
 echo "guest done"

@@ -439,6 +439,34 @@ if [ "$KIND" = bochs ]; then
   fi
   if [ "$IRC" = 0 ] && grep -q 'MARK scrub-held' /tmp/inject.log; then fact touch ok "$DET"; else fact touch fail "$DET; $(tail -3 /tmp/inject.log | tr '\n' '|')"; fi
 
+  # --- control-socket: the shipped unit's control socket, /run/tickerboard/control: group
+  # tickerboard-control (the package's sysusers.d), mode 0660; `tickerboard ctl` works for a member of
+  # the group (nobody with that group added) and is refused to nobody without it; a member's
+  # `screen off` reaches the daemon (its status says off-control) and `screen auto` brings it back.
+  if [ "$PHASE" = bochs ]; then
+    CS=/run/tickerboard/control
+    systemctl is-active --quiet $U || { systemctl reset-failed $U; systemctl start $U; wait_prop ActiveState active 60; }
+    d=$(( $(cs) + 3000 )); until [ -S $CS ] || [ "$(cs)" -ge "$d" ]; do sleep 0.1; done
+    OWN=$(stat -c '%G %a' $CS 2>&1)
+    GID=$(getent group tickerboard-control | cut -d: -f3)
+    member() { setpriv --reuid 65534 --regid 65534 --groups "$GID" /usr/bin/tickerboard ctl "$@"; }
+    M1=$(member version 2>&1); MR=$?
+    setpriv --reuid 65534 --regid 65534 --clear-groups /usr/bin/tickerboard ctl status > /tmp/ctl-other 2>&1; OR=$?
+    M2=$(member screen off 2>&1)
+    d=$(( $(cs) + 1500 )); until [ "$(status_key display)" = off-control ] || [ "$(cs)" -ge "$d" ]; do sleep 0.1; done
+    OFF=$(status_key display)
+    member screen auto > /dev/null 2>&1
+    d=$(( $(cs) + 1500 )); until [ "$(status_key display)" = presenting ] || [ "$(cs)" -ge "$d" ]; do sleep 0.1; done
+    BACK=$(status_key display)
+    DET="socket $OWN (gid $GID); member: exit $MR '$M1', '$M2' -> $OFF -> $BACK; non-member: exit $OR '$(head -c 120 /tmp/ctl-other)'"
+    if [ "$OWN" = "tickerboard-control 660" ] && [ "$MR" = 0 ] && [ "$M1" = "tickerboard-control 1" ] && [ "$OR" = 2 ] \
+       && grep -q "Permission denied" /tmp/ctl-other && [ "$OFF" = off-control ] && [ "$BACK" = presenting ]; then
+      result control-socket-unit PASS "$DET"
+    else
+      result control-socket-unit FAIL "$DET"
+    fi
+  fi
+
   # --- clock-step: a board without a battery clock boots at 1970 and NTP sets it later. The daemon
   # and the fetcher under their shipped units, the fetcher against a price server on loopback; the
   # clock at 1970 (twelve hours of the day away from now), then `date -s` to the real time. Judged:

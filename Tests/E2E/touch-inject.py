@@ -17,9 +17,11 @@ Steps (positions in panel pixels; values outside the range are sent as they are)
   waitfor FILE TEXT N         wait (<= 30 s) until FILE has N lines containing TEXT (e.g. the reader's
                               "DEVICE added" for our device: better than a fixed settle time)
   create-mouse | create-keyboard   a relative mouse (left/right buttons) / a keyboard (ESC..D, space, arrows)
+  create-button               a presence sensor as gpio-keys makes one of a PIR: one key, KEY_WAKEUP (143)
   rel DX DY                   mouse motion (libinput accelerates it)
   mdown | mup | click         left mouse button
   key CODE                    keyboard key press and release (Linux key code: KEY_1 = 2)
+  button                      the presence sensor fires: KEY_WAKEUP press and release
   sleep S                     wait
   mark TEXT                   print "MARK TEXT <CLOCK_MONOTONIC s>" (to line up with the reader's log)
 Prints one line per step to stdout.
@@ -77,12 +79,14 @@ class Screen:
 
 
 class Simple:
-    """A mouse or a keyboard."""
+    """A mouse, a keyboard or a presence button."""
     def __init__(self, kind):
         dev = libevdev.Device()
         dev.name = "tickerboard e2e " + kind
-        dev.id = {"bustype": 0x06, "vendor": 0x7462, "product": 2 if kind == "mouse" else 3, "version": 1}
-        if kind == "mouse":
+        dev.id = {"bustype": 0x06, "vendor": 0x7462, "product": {"mouse": 2, "keyboard": 3}.get(kind, 4), "version": 1}
+        if kind == "button":
+            dev.enable(libevdev.evbit(1, 143))
+        elif kind == "mouse":
             for c in (EV_REL.REL_X, EV_REL.REL_Y, EV_KEY.BTN_LEFT, EV_KEY.BTN_RIGHT):
                 dev.enable(c)
         else:   # udev calls it a keyboard when it has ESC, the digits and Q..D (codes 1..32)
@@ -126,7 +130,7 @@ def main(argv):
             extra["degenerate"] = Screen(1, 1, name + " degenerate", resolution=0)
             print("create-degenerate %s" % extra["degenerate"].uinput.devnode, flush=True)
             continue
-        if step in ("create-mouse", "create-keyboard"):
+        if step in ("create-mouse", "create-keyboard", "create-button"):
             kind = step[len("create-"):]
             extra[kind] = Simple(kind)
             print("%s %s" % (step, extra[kind].uinput.devnode), flush=True)
@@ -153,6 +157,13 @@ def main(argv):
             time.sleep(0.03)
             k.send(InputEvent(libevdev.evbit(1, code), 0))
             print("key %d" % code, flush=True)
+            continue
+        if step == "button":
+            b = extra["button"]
+            b.send(InputEvent(libevdev.evbit(1, 143), 1))
+            time.sleep(0.03)
+            b.send(InputEvent(libevdev.evbit(1, 143), 0))
+            print("button", flush=True)
             continue
         if step == "sleep":
             time.sleep(num())

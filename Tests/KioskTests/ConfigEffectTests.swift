@@ -135,6 +135,7 @@ struct ConfigEffectTests {
         Row(section: "chart", line: "currency-position = after") { price($0).hasSuffix("$") },
         Row(section: "power", line: "schedule = Sat 00:00-00:01") { !drive($0).core.screenOn },
         Row(section: "power", line: "blank-after-idle = 1min") { c in !drive(c, seconds: 70).core.screenOn },
+        Row(section: "power", line: "cec = off") { drive($0).core.cecStatus == "off" },
         Row(section: "burn-in", line: "shift = 4") { c in
             let d = drive(c, seconds: 3 * 180 * 12)
             return d.presents.contains { abs($0.value.offset.dx) > 2 || abs($0.value.offset.dy) > 2 }

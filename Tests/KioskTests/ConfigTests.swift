@@ -77,6 +77,10 @@ struct ConfigTests {
               expected: "t.conf:2: schedule: \"07:00-07:00\" is not a time range like 07:00-22:00"),
         .init(text: "[power]\nblank-after-idle = -5",
               expected: "t.conf:2: blank-after-idle: expected 0 (never) or a duration like 10min (at most 7d), found \"-5\""),
+        .init(text: "[power]\ncec = maybe",
+              expected: "t.conf:2: cec: expected off, on, auto (when the box has a /dev/cec* adapter) or a device such as /dev/cec0, found \"maybe\""),
+        .init(text: "[power]\ncec = /dev/../etc/passwd",
+              expected: "t.conf:2: cec: expected off, on, auto (when the box has a /dev/cec* adapter) or a device such as /dev/cec0, found \"/dev/../etc/passwd\""),
         // [burn-in]
         .init(text: "[burn-in]\nshift = 20", expected: "t.conf:2: shift: expected pixels from 0 to 16, found \"20\""),
         .init(text: "[burn-in]\nperiod = 5s", expected: "t.conf:2: period: expected a duration from 10s to 7d, found \"5s\""),

@@ -31,6 +31,8 @@ final class CoreDriver: KioskShell {
     private(set) var notifications: [Timed<String>] = []
     private(set) var logs: [Timed<String>] = []
     private(set) var powered: [Timed<Bool>] = []
+    /// What the TV was told over HDMI-CEC.
+    private(set) var cecRequests: [Timed<CECRequest>] = []
     var effects: [Timed<KioskEffect>] { runner.effects.map { Timed(time: $0.time, value: $0.effect) } }
     /// What the status file said at each write.
     private(set) var statuses: [Timed<KioskStatus>] = []
@@ -69,6 +71,8 @@ final class CoreDriver: KioskShell {
 
     func setPowered(_ on: Bool) {
         powered.append(Timed(time: time, value: on))
+        // As KMS does: a flip in flight lands while the output powers down, and is not reported.
+        if !on && hasDPMS { pendingFlip = nil }
         if !on { send(.screenOffApplied(dpms: hasDPMS)) }
     }
 
@@ -94,6 +98,7 @@ final class CoreDriver: KioskShell {
     func acquireDisplay() {}
     func layoutChanged(quarterTurns: Int, width: Int, height: Int) {}
     func exit(status: Int32) {}
+    func cec(_ request: CECRequest) { cecRequests.append(Timed(time: time, value: request)) }
 
     /// Runs the clock forward to `mono`, delivering every flip completion and timer on the way.
     func run(until mono: Double, onStep: (() -> Void)? = nil) {

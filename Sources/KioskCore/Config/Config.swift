@@ -104,6 +104,8 @@ public struct Config: Equatable, Sendable {
     // [power]
     public var schedule = PowerSchedule.always
     public var blankAfterIdleSeconds = 0.0
+    /// HDMI-CEC: the TV to standby with the screen, woken with it (`CECPower`).
+    public var cec = CECSetting.auto
     // [burn-in]
     public var burnInShift = 2
     public var burnInPeriodSeconds = 180.0
@@ -505,6 +507,12 @@ public struct Config: Equatable, Sendable {
                     return "expected 0 (never) or a duration like 10min (at most 7d), found \"\(v)\""
                 }
                 c.blankAfterIdleSeconds = s; return nil
+            },
+            "cec": { c, v in
+                guard let setting = CECSetting(v) else {
+                    return "expected off, on, auto (when the box has a /dev/cec* adapter) or a device such as /dev/cec0, found \"\(v.prefix(64))\""
+                }
+                c.cec = setting; return nil
             },
         ],
         "burn-in": [

@@ -30,7 +30,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 let line = reply.line
                 fuzzCheck(line.hasSuffix("\n") && line.dropLast().allSatisfy { $0 != "\n" }, "an answer is one line")
                 fuzzCheck(ControlReply.parse(String(line.dropLast())) == reply, "an answer reads back")
-            case .close: break
+            case .closeConnection: break
             }
         }
     }

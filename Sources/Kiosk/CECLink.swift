@@ -1,0 +1,177 @@
+// The daemon's end of HDMI-CEC: one adapter opened, claimed and watched in the event loop.
+
+import Display
+import DisplayModel
+import KioskCore
+import LinuxIO
+
+/// The daemon's HDMI-CEC adapter (`[power] cec`): opens the one the setting names, claims a
+/// playback address, carries out the core's requests (`CECRequest`) and hands the core what it
+/// hears (`CECNews`). It answers the protocol's own questions (our power status, Feature Abort)
+/// itself: they are no decision. Nothing here blocks: transmits are queued and their outcome
+/// comes back on the descriptor. An adapter that goes away (unbound, module removed: `EPOLLHUP`,
+/// `ENODEV`) is closed and reported once; a `cec` uevent that adds one opens it again.
+final class CECLink {
+    private let loop: EventLoop
+    private let setting: CECSetting
+    private let send: (KioskEvent) -> Void
+    private let log: (Log.Priority, String) -> Void
+    private var adapter: CECAdapter?
+    private var registration: EventLoop.Registration?
+    private var monitor: UEventMonitor?
+    private var monitorRegistration: EventLoop.Registration?
+    /// The request each queued transmit belongs to (the first message of a request: Image View On
+    /// stands for a wake), by sequence number.
+    private var pending: [UInt32: CECRequest] = [:]
+    /// What we answer when asked for our power status: the screen's state as last requested.
+    private var screenOn = true
+    /// `.ready` was sent for the current claim.
+    private var announced = false
+
+    init(loop: EventLoop, setting: CECSetting, send: @escaping (KioskEvent) -> Void,
+         log: @escaping (Log.Priority, String) -> Void) {
+        self.loop = loop
+        self.setting = setting
+        self.send = send
+        self.log = log
+    }
+
+    deinit { close() }
+
+    /// Opens the adapter (or reports there is none) and starts listening for adapters that come.
+    func start() {
+        guard setting != .off else { return }
+        if let monitor = try? UEventMonitor(subsystems: ["cec"]) {
+            self.monitor = monitor
+            monitorRegistration = try? loop.watch(monitor.descriptor.rawValue) { [unowned self] _ in
+                let events = (try? monitor.readEvents()) ?? []
+                if adapter == nil, events.contains(where: { $0.action == "add" }) { open() }
+            }
+        }
+        open()
+    }
+
+    func stop() {
+        if let monitorRegistration { loop.remove(monitorRegistration) }
+        monitorRegistration = nil
+        monitor = nil
+        close()
+    }
+
+    private func open() {
+        guard adapter == nil else { return }
+        let paths: [String]
+        if case .device(let path) = setting { paths = [path] } else { paths = CECAdapter.devicePaths() }
+        var reasons: [String] = []
+        var chosen: CECAdapter?
+        for path in paths {
+            do {
+                let a = try CECAdapter(path: path)
+                // A sink (physical address 0.0.0.0 is the TV itself) or a monitor-only adapter
+                // cannot be ours; a named device is taken as it is.
+                if case .device = setting {} else if !a.canTransmit || a.physicalAddress == 0 {
+                    reasons.append("\(path) (\(a.name)) is \(a.canTransmit ? "a sink" : "receive-only")")
+                    continue
+                }
+                chosen = a
+                break
+            } catch {
+                reasons.append("\(path): \(error)")
+            }
+        }
+        guard let a = chosen else {
+            let why = paths.isEmpty ? "no HDMI-CEC adapter (/dev/cec*)" : "no usable HDMI-CEC adapter: " + reasons.joined(separator: "; ")
+            send(.cec(.gone(reason: why)))
+            return
+        }
+        do {
+            registration = try loop.watch(a.descriptor.rawValue, events: [.readable, .priority]) { [unowned self] events in
+                readable(events)
+            }
+            adapter = a
+            try a.claimPlayback(osdName: "Tickerboard")
+            log(.info, "cec: \(a.path) (\(a.driver) \(a.name)) open; claiming a playback address")
+            announceIfClaimed()
+        } catch {
+            gone("\(a.path): \(error)")
+        }
+    }
+
+    private func close() {
+        if let registration { loop.remove(registration) }
+        registration = nil
+        adapter = nil
+        pending = [:]
+        announced = false
+    }
+
+    private func gone(_ reason: String) {
+        close()
+        send(.cec(.gone(reason: reason)))
+    }
+
+    private func announceIfClaimed() {
+        guard let a = adapter else { return }
+        if let la = a.logicalAddress, a.physicalAddress != 0xFFFF {
+            guard !announced else { return }
+            announced = true
+            send(.cec(.ready(device: a.path, physicalAddress: a.physicalAddress, logicalAddress: la)))
+        } else if announced {
+            // Unplugged from the TV (no physical address): nothing to talk to until it returns.
+            announced = false
+            pending = [:]
+            send(.cec(.gone(reason: "\(a.path) lost its address (HDMI unplugged?)")))
+        }
+    }
+
+    private func readable(_ events: Epoll.Events) {
+        guard let a = adapter else { return }
+        if events.contains(.hangup) || events.contains(.error) {
+            gone("\(a.path) was removed")
+            return
+        }
+        let incoming: [CECAdapter.Incoming]
+        do { incoming = try a.drain() } catch {
+            gone("\(a.path): \(error)")
+            return
+        }
+        for item in incoming {
+            switch item {
+            case .message(let message):
+                if let la = a.logicalAddress, let answer = message.answer(from: la, screenOn: screenOn) {
+                    _ = try? a.transmit(answer)
+                }
+                if let news = message.news(ourPhysicalAddress: a.physicalAddress) { send(.cec(news)) }
+            case .transmitted(let sequence, let acknowledged, let status):
+                guard let request = pending.removeValue(forKey: sequence) else { continue }
+                send(.cec(acknowledged ? .sent(request) : .failed(request, reason: status)))
+            case .stateChanged:
+                announceIfClaimed()
+            }
+            // A handler above may have closed the adapter (it went away mid-drain).
+            if adapter == nil { return }
+        }
+    }
+
+    /// Sends the messages of `request`; a refusal by the kernel is a failed request.
+    func perform(_ request: CECRequest) {
+        switch request {
+        case .standby: screenOn = false
+        case .wake, .activeSource: screenOn = true
+        case .queryPower: break
+        }
+        guard let a = adapter, let la = a.logicalAddress else { return }
+        for (i, message) in CECMessage.messages(for: request, from: la, physicalAddress: a.physicalAddress).enumerated() {
+            do throws(Errno) {
+                let sequence = try a.transmit(message)
+                if i == 0 { pending[sequence] = request }
+            } catch .noSuchDevice {
+                gone("\(a.path): \(Errno.noSuchDevice)")
+                return
+            } catch {
+                send(.cec(.failed(request, reason: "\(error)")))
+                return
+            }
+        }
+    }
+}
