@@ -1,3 +1,5 @@
+import CLinux
+
 #if canImport(Glibc)
 import Glibc
 #endif
