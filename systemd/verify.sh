@@ -75,30 +75,24 @@ else
     awk -v e="$exposure" 'BEGIN { exit !(e <= 1.5) }' || failures=$((failures + 1))
 fi
 
-fetch_report=$(systemd-analyze security --offline=true ./tickerboard-fetch.service 2>&1 || true)
-fetch_exposure=$(echo "$fetch_report" | sed -n 's/.*Overall exposure level for tickerboard-fetch.service: \([0-9.]*\).*/\1/p')
-if [ -z "$fetch_exposure" ]; then
-    echo "verify: could not read the fetcher's exposure from systemd-analyze security:"
-    echo "$fetch_report" | tail -5 | sed 's/^/    /'
-    failures=$((failures + 1))
-else
-    verdict=$(awk -v e="$fetch_exposure" 'BEGIN { if (e <= 2.0) print "goal met (<= 2.0)"; else print "TOO HIGH (must be <= 2.0)" }')
-    echo "verify: tickerboard-fetch.service security exposure $fetch_exposure: $verdict"
-    echo "$fetch_report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
-    awk -v e="$fetch_exposure" 'BEGIN { exit !(e <= 2.0) }' || failures=$((failures + 1))
-fi
-bridge_report=$(systemd-analyze security --offline=true ./tickerboard-mqtt.service 2>&1 || true)
-bridge_exposure=$(echo "$bridge_report" | sed -n 's/.*Overall exposure level for tickerboard-mqtt.service: \([0-9.]*\).*/\1/p')
-if [ -z "$bridge_exposure" ]; then
-    echo "verify: could not read the bridge's exposure from systemd-analyze security:"
-    echo "$bridge_report" | tail -5 | sed 's/^/    /'
-    failures=$((failures + 1))
-else
-    verdict=$(awk -v e="$bridge_exposure" 'BEGIN { if (e <= 2.0) print "goal met (<= 2.0)"; else print "TOO HIGH (must be <= 2.0)" }')
-    echo "verify: tickerboard-mqtt.service security exposure $bridge_exposure: $verdict"
-    echo "$bridge_report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
-    awk -v e="$bridge_exposure" 'BEGIN { exit !(e <= 2.0) }' || failures=$((failures + 1))
-fi
+# The network-side units (the fetcher, the MQTT bridge): at most 2.0.
+network_unit_exposure() {   # network_unit_exposure UNIT LABEL
+    local report exposure verdict
+    report=$(systemd-analyze security --offline=true "./$1" 2>&1 || true)
+    exposure=$(echo "$report" | sed -n "s/.*Overall exposure level for $1: \([0-9.]*\).*/\1/p")
+    if [ -z "$exposure" ]; then
+        echo "verify: could not read the $2's exposure from systemd-analyze security:"
+        echo "$report" | tail -5 | sed 's/^/    /'
+        failures=$((failures + 1))
+        return
+    fi
+    verdict=$(awk -v e="$exposure" 'BEGIN { if (e <= 2.0) print "goal met (<= 2.0)"; else print "TOO HIGH (must be <= 2.0)" }')
+    echo "verify: $1 security exposure $exposure: $verdict"
+    echo "$report" | grep '✗' | sed 's/  */ /g; s/^/    /' || true
+    awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || failures=$((failures + 1))
+}
+network_unit_exposure tickerboard-fetch.service fetcher
+network_unit_exposure tickerboard-mqtt.service bridge
 cd "$root"
 
 # 3. install / uninstall into a temporary root
@@ -158,7 +152,7 @@ if [ -n "$bin" ] && [ -x "$bin" ] && command -v dpkg-deb >/dev/null && command -
                  usr/share/tickerboard/fetch-example/tickerboard-fetch.service usr/share/doc/tickerboard/copyright \
                  usr/share/doc/tickerboard/changelog.gz usr/share/doc/tickerboard/APPLIANCE.md \
                  usr/share/man/man1/tickerboard.1.gz; do
-            echo "$listing" | grep -qx "$f" || missing="$missing $f"
+            grep -qx "$f" <<< "$listing" || missing="$missing $f"
         done
         dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles 2>/dev/null | grep -qx /etc/tickerboard/tickerboard.conf \
             || missing="$missing (conffiles lacks /etc/tickerboard/tickerboard.conf)"

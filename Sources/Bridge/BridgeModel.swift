@@ -3,6 +3,7 @@
 // a control client. This file is the pure part: which entities Home Assistant's MQTT discovery is
 // told about, which control request each command topic becomes, and what state is published.
 import Control
+import Feed
 
 /// One instrument as `ctl instruments` reports it.
 public struct BridgeInstrument: Sendable, Equatable {
@@ -209,18 +210,8 @@ public struct BridgeModel: Sendable {
     }
 }
 
-private func q(_ s: String) -> String {
-    var out = "\""
-    for c in s.unicodeScalars {
-        switch c {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case _ where c.value < 0x20: out += "\\u00" + (c.value < 16 ? "0" : "") + String(c.value, radix: 16)
-        default: out.unicodeScalars.append(c)
-        }
-    }
-    return out + "\""
-}
+/// A JSON string literal (the same quoting as the status files).
+private func q(_ s: String) -> String { FetchStatus.quoted(s) }
 
 private func n(_ v: Double?) -> String {
     guard let v, v.isFinite else { return "null" }

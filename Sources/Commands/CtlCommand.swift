@@ -1,4 +1,5 @@
 import Control
+import Feed
 import LinuxIO
 
 #if canImport(Glibc)
@@ -95,18 +96,7 @@ enum CtlCommand {
         }
     }
 
-    private static func jsonQuoted(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where c.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
-    }
+    private static func jsonQuoted(_ s: String) -> String { FetchStatus.quoted(s) }
 }
 
 /// One line on stderr (a screenshot's answer: stdout carries the PNG).

@@ -125,7 +125,7 @@ public enum ControlCommand: Sendable, Equatable {
             }
             return .success(.message(text: text, seconds: seconds))
         default:
-            let close = verbs.filter { distance($0, verb) <= 2 }
+            let close = verbs.filter { editDistance($0, verb) <= 2 }
             return .failure(.unknown("unknown command \(quoted(verb))"
                                      + (close.isEmpty ? "" : "; did you mean \(close.joined(separator: " or "))?")))
         }
@@ -212,19 +212,21 @@ public enum ControlCommand: Sendable, Equatable {
         return n * unit
     }
 
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
+}
+
+/// Edit distance, for "did you mean" hints (the control protocol's verbs, the config's keys).
+public func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
         }
-        return previous[b.count]
+        swap(&previous, &current)
     }
+    return previous[b.count]
 }
 
 /// A request the daemon did not carry out, and why; `kind` is the word after `error`.

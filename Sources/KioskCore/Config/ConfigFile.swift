@@ -1,3 +1,5 @@
+import Control
+
 /// One problem in a config file, as `check-config` prints it: `FILE:LINE: key: message`.
 public struct ConfigIssue: Equatable, Sendable, CustomStringConvertible {
     public enum Severity: Sendable { case error, warning }
@@ -105,21 +107,4 @@ extension StringProtocol {
         out.append(contentsOf: scalars[start..<end])
         return String(out)
     }
-}
-
-/// Edit distance, for "did you mean" hints on unknown keys.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
 }
