@@ -34,7 +34,9 @@ public final class UnixListener {
             }
             umask(old)
             guard bound == 0 else { throw Errno.current }
-            if let group, chown(path, uid_t.max, group) != 0 { let e = Errno.current; unlink(path); throw e }
+            // A process already in `group` (its primary group: systemd's Group=) made the path with
+            // it; chown is only asked for otherwise (a hardened unit's seccomp filter refuses it).
+            if let group, group != getegid(), chown(path, uid_t.max, group) != 0 { let e = Errno.current; unlink(path); throw e }
             guard chmod(path, mode) == 0 else { let e = Errno.current; unlink(path); throw e }
             guard listen(fd, backlog) == 0 else { let e = Errno.current; unlink(path); throw e }
         } catch {
