@@ -222,6 +222,9 @@ off_now() {
 wait_count() { i=0; until [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ] || [ $i -ge "${4:-1200}" ]; do sleep 0.05; i=$((i + 1)); done; }
 cec_phases() {
   L="$OUT/d-cec.log"; TV="$OUT/d-cec-tv.log"
+  # The status file is written at most once a second: a mark waits (up to 5 s) for the state it
+  # records to reach it, so the judgement reads the daemon's decision, not the write's timing.
+  wait_cec() { i=0; until grep -q "\"cec\": \"$1\"" /tmp/st-c.json 2>/dev/null || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done; }
   cmark() { echo "cmark $1 $(wc -l < "$TV" | tr -d ' ') $(up) $(grep -o '"cec": "[a-z-]*"' /tmp/st-c.json 2>/dev/null | cut -d'"' -f4) dpms=$(dpms | tr -d ' ')" >> "$L"; }
   T0=$(uptime_cs)
   if ! modprobe -d "$CACHE/kernel" vivid n_devs=1 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1 2>> "$L"; then
@@ -248,6 +251,7 @@ cec_phases() {
   # the next try reaches it
   wait_text "$L" 'was not delivered'
   stats $P "$L"; echo "nack_flips: $(last_flips "$L")" >> "$L"
+  wait_cec not-answering
   cmark nack
   cec-ctl -d /dev/cec0 --tv --osd-name TV > "$OUT/d-cec-tv-setup.log" 2>&1
   stdbuf -oL -eL cec-follower -d /dev/cec0 -m -s > "$TV" 2>&1 &
@@ -260,6 +264,7 @@ cec_phases() {
   date -s "@$(( $(date +%s) + 600 ))" > /dev/null
   wait_text "$L" 'power: screen off'
   wait_count "$TV" 'Changing state to standby' 1
+  wait_cec tv-standby
   cmark standby
   # (b) a tap wakes the screen and the TV
   n=$(grep -c 'IMAGE_VIEW_ON' "$TV")
@@ -268,6 +273,7 @@ cec_phases() {
   wait_text "$L" 'power: screen on'
   wait_count "$TV" 'IMAGE_VIEW_ON' $((n + 1))
   wait_count "$TV" 'Changing state to on' 1
+  wait_cec tv-on
   cmark touched
   wait $I
   # (c) 10 s after the tap it blanks (standby again); the presence sensor fires and wakes both
@@ -292,6 +298,7 @@ cec_phases() {
   wait_count "$L" 'power: screen off' 3 2400
   $INJ create-button waitfor "$L" 'found "tickerboard e2e button"' 2 button waitfor "$L" 'a presence key' 2 > "$OUT/d-inject-key2.log" 2>&1
   wait_count "$L" 'stays off until the next scheduled on' 2
+  wait_cec tv-off-by-hand
   cmark byhand
   # (d) the adapter goes away under the daemon: unbound, then the module removed
   stats $P "$L"; F0=$(last_flips "$L")
@@ -300,6 +307,7 @@ cec_phases() {
   wait_text "$L" 'cec: the adapter is gone'
   echo "cec_gone_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
   rmmod vivid 2>> "$L"; echo "cec_rmmod: $?" >> "$L"
+  wait_cec no-adapter
   cmark gone
   founds=$(grep -c "$FOUND" "$L")
   $INJ create waitfor "$L" "$FOUND" $((founds + 1)) tap $TAP1Y_X $TAP1Y_Y sleep 0.5 destroy > "$OUT/d-inject-gone.log" 2>&1
