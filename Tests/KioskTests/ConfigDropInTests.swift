@@ -18,15 +18,20 @@ struct ConfigDropInTests {
 
     init() throws {
         var template = Array("/tmp/tb-dropins-XXXXXX".utf8CString)
-        let dir = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        directory = String(cString: try #require(dir))
+        // The name is read inside the closure: the buffer's pointer is not valid after it.
+        let made: String? = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!).map { String(cString: $0) } }
+        directory = try #require(made)
         _ = mkdir(directory + "/conf.d", 0o755)
     }
 
     func write(_ name: String, _ text: String) {
-        let fd = try! FileDescriptor.open(directory + "/" + name, .writeOnly, options: [.create, .truncate])
-        _ = try! fd.write(Array(text.utf8))
-        try! fd.close()
+        do {
+            let fd = try FileDescriptor.open(directory + "/" + name, .writeOnly, options: [.create, .truncate])
+            _ = try fd.write(Array(text.utf8))
+            try fd.close()
+        } catch {
+            Issue.record("cannot write \(name): \(error)")
+        }
     }
 
     @Test("only *.conf regular files, not hidden, in byte order")
