@@ -432,7 +432,7 @@ public final class KioskCore {
         config = setup.config
         configFile = setup.configFile
         localZone = setup.localZone
-        power = ScreenPower(config: setup.config, timeZone: setup.localZone)
+        power = ScreenPower(config: setup.config, timeZone: setup.localZone, zones: setup.zones)
         burnIn = BurnInShift(config: setup.config)
         self.fonts = fonts
         self.watchdogInterval = watchdogInterval.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
@@ -563,7 +563,7 @@ public final class KioskCore {
         configFile = setup.configFile
         localZone = setup.localZone
         configProblems = setup.problems
-        power = ScreenPower(config: config, timeZone: localZone)
+        power = ScreenPower(config: config, timeZone: localZone, zones: setup.zones)
         burnIn = BurnInShift(config: config)
         var fresh: [Entry] = []
         for spec in config.instruments {

@@ -30,6 +30,8 @@ public struct InstrumentConfig: Equatable, Sendable {
 public struct PowerSchedule: Equatable, Sendable {
     public var onMinutes: [[Range<Int>]] = Array(repeating: [0..<1440], count: 7)
     public static let always = PowerSchedule()
+    public static let never = PowerSchedule(onMinutes: Array(repeating: [], count: 7))
+    public init(onMinutes: [[Range<Int>]] = Array(repeating: [0..<1440], count: 7)) { self.onMinutes = onMinutes }
     public var isAlwaysOn: Bool { onMinutes.allSatisfy { $0 == [0..<1440] } }
 
     /// True when the screen should be on at `minute` of the day on `weekday`.
@@ -94,6 +96,13 @@ public struct Config: Equatable, Sendable {
     // [power]
     public var schedule = PowerSchedule.always
     public var blankAfterIdleSeconds = 0.0
+    /// `follow-markets = on`: the screen is also on from `lead` before a watched exchange opens to
+    /// `trail` after it closes (MarketHours); the schedule, when none is set, is then "never".
+    public var followMarkets = false
+    public var marketLeadSeconds = 30.0 * 60
+    public var marketTrailSeconds = 30.0 * 60
+    /// The line of each `[power]` key that was set (messages, and whether `schedule` was given).
+    public var powerLines: [String: Int] = [:]
     // [burn-in]
     public var burnInShift = 2
     public var burnInPeriodSeconds = 180.0
@@ -213,7 +222,13 @@ public struct Config: Equatable, Sendable {
                 warn(unknownKeyMessage(entry.key, known: Array(keys.keys)))
                 continue
             }
+            if entry.section == "power" { config.powerLines[entry.key] = entry.line }
             if let message = apply(&config, entry.value) { fail(message) }
+        }
+        if config.followMarkets, MarketHours.followedExchanges(of: config).isEmpty {
+            issues.append(ConfigIssue(file: file, line: config.powerLines["follow-markets"] ?? 0, key: "follow-markets",
+                                      message: "no instrument trades on an exchange with hours (24/7 ones never turn the screen on); the schedule alone decides",
+                                      severity: .warning))
         }
         // An exchange without a time-zone line brings its own zone (`exchange = XTKS` is enough);
         // `session = 24/7` alone means the around-the-clock calendar, whose days are UTC's.
@@ -468,6 +483,22 @@ public struct Config: Equatable, Sendable {
                 case .success(let s): c.schedule = s; return nil
                 case .failure(let e): return e.message
                 }
+            },
+            "follow-markets": { c, v in
+                guard let b = parseBool(v) else { return "expected on or off, found \"\(v)\"" }
+                c.followMarkets = b; return nil
+            },
+            "lead": { c, v in
+                guard let s = parseDuration(v), s <= MarketHours.longestMargin else {
+                    return "expected a duration from 0 to 12h before the first open, like 30m, found \"\(v)\""
+                }
+                c.marketLeadSeconds = s; return nil
+            },
+            "trail": { c, v in
+                guard let s = parseDuration(v), s <= MarketHours.longestMargin else {
+                    return "expected a duration from 0 to 12h after the last close, like 30m, found \"\(v)\""
+                }
+                c.marketTrailSeconds = s; return nil
             },
             "blank-after-idle": { c, v in
                 guard let s = parseDuration(v), s >= 0, s <= 7 * 86_400 else {

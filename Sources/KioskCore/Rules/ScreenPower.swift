@@ -24,6 +24,9 @@ public struct ScreenPower: Sendable {
     /// How long a touch lights the screen outside the schedule: the idle timeout when one is set,
     /// else two minutes.
     public var wakeSeconds: Double
+    /// `follow-markets`: on within these windows too (the schedule's on-periods and the windows
+    /// are united). nil, or no exchange with hours: the schedule alone.
+    public var markets: MarketHours?
 
     /// Why the screen is in its state (for the log and `systemctl status`).
     public enum Reason: Sendable, Equatable {
@@ -47,17 +50,29 @@ public struct ScreenPower: Sendable {
     static let horizon: Int64 = 8 * 86_400
 
     public init(schedule: PowerSchedule, timeZone: ExchangeTimeZone, blankAfterIdleSeconds: Double = 0,
-                wakeSeconds: Double? = nil) {
+                wakeSeconds: Double? = nil, markets: MarketHours? = nil) {
         self.schedule = schedule
         self.timeZone = timeZone
         self.blankAfterIdleSeconds = max(0, blankAfterIdleSeconds)
         self.wakeSeconds = wakeSeconds ?? (blankAfterIdleSeconds > 0 ? blankAfterIdleSeconds : 120)
+        self.markets = markets.flatMap { $0.exchanges.isEmpty ? nil : $0 }
     }
 
-    /// From the config, in `timeZone` (the shell reads the system's zone).
-    public init(config: Config, timeZone: ExchangeTimeZone) {
-        self.init(schedule: config.schedule, timeZone: timeZone,
-                  blankAfterIdleSeconds: config.blankAfterIdleSeconds)
+    /// From the config, in `timeZone` (the shell reads the system's zone); `zones` are the
+    /// instruments' resolved zones, which `follow-markets` reads their sessions in.
+    public init(config: Config, timeZone: ExchangeTimeZone, zones: [String: ExchangeTimeZone] = [:]) {
+        var schedule = config.schedule
+        var markets: MarketHours?
+        if config.followMarkets {
+            let m = MarketHours(config: config, zones: zones)
+            if !m.exchanges.isEmpty {
+                markets = m
+                // Following the markets with no schedule of its own: off outside their windows.
+                if config.powerLines["schedule"] == nil { schedule = .never }
+            }
+        }
+        self.init(schedule: schedule, timeZone: timeZone, blankAfterIdleSeconds: config.blankAfterIdleSeconds,
+                  markets: markets)
     }
 
     /// The state at `now` given the last touch (or the daemon's start time, so the idle timeout runs
@@ -101,8 +116,13 @@ public struct ScreenPower: Sendable {
         return Int64(min(max(time, -4.5e15), 4.5e15).rounded(.down))
     }
 
-    /// True when the weekly schedule says on at `unixTime` (local wall clock of `timeZone`).
+    /// True when the weekly schedule or a market window says on at `unixTime`.
     public func isScheduledOn(at unixTime: Int64) -> Bool {
+        isWeeklyOn(at: unixTime) || (markets?.isOn(at: unixTime) ?? false)
+    }
+
+    /// True when the weekly schedule says on at `unixTime` (local wall clock of `timeZone`).
+    public func isWeeklyOn(at unixTime: Int64) -> Bool {
         let local = timeZone.localDateTime(atUnixTime: unixTime)
         return schedule.isOn(weekday: local.date.weekday.rawValue, minute: local.hour * 60 + local.minute)
     }
@@ -112,13 +132,32 @@ public struct ScreenPower: Sendable {
         scheduleChanges(from: unixTime, through: unixTime + ScreenPower.horizon).first
     }
 
-    /// Every instant in `(start, end]` at which the schedule's state changes, ascending.
+    /// Every instant in `(start, end]` at which the schedule's state (weekly ∪ markets) changes, ascending.
+    func scheduleChanges(from start: Int64, through end: Int64) -> [Int64] {
+        let weekly = weeklyChanges(from: start, through: end)
+        guard let markets else { return weekly }
+        let windows = markets.windows(from: start, to: end + 1)
+        func on(_ t: Int64) -> Bool {
+            isWeeklyOn(at: t) || windows.contains { $0.start <= t && t < $0.end }
+        }
+        var candidates = weekly
+        for w in windows { candidates += [w.start, w.end] }
+        var out: [Int64] = []
+        var state = on(start)
+        for c in Set(candidates).sorted() where c > start && c <= end {
+            let s = on(c)
+            if s != state { out.append(c); state = s }
+        }
+        return out
+    }
+
+    /// Every instant in `(start, end]` at which the weekly schedule's state changes, ascending.
     ///
     /// Walks from one candidate to the next: the next boundary minute of the local day (a range
     /// start or end, or midnight, where the weekday changes) or the next UTC-offset change,
     /// whichever comes first. Between candidates the local clock runs without jumps and crosses no
     /// boundary, so the state is constant there.
-    func scheduleChanges(from start: Int64, through end: Int64) -> [Int64] {
+    func weeklyChanges(from start: Int64, through end: Int64) -> [Int64] {
         if schedule.isAlwaysOn || schedule.onMinutes.allSatisfy(\.isEmpty) { return [] }
         var boundaries: [[Int]] = []
         for day in schedule.onMinutes {
@@ -128,7 +167,7 @@ public struct ScreenPower: Sendable {
         }
         var out: [Int64] = []
         var t = start
-        var state = isScheduledOn(at: t)
+        var state = isWeeklyOn(at: t)
         var guardCount = 0
         while t < end && guardCount < 10_000 {
             guardCount += 1
@@ -149,7 +188,7 @@ public struct ScreenPower: Sendable {
             }
             t = candidate
             if t > end { break }
-            let s = isScheduledOn(at: t)
+            let s = isWeeklyOn(at: t)
             if s != state {
                 out.append(t)
                 state = s
