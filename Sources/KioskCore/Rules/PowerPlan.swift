@@ -42,21 +42,23 @@ public struct PowerPlan: Sendable {
             if w.end > from && w.end < to { cuts.insert(w.end) }
         }
         let bounds = [from] + cuts.sorted() + [to]
-        // First the on/off pieces with an on-reason; off reasons need the whole off stretch.
-        var pieces: [(start: Int64, end: Int64, on: Bool, reason: String)] = []
+        // First the pieces with their level and, when lit, the reason; off reasons need the
+        // whole off stretch.
+        var pieces: [(start: Int64, end: Int64, level: Int, reason: String)] = []
         for i in 0..<(bounds.count - 1) {
             let a = bounds[i], b = bounds[i + 1]
-            if let w = windows.first(where: { $0.start <= a && a < $0.end }) {
-                pieces.append((a, b, true, w.describe(zones: zones)))
-            } else if power.isWeeklyOn(at: a) {
-                pieces.append((a, b, true, power.schedule.isAlwaysOn ? "schedule: always" : "schedule"))
+            let weekly = power.weeklyLevel(at: a)
+            if weekly < 100, let w = windows.first(where: { $0.start <= a && a < $0.end }) {
+                pieces.append((a, b, 100, w.describe(zones: zones)))
+            } else if weekly > 0 {
+                pieces.append((a, b, weekly, power.schedule.isAlwaysOn ? "schedule: always" : "schedule"))
             } else {
-                pieces.append((a, b, false, ""))
+                pieces.append((a, b, 0, ""))
             }
         }
-        var merged: [(start: Int64, end: Int64, on: Bool, reason: String)] = []
+        var merged: [(start: Int64, end: Int64, level: Int, reason: String)] = []
         for p in pieces {
-            if let last = merged.last, last.on == p.on, last.reason == p.reason {
+            if let last = merged.last, last.level == p.level, last.reason == p.reason {
                 merged[merged.count - 1].end = p.end
             } else {
                 merged.append(p)
@@ -64,8 +66,8 @@ public struct PowerPlan: Sendable {
         }
         return merged.map { p in
             var reason = p.reason
-            if !p.on { reason = power.markets.map { $0.closedReason(from: p.start, to: p.end) } ?? "schedule" }
-            return Interval(start: p.start, end: p.end, level: p.on ? 100 : 0, reason: reason)
+            if p.level == 0 { reason = power.markets.map { $0.closedReason(from: p.start, to: p.end) } ?? "schedule" }
+            return Interval(start: p.start, end: p.end, level: p.level, reason: reason)
         }
     }
 }
