@@ -319,6 +319,9 @@ package final class Daemon: KioskShell {
                 send(.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)))
                 return
             }
+            // The level: software dimming scales the colours as they are drawn (the core asks for
+            // a whole redraw when the level changes).
+            renderer.brightness = plan.brightness
             // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
             let canvas: Canvas
             switch plan.scene {
@@ -330,7 +333,7 @@ package final class Daemon: KioskShell {
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
             var damage = plan.fullCopy ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
-            let background = plan.background.premultiplied
+            let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
             // The display turns the picture itself (a plane's rotation): present it unturned.

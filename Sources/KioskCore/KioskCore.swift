@@ -49,9 +49,14 @@ public struct DisplayInfo: Sendable, Equatable {
     /// A framebuffer taken because no KMS card could show a picture at start: a KMS output that
     /// appears later (`.kmsOutputAppeared`) replaces it.
     public var yieldsToKMS: Bool
+    /// The sysfs backlight that carries the screen's level (its name under /sys/class/backlight);
+    /// nil: the level is software dimming (the renderer scales the colours).
+    public var backlight: String?
 
     public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true,
-                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0], yieldsToKMS: Bool = false) {
+                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0], yieldsToKMS: Bool = false,
+                backlight: String? = nil) {
+        self.backlight = backlight
         self.yieldsToKMS = yieldsToKMS
         self.scanoutShiftLimit = max(0, scanoutShiftLimit)
         self.scanoutQuarterTurns = scanoutQuarterTurns.union([0])
@@ -227,6 +232,8 @@ public struct FramePlan: Equatable {
     public var black: Bool { scene == .black }
     /// Nothing moves after this frame: a still picture (previews are written from these).
     public var settled: Bool
+    /// The screen's level, 0...1: software dimming draws the frame at it, a backlight is set to it.
+    public var brightness = 1.0
 }
 
 /// What presenting one frame cost, as the shell measured it.
@@ -392,6 +399,10 @@ public final class KioskCore {
     private var screen = Screen.on
     public var screenOn: Bool { screen == .on }
     private var powerReason = ScreenPower.Reason.schedule
+    /// The screen's level while it is on, fading between decisions.
+    private var light = LightFade(level: 1)
+    /// The level of the last frame presented (a change repaints whole under software dimming).
+    private var presentedBrightness = 1.0
     private var lastActivityWall: Double?
     private var powerDue: Double?
 
@@ -964,7 +975,9 @@ public final class KioskCore {
         model.advance(to: t)
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving
+        let brightness = light.level(at: t)
+        let relit = brightness != presentedBrightness
+        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit
         guard changing || needs.contains(.burnInStep) else { return }
         needs.remove(.picture)
         needs.remove(.burnInStep)
@@ -983,10 +996,14 @@ public final class KioskCore {
         pendingInputMicros = nil
         let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
         var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
-                             quarterTurns: quarterTurns, settled: !isAnimating(at: t))
+                             quarterTurns: quarterTurns, settled: !isAnimating(at: t) && !light.isFading(at: t))
         lastFrameMoving = !plan.settled
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full
+        plan.brightness = brightness
+        // Software dimming changes every pixel; a backlight changes none of them.
+        if relit && displayInfo?.backlight == nil { plan.fullCopy = true; plan.redraw = true }
+        presentedBrightness = brightness
         // The overview is painted whole when it is painted (it changes only when a tile's data does).
         if showingWatchlist && plan.redraw { plan.fullCopy = true }
         present(plan)
@@ -1363,7 +1380,8 @@ public final class KioskCore {
     private func noteActivity() -> Bool {
         lastActivityWall = now.wall
         let wasOff = !screenOn
-        if wasOff || config.blankAfterIdleSeconds > 0 { decidePower() }
+        // A dimmed screen wakes to full level as an off one does.
+        if wasOff || config.blankAfterIdleSeconds > 0 || light.to < 1 { decidePower() }
         return wasOff && screenOn
     }
 
@@ -1378,7 +1396,20 @@ public final class KioskCore {
             if fromStart.reason != .touched { decision = fromStart }
         }
         powerReason = decision.reason
+        let wasOn = screenOn
         setScreen(on: decision.isOn)
+        if decision.isOn {
+            let target = Double(decision.level) / 100
+            if !wasOn {
+                // From DPMS off the screen comes on at its level: a fade up from black would be a
+                // second of a dark screen after a touch.
+                light.jump(to: target)
+            } else if target != light.to {
+                log(.info, "power: level \(Int((light.to * 100).rounded())) % -> \(decision.level) % (\(brightnessMeans))")
+                light.fade(to: target, at: now.mono)
+                needs.insert(.picture)
+            }
+        }
         refreshStatusNote()
         var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
         // The market status changes at the open, the lunch break and the close: wake up for it.
@@ -1393,6 +1424,12 @@ public final class KioskCore {
         }
         powerDue = now.mono + sleep
     }
+
+    /// How the level is carried out: `backlight NAME` or `software` (the log and the status file).
+    public var brightnessMeans: String { displayInfo?.backlight.map { "backlight \($0)" } ?? "software" }
+
+    /// The screen's level now in percent (0 while off).
+    public var lightLevel: Int { screenOn ? Int((light.level(at: now.mono) * 100).rounded()) : 0 }
 
     private func setScreen(on: Bool) {
         guard on != screenOn else { return }
@@ -1485,6 +1522,8 @@ public final class KioskCore {
         s.scanoutCopyFraction = stats.meanCopyFraction
         s.burnInShift = burnInMethod
         s.rotation = displayInfo == nil ? nil : rotationMethod
+        s.level = lightLevel
+        s.brightnessMeans = brightnessMeans
         s.problems = problems
         s.time = now.wall
         s.paused = paused
@@ -1503,6 +1542,8 @@ public final class KioskCore {
             w.problems = s.problems
             w.time = s.time
             w.paused = s.paused
+            w.level = s.level
+            w.brightnessMeans = s.brightnessMeans
             return w
         }
         return s

@@ -111,3 +111,57 @@ struct LightLevelTests {
         #expect(plan[0].reason == "schedule")
     }
 }
+
+@Suite("Light levels: the fade, on the manual clock")
+struct LightFadeTests {
+    @Test("the fade curve: from, to, eased, monotone, a second long, retargeted from where it is")
+    func curve() {
+        var f = LightFade(level: 1)
+        #expect(!f.isFading(at: 0) && f.level(at: 0) == 1)
+        f.fade(to: 0.2, at: 10)
+        #expect(f.level(at: 10) == 1 && f.level(at: 11) == 0.2 && f.level(at: 12) == 0.2)
+        #expect(abs(f.level(at: 10.5) - 0.6) < 1e-12)  // smoothstep is half-way at half time
+        let samples = stride(from: 10.0, through: 11.0, by: 0.01).map { f.level(at: $0) }
+        #expect(zip(samples, samples.dropFirst()).allSatisfy { $1 <= $0 })
+        // Slow at both ends: the first and last hundredth move less than the middle one.
+        #expect(samples[0] - samples[1] < samples[50] - samples[51] && samples[99] - samples[100] < samples[50] - samples[51])
+        #expect(f.isFading(at: 10.99) && !f.isFading(at: 11))
+        // A new target mid-fade starts where the level is, not where the last fade began.
+        f.fade(to: 1, at: 10.5)
+        #expect(abs(f.level(at: 10.5) - 0.6) < 1e-12 && f.level(at: 11.5) == 1)
+        f.jump(to: 0.3)
+        #expect(f.level(at: 11.6) == 0.3 && !f.isFading(at: 11.6))
+    }
+
+    @Test("the core fades at a transition of the schedule, a frame per refresh, each painted whole, then rests")
+    func coreFades() throws {
+        var config = Config.watchlist(["A"])
+        config.schedule = try parseSchedule("Mon-Sun 00:00-12:00 100%, 12:00-24:00 20%").get()
+        let noon = 1_796_040_000.0  // Sun 29 Nov 2026 12:00 UTC
+        let d = CoreDriver(config: config, start: KioskTime(mono: 1000, wall: noon - 10), writesStatus: true)
+        d.send(.start)
+        d.run(for: 5)
+        #expect(d.core.status().level == 100 && d.core.status().brightnessMeans == "software")
+        let before = d.presents.count
+        d.run(for: 10)
+        let fade = d.presents.dropFirst(before).filter { $0.value.brightness < 1 }
+        let levels = fade.map(\.value.brightness)
+        // 10 Hz display: about ten frames over the second, falling, ending at 0.2.
+        #expect(fade.count >= 9 && fade.count <= 13, "\(levels)")
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $1 <= $0 })
+        #expect(levels.last == 0.2)
+        #expect(fade.allSatisfy { $0.value.fullCopy && $0.value.redraw })
+        let first = try #require(fade.first), last = try #require(fade.last)
+        #expect(first.time.wall >= noon && last.time.wall - noon < 1.3)
+        // Then nothing: no frame after the fade's last.
+        #expect(d.presents.last?.time.mono == last.time.mono)
+        #expect(d.core.status().level == 20)
+        // A touch wakes to full level (fading up), for the wake time.
+        d.send(.gesture(.scrubBegan(x: 5, y: 5), inputMicros: nil))
+        d.send(.gesture(.scrubEnded, inputMicros: nil))
+        d.run(for: 3)
+        #expect(d.core.status().level == 100)
+        d.run(for: 125)
+        #expect(d.core.status().level == 20)
+    }
+}
