@@ -403,6 +403,10 @@ public final class KioskCore {
     private var light = LightFade(level: 1)
     /// The level of the last frame presented (a change repaints whole under software dimming).
     private var presentedBrightness = 1.0
+    /// `night-palette`: the screen is below full level, so it shows the night palette.
+    private var nightShown = false
+    /// The palette the screen shows now: the config's, or its night variant.
+    private var activePalette: ChartPalette { nightShown ? config.palette.night : config.palette }
     private var lastActivityWall: Double?
     private var powerDue: Double?
 
@@ -791,7 +795,7 @@ public final class KioskCore {
         }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
-        let palette = config.palette
+        let palette = activePalette
         let instrument: Instrument
         var placeholder: String?
         if showingSample {
@@ -1167,7 +1171,7 @@ public final class KioskCore {
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
         let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : entries.indices.map(watchlistEntry)
         watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
-                                   palette: config.palette, range: watchlist?.range ?? firstRange)
+                                   palette: activePalette, range: watchlist?.range ?? firstRange)
         watchlistNextChange = showingSample ? nil : entries.indices.compactMap { tileState($0).nextChange }.min()
         if config.watchlist == .only && !showingWatchlist { showWatchlist() }
         if showingWatchlist { needs.insert(.wholeCopy); needs.insert(.picture) }
@@ -1409,6 +1413,15 @@ public final class KioskCore {
                 light.fade(to: target, at: now.mono)
                 needs.insert(.picture)
             }
+        }
+        let night = config.nightPalette && decision.isOn && decision.level < 100
+        if night != nightShown {
+            nightShown = night
+            log(.info, "power: \(night ? "night" : "day") palette")
+            rebuildModel()
+            if watchlist != nil { rebuildWatchlist() }
+            needs.insert(.wholeCopy)
+            needs.insert(.picture)
         }
         refreshStatusNote()
         var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)

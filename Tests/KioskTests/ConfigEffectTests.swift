@@ -135,6 +135,12 @@ struct ConfigEffectTests {
         Row(section: "chart", line: "currency-position = after") { price($0).hasSuffix("$") },
         Row(section: "power", line: "schedule = Sat 00:00-00:01") { !drive($0).core.screenOn },
         Row(section: "power", line: "blank-after-idle = 1min") { c in !drive(c, seconds: 70).core.screenOn },
+        // Dimmed by the schedule: the night palette's black background.
+        Row(section: "power", line: "night-palette = on") { c in
+            var c = c
+            c.schedule = (try? parseSchedule("Mon-Sun 30%").get()) ?? .always
+            return drive(c).core.model?.screen.palette.background == ChartPalette.standard.night.background
+        },
         // Sunday evening in New York (instrument A's exchange is XNYS): no window, off.
         Row(section: "power", line: "follow-markets = on") { !drive($0).core.screenOn },
         // Tue 1 Dec 2026 05:00 EST: 4 h 30 before the open; 17:30, 1 h 30 after the close.

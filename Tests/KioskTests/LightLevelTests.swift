@@ -3,7 +3,9 @@
 // schedule, the markets, a touch that wakes to full level, idle blanking). Instants computed with
 // Python's zoneinfo for Europe/Berlin, December 2026 (no DST change inside).
 @testable import Commands
+import Chart
 import Feed
+import Raster
 @testable import KioskCore
 import Testing
 
@@ -163,5 +165,37 @@ struct LightFadeTests {
         #expect(d.core.status().level == 100)
         d.run(for: 125)
         #expect(d.core.status().level == 20)
+    }
+}
+
+@Suite("Light levels: the night palette")
+struct NightPaletteTests {
+    @Test("below full level the screen shows the night palette, at full level the day's; a touch brings the day back")
+    func switches() throws {
+        var config = Config.watchlist(["A"])
+        config.nightPalette = true
+        config.schedule = try parseSchedule("Mon-Sun 00:00-12:00 100%, 12:00-24:00 20%").get()
+        let noon = 1_796_040_000.0
+        let d = CoreDriver(config: config, start: KioskTime(mono: 1000, wall: noon - 10))
+        d.send(.start)
+        d.run(for: 5)
+        let day = ChartPalette.standard, night = ChartPalette.standard.night
+        #expect(d.core.model?.screen.palette == day)
+        d.run(for: 10)
+        #expect(d.core.model?.screen.palette == night)
+        // Darker background, text of lower contrast, muted up colour.
+        func luma(_ c: Color) -> Double { 0.2126 * Double(c.red) + 0.7152 * Double(c.green) + 0.0722 * Double(c.blue) }
+        #expect(luma(night.background) < luma(day.background) && luma(night.text) < luma(day.text))
+        #expect(luma(night.up) < luma(day.up) && night.up.green < day.up.green)
+        d.send(.gesture(.scrubBegan(x: 5, y: 5), inputMicros: nil))
+        d.send(.gesture(.scrubEnded, inputMicros: nil))
+        d.run(for: 2)
+        #expect(d.core.model?.screen.palette == day)
+        // Without the key the dim screen keeps the day palette.
+        config.nightPalette = false
+        let plain = CoreDriver(config: config, start: KioskTime(mono: 1000, wall: noon + 10))
+        plain.send(.start)
+        plain.run(for: 2)
+        #expect(plain.core.model?.screen.palette == day && plain.core.status().level == 20)
     }
 }

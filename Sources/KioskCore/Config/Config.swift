@@ -139,6 +139,8 @@ public struct Config: Equatable, Sendable {
     public var followMarkets = false
     public var marketLeadSeconds = 30.0 * 60
     public var marketTrailSeconds = 30.0 * 60
+    /// `night-palette = on`: below full level the screen uses the palette's night variant.
+    public var nightPalette = false
     /// The line of each `[power]` key that was set (messages, and whether `schedule` was given).
     public var powerLines: [String: Int] = [:]
     // [burn-in]
@@ -521,6 +523,10 @@ public struct Config: Equatable, Sendable {
                 case .success(let s): c.schedule = s; return nil
                 case .failure(let e): return e.message
                 }
+            },
+            "night-palette": { c, v in
+                guard let b = parseBool(v) else { return "expected on or off, found \"\(v)\"" }
+                c.nightPalette = b; return nil
             },
             "follow-markets": { c, v in
                 guard let b = parseBool(v) else { return "expected on or off, found \"\(v)\"" }
