@@ -20,6 +20,7 @@
 # written; the binary's `--version` must agree. The package holds (see systemd/README.md):
 #   /usr/bin/tickerboard                            the daemon, stripped
 #   /lib/systemd/system/tickerboard.service         the hardened unit, enabled on installation
+#   /lib/udev/rules.d/70-tickerboard-backlight.rules  group video may write a backlight's brightness
 #   /usr/bin/tickerboard-fetch, its unit            the fetcher (not enabled)
 # Both executables must be self-contained: an ELF whose NEEDED list names the Swift runtime or whose
 # RUNPATH points into a toolchain (a plain `swift build -c release` makes such binaries: they run
@@ -148,6 +149,8 @@ stripped=$(run_target "$stage/usr/bin/tickerboard" --version 2>&1 || true)
 [ "$stripped" = "tickerboard $version" ] || die "the stripped binary does not run: $stripped"
 
 f 0644 "$here/tickerboard.service" lib/systemd/system/tickerboard.service
+# The backlight's brightness attribute writable by group video (the service's group), nothing more.
+f 0644 "$here/70-tickerboard-backlight.rules" lib/udev/rules.d/70-tickerboard-backlight.rules
 # The fetcher: shipped, not enabled (it needs instruments with providers in the config first).
 f 0755 "$fetcher" usr/bin/tickerboard-fetch
 strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"

@@ -66,6 +66,9 @@ sed -e "s|/usr/bin/tickerboard|$prefix/bin/tickerboard|g" \
 chmod 0644 "$unitdir/tickerboard.service.tmp"
 mv -f "$unitdir/tickerboard.service.tmp" "$unitdir/tickerboard.service"
 say "$prefix/lib/systemd/system/tickerboard.service"
+# Group video (the service's) may write a panel backlight's brightness.
+install -D -m 0644 "$root/systemd/70-tickerboard-backlight.rules" "$destdir$prefix/lib/udev/rules.d/70-tickerboard-backlight.rules"
+say "$prefix/lib/udev/rules.d/70-tickerboard-backlight.rules"
 
 # The fetcher, when it was built beside the daemon (swift build -c release builds both): installed,
 # not enabled (it needs instruments with providers in the config first).

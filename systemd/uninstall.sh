@@ -32,7 +32,7 @@ if [ "$live" = 1 ]; then
 fi
 rm -f "$destdir$prefix/bin/tickerboard" "$destdir$prefix/lib/systemd/system/tickerboard.service" \
       "$destdir$prefix/bin/tickerboard-fetch" "$destdir$prefix/lib/systemd/system/tickerboard-fetch.service" \
-      "$destdir/etc/tickerboard/tickerboard.conf.dist"
+      "$destdir/etc/tickerboard/tickerboard.conf.dist" "$destdir$prefix/lib/udev/rules.d/70-tickerboard-backlight.rules"
 rm -rf "$destdir$prefix/share/tickerboard" "$destdir$prefix/share/doc/tickerboard"
 if [ "$purge" = 1 ]; then
     rm -rf "$destdir/etc/tickerboard" "$destdir/var/lib/tickerboard" "$destdir/var/lib/private/tickerboard"

@@ -38,6 +38,8 @@ public struct BridgeStatus: Sendable, Equatable {
     public var screenControl: String?
     public var paused = false
     public var message: String?
+    /// The screen's light in percent (`level`), nil from a daemon that does not say.
+    public var level: Int?
 
     public init() {}
 }
@@ -155,7 +157,7 @@ public struct BridgeModel: Sendable {
         let screenOn = status.display == "presenting"
         var out = [
             BridgeMessage(base + "/screen/state", screenOn ? "ON" : "OFF"),
-            BridgeMessage(base + "/brightness/state", screenOn ? "100" : "0"),
+            BridgeMessage(base + "/brightness/state", String(screenOn ? status.level ?? 100 : 0)),
             BridgeMessage(base + "/screen_mode/state", status.screenControl ?? "auto"),
             BridgeMessage(base + "/cycling/state", status.paused ? "OFF" : "ON"),
             BridgeMessage(base + "/display/state", status.display ?? "unknown"),

@@ -232,6 +232,7 @@ public final class BridgeService {
         s.screenControl = status["screen_control"] as? String
         s.paused = status["paused"] as? Bool ?? false
         s.message = status["message"] as? String
+        s.level = status["level"] as? Int
         for message in model.state(s, instruments: instruments) where lastState[message.topic] != message.payload {
             lastState[message.topic] = message.payload
             publish(message)

@@ -308,3 +308,16 @@ extension LineChartFrame {
                   lineColor: last >= first ? palette.up : palette.down)
     }
 }
+
+extension ChartPalette {
+    /// The palette for a dimmed screen at night (`[power] night-palette`): a black background,
+    /// text and lines of lower contrast, and up and down colours muted towards grey and the
+    /// background, so no bright green or red fill lights the room.
+    public var night: ChartPalette {
+        let black = Color(rgb: 0x000000), grey = Color(rgb: 0x6E7681)
+        func muted(_ c: Color) -> Color { c.mixed(with: grey, 0.35).mixed(with: black, 0.35) }
+        return ChartPalette(background: black, up: muted(up), down: muted(down),
+                            baseline: Color(rgb: 0x3A4048), indicator: Color(rgb: 0x6E7681),
+                            text: Color(rgb: 0x9AA3AD), secondaryText: Color(rgb: 0x59616B))
+    }
+}

@@ -33,6 +33,17 @@ public final class SceneRenderer {
         didSet { if banner != oldValue { previousKey = nil } }
     }
 
+    /// Software dimming, 0...1: every colour is scaled in linear light as it is drawn. A change
+    /// paints the next frame whole.
+    public var brightness: Double = 1 {
+        didSet {
+            guard brightness != oldValue else { return }
+            let d = Dimming(level: brightness)
+            canvas.dimming = d
+            previousKey = nil
+        }
+    }
+
     public init(renderThreads: Int = 1) {
         self.renderThreads = max(1, renderThreads)
         canvas = Canvas(width: 1, height: 1)
@@ -47,6 +58,7 @@ public final class SceneRenderer {
         guard canvas.width != width || canvas.height != height else { return }
         canvas = Canvas(width: width, height: height)
         canvas.renderThreads = renderThreads
+        canvas.dimming = Dimming(level: brightness)
         previousKey = nil
     }
 

@@ -15,7 +15,7 @@ enum BenchCommand {
         usage: tickerboard bench [--mode static|morph|scrub|text|clear] [--n N] [--na N --nb N] [--size WxH]
                                  [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
                                  [--png FILE] [--dump-series] [--font FILE] [--threads N] [--rewrite-all]
-                                 [--versus-one-thread [--pair-frames K]]
+                                 [--versus-one-thread [--pair-frames K]] [--brightness N]
 
         Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
         one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
@@ -29,6 +29,7 @@ enum BenchCommand {
         a CHECK line says whether the two pictures are equal. A turn's first frame finds the other
         canvas's pixels in the cache and is not counted; --pair-frames 1 alternates every frame
         and counts them all, so both canvases always start cold.
+        --brightness N draws every frame with software dimming at N % (compare with and without).
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -53,6 +54,7 @@ enum BenchCommand {
         _ = args.flag("--argb")  // accepted for protocol compatibility; frames are XRGB either way
         // 0 (the protocol's "not threaded") and 1 draw on this thread; more replay bands in parallel.
         let threads = try args.integer("--threads", in: 0...16) ?? 0
+        let brightness = try args.integer("--brightness", in: 0...100)
         try args.finish()
         if versusOne && (mode != "static" || threads < 2) {
             throw UsageError("bench: --versus-one-thread needs --mode static and --threads 2 or more")
@@ -62,6 +64,9 @@ enum BenchCommand {
         if dump { dumpSeries(); return 0 }
         let L = ReferenceScene.Layout(width: size.width, height: size.height)
         let canvas = Canvas(width: size.width, height: size.height)
+        // Software dimming, as the daemon draws below full level: the colours are scaled as they
+        // enter the rasterizer, so the frame should cost the same.
+        canvas.dimming = brightness.flatMap { Dimming(level: Double($0) / 100) }
         canvas.renderThreads = max(1, threads)
         var times: [Double] = []
         var reportedN = n
@@ -80,6 +85,7 @@ enum BenchCommand {
             var check: String?
             if versusOne {
                 let single = Canvas(width: size.width, height: size.height)
+                single.dimming = canvas.dimming
                 let (many, one, ratios) = measurePairs(warmup: warmup, seconds: seconds, minFrames: minFrames,
                                                        maxFrames: maxFrames, turn: pairFrames ?? 8,
                                                        { _ in drawStatic(on: canvas) }, { _ in drawStatic(on: single) })

@@ -22,7 +22,7 @@ enum CtlCommand {
           next                      the next instrument now
           pause | resume            hold the cycle / let it go on
           screen on|off|auto        force the screen on or off, or back to the schedule
-          brightness N              a level in percent, where the light policy has one
+          brightness N              on at N percent until `screen auto` (0 off, 100 full)
           reload                    re-read the configuration (as systemctl reload)
           message TEXT [SECONDS]    a banner over the picture (default 60 s; 30s, 10m, 2h)
           clear-message             take the banner down

@@ -48,6 +48,8 @@ enum RenderCommand {
           --extended-hours M  show, dim (default) or hide pre- and post-market bars
           --values            print what the frame says as key=value lines (price, change, baseline, ...),
                               the same numbers as the daemon's status file; --output is then optional
+          --brightness N      percent (0 to 100, default 100): the frame as software dimming draws it, every
+                              colour scaled to N % of its linear-light intensity (with --config too)
 
         With --config, the picture the daemon shows for that config at --now (default: now), pixel for
         pixel: its instruments' names, currencies, zones, calendars and data files, its ranges and look,
@@ -84,6 +86,7 @@ enum RenderCommand {
         let baselineName = try args.option("--baseline-1d")
         let extendedName = try args.option("--extended-hours")
         let configPath = try args.option("--config")
+        let brightness = Double(try args.integer("--brightness", in: 0...100) ?? 100) / 100
         let instrumentID = try args.option("--instrument")
         try args.finish()
         if let configPath {
@@ -97,7 +100,8 @@ enum RenderCommand {
             }
             return try renderConfig(configPath, instrument: instrumentID, scene: sceneName,
                                     range: args.given("--range") ? rangeText : nil, now: nowText,
-                                    size: args.given("--size") ? size : nil, scrubX: scrubX, values: printValues, output: output)
+                                    size: args.given("--size") ? size : nil, scrubX: scrubX, values: printValues, output: output,
+                                    brightness: brightness)
         }
         guard instrumentID == nil else { throw UsageError("render: --instrument goes with --config") }
         var rangeOptions = RangeOptions()
@@ -220,7 +224,9 @@ enum RenderCommand {
             }
             let board = WatchlistScene(entries: entries, width: size.width, height: size.height, fonts: fonts,
                                        palette: palette, range: range)
-            do { try PNG.write(SceneRenderer().render(board).buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
+            let boardRenderer = SceneRenderer()
+            boardRenderer.brightness = brightness
+            do { try PNG.write(boardRenderer.render(board).buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
             // A panel too small for every tile shows the first ones; say so rather than count what is not there.
             let left = entries.count - board.entries.count
             printLine("wrote \(output) (\(size.width)x\(size.height), watchlist of \(board.entries.count)"
@@ -276,6 +282,7 @@ enum RenderCommand {
             model.timing = MorphTiming(duration: seconds, curve: MorphTiming.standard.curve)
             model.select(to, at: 0)
             let renderer = SceneRenderer()
+            renderer.brightness = brightness
             for i in 0..<frames {
                 let t = Double(i) / Double(fps)
                 let canvas = renderer.render(model, at: t)
@@ -294,7 +301,9 @@ enum RenderCommand {
         // Without --at, the picture once every animation has settled.
         var time = at ?? 0
         if at == nil { while model.isAnimating(at: time) && time < 60 { time += 0.5 } }
-        let canvas = SceneRenderer().render(model, at: time)
+        let still = SceneRenderer()
+        still.brightness = brightness
+        let canvas = still.render(model, at: time)
         if let output {
             do { try PNG.write(canvas.buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
             if !printValues { printLine("wrote \(output) (\(size.width)x\(size.height), \(instrument.name), \(range))") }
@@ -312,7 +321,7 @@ enum RenderCommand {
     /// `render --config`: the daemon's core on the config, at `now`, settled (see `StillFrame`).
     static func renderConfig(_ path: String, instrument: String?, scene sceneName: String, range rangeText: String?,
                              now nowText: String?, size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
-                             output: String?) throws(UsageError) -> Int32 {
+                             output: String?, brightness: Double = 1) throws(UsageError) -> Int32 {
         guard output != nil || values else { throw UsageError("render: --output FILE.png or --values is required") }
         guard let scene = ShowRequest.Scene(rawValue: sceneName) else {
             throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw or watchlist")
@@ -349,6 +358,7 @@ enum RenderCommand {
         request.show = ShowRequest(instrumentID: instrument, range: range, scene: scene)
         request.size = size
         request.scrubX = scrubX
+        request.brightness = brightness
         guard let result = StillFrame.render(request, fonts: fonts) else {
             Log.error("render: \(path): nothing was drawn")
             return 1

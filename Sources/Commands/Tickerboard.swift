@@ -21,6 +21,7 @@ public enum Tickerboard {
           check-config   check a configuration file: FILE:LINE: key: message for each problem
           ctl            talk to the running daemon: show, range, screen on|off, message, screenshot, …
           calendar       list an exchange's trading sessions or holidays (e.g. --exchange XTKS)
+          power-plan     when the screen is on, dimmed or off between two dates, and why
           inputs         list the input devices libinput sees on the seat
           display-check  drive the display with a test pattern and report the flip rate
           touch-test     check touch rotation and calibration; four corner taps give the `calibration` line
@@ -53,6 +54,7 @@ public enum Tickerboard {
             case "check-config": return try CheckConfigCommand.run(args)
             case "calendar": return try CalendarCommand.run(args)
             case "ctl": return try CtlCommand.run(args)
+            case "power-plan": return try PowerPlanCommand.run(args)
             case "outputs":
                 if args.contains("--help") { printLine("usage: tickerboard outputs\n\nLists DRM cards, drivers, connectors and modes, and which card the daemon takes with\n`[display] backend = auto` and no device, and why."); return 0 }
                 guard args.isEmpty else { throw UsageError("outputs: unexpected argument \"\(args[0])\"") }

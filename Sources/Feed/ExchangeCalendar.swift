@@ -333,6 +333,20 @@ public struct ExchangeCalendar: Sendable {
         return hours
     }
 
+    /// The name of the early-close rule that shortens `date` ("Christmas Eve"); nil on a full day.
+    public func earlyCloseName(on date: CivilDate) -> String? {
+        for rule in earlyCloseRules where rule.years.contains(date.year) {
+            for var day in rule.day.dates(in: date.year) {
+                if rule.weekendToFriday {
+                    if day.weekday == .saturday { day = day.adding(days: -1) }
+                    if day.weekday == .sunday { day = day.adding(days: -2) }
+                }
+                if day == date { return rule.name }
+            }
+        }
+        return nil
+    }
+
     /// nil: a full day; .some(nil): morning only; .some(close): closes at `close`.
     private func earlyClose(on date: CivilDate) -> Int?? {
         for rule in earlyCloseRules where rule.years.contains(date.year) {

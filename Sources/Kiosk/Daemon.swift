@@ -85,6 +85,11 @@ package final class Daemon: KioskShell {
     /// Turns the display offered but then refused (its test commit failed): copied from then on.
     private var refusedTurns: Set<Int> = []
     private var exitStatus: Int32 = 0
+    /// The sysfs backlight that carries the level for the output in use (nil: software dimming),
+    /// the output it was looked up for, and the level last written to it.
+    private var backlight: Backlight?
+    private var backlightOutput: String?
+    private var backlightLevel: Double?
 
     package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil) throws(Errno) {
         self.config = Daemon.effective(config, options)
@@ -243,6 +248,8 @@ package final class Daemon: KioskShell {
 
     package func stopping(statistics: String) {
         self.statistics = statistics
+        // The console after us should not inherit a dimmed panel.
+        if backlight != nil { _ = applyBacklight(1) }
         tellSystemd(.stopping(statistics: statistics))
     }
 
@@ -314,9 +321,45 @@ package final class Daemon: KioskShell {
     }
 
     private func info(of d: any Display) -> DisplayInfo {
-        DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
-                    outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
-                    scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS)
+        findBacklight(for: d)
+        return DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
+                           outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
+                           scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS,
+                           backlight: backlight?.name)
+    }
+
+    /// Looks up the backlight of the KMS output in use once per output, and says which means
+    /// carries the level. Other displays (fbdev, headless) dim in software.
+    private func findBacklight(for d: any Display) {
+        guard let kms = d as? KMSDisplay, !kms.connectorName.isEmpty else { return }
+        let card = String(kms.devicePath.split(separator: "/").last ?? "card0")
+        let output = card + "-" + kms.connectorName
+        guard output != backlightOutput else { return }
+        backlightOutput = output
+        backlightLevel = nil
+        let (found, why) = Backlight.find(card: card, connector: kms.connectorName)
+        backlight = found
+        if let found {
+            Log.write(.notice, "display: brightness by \(why) (max \(found.maxBrightness))")
+        } else {
+            Log.write(.info, "display: brightness by software dimming (\(why))")
+        }
+    }
+
+    /// Writes the level to the backlight when it changed; false when it cannot (the level is then
+    /// drawn in software from this frame on, and the log says why once).
+    private func applyBacklight(_ level: Double) -> Bool {
+        guard let b = backlight else { return false }
+        if backlightLevel == level { return true }
+        do throws(Errno) {
+            try b.set(level: level)
+            backlightLevel = level
+            return true
+        } catch {
+            Log.write(.warning, "display: cannot write \(b.directory)/brightness (\(error)); dimming in software instead")
+            backlight = nil
+            return false
+        }
     }
 
     func handleDisplayEvents() {
@@ -380,18 +423,28 @@ package final class Daemon: KioskShell {
                 return
             }
             renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold) }
+            // The level: software dimming scales the colours as they are drawn (the core asks for
+            // a whole redraw when the level changes).
+            var redraw = plan.redraw
+            if applyBacklight(plan.brightness) {
+                renderer.brightness = 1
+            } else if renderer.brightness != plan.brightness {
+                // Dimmed in software after the backlight failed: the core asked for no repaint.
+                renderer.brightness = plan.brightness
+                redraw = true
+            }
             // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
             let canvas: Canvas
             switch plan.scene {
-            case _ where !plan.redraw: canvas = renderer.canvas
+            case _ where !redraw: canvas = renderer.canvas
             case .chart(let model): canvas = renderer.render(model, at: plan.time)
             case .overview(let board): canvas = renderer.render(board)
             case .black: canvas = renderer.canvas
             }
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var damage = plan.fullCopy ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
-            let background = plan.background.premultiplied
+            var damage = plan.fullCopy || redraw != plan.redraw ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
+            let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
             // The display turns the picture itself (a plane's rotation): present it unturned.

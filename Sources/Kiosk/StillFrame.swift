@@ -20,6 +20,8 @@ package final class StillFrame: KioskShell {
         package var size: (width: Int, height: Int)?
         /// A finger at this x of the chart: the scrubbed point, as the daemon would show it.
         package var scrubX: Double?
+        /// Software dimming, 0...1 (`render --brightness`): the frame as the daemon draws it at that level.
+        package var brightness = 1.0
 
         package init(configPath: String, now: Double) {
             self.configPath = configPath
@@ -64,6 +66,7 @@ package final class StillFrame: KioskShell {
         let info = DisplayInfo(width: mode.0, height: mode.1, refreshHz: 60)
         let still = StillFrame(setup: Daemon.setup(for: config, file: request.configPath), fonts: fonts, info: info,
                                now: request.now)
+        still.renderer.brightness = request.brightness
         still.messages = issues.map { "config: \($0)" }
         still.run(config: config, request: request)
         guard let picture = still.picture else { return nil }

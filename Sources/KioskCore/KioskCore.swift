@@ -51,9 +51,14 @@ public struct DisplayInfo: Sendable, Equatable {
     /// A framebuffer taken because no KMS card could show a picture at start: a KMS output that
     /// appears later (`.kmsOutputAppeared`) replaces it.
     public var yieldsToKMS: Bool
+    /// The sysfs backlight that carries the screen's level (its name under /sys/class/backlight);
+    /// nil: the level is software dimming (the renderer scales the colours).
+    public var backlight: String?
 
     public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true,
-                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0], yieldsToKMS: Bool = false) {
+                scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0], yieldsToKMS: Bool = false,
+                backlight: String? = nil) {
+        self.backlight = backlight
         self.yieldsToKMS = yieldsToKMS
         self.scanoutShiftLimit = max(0, scanoutShiftLimit)
         self.scanoutQuarterTurns = scanoutQuarterTurns.union([0])
@@ -239,6 +244,8 @@ public struct FramePlan: Equatable {
     public var settled: Bool
     /// A message over the picture (`ctl message`), nil for none.
     public var banner: String?
+    /// The screen's level, 0...1: software dimming draws the frame at it, a backlight is set to it.
+    public var brightness = 1.0
 }
 
 /// What presenting one frame cost, as the shell measured it.
@@ -418,6 +425,14 @@ public final class KioskCore {
     private var screen = Screen.on
     public var screenOn: Bool { screen == .on }
     private var powerReason = ScreenPower.Reason.schedule
+    /// The screen's level while it is on, fading between decisions.
+    private var light = LightFade(level: 1)
+    /// The level of the last frame presented (a change repaints whole under software dimming).
+    private var presentedBrightness = 1.0
+    /// `night-palette`: the screen is below full level, so it shows the night palette.
+    private var nightShown = false
+    /// The palette the screen shows now: the config's, or its night variant.
+    private var activePalette: ChartPalette { nightShown ? config.palette.night : config.palette }
     private var lastActivityWall: Double?
     private var powerDue: Double?
 
@@ -425,6 +440,8 @@ public final class KioskCore {
     /// `ctl screen on|off|auto`, and since when (wall seconds): a touch before it does not count.
     public private(set) var screenControl = ControlCommand.ScreenMode.auto
     private var screenControlSince = -Double.infinity
+    /// `ctl brightness N`: the level the screen holds while `screen_control` is on (nil: full).
+    public private(set) var controlLevel: Int?
     /// The banner `ctl message` put up, until when (core monotonic seconds).
     private var message: (text: String, until: Double)?
 
@@ -465,7 +482,7 @@ public final class KioskCore {
         config = setup.config
         configFile = setup.configFile
         localZone = setup.localZone
-        power = ScreenPower(config: setup.config, timeZone: setup.localZone)
+        power = ScreenPower(config: setup.config, timeZone: setup.localZone, zones: setup.zones)
         cec = CECPower(setting: setup.config.cec)
         burnIn = BurnInShift(config: setup.config)
         self.fonts = fonts
@@ -608,7 +625,7 @@ public final class KioskCore {
         configFile = setup.configFile
         localZone = setup.localZone
         configProblems = setup.problems
-        power = ScreenPower(config: config, timeZone: localZone)
+        power = ScreenPower(config: config, timeZone: localZone, zones: setup.zones)
         if cec.setting != config.cec {
             // Another adapter (or none): what is known of the TV starts again; the shell reopens.
             cec = CECPower(setting: config.cec)
@@ -831,7 +848,7 @@ public final class KioskCore {
         }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
-        let palette = config.palette
+        let palette = activePalette
         let instrument: Instrument
         var placeholder: String?
         if showingSample {
@@ -1015,7 +1032,9 @@ public final class KioskCore {
         model.advance(to: t)
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving
+        let brightness = light.level(at: t)
+        let relit = brightness != presentedBrightness
+        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit
         guard changing || needs.contains(.burnInStep) else { return }
         needs.remove(.picture)
         needs.remove(.burnInStep)
@@ -1034,10 +1053,15 @@ public final class KioskCore {
         pendingInputMicros = nil
         let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
         var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
-                             quarterTurns: quarterTurns, settled: !isAnimating(at: t), banner: message?.text)
+                             quarterTurns: quarterTurns, settled: !isAnimating(at: t) && !light.isFading(at: t),
+                             banner: message?.text)
         lastFrameMoving = !plan.settled
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full
+        plan.brightness = brightness
+        // Software dimming changes every pixel; a backlight changes none of them.
+        if relit && displayInfo?.backlight == nil { plan.fullCopy = true; plan.redraw = true }
+        presentedBrightness = brightness
         // The overview is painted whole when it is painted (it changes only when a tile's data does).
         if showingWatchlist && plan.redraw { plan.fullCopy = true }
         present(plan)
@@ -1212,7 +1236,7 @@ public final class KioskCore {
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
         let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : entries.indices.map(watchlistEntry)
         watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
-                                   palette: config.palette, range: watchlist?.range ?? firstRange)
+                                   palette: activePalette, range: watchlist?.range ?? firstRange)
         watchlistNextChange = showingSample ? nil : entries.indices.compactMap { tileState($0).nextChange }.min()
         if config.watchlist == .only && !showingWatchlist { showWatchlist() }
         if showingWatchlist { needs.insert(.wholeCopy); needs.insert(.picture) }
@@ -1414,11 +1438,19 @@ public final class KioskCore {
         case .screen(let mode):
             screenControl = mode
             screenControlSince = now.wall
+            controlLevel = nil
             log(.notice, "control: screen \(mode.rawValue)")
             decidePower()
             reply("screen \(mode.rawValue): \(screenOn ? "on" : "off")")
-        case .brightness:
-            refuse("this build has no light policy; use screen on|off")
+        case .brightness(let percent):
+            // A light's brightness (Home Assistant's too): on at that level until `screen auto`;
+            // 0 is off. A touch still lights the screen fully for the idle time.
+            screenControl = percent > 0 ? .on : .off
+            screenControlSince = now.wall
+            controlLevel = percent > 0 && percent < 100 ? percent : nil
+            log(.notice, "control: brightness \(percent) %")
+            decidePower()
+            reply(percent > 0 ? "brightness \(percent) % (\(brightnessMeans)), until screen auto" : "screen off")
         case .message(let text, let seconds):
             let duration = seconds ?? ControlCommand.messageSecondsDefault
             message = (text, now.mono + duration)
@@ -1582,7 +1614,8 @@ public final class KioskCore {
     private func noteActivity() -> Bool {
         lastActivityWall = now.wall
         let wasOff = !screenOn
-        if wasOff || config.blankAfterIdleSeconds > 0 { decidePower() }
+        // A dimmed screen wakes to full level as an off one does.
+        if wasOff || config.blankAfterIdleSeconds > 0 || light.to < 1 { decidePower() }
         return wasOff && screenOn
     }
 
@@ -1596,22 +1629,47 @@ public final class KioskCore {
             let fromStart = power.decide(at: now.wall, lastActivity: now.wall - (now.mono - (startMono ?? now.mono)))
             if fromStart.reason != .touched { decision = fromStart }
         }
+        // Under `ctl screen`/`brightness` a touch since the request lights the screen fully for
+        // the wake time, then the request holds again.
+        let touchedAt = lastActivityWall.flatMap { $0 > screenControlSince && now.wall - $0 < power.wakeSeconds ? $0 : nil }
         switch screenControl {
         case .auto: break
-        case .on:
-            decision = ScreenPower.Decision(isOn: true, reason: .schedule, nextChange: nil)
-        case .off:
-            // Off until `screen auto`; a touch since the request lights it for the wake time.
-            let touched = lastActivityWall.map { $0 > screenControlSince && now.wall - $0 < power.wakeSeconds } ?? false
-            decision = ScreenPower.Decision(isOn: touched, reason: touched ? .touched : .schedule,
-                                            nextChange: touched ? lastActivityWall! + power.wakeSeconds : nil)
+        case .on, .off:
+            if let touchedAt {
+                decision = ScreenPower.Decision(isOn: true, reason: .touched, nextChange: touchedAt + power.wakeSeconds)
+            } else {
+                decision = ScreenPower.Decision(level: screenControl == .on ? controlLevel ?? 100 : 0,
+                                                reason: .schedule, nextChange: nil)
+            }
         }
         powerReason = decision.reason
+        let wasOn = screenOn
         setScreen(on: decision.isOn)
         let scheduled = power.isScheduledOn(at: ScreenPower.seconds(now.wall))
         if scheduled, scheduledOn == false { cec.scheduledOnBegan() }
         scheduledOn = scheduled
         perform(cec.screen(on: decision.isOn, at: now.mono))
+        if decision.isOn {
+            let target = Double(decision.level) / 100
+            if !wasOn {
+                // From DPMS off the screen comes on at its level: a fade up from black would be a
+                // second of a dark screen after a touch.
+                light.jump(to: target)
+            } else if target != light.to {
+                log(.info, "power: level \(Int((light.to * 100).rounded())) % -> \(decision.level) % (\(brightnessMeans))")
+                light.fade(to: target, at: now.mono)
+                needs.insert(.picture)
+            }
+        }
+        let night = config.nightPalette && decision.isOn && decision.level < 100
+        if night != nightShown {
+            nightShown = night
+            log(.info, "power: \(night ? "night" : "day") palette")
+            rebuildModel()
+            if watchlist != nil { rebuildWatchlist() }
+            needs.insert(.wholeCopy)
+            needs.insert(.picture)
+        }
         refreshStatusNote()
         var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
         // The market status changes at the open, the lunch break and the close: wake up for it.
@@ -1626,6 +1684,12 @@ public final class KioskCore {
         }
         powerDue = now.mono + sleep
     }
+
+    /// How the level is carried out: `backlight NAME` or `software` (the log and the status file).
+    public var brightnessMeans: String { displayInfo?.backlight.map { "backlight \($0)" } ?? "software" }
+
+    /// The screen's level now in percent (0 while off).
+    public var lightLevel: Int { screenOn ? Int((light.level(at: now.mono) * 100).rounded()) : 0 }
 
     private func setScreen(on: Bool) {
         guard on != screenOn else { return }
@@ -1734,6 +1798,8 @@ public final class KioskCore {
         s.scanoutCopyFraction = stats.meanCopyFraction
         s.burnInShift = burnInMethod
         s.rotation = displayInfo == nil ? nil : rotationMethod
+        s.level = lightLevel
+        s.brightnessMeans = brightnessMeans
         s.problems = problems
         s.time = now.wall
         s.paused = paused
@@ -1758,6 +1824,8 @@ public final class KioskCore {
             w.screenControl = s.screenControl
             w.message = s.message
             w.cec = s.cec
+            w.level = s.level
+            w.brightnessMeans = s.brightnessMeans
             return w
         }
         return s

@@ -53,6 +53,9 @@ public struct KioskStatus: Sendable, Equatable {
     /// Filled in by the shell, which can measure them.
     public var rssKB: Int?
     public var openFDs: Int?
+    /// The screen's level in percent (0 while off) and how it is carried out (`backlight NAME`, `software`).
+    public var level: Int?
+    public var brightnessMeans: String?
     public var animating = false
     public var paused = false
     /// `ctl screen`: `auto` (the schedule decides), `on` or `off`.
@@ -123,6 +126,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("scanout_bytes_per_frame", .number(scanoutBytesPerFrame.map { $0.rounded() })),
          ("scanout_copy_fraction", .number(scanoutCopyFraction)), ("burn_in_shift", .text(burnInShift)),
          ("rotation", .text(rotation)), ("present_method", .text(presentMethod)), ("pacing", .text(pacing)),
+         ("level", .raw(level.map(String.init) ?? "null")), ("brightness_means", .text(brightnessMeans)),
          ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
          ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
          ("screen_control", .text(screenControl)), ("message", .text(message)),

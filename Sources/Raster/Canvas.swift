@@ -201,11 +201,17 @@ public final class Canvas {
     public var width: Int { storage.width }
     public var height: Int { storage.height }
 
+    /// Software dimming of every colour drawn from now on (nil: full level).
+    public var dimming: Dimming? {
+        get { storage.dimming }
+        set { storage.dimming = newValue }
+    }
+
     /// Fills the clip rectangle (or `rect` inside it) with `color`, replacing what was there.
     public func clear(_ color: Color, rect: IntRect? = nil) {
         let r = (rect ?? clip).intersection(clip).intersection(storage.bounds)
         guard !r.isEmpty else { return }
-        let value = color.premultiplied
+        let value = (dimming?.apply(color) ?? color).premultiplied
         hasPendingClears = true
         if let bands {
             bands.recordClear(value, r, height: storage.height)
@@ -317,7 +323,7 @@ public final class Canvas {
         let b = rects.bounds
         let grid = Canvas.grid(minX: Double(b.x0), minY: Double(b.y0), maxX: Double(b.x1), maxY: Double(b.y1), in: area)
         guard !rects.isEmpty, !grid.isEmpty else { return .drawn }
-        let prepared = PreparedPaint(paint, transform: .identity, cache: &tableCache)
+        let prepared = PreparedPaint(dimming.map { $0.apply(paint) } ?? paint, transform: .identity, cache: &tableCache)
         if let bands {
             bands.recordRects(rects.rects, grid: grid, paint: prepared, blend: blend, height: storage.height)
             return .drawn
@@ -372,7 +378,7 @@ public final class Canvas {
         guard !area.isEmpty, minX <= maxX, minY <= maxY else { return }
         let grid = Canvas.grid(minX: minX, minY: minY, maxX: maxX, maxY: maxY, in: area)
         guard !grid.isEmpty else { return }
-        let prepared = PreparedPaint(paint, transform: .identity, cache: &tableCache)
+        let prepared = PreparedPaint(dimming.map { $0.apply(paint) } ?? paint, transform: .identity, cache: &tableCache)
         if let bands {
             bands.recordFill(grid: grid, paint: prepared, rule: rule, blend: blend, pointCount: edges.count, height: storage.height)
             return

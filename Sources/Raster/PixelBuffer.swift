@@ -116,6 +116,9 @@ public struct PixelBuffer: Sendable {
     public let height: Int
     public let stride: Int
     public var pixels: [UInt32]
+    /// Software dimming of every colour drawn into the buffer (the canvas's paints and clears, and
+    /// text): the level belongs to the picture, so every painter of it draws at the same level.
+    public var dimming: Dimming?
 
     /// A buffer filled with `fill` (a premultiplied pixel value); sizes below 1 become 1.
     public init(width: Int, height: Int, stride: Int? = nil, fill: UInt32 = 0xFF00_0000) {

@@ -64,7 +64,7 @@ public final class TextRenderer {
                        clip: IntRect?, glyphs: ((UInt32, Double) -> Void) -> Void) -> IntRect {
         let area = (clip ?? buffer.bounds).intersection(buffer.bounds)
         guard !area.isEmpty, color.alpha != 0, let row = Self.baselineRow(originX, baseline) else { return .empty }
-        let source = color.premultiplied
+        let source = (buffer.dimming?.apply(color) ?? color).premultiplied
         let stride = buffer.stride
         let cache = self.cache
         var damage = IntRect.empty

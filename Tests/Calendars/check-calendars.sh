@@ -16,4 +16,6 @@ if ! "$venv/bin/python" -c 'import exchange_calendars' 2>/dev/null; then
     "$venv/bin/pip" install -q exchange-calendars
 fi
 "$venv/bin/python" -c 'import exchange_calendars as x; print("calendars: exchange-calendars", x.__version__)'
-exec "$venv/bin/python" Tests/Calendars/check-calendars.py "$binary" "$@"
+"$venv/bin/python" Tests/Calendars/check-calendars.py "$binary" "$@"
+# The screen's market hours (power-plan) from the same oracle's sessions, when all exchanges are checked.
+if [ $# -eq 0 ]; then "$venv/bin/python" Tests/Calendars/check-power-plan.py "$binary"; fi

@@ -76,6 +76,10 @@ struct BridgeModelTests {
             ($0.topic, String(decoding: $0.payload, as: UTF8.self))
         })
         #expect(messages["tickerboard/hall/screen/state"] == "OFF")
+        #expect(messages["tickerboard/hall/brightness/state"] == "0")
+        status.display = "presenting"
+        status.level = 40
+        #expect(model.state(status, instruments: instruments).contains(BridgeMessage("tickerboard/hall/brightness/state", "40")))
         #expect(messages["tickerboard/hall/scene/state"] == "chart")
         #expect(messages["tickerboard/hall/cycling/state"] == "OFF")
         #expect(messages["tickerboard/hall/screen_mode/state"] == "off")

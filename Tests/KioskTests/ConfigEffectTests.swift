@@ -136,6 +136,25 @@ struct ConfigEffectTests {
         Row(section: "power", line: "schedule = Sat 00:00-00:01") { !drive($0).core.screenOn },
         Row(section: "power", line: "blank-after-idle = 1min") { c in !drive(c, seconds: 70).core.screenOn },
         Row(section: "power", line: "cec = off") { drive($0).core.cecStatus == "off" },
+        // Dimmed by the schedule: the night palette's black background.
+        Row(section: "power", line: "night-palette = on") { c in
+            var c = c
+            c.schedule = (try? parseSchedule("Mon-Sun 30%").get()) ?? .always
+            return drive(c).core.model?.screen.palette.background == ChartPalette.standard.night.background
+        },
+        // Sunday evening in New York (instrument A's exchange is XNYS): no window, off.
+        Row(section: "power", line: "follow-markets = on") { !drive($0).core.screenOn },
+        // Tue 1 Dec 2026 05:00 EST: 4 h 30 before the open; 17:30, 1 h 30 after the close.
+        Row(section: "power", line: "lead = 5h") { c in
+            var c = c
+            c.followMarkets = true
+            return drive(c, start: KioskTime(mono: 1000, wall: 1_796_119_200)).core.screenOn
+        },
+        Row(section: "power", line: "trail = 2h") { c in
+            var c = c
+            c.followMarkets = true
+            return drive(c, start: KioskTime(mono: 1000, wall: 1_796_164_200)).core.screenOn
+        },
         Row(section: "burn-in", line: "shift = 4") { c in
             let d = drive(c, seconds: 3 * 180 * 12)
             return d.presents.contains { abs($0.value.offset.dx) > 2 || abs($0.value.offset.dy) > 2 }

@@ -34,16 +34,56 @@ public struct InstrumentConfig: Equatable, Sendable {
     }
 }
 
-/// When the screen is on: per weekday (0 = Sunday) a list of local-time minute ranges.
+/// The screen's weekly light: per weekday (0 = Sunday) minute ranges of local time, each with a
+/// level in percent (100 on, 1-99 dimmed, 0 off). Ranges are kept in the order the clauses gave
+/// them and a later one wins where they overlap; a minute no range covers is off.
 public struct PowerSchedule: Equatable, Sendable {
-    public var onMinutes: [[Range<Int>]] = Array(repeating: [0..<1440], count: 7)
-    public static let always = PowerSchedule()
-    public var isAlwaysOn: Bool { onMinutes.allSatisfy { $0 == [0..<1440] } }
-
-    /// True when the screen should be on at `minute` of the day on `weekday`.
-    public func isOn(weekday: Int, minute: Int) -> Bool {
-        onMinutes[((weekday % 7) + 7) % 7].contains { $0.contains(minute) }
+    public struct Span: Equatable, Sendable {
+        public var minutes: Range<Int>
+        public var level: Int
+        public init(_ minutes: Range<Int>, level: Int = 100) {
+            self.minutes = minutes
+            self.level = level
+        }
     }
+
+    public var spans: [[Span]]
+    public static let always = PowerSchedule(spans: Array(repeating: [Span(0..<1440)], count: 7))
+    public static let never = PowerSchedule(spans: Array(repeating: [], count: 7))
+
+    public init(spans: [[Span]] = Array(repeating: [Span(0..<1440)], count: 7)) { self.spans = spans }
+
+    /// The ranges with a level above 0, as given (before later ranges override earlier ones).
+    /// Set: those ranges at full level.
+    public var onMinutes: [[Range<Int>]] {
+        get { spans.map { $0.filter { $0.level > 0 }.map(\.minutes) } }
+        set { spans = newValue.map { $0.map { Span($0) } } }
+    }
+
+    /// Full level every minute of the week.
+    public var isAlwaysOn: Bool {
+        (0..<7).allSatisfy { day in boundaries(weekday: day).allSatisfy { level(weekday: day, minute: $0) == 100 } }
+    }
+
+    /// No light at any minute of the week.
+    public var isNeverOn: Bool {
+        (0..<7).allSatisfy { day in boundaries(weekday: day).allSatisfy { level(weekday: day, minute: $0) == 0 } }
+    }
+
+    /// Every minute of `weekday` at which a range begins or ends, with 0, ascending (below 1440).
+    public func boundaries(weekday: Int) -> [Int] {
+        var set: Set<Int> = [0]
+        for span in spans[((weekday % 7) + 7) % 7] { set.insert(span.minutes.lowerBound); set.insert(span.minutes.upperBound) }
+        return set.filter { $0 < 1440 }.sorted()
+    }
+
+    /// The level at `minute` of the day on `weekday`: the last range that covers it, else 0.
+    public func level(weekday: Int, minute: Int) -> Int {
+        spans[((weekday % 7) + 7) % 7].last { $0.minutes.contains(minute) }?.level ?? 0
+    }
+
+    /// True when the screen should be lit at `minute` of the day on `weekday`.
+    public func isOn(weekday: Int, minute: Int) -> Bool { level(weekday: weekday, minute: minute) > 0 }
 }
 
 /// The daemon's configuration, with the shipped defaults. Built from a file by `Config.load`.
@@ -106,6 +146,17 @@ public struct Config: Equatable, Sendable {
     public var blankAfterIdleSeconds = 0.0
     /// HDMI-CEC: the TV to standby with the screen, woken with it (`CECPower`).
     public var cec = CECSetting.auto
+    /// `follow-markets = on`: the screen is also on from `lead` before a watched exchange opens to
+    /// `trail` after it closes (MarketHours); the schedule, when none is set, is then "never".
+    public var followMarkets = false
+    public var marketLeadSeconds = 30.0 * 60
+    public var marketTrailSeconds = 30.0 * 60
+    /// `night-palette = on`: below full level the screen uses the palette's night variant.
+    public var nightPalette = false
+    /// The line of each `[power]` key that was set (messages, and whether `schedule` was given).
+    public var powerLines: [String: Int] = [:]
+    /// The file of each `[power]` key that was set (a drop-in's, or the main file).
+    public var powerFiles: [String: String] = [:]
     // [burn-in]
     public var burnInShift = 2
     public var burnInPeriodSeconds = 180.0
@@ -246,7 +297,17 @@ public struct Config: Equatable, Sendable {
                 warn(unknownKeyMessage(entry.key, known: Array(keys.keys)))
                 continue
             }
+            if entry.section == "power" {
+                config.powerLines[entry.key] = entry.line
+                config.powerFiles[entry.key] = file
+            }
             if let message = apply(&config, entry.value) { fail(message) }
+        }
+        if config.followMarkets, MarketHours.followedExchanges(of: config).isEmpty {
+            issues.append(ConfigIssue(file: config.powerFiles["follow-markets"] ?? mainFile,
+                                      line: config.powerLines["follow-markets"] ?? 0, key: "follow-markets",
+                                      message: "no instrument trades on an exchange with hours (24/7 ones never turn the screen on); the schedule alone decides",
+                                      severity: .warning))
         }
         // An exchange without a time-zone line brings its own zone (`exchange = XTKS` is enough);
         // `session = 24/7` alone means the around-the-clock calendar, whose days are UTC's.
@@ -502,6 +563,26 @@ public struct Config: Equatable, Sendable {
                 case .failure(let e): return e.message
                 }
             },
+            "night-palette": { c, v in
+                guard let b = parseBool(v) else { return "expected on or off, found \"\(v)\"" }
+                c.nightPalette = b; return nil
+            },
+            "follow-markets": { c, v in
+                guard let b = parseBool(v) else { return "expected on or off, found \"\(v)\"" }
+                c.followMarkets = b; return nil
+            },
+            "lead": { c, v in
+                guard let s = parseDuration(v), s <= MarketHours.longestMargin else {
+                    return "expected a duration from 0 to 12h before the first open, like 30m, found \"\(v)\""
+                }
+                c.marketLeadSeconds = s; return nil
+            },
+            "trail": { c, v in
+                guard let s = parseDuration(v), s <= MarketHours.longestMargin else {
+                    return "expected a duration from 0 to 12h after the last close, like 30m, found \"\(v)\""
+                }
+                c.marketTrailSeconds = s; return nil
+            },
             "blank-after-idle": { c, v in
                 guard let s = parseDuration(v), s >= 0, s <= 7 * 86_400 else {
                     return "expected 0 (never) or a duration like 10min (at most 7d), found \"\(v)\""
@@ -584,49 +665,92 @@ func parseCurve(_ text: String) -> CubicBezier? {
     return CubicBezier(parts[0], parts[1], parts[2], parts[3])
 }
 
-/// `Mon-Fri 07:00-22:00, Sat 09:00-18:00` (days not named are off); `always` is always on.
+/// `Mon-Fri 07:00-22:00, Sat 09:00-18:00` (days not named are off); `always` is always on. Each
+/// clause is `[DAYS] [HH:MM-HH:MM] [LEVEL]`: days as `Mon` or `Mon-Fri` (left out: the previous
+/// clause's), no time range for the whole day, a level as `20%`, `on` (100 %) or `off` (default
+/// on); at least a time range or a level. `Mon-Fri 07:00-22:00 100%, 22:00-07:00 20%, Sat-Sun off`.
+/// A later clause wins where clauses overlap.
 func parseSchedule(_ text: String) -> Result<PowerSchedule, ConfigValueError> {
     if text.lowercased() == "always" { return .success(.always) }
+    func failure(_ message: String) -> Result<PowerSchedule, ConfigValueError> { .failure(ConfigValueError(message: message)) }
     let days = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
-    var schedule = PowerSchedule()
-    schedule.onMinutes = Array(repeating: [], count: 7)
+    var schedule = PowerSchedule.never
     let clauses = text.split(separator: ",")
     // Every screen-power decision scans the ranges: a bound keeps it constant time.
     guard clauses.count <= Limits.scheduleClauses else {
-        return .failure(ConfigValueError(message: "expected at most \(Limits.scheduleClauses) clauses, found \(clauses.count)"))
+        return failure("expected at most \(Limits.scheduleClauses) clauses, found \(clauses.count)")
     }
+    var previousDays: (Int, Int)?
     for clause in clauses {
-        let original = clause.split(separator: " ").map(String.init)
-        let words = original.map { $0.lowercased() }
-        guard words.count == 2 else {
-            return .failure(ConfigValueError(message: "expected \"Mon-Fri 07:00-22:00\" clauses separated by commas, found \"\(clause.trimmingWhitespace())\""))
+        var original = clause.split(separator: " ").map(String.init)[...]
+        let shown = clause.trimmingWhitespace()
+        guard !original.isEmpty else { return failure("an empty clause between commas") }
+        func isTime(_ w: String) -> Bool { w.contains(":") }
+        func level(_ w: String) -> Int? {
+            switch w.lowercased() {
+            case "on": return 100
+            case "off": return 0
+            default:
+                guard w.hasSuffix("%"), let n = Int(w.dropLast()), (0...100).contains(n) else { return nil }
+                return n
+            }
         }
-        let dayParts = words[0].split(separator: "-").map(String.init)
-        // "-" alone splits into nothing.
-        guard let firstDay = dayParts.first, let d0 = days.firstIndex(of: String(firstDay.prefix(3))),
-              let d1 = days.firstIndex(of: String((dayParts.last ?? firstDay).prefix(3))), dayParts.count <= 2 else {
-            return .failure(ConfigValueError(message: "\"\(original[0])\" is not a day or day range like Mon-Fri"))
+        // Days, unless the clause begins with its time range or level.
+        var dayRange: (Int, Int)
+        if let first = original.first, !isTime(first), level(first) == nil, !first.hasSuffix("%") {
+            let dayParts = first.lowercased().split(separator: "-").map(String.init)
+            // "-" alone splits into nothing.
+            guard let firstDay = dayParts.first, let d0 = days.firstIndex(of: String(firstDay.prefix(3))),
+                  let d1 = days.firstIndex(of: String((dayParts.last ?? firstDay).prefix(3))), dayParts.count <= 2 else {
+                return failure("\"\(first)\" is not a day or day range like Mon-Fri")
+            }
+            dayRange = (d0, d1)
+            original = original.dropFirst()
+        } else if let previousDays {
+            dayRange = previousDays
+        } else {
+            return failure("\"\(shown)\": the first clause names its days, like Mon-Fri 07:00-22:00")
         }
-        let timeParts = words[1].split(separator: "-").map(String.init)
-        func minutes(_ s: String) -> Int? {
-            let hm = s.split(separator: ":")
-            guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...24).contains(h), (0...59).contains(m),
-                  h * 60 + m <= 1440 else { return nil }
-            return h * 60 + m
+        previousDays = dayRange
+        var range: (start: Int, end: Int)?
+        if let word = original.first, isTime(word) {
+            let timeParts = word.split(separator: "-").map(String.init)
+            func minutes(_ s: String) -> Int? {
+                let hm = s.split(separator: ":")
+                guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...24).contains(h), (0...59).contains(m),
+                      h * 60 + m <= 1440 else { return nil }
+                return h * 60 + m
+            }
+            guard timeParts.count == 2, let start = minutes(timeParts[0]), let end = minutes(timeParts[1]), start != end else {
+                return failure("\"\(word)\" is not a time range like 07:00-22:00")
+            }
+            range = (start, end)
+            original = original.dropFirst()
         }
-        guard timeParts.count == 2, let start = minutes(timeParts[0]), let end = minutes(timeParts[1]), start != end else {
-            return .failure(ConfigValueError(message: "\"\(original[1])\" is not a time range like 07:00-22:00"))
+        var lightLevel = 100
+        if let word = original.first {
+            guard let l = level(word) else {
+                return failure("\"\(word)\" is not a level like 20%, on or off (in \"\(shown)\")")
+            }
+            lightLevel = l
+            original = original.dropFirst()
+        } else if range == nil {
+            return failure("expected \"Mon-Fri 07:00-22:00\" clauses separated by commas, found \"\(shown)\"")
         }
-        var d = d0
+        guard original.isEmpty else {
+            return failure("\"\(original.joined(separator: " "))\" after the level in \"\(shown)\"; expected DAYS HH:MM-HH:MM LEVEL")
+        }
+        let (start, end) = range ?? (0, 1440)
+        var d = dayRange.0
         while true {
             if start < end {
-                schedule.onMinutes[d].append(start..<end)
+                schedule.spans[d].append(.init(start..<end, level: lightLevel))
             } else {
                 // Past midnight: the rest of this day and the start of the next.
-                schedule.onMinutes[d].append(start..<1440)
-                if end > 0 { schedule.onMinutes[(d + 1) % 7].append(0..<end) }
+                schedule.spans[d].append(.init(start..<1440, level: lightLevel))
+                if end > 0 { schedule.spans[(d + 1) % 7].append(.init(0..<end, level: lightLevel)) }
             }
-            if d == d1 { break }
+            if d == dayRange.1 { break }
             d = (d + 1) % 7
         }
     }
