@@ -4,7 +4,9 @@
 // changes, a weekend (every market carries its last close) and Thanksgiving (New York closed,
 // the PLN market open).
 
+@testable import Commands
 import Feed
+import Kiosk
 import KioskCore
 import TestSupport
 import Testing
@@ -238,5 +240,44 @@ import Glibc
         for prefix in expected {
             #expect(found.contains { $0.hasPrefix(prefix) }, "\(prefix) not in \(found)")
         }
+    }
+}
+
+@Suite struct PortfolioRenderTests {
+    /// The test config on disk, with the shared data's real path.
+    static func writeConfig(show: String, tag: String) throws -> String {
+        let stooq = try #require(PortfolioTests.stooq, "../shared/data not found")
+        let path = TestPaths.temporary(tag + ".conf")
+        let file = try #require(fopen(path, "w"))
+        fputs(PortfolioTests.configText(stooq: stooq, show: show), file)
+        fclose(file)
+        return path
+    }
+
+    /// `render --values` prints what the independent computation prints.
+    @Test("render --values prints the EUR total of the Python computation") func values() throws {
+        let path = try Self.writeConfig(show: "value", tag: "pf-values")
+        defer { unlink(path) }
+        let (config, issues) = Config.load(path: path)
+        #expect(!issues.contains { $0.severity == .error })
+        let (portfolio, problems) = PortfolioData.load(config: config)
+        #expect(problems.isEmpty)
+        let printed = RenderCommand.portfolioValues(portfolio, at: 1_732_917_600)
+        let expected = try PortfolioTests.python(configPath: path, moments: [1_732_917_600])
+        #expect(printed.split(separator: "\n").map(String.init) == expected.first)
+        #expect(printed.contains("portfolio_value=20232.24\n"))
+    }
+
+    @Test("the portfolio line: value and percent, a red week (to 4 Nov) and a green one (to 22 Nov)", arguments: [
+        ("value", "1730757600", "red"), ("value", "1732312800", "green"),
+        ("percent", "1730757600", "red"), ("percent", "1732312800", "green"),
+    ])
+    func golden(show: String, now: String, day: String) throws {
+        let path = try Self.writeConfig(show: show, tag: "pf-\(show)-\(day)")
+        defer { unlink(path) }
+        let frame = try renderedFrame(["render", "--config", path, "--scene", "portfolio", "--now", now, "--range", "5D",
+                                       "--size", "960x540"], tag: "pf-\(show)-\(day)")
+        let result = ImageComparison.checkScreen(frame, golden: "portfolio-\(show)-5D-\(day).png")
+        #expect(result.passed, "\(result.report)")
     }
 }

@@ -190,3 +190,23 @@ public struct Portfolio: Sendable {
         return lines.map { $0 + "\n" }.joined()
     }
 }
+
+extension Portfolio {
+    /// The portfolio's value on a common grid, as a daily series an instrument's chart draws: every
+    /// date any held instrument has a bar, valued with each holding's newest close at that moment
+    /// (a closed exchange carries its last price) and its lots held then. A date on which some
+    /// holding has no price or rate yet is left out rather than drawn as a drop. `upTo` bounds the
+    /// grid (render --now): nothing after it is drawn.
+    public func valueSeries(name: String, upTo now: Int64? = nil) -> PriceSeries? {
+        var times = Set<Int64>()
+        for inst in held { for bar in daily[inst.id]?.bars ?? [] { times.insert(bar.time) } }
+        var bars: [PriceBar] = []
+        for t in times.sorted() where now.map({ t <= $0 }) ?? true {
+            guard let f = figures(at: t), f.missing.isEmpty, !f.positions.isEmpty else { continue }
+            let v = f.value.doubleValue
+            bars.append(PriceBar(time: t, open: v, high: v, low: v, close: v))
+        }
+        guard !bars.isEmpty else { return nil }
+        return PriceSeries(name: name, interval: .daily, bars: bars)
+    }
+}
