@@ -370,8 +370,18 @@ enum RenderCommand {
 
     /// What `render --scene portfolio --values` prints at `now`.
     static func portfolioValues(_ portfolio: Portfolio, at now: Int64) -> String {
-        guard let figures = portfolio.figures(at: now) else { return "" }
-        return Portfolio.keyValueLines(figures, show: portfolio.config.portfolio.show)
+        let config = portfolio.config
+        var text = portfolio.figures(at: now).map { Portfolio.keyValueLines($0, show: config.portfolio.show) } ?? ""
+        // The alerts in effect, as a daemon that had run through the last month would hold them.
+        var states: [String: AlertState] = [:]
+        for alert in config.alerts {
+            guard let id = alert.instrument, let inst = config.instruments.first(where: { $0.id == id }) else { continue }
+            states[alert.name] = Alerts.replay(alert, daily: portfolio.daily[id],
+                                               field: inst.adjusted ? .adjustedClose : .close, now: now)
+        }
+        let active = Alerts.active(config.alerts, states: states)
+        text += "alerts=" + (active.isEmpty ? "-" : active.joined(separator: ",")) + "\n"
+        return text
     }
 
     /// `render --config FILE --scene portfolio`: the holdings' figures at --now (`--values`) and the

@@ -12,7 +12,9 @@ public enum PortfolioData {
         var daily: [String: PriceSeries] = [:]
         var rates: [String: PriceSeries] = [:]
         var problems: [String] = []
-        for inst in config.instruments where !inst.holding.isEmpty {
+        // Held instruments, and those an alert watches.
+        let alerted = Set(config.alerts.compactMap(\.instrument))
+        for inst in config.instruments where !inst.holding.isEmpty || alerted.contains(inst.id) {
             guard let file = inst.dailyFile else {
                 problems.append("[instrument \(inst.id)] has a holding but no daily = FILE to value it"); continue
             }

@@ -73,6 +73,8 @@ public struct Config: Equatable, Sendable {
     // [portfolio] and [fx PAIR]
     public var portfolio = PortfolioConfig()
     public var fxPairs: [FXPairConfig] = []
+    // [alert NAME]
+    public var alerts: [AlertConfig] = []
     // [chart]
     public var ranges: [ChartRange] = ChartRange.allCases
     public var startRange: ChartRange = .oneMonth
@@ -213,6 +215,10 @@ public struct Config: Equatable, Sendable {
                 applyFXEntry(section: entry.section, entry.key, entry.value, line: entry.line, to: &config, fail: fail, warn: warn)
                 continue
             }
+            if entry.section.hasPrefix("alert ") {
+                applyAlertEntry(section: entry.section, entry.key, entry.value, line: entry.line, to: &config, fail: fail, warn: warn)
+                continue
+            }
             if FetchSettings.isFetchSection(entry.section) {
                 checkFetchEntry(entry.section, entry.key, entry.value, fail: fail, warn: warn)
                 continue
@@ -221,7 +227,7 @@ public struct Config: Equatable, Sendable {
                 // Once per section, not once per key in it.
                 if reportedSections.insert(entry.section).inserted {
                     warn("unknown section [\(entry.section)], its keys are ignored"
-                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME", "provider NAME", "fetch", "portfolio", "fx PAIR"]))
+                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME", "provider NAME", "fetch", "portfolio", "fx PAIR", "alert NAME"]))
                 }
                 continue
             }
@@ -251,6 +257,7 @@ public struct Config: Equatable, Sendable {
             }
         }
         issues += checkHoldings(config, file: file)
+        issues += checkAlerts(config, file: file)
         return (config, issues)
     }
 

@@ -86,6 +86,7 @@ public struct FXPairConfig: Equatable, Sendable {
 enum HoldingsLimits {
     static let lots = 64
     static let fxPairs = 32
+    static let alerts = 64
 }
 
 extension Config {
@@ -265,6 +266,81 @@ extension Config {
         for pair in config.fxPairs where pair.dailyFile == nil {
             issues.append(ConfigIssue(file: file, line: pair.line, key: "daily",
                                       message: "[fx \(pair.id)] has no daily = FILE of its rates", severity: .error))
+        }
+        return issues
+    }
+}
+
+extension Config {
+    /// `[alert NAME]` keys.
+    static func applyAlertEntry(section: String, _ key: String, _ value: String, line: Int, to config: inout Config,
+                                fail: (String) -> Void, warn: (String) -> Void) {
+        let name = String(section.dropFirst("alert ".count)).trimmingWhitespace()
+        guard !name.isEmpty, name.count <= Limits.nameLength,
+              name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) })
+        else { fail("[alert NAME]: a name is 1 to \(Limits.nameLength) letters, digits, - _ ."); return }
+        if !config.alerts.contains(where: { $0.name == name }), config.alerts.count >= HoldingsLimits.alerts {
+            fail("more than \(HoldingsLimits.alerts) [alert] sections"); return
+        }
+        var alert = config.alerts.first { $0.name == name } ?? AlertConfig(name: name, line: line)
+        alert.lines[key] = line
+        func setCondition(_ c: AlertConfig.Condition) {
+            if alert.condition != nil { fail("[alert \(name)] already has a condition; one of above, below, move, stale per alert"); return }
+            alert.condition = c
+        }
+        func percent(_ v: String) -> ExactDecimal? {
+            let t = v.hasSuffix("%") ? String(v.dropLast()).trimmingWhitespace() : v
+            guard let p = parseAmount(t), !p.isNegative, p < ExactDecimal(1000) else { return nil }
+            return p
+        }
+        switch key {
+        case "instrument": alert.instrument = value
+        case "above", "below":
+            guard let level = parseAmount(value), !level.isNegative, !level.isZero else {
+                fail("expected a price above 0 in the instrument's currency as quoted, like 300 or 151.20, found \"\(value)\""); break
+            }
+            setCondition(key == "above" ? .above(level) : .below(level))
+        case "move":
+            guard let p = percent(value), !p.isZero else {
+                fail("expected a change against the previous close like 5% (above 0, below 1000%), found \"\(value)\""); break
+            }
+            setCondition(.move(p))
+        case "stale":
+            guard let s = parseDuration(value), s >= 60, s <= Limits.longestDuration else {
+                fail("expected a duration like 30m or 2h (at least 1min), found \"\(value)\""); break
+            }
+            setCondition(.stale(Int64(s)))
+        case "hysteresis":
+            guard let p = percent(value) else { fail("expected a percentage like 0.5%, found \"\(value)\""); break }
+            alert.hysteresis = p
+        case "banner":
+            guard let s = parseDuration(value), s >= 1, s <= 86_400 else {
+                fail("expected a duration from 1s to 24h like 5min, found \"\(value)\""); break
+            }
+            alert.bannerSeconds = Int64(s)
+        default:
+            warn(unknownKeyMessage(key, known: ["instrument", "above", "below", "move", "stale", "hysteresis", "banner"]))
+        }
+        if let i = config.alerts.firstIndex(where: { $0.name == name }) { config.alerts[i] = alert } else { config.alerts.append(alert) }
+    }
+
+    static func checkAlerts(_ config: Config, file: String) -> [ConfigIssue] {
+        var issues: [ConfigIssue] = []
+        for alert in config.alerts {
+            if let id = alert.instrument {
+                if !config.instruments.contains(where: { $0.id == id }) {
+                    issues.append(ConfigIssue(file: file, line: alert.lines["instrument"] ?? alert.line, key: "instrument",
+                                              message: "no [instrument \(id)] in this file (it has: \(config.instruments.map(\.id).joined(separator: " ")))",
+                                              severity: .error))
+                }
+            } else {
+                issues.append(ConfigIssue(file: file, line: alert.line, key: "instrument",
+                                          message: "[alert \(alert.name)] needs instrument = ID", severity: .error))
+            }
+            if alert.condition == nil {
+                issues.append(ConfigIssue(file: file, line: alert.line, key: "above",
+                                          message: "[alert \(alert.name)] needs one of above =, below =, move = or stale =", severity: .error))
+            }
         }
         return issues
     }
