@@ -56,6 +56,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var animating = false
     public var paused = false
     public var problems: [KioskProblem] = []
+    /// The `[alert]`s in effect: fired and not yet re-armed.
+    public var alerts: [String] = []
     public var time: Double = 0
 
     public init() {}
@@ -81,16 +83,17 @@ public struct KioskStatus: Sendable, Equatable {
     public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
                                                   "price_text", "change_text",
                                                   "baseline", "baseline_kind", "session_state", "as_of",
-                                                  "last_data_time", "waiting_for", "problem", "note"]
+                                                  "last_data_time", "waiting_for", "problem", "note", "alerts"]
 
     private enum Value {
-        case text(String?), number(Double?), raw(String)
+        case text(String?), number(Double?), raw(String), list([String])
 
         var json: String {
             switch self {
             case .text(let s): return jsonString(s)
             case .number(let v): return jsonNumber(v)
             case .raw(let r): return r
+            case .list(let l): return "[" + l.map { jsonString($0) }.joined(separator: ", ") + "]"
             }
         }
 
@@ -99,6 +102,7 @@ public struct KioskStatus: Sendable, Equatable {
             case .text(let s): return (s ?? "").filter { $0 != "\n" }
             case .number(let v): return v.map { jsonNumber($0) == "null" ? "" : jsonNumber($0) } ?? ""
             case .raw(let r): return r == "null" ? "" : r
+            case .list(let l): return l.joined(separator: ",")
             }
         }
     }
@@ -122,6 +126,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
+         ("alerts", .list(alerts)),
          ("time", .number(time))]
     }
 

@@ -126,3 +126,79 @@ import Testing
         for prefix in expected { #expect(issues.contains { $0.hasPrefix(prefix) }, "\(prefix) not in \(issues)") }
     }
 }
+
+/// The alerts in the core, on the manual clock: a firing is logged once, jumps to the instrument,
+/// shows its banner for its time, lists in the status, and a restart handed the state does not fire again.
+@Suite struct CoreAlertTests {
+    /// Daily bars for the three days before the driver's wall clock, the last closing at `last`.
+    static func series(_ id: String, last: Double, wall: Double = 1_796_000_000) -> PriceSeries {
+        let today = CivilDate(unixTime: Int64(wall)).unixTimeAtMidnightUTC
+        let closes = [100.0, 101.0, last]
+        let bars = closes.enumerated().map { i, c in
+            PriceBar(time: today - Int64(closes.count - 1 - i) * 86_400, open: c, high: c, low: c, close: c)
+        }
+        return PriceSeries(name: id, interval: .daily, bars: bars)
+    }
+
+    static func config() -> Config {
+        Config.watchlist(["A", "B"]) { c in
+            var alert = AlertConfig(name: "b-high", line: 40)
+            alert.instrument = "B"
+            alert.condition = .above(ExactDecimal(110))
+            alert.bannerSeconds = 120
+            c.alerts = [alert]
+            c.staleAfterSeconds = 36_500 * 86_400
+        }
+    }
+
+    func started(_ states: [String: AlertState] = [:], bLast: Double) -> CoreDriver {
+        let d = CoreDriver(config: Self.config(), alertStates: states)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.series("A", last: 50)))
+        d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: bLast)))
+        d.run(for: 2)
+        return d
+    }
+
+    @Test("fires once, jumps to B, banner for its time, status lists it; re-arms below the band")
+    func firesOnce() throws {
+        let d = started(bLast: 105)
+        #expect(d.core.status().alerts.isEmpty)
+        #expect(d.core.status().instrumentID == "A")
+        d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 112.5)))
+        d.run(for: 2)
+        #expect(d.logs.filter { $0.value.hasPrefix("alert b-high") }.count == 1)
+        #expect(d.core.status().alerts == ["b-high"])
+        #expect(d.core.status().instrumentID == "B")
+        #expect(d.core.model?.statusNote == "\u{26A0} b-high: above 110")
+        // The same level again: no second firing; the banner ends after 120 s.
+        d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 113)))
+        d.run(for: 60)
+        #expect(d.logs.filter { $0.value.hasPrefix("alert b-high") }.count == 1)
+        d.stepWallClock(by: 120)
+        d.run(for: 61)
+        #expect(d.core.model?.statusNote != "\u{26A0} b-high: above 110")
+        #expect(d.core.status().alerts == ["b-high"])
+        // 109.50 is inside the 0.5 % band (109.45): still in effect; 109.40 re-arms.
+        d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 109.5)))
+        d.run(for: 2)
+        #expect(d.core.status().alerts == ["b-high"])
+        d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 109.4)))
+        d.run(for: 2)
+        #expect(d.core.status().alerts.isEmpty)
+        #expect(d.core.status().json.contains("\"alerts\": []"))
+    }
+
+    @Test("a restart handed the saved state does not fire again; without it, it does")
+    func restart() throws {
+        let first = started(bLast: 112.5)
+        #expect(first.logs.contains { $0.value.hasPrefix("alert b-high") })
+        let saved = first.core.alertStates
+        let again = started(saved, bLast: 112.5)
+        #expect(!again.logs.contains { $0.value.hasPrefix("alert b-high") })
+        #expect(again.core.status().alerts == ["b-high"])
+        #expect(again.core.status().json.contains("\"alerts\": [\"b-high\"]"))
+        let lost = started(bLast: 112.5)
+        #expect(lost.logs.contains { $0.value.hasPrefix("alert b-high") })
+    }
+}

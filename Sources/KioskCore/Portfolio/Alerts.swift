@@ -109,6 +109,17 @@ public enum Alerts {
         return (s, true)
     }
 
+    /// The condition in words, for the log and the banner: `above 300`, `move 5%`, `stale 30min`.
+    public static func describe(_ condition: AlertConfig.Condition?) -> String {
+        switch condition {
+        case .above(let v): return "above \(v)"
+        case .below(let v): return "below \(v)"
+        case .move(let p): return "moved \(p)% or more"
+        case .stale(let s): return s % 3600 == 0 ? "no price for \(s / 3600)h" : "no price for \(s / 60)min"
+        case nil: return ""
+        }
+    }
+
     /// Alerts in effect at `now`: fired and not re-armed (the condition still holds or has not cleared).
     public static func active(_ alerts: [AlertConfig], states: [String: AlertState]) -> [String] {
         alerts.filter { a in states[a.name].map { !$0.armed && $0.firedAt != nil } ?? false }.map(\.name)
