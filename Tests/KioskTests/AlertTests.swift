@@ -98,6 +98,17 @@ import Testing
         #expect(Alerts.banners([a], states: states, now: Self.t0 + 120).isEmpty)
     }
 
+    @Test("the saved states read back; damaged lines are skipped") func stateFile() {
+        var s = AlertState()
+        s.armed = false
+        s.firedDay = 20_055
+        s.firedAt = 1_732_800_000
+        let text = AlertState.encode(["a": s, "b": AlertState()])
+        #expect(text == "a fired 20055 1732800000 -\nb armed - - -\n")
+        #expect(AlertState.decode(text) == ["a": s, "b": AlertState()])
+        #expect(AlertState.decode("a fired x 1 -\nb maybe - - -\nc armed - - - extra\n\u{0}").isEmpty)
+    }
+
     @Test("check-config explains alert mistakes") func mistakes() {
         let issues = Config.parse("""
             [instrument X]
@@ -193,7 +204,11 @@ import Testing
     func restart() throws {
         let first = started(bLast: 112.5)
         #expect(first.logs.contains { $0.value.hasPrefix("alert b-high") })
-        let saved = first.core.alertStates
+        // Through the daemon's file format, as a restart reads it back.
+        let text = AlertState.encode(first.core.alertStates)
+        #expect(text.hasPrefix("b-high fired "))
+        let saved = AlertState.decode(text)
+        #expect(saved == first.core.alertStates)
         let again = started(saved, bLast: 112.5)
         #expect(!again.logs.contains { $0.value.hasPrefix("alert b-high") })
         #expect(again.core.status().alerts == ["b-high"])

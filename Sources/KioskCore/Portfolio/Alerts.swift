@@ -172,3 +172,31 @@ extension Alerts {
         return state
     }
 }
+
+extension AlertState {
+    /// The states as the daemon saves them: one line per alert, `NAME armed|fired FIRED-DAY FIRED-AT MOVE-DAY`
+    /// (`-` for none), sorted by name.
+    public static func encode(_ states: [String: AlertState]) -> String {
+        func field(_ v: (some BinaryInteger)?) -> String { v.map { String($0) } ?? "-" }
+        return states.sorted { $0.key < $1.key }.map { name, s in
+            [name, s.armed ? "armed" : "fired", field(s.firedDay), field(s.firedAt), field(s.moveDay)].joined(separator: " ")
+        }.map { $0 + "\n" }.joined()
+    }
+
+    /// Reads what `encode` wrote; a line it cannot read is skipped (that alert starts armed).
+    public static func decode(_ text: String) -> [String: AlertState] {
+        var out: [String: AlertState] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 5, words[1] == "armed" || words[1] == "fired" else { continue }
+            var s = AlertState()
+            s.armed = words[1] == "armed"
+            s.firedDay = Int(words[2])
+            s.firedAt = Int64(words[3])
+            s.moveDay = Int(words[4])
+            if words[2] != "-" && s.firedDay == nil || words[3] != "-" && s.firedAt == nil || words[4] != "-" && s.moveDay == nil { continue }
+            out[String(words[0])] = s
+        }
+        return out
+    }
+}
