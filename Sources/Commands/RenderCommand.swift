@@ -24,6 +24,8 @@ enum RenderCommand {
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
                tickerboard render --config FILE [--instrument ID] [--scene line|bars|draw|watchlist] [--range R]
                                   [--now TIME] [--size WxH] [--scrub X] [--values] [--output FILE.png]
+               tickerboard render --config FILE --scene portfolio [--range R] [--now TIME] [--size WxH]
+                                  [--scrub X] [--values] [--output FILE.png]
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
         or with --transition every frame of the morph from one range to another as DIR/frame-0000.png, ...
@@ -55,6 +57,10 @@ enum RenderCommand {
         its [instrument ID] (default: the first), --range one of its ranges (default: the first it can
         draw), --scene what the screen shows; --values prints the status file's picture keys. A range the
         instrument cannot draw is said on stderr and the one the daemon would show instead is drawn.
+
+        --scene portfolio: the holdings' figures at --now in the home currency with --values
+        (portfolio_value, portfolio_cost, total_gain, day_gain, the percentages, each position, alerts;
+        with [portfolio] show = percent only the percentages), and with --output the portfolio's value line.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
