@@ -8,6 +8,9 @@ public struct Instrument: Sendable {
     public var priceFormat: PriceFormat
     /// The words around the numbers (`[chart] locale`'s language).
     public var phrases: Phrases
+    /// Only relative changes are shown (a portfolio with `[portfolio] show = percent`): the header
+    /// says the change in percent where a price would be, and no amount of money anywhere.
+    public var relativeOnly = false
 
     public init(name: String, market: MarketData, priceFormat: PriceFormat = .usDollar, phrases: Phrases = .english) {
         self.name = name
@@ -79,14 +82,22 @@ extension Instrument {
         // The trend without colour; none when the change rounds to zero (it has no sign then).
         let arrow = changeText.hasPrefix(format.plusSign) ? TrendArrow.up + " "
             : changeText.hasPrefix(format.minusSign) ? TrendArrow.down + " " : ""
-        let change = arrow + changeText + "  (" + format.percent(percent) + ")"
+        var change = arrow + changeText + "  (" + format.percent(percent) + ")"
+        var price = format.price(shown)
+        if relativeOnly {
+            let percentText = format.percent(percent)
+            let arrowOnly = percentText.hasPrefix(format.plusSign) ? TrendArrow.up + " "
+                : percentText.hasPrefix(format.minusSign) ? TrendArrow.down + " " : ""
+            price = percentText
+            change = arrowOnly + percentText
+        }
         var note = ""
         if let focus {
             note = describeTime(focus.time, intraday: selection.points.count > 1 && isIntradaySelection(selection))
         } else if selection.usesDailyFallback {
             note = phrases.dailyOnly
         }
-        return TickerLabels(instrument: name, price: format.price(shown), change: change, note: note,
+        return TickerLabels(instrument: name, price: price, change: change, note: note,
                             selectedRange: selection.range, changeColor: delta >= 0 ? palette.up : palette.down)
     }
 

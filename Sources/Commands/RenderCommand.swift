@@ -24,6 +24,8 @@ enum RenderCommand {
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
                tickerboard render --config FILE [--instrument ID] [--scene line|bars|draw|watchlist] [--range R]
                                   [--now TIME] [--size WxH] [--scrub X] [--values] [--output FILE.png]
+               tickerboard render --config FILE --scene portfolio [--range R] [--now TIME] [--size WxH]
+                                  [--scrub X] [--values] [--output FILE.png]
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
         or with --transition every frame of the morph from one range to another as DIR/frame-0000.png, ...
@@ -57,6 +59,10 @@ enum RenderCommand {
         its [instrument ID] (default: the first), --range one of its ranges (default: the first it can
         draw), --scene what the screen shows; --values prints the status file's picture keys. A range the
         instrument cannot draw is said on stderr and the one the daemon would show instead is drawn.
+
+        --scene portfolio: the holdings' figures at --now in the home currency with --values
+        (portfolio_value, portfolio_cost, total_gain, day_gain, the percentages, each position, alerts;
+        with [portfolio] show = percent only the percentages), and with --output the portfolio's value line.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -323,8 +329,11 @@ enum RenderCommand {
                              now nowText: String?, size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
                              output: String?, brightness: Double = 1) throws(UsageError) -> Int32 {
         guard output != nil || values else { throw UsageError("render: --output FILE.png or --values is required") }
+        if sceneName == "portfolio" {
+            return try renderPortfolio(path, range: rangeText, now: nowText, size: size, scrubX: scrubX, values: values, output: output)
+        }
         guard let scene = ShowRequest.Scene(rawValue: sceneName) else {
-            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw or watchlist")
+            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw, watchlist or portfolio")
         }
         var range: ChartRange?
         if let rangeText {
@@ -372,6 +381,84 @@ enum RenderCommand {
             }
         }
         if values { print(result.status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "") }
+        return 0
+    }
+
+    /// What `render --scene portfolio --values` prints at `now`.
+    static func portfolioValues(_ portfolio: Portfolio, at now: Int64) -> String {
+        let config = portfolio.config
+        var text = portfolio.figures(at: now).map { Portfolio.keyValueLines($0, show: config.portfolio.show) } ?? ""
+        // The alerts in effect, as a daemon that had run through the last month would hold them.
+        var states: [String: AlertState] = [:]
+        for alert in config.alerts {
+            guard let id = alert.instrument, let inst = config.instruments.first(where: { $0.id == id }) else { continue }
+            states[alert.name] = Alerts.replay(alert, daily: portfolio.daily[id],
+                                               field: inst.adjusted ? .adjustedClose : .close, now: now)
+        }
+        let active = Alerts.active(config.alerts, states: states)
+        text += "alerts=" + (active.isEmpty ? "-" : active.joined(separator: ",")) + "\n"
+        return text
+    }
+
+    /// `render --config FILE --scene portfolio`: the holdings' figures at --now (`--values`) and the
+    /// portfolio's value line, drawn by the instrument chart from a synthetic daily series.
+    static func renderPortfolio(_ path: String, range rangeText: String?, now nowText: String?,
+                                size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
+                                output: String?) throws(UsageError) -> Int32 {
+        let (config, issues) = Config.load(path: path)
+        if let unreadable = issues.first(where: { $0.severity == .error && $0.line == 0 }) {
+            Log.error("render: \(unreadable)")
+            return 1
+        }
+        for issue in issues { Log.warning("render: config: \(issue)") }
+        guard let home = config.homeCurrency else {
+            throw UsageError("render: \(path) holds nothing: give an [instrument] quantity = or lot = for --scene portfolio")
+        }
+        guard config.portfolio.show != .off else { throw UsageError("render: \(path) says [portfolio] show = off") }
+        let zoneID = config.instruments.first { !$0.holding.isEmpty }?.timeZone ?? "UTC"
+        let zone = (try? ExchangeTimeZone(identifier: zoneID)) ?? .utc
+        var now = Int64(WallClock.now())
+        if let nowText {
+            guard let parsed = parseNow(nowText, zone: zone) else {
+                throw UsageError("render: --now \"\(nowText)\" is not a time like 2026-11-27T11:30 (exchange time) or Unix seconds")
+            }
+            now = parsed
+        }
+        let (portfolio, problems) = PortfolioData.load(config: config)
+        for problem in problems { Log.warning("render: data: \(problem)") }
+        if values { print(portfolioValues(portfolio, at: now), terminator: "") }
+        guard let output else { return 0 }
+        var range = config.startRange
+        if let rangeText {
+            guard let r = ChartRange(label: rangeText) else {
+                throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
+            }
+            range = r
+        }
+        let fonts: FontSet
+        do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+        let phrases = Phrases.drawable(locale: config.locale.identifier, fonts: fonts)
+        guard let series = portfolio.valueSeries(name: "Portfolio", upTo: now) else {
+            throw UsageError("render: \(path): no date on which every holding has a price and a rate")
+        }
+        var instrument = Instrument(name: "Portfolio · \(home)", market: MarketData(daily: series, intraday: nil, timeZone: zone),
+                                    priceFormat: config.priceFormat(currencyCode: home), phrases: phrases)
+        instrument.relativeOnly = config.portfolio.show == .percent
+        if instrument.relativeOnly { instrument.name = "Portfolio" }
+        let width = size?.width ?? config.mode?.width ?? 1920, height = size?.height ?? config.mode?.height ?? 1080
+        let offered = instrument.market.drawableRanges(of: config.ranges, options: config.rangeOptions)
+        let model = ScreenModel(instrument: instrument, width: width, height: height, fonts: fonts,
+                                palette: config.palette, range: range, ranges: offered)
+        model.rangeOptions = config.rangeOptions
+        if config.timeAxis != model.timeAxis { model.timeAxis = config.timeAxis }
+        guard !model.selection(for: range).points.isEmpty else {
+            throw UsageError("render: \(path): no portfolio values for range \(range)")
+        }
+        if let scrubX { model.scrub(atX: scrubX) }
+        var time = 0.0
+        while model.isAnimating(at: time) && time < 60 { time += 0.5 }
+        do { try PNG.write(SceneRenderer().render(model, at: time).buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
+        if !values { printLine("wrote \(output) (\(width)x\(height), portfolio in \(home), \(range))") }
         return 0
     }
 

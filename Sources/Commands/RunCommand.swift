@@ -127,6 +127,9 @@ enum RunCommand {
             // systemd may list several directories, separated by colons: the first is ours.
             String(cString: $0).split(separator: ":").first.map { String($0) + "/status.json" } ?? ""
         }.flatMap { $0.isEmpty ? nil : $0 }
+        options.alertStateFile = getenv("STATE_DIRECTORY").flatMap {
+            String(cString: $0).split(separator: ":").first.map { String($0) + "/alerts.state" }
+        }
         options.timeScale = o.timeScale
         options.modeOverride = o.size
         options.controlPath = o.control

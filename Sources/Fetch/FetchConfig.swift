@@ -127,11 +127,19 @@ public struct FetchConfig: Sendable, Equatable {
 
                 if section == "data", key == "directory" {
                     config.dataDirectory = value
-                } else if section.hasPrefix("instrument ") || section.hasPrefix("instrument.") {
-                    let id = String(section.dropFirst("instrument ".count)).trimmingCharacters(in: " \t")
-                    guard !id.isEmpty else { continue }
+                } else if section.hasPrefix("instrument ") || section.hasPrefix("instrument.") || section.hasPrefix("fx ") {
+                    // An [fx USDEUR] pair is fetched like an instrument whose daily file holds the rate:
+                    // its id is fx-USDEUR (status file fx-USDEUR.status), its default symbol Yahoo's
+                    // USDEUR=X, its default zone London's (the FX day ends there for most providers).
+                    let isFX = section.hasPrefix("fx ")
+                    let name = String(section.dropFirst(isFX ? "fx ".count : "instrument ".count)).trimmingCharacters(in: " \t")
+                    let pair = name.uppercased().filter { $0 != "/" && $0 != "-" }
+                    let id = isFX ? "fx-" + pair : name
+                    guard !name.isEmpty else { continue }
                     if instruments[id] == nil {
-                        instruments[id] = FetchInstrument(id: id, symbol: id, providers: [], line: sectionLine)
+                        var inst = FetchInstrument(id: id, symbol: isFX ? pair + "=X" : id, providers: [], line: sectionLine)
+                        if isFX { inst.timeZone = "Europe/London" }
+                        instruments[id] = inst
                         order.append(id)
                     }
                     var inst = instruments[id]!

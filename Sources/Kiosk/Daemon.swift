@@ -28,6 +28,8 @@ package final class Daemon: KioskShell {
         package var displayChoice = DisplayBackends.Choice.auto
         package var readyFile: String?
         package var statusFile: String?
+        /// Where the alerts' states are kept across restarts (`$STATE_DIRECTORY/alerts.state` under systemd).
+        package var alertStateFile: String?
         package var previewFile: String?
         /// Headless only: the daemon's clock runs this many times faster than real time.
         package var timeScale: Double = 1
@@ -90,6 +92,8 @@ package final class Daemon: KioskShell {
     private var backlight: Backlight?
     private var backlightOutput: String?
     private var backlightLevel: Double?
+    /// The alert states last written to `alertStateFile`.
+    private var savedAlerts: [String: AlertState] = [:]
 
     package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil) throws(Errno) {
         self.config = Daemon.effective(config, options)
@@ -99,7 +103,12 @@ package final class Daemon: KioskShell {
         renderer = SceneRenderer(renderThreads: Daemon.renderThreads(for: self.config))
         clock = ScaledClock(scale: options.timeScale)
         let watchdog = SystemdNotify.watchdogPingInterval.map { Double($0.wholeNanoseconds) / 1e9 * options.timeScale }
-        let setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
+        var setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
+        // What the alerts remembered when the daemon last ran: a restart does not fire them again.
+        if let path = options.alertStateFile, let bytes = try? RegularFile.read(path, limit: 1 << 16) {
+            setup.alertStates = AlertState.decode(String(decoding: bytes, as: UTF8.self))
+            savedAlerts = setup.alertStates
+        }
         let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: watchdog, writesStatus: options.statusFile != nil,
                              statusInterval: options.timeScale)
         runner = KioskRunner(core: core, now: { [clock] in clock.now() })
@@ -723,6 +732,16 @@ package final class Daemon: KioskShell {
         let status = completed(coreStatus)
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {
             Log.limited(.warning, key: "status", "run: status file \(path): \(error)")
+        }
+        // Alongside the status (at most once a second): the alerts' states, when they changed.
+        let alerts = runner.core.alertStates
+        if let statePath = options.alertStateFile, alerts != savedAlerts {
+            do {
+                try AtomicFile.write(Array(AlertState.encode(alerts).utf8), to: statePath, permissions: 0o600)
+                savedAlerts = alerts
+            } catch {
+                Log.limited(.warning, key: "alerts", "run: alert state \(statePath): \(error)")
+            }
         }
     }
 

@@ -112,6 +112,8 @@ public struct KioskSetup: Sendable {
     public var problems: [KioskProblem]
     /// The config file, for messages ("" for the built-in default).
     public var configFile: String
+    /// What each `[alert]` remembers (fired, re-armed), as the shell kept it across a restart.
+    public var alertStates: [String: AlertState] = [:]
 
     public init(config: Config, zones: [String: ExchangeTimeZone], localZone: ExchangeTimeZone,
                 problems: [KioskProblem] = [], configFile: String = "") {
@@ -449,6 +451,12 @@ public final class KioskCore {
     private var cycleDue: Double?
     private var lastTouch: Double?
     public private(set) var paused = false
+
+    // Alerts (`[alert NAME]`)
+    /// Each alert's state by name: the shell keeps it across restarts (`KioskSetup.alertStates`).
+    public private(set) var alertStates: [String: AlertState] = [:]
+    /// The next judgement of the alerts without new data (stale alerts, a banner's end).
+    private var alertDue: Double?
     /// Since when the current instrument is on screen, and which ranges it has shown.
     private var instrumentSince = 0.0
     private var rangesShown: Set<ChartRange> = []
@@ -604,7 +612,7 @@ public final class KioskCore {
     /// something happens.
     public var nextDeadline: Double? {
         [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue,
-         message?.until, cec.nextDeadline].compactMap { $0 }.min()
+         message?.until, cec.nextDeadline, alertDue].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -647,6 +655,13 @@ public final class KioskCore {
         }
         showingSample = fresh.isEmpty
         entries = fresh
+        // A reload keeps what the alerts of the same name remember; a start takes the saved states.
+        var states: [String: AlertState] = [:]
+        for alert in config.alerts {
+            if let kept = alertStates[alert.name] ?? setup.alertStates[alert.name] { states[alert.name] = kept }
+        }
+        alertStates = states
+        alertDue = config.alerts.isEmpty ? nil : now.mono
         if !initial {
             if old.displayBackend != config.displayBackend || old.displayDevice != config.displayDevice
                 || old.connector != config.connector || old.mode != config.mode {
@@ -688,6 +703,7 @@ public final class KioskCore {
         if slot == .daily { entries[i].daily = series } else { entries[i].intraday = series }
         log(.info, "data: \(id): \(series.count) \(slot == .daily ? "daily" : "intraday") bars")
         updateTile(i)
+        if config.alerts.contains(where: { $0.instrument == id }) { alertDue = now.mono }
         guard i == instrumentIndex % max(1, entries.count), let model else { return }
         if !hadData || model.placeholder != nil {
             // The placeholder turns into the chart at once; it draws itself in.
@@ -909,12 +925,57 @@ public final class KioskCore {
             let due = now.mono + max(1, Double(change) - now.wall + 1)
             if powerDue.map({ due < $0 }) ?? true { powerDue = due }
         }
-        let note = marketNote.text
+        var note = marketNote.text
+        if let banner = alertBanner() { note = banner }
         if note != model.statusNote {
             model.statusNote = note
             needs.insert(.picture)
         }
     }
+
+    // MARK: Alerts
+
+    /// Judges every alert on what is known now; a firing is logged, jumps the cycle to its
+    /// instrument once (unless someone is using the screen) and shows its banner.
+    private func judgeAlerts() {
+        alertDue = config.alerts.isEmpty ? nil : now.mono + 60
+        let wall = now.wall.clampedToInt64
+        for alert in config.alerts {
+            guard let id = alert.instrument, let i = entries.firstIndex(where: { $0.spec.id == id }) else { continue }
+            let entry = entries[i]
+            // A wall clock not set yet (1970 on a board without a battery clock) judges nothing.
+            guard let newest = [entry.daily?.last?.time, entry.intraday?.last?.time].compactMap({ $0 }).max(),
+                  Double(newest) - 36 * 3600 <= now.wall else { continue }
+            let observation = Alerts.observation(daily: entry.daily, intraday: entry.intraday,
+                                                 field: entry.spec.adjusted ? .adjustedClose : .close,
+                                                 zone: entry.zone ?? .utc, at: wall)
+            let (state, fired) = Alerts.step(alert, observation, now: wall, state: alertStates[alert.name] ?? AlertState())
+            alertStates[alert.name] = state
+            guard fired, let observation else { continue }
+            log(.notice, "alert \(alert.name): \(id) \(Alerts.describe(alert.condition)), at \(observation.price)")
+            let touched = lastTouch.map { $0 + config.touchPauseSeconds > now.mono } ?? false
+            if !paused, !touched, !showingSample, i != instrumentIndex % max(1, entries.count) || showingWatchlist {
+                open(instrument: i, range: model?.range ?? config.startRange)
+            }
+        }
+        // The banner's end is a change of the picture too.
+        let ends = config.alerts.compactMap { a in alertStates[a.name]?.firedAt.map { $0 + a.bannerSeconds } }
+            .filter { Double($0) > now.wall }.min()
+        if let end = ends { alertDue = min(alertDue ?? .infinity, now.mono + Double(end) - now.wall) }
+        refreshStatusNote()
+    }
+
+    /// The banner for the instrument on screen: its alert fired within the banner's time.
+    private func alertBanner() -> String? {
+        guard let id = currentID else { return nil }
+        let mine = config.alerts.filter { $0.instrument == id }
+        guard let name = Alerts.banners(mine, states: alertStates, now: now.wall.clampedToInt64).first,
+              let alert = mine.first(where: { $0.name == name }) else { return nil }
+        return "\u{26A0} " + name + ": " + Alerts.describe(alert.condition)
+    }
+
+    /// The alerts in effect (fired, not re-armed), for the status file.
+    public var activeAlerts: [String] { Alerts.active(config.alerts, states: alertStates) }
 
     private var stale = false
     /// The market status line last shown (its state and "as of" go to the status file).
@@ -1112,6 +1173,7 @@ public final class KioskCore {
             needs.insert(.wholeCopy)
         }
         if let due = cec.nextDeadline, due <= t { perform(cec.timer(at: t)) }
+        if let due = alertDue, due <= t { judgeAlerts() }
         if let due = burnInDue, due <= t {
             needs.insert(.burnInStep)
             armBurnIn()
@@ -1801,6 +1863,7 @@ public final class KioskCore {
         s.level = lightLevel
         s.brightnessMeans = brightnessMeans
         s.problems = problems
+        s.alerts = activeAlerts
         s.time = now.wall
         s.paused = paused
         s.screenControl = screenControl.rawValue

@@ -65,6 +65,8 @@ public struct KioskStatus: Sendable, Equatable {
     /// HDMI-CEC: `off`, `no-adapter`, `claiming`, `tv-on`, `tv-standby`, `tv-off-by-hand`, `not-answering`.
     public var cec: String?
     public var problems: [KioskProblem] = []
+    /// The `[alert]`s in effect: fired and not yet re-armed.
+    public var alerts: [String] = []
     public var time: Double = 0
 
     public init() {}
@@ -90,16 +92,17 @@ public struct KioskStatus: Sendable, Equatable {
     public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
                                                   "price_text", "change_text",
                                                   "baseline", "baseline_kind", "session_state", "as_of",
-                                                  "last_data_time", "waiting_for", "problem", "note"]
+                                                  "last_data_time", "waiting_for", "problem", "note", "alerts"]
 
     private enum Value {
-        case text(String?), number(Double?), raw(String)
+        case text(String?), number(Double?), raw(String), list([String])
 
         var json: String {
             switch self {
             case .text(let s): return jsonString(s)
             case .number(let v): return jsonNumber(v)
             case .raw(let r): return r
+            case .list(let l): return "[" + l.map { jsonString($0) }.joined(separator: ", ") + "]"
             }
         }
 
@@ -108,6 +111,7 @@ public struct KioskStatus: Sendable, Equatable {
             case .text(let s): return (s ?? "").filter { $0 != "\n" }
             case .number(let v): return v.map { jsonNumber($0) == "null" ? "" : jsonNumber($0) } ?? ""
             case .raw(let r): return r == "null" ? "" : r
+            case .list(let l): return l.joined(separator: ",")
             }
         }
     }
@@ -134,6 +138,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
+         ("alerts", .list(alerts)),
          ("time", .number(time))]
     }
 

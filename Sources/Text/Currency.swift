@@ -35,7 +35,7 @@ public struct Currency: Sendable, Equatable, Hashable {
     ]
 
     /// Sub-unit quote codes: the code, the unit sign, the currency it is a hundredth of.
-    static let subunits: [(String, String, String)] = [("GBp", "p", "GBP"), ("GBX", "p", "GBP"), ("ZAc", "c", "ZAR"),
+    package static let subunits: [(String, String, String)] = [("GBp", "p", "GBP"), ("GBX", "p", "GBP"), ("ZAc", "c", "ZAR"),
                                                        ("ILA", "ag.", "ILS")]
 
     /// The currency for a configured code: exact for sub-unit codes (GBp is not GBP), else
@@ -60,6 +60,9 @@ public struct Currency: Sendable, Equatable, Hashable {
             self.init(code: upper, symbol: upper, minorUnits: 2)
         }
     }
+
+    /// The currency a price in this code is money in: GBP for GBp, the code itself otherwise.
+    public var moneyCode: String { Self.subunits.first { $0.0 == code }?.2 ?? code }
 
     /// True when ISO 4217 lists the code (active codes and the funds, metals and testing codes);
     /// another three letters (`EUE`, `BTC`) are shown as they are, and `check-config` warns.

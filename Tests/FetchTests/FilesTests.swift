@@ -213,7 +213,29 @@ import Testing
         #expect(text.contains { $0.hasPrefix("b.conf:6:") && $0.contains("no file") })
     }
 
-    @Test("key syntax is shared with the daemons check") func keySyntaxIsSharedWithTheDaemonsCheck() {
+    @Test("an [fx PAIR] with a symbol is fetched into its daily file like an instrument") func fxPairs() throws {
+        let (config, issues) = FetchConfig.parse("""
+            [fx USDEUR]
+            daily = USDEUR.csv
+            symbol = EUR=X
+            [fx EUR/PLN]
+            daily = EURPLN.csv
+            providers = yahoo stooq
+            stooq-symbol = eurpln
+            [fx GBPEUR]
+            daily = GBPEUR.csv
+            """, file: "t.conf")
+        #expect(issues.isEmpty, "\(issues)")
+        // GBPEUR names no symbol or provider: the owner fills its file another way.
+        #expect(config.instruments.map(\.id) == ["fx-USDEUR", "fx-EURPLN"])
+        let usd = try #require(config.instruments.first)
+        #expect(usd.symbol == "EUR=X" && usd.dailyFile == "USDEUR.csv" && usd.intradayFile == nil)
+        #expect(usd.timeZone == "Europe/London")
+        let pln = try #require(config.instruments.last)
+        #expect(pln.symbol(for: "yahoo") == "EURPLN=X" && pln.symbol(for: "stooq") == "eurpln")
+    }
+
+        @Test("key syntax is shared with the daemons check") func keySyntaxIsSharedWithTheDaemonsCheck() {
         #expect(FetchSettings.checkInstrumentKey("providers", "yahoo, stooq") == .ok)
         #expect(FetchSettings.checkInstrumentKey("yahoo-symbol", "^GSPC") == .ok)
         #expect(FetchSettings.checkInstrumentKey("colour", "red") == .unknown)

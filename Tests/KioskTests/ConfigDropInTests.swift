@@ -82,4 +82,18 @@ struct ConfigDropInTests {
         let fixed = ConfigReload.reload(current: Config(), path: directory + "/t.conf")
         #expect(fixed.applied && fixed.config.ranges == [.oneDay, .oneYear])
     }
+
+    @Test("problems that need the whole merged config (holdings, fx, alerts, follow-markets) name the file their key is in")
+    func wholeConfigProblemsNamed() {
+        write("t.conf", "[instrument A]\ndaily = A.csv\ncurrency = USD\n[portfolio]\ncurrency = EUR\n")
+        write("conf.d/10-money.conf", "[instrument A]\nquantity = 3\n[fx GBPEUR]\nsymbol = GBPEUR=X\n")
+        write("conf.d/20-alerts.conf", "\n[alert up]\nabove = 300\n[power]\nfollow-markets = on\n")
+        let (_, issues) = Config.load(path: directory + "/t.conf")
+        let money = directory + "/conf.d/10-money.conf", alerts = directory + "/conf.d/20-alerts.conf"
+        let described = Set(issues.map { "\($0.file):\($0.line): \($0.key)" })
+        #expect(described.contains(money + ":2: quantity"), "\(issues)")
+        #expect(described.contains(money + ":4: daily"), "\(issues)")
+        #expect(described.contains(alerts + ":3: instrument"), "\(issues)")
+        #expect(issues.allSatisfy { $0.file != directory + "/t.conf" }, "\(issues)")
+    }
 }

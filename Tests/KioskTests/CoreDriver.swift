@@ -46,12 +46,14 @@ final class CoreDriver: KioskShell {
 
     init(config: Config, zones: [String: ExchangeTimeZone]? = nil, localZone: ExchangeTimeZone = .utc,
          start: KioskTime = KioskTime(mono: 1000, wall: 1_796_000_000), display: DisplayInfo = DisplayInfo(width: 480, height: 270, refreshHz: 10),
-         watchdogInterval: Double? = 15, writesStatus: Bool = false, configFile: String = "t.conf") {
+         watchdogInterval: Double? = 15, writesStatus: Bool = false, configFile: String = "t.conf",
+         alertStates: [String: AlertState] = [:]) {
         time = start
         self.display = display
         var z: [String: ExchangeTimeZone] = [:]
         for inst in config.instruments { z[inst.id] = zones?[inst.id] ?? SampleMarket.timeZone }
-        let setup = KioskSetup(config: config, zones: zones ?? z, localZone: localZone, configFile: configFile)
+        var setup = KioskSetup(config: config, zones: zones ?? z, localZone: localZone, configFile: configFile)
+        setup.alertStates = alertStates
         let core = KioskCore(setup: setup, fonts: Self.fonts, watchdogInterval: watchdogInterval, writesStatus: writesStatus)
         runner = KioskRunner(core: core, now: { [unowned self] in time })
         runner.recordsEffects = true

@@ -18,6 +18,8 @@ public struct InstrumentConfig: Equatable, Sendable {
     public var aroundTheClock = false
     public var currency = "USD"
     public var adjusted = false
+    /// `quantity`, `cost`, `cost-total`, `lot` (issue 36): empty when the instrument is only watched.
+    public var holding = Holding()
     /// The config line of each key set in the section (for `FILE:LINE: key:` messages).
     public var lines: [String: Int] = [:]
     /// The drop-in a key was set in (absent: the main file).
@@ -118,6 +120,11 @@ public struct Config: Equatable, Sendable {
     public var instruments: [InstrumentConfig] = []
     /// `[mqtt]`: the Home Assistant bridge's settings (tickerboard-mqtt reads them; the daemon checks them).
     public var mqtt = MQTTSettings()
+    // [portfolio] and [fx PAIR]
+    public var portfolio = PortfolioConfig()
+    public var fxPairs: [FXPairConfig] = []
+    // [alert NAME]
+    public var alerts: [AlertConfig] = []
     // [chart]
     public var ranges: [ChartRange] = ChartRange.allCases
     public var startRange: ChartRange = .oneMonth
@@ -256,6 +263,8 @@ public struct Config: Equatable, Sendable {
                     case "adj close", "adjusted", "adj-close": inst.adjusted = true
                     default: fail("expected close or adjusted, found \"\(entry.value)\"")
                     }
+                case "quantity", "cost", "cost-total", "lot":
+                    _ = applyHoldingKey(entry.key, entry.value, line: entry.line, to: &inst.holding, fail: fail)
                 default:
                     // tickerboard-fetch's keys (symbol, providers, ...): checked here, used by the fetcher.
                     switch FetchSettings.checkInstrumentKey(entry.key, entry.value) {
@@ -263,13 +272,28 @@ public struct Config: Equatable, Sendable {
                         if entry.key == "session" { inst.aroundTheClock = FetchSettings.parseSession(entry.value) == .always }
                     case .invalid(let message): fail(message)
                     case .unknown:
-                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price"]
+                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price",
+                                                                       "quantity", "cost", "cost-total", "lot"]
                                                + FetchSettings.instrumentKeys))
                     }
                 }
                 if let i = config.instruments.firstIndex(where: { $0.id == id }) { config.instruments[i] = inst } else {
                     config.instruments.append(inst)
                 }
+                continue
+            }
+            if entry.section == "portfolio" {
+                applyPortfolioKey(entry.key, entry.value, line: entry.line, to: &config, fail: fail, warn: warn)
+                continue
+            }
+            if entry.section.hasPrefix("fx ") {
+                applyFXEntry(section: entry.section, entry.key, entry.value, line: entry.line,
+                             file: file == mainFile ? nil : file, to: &config, fail: fail, warn: warn)
+                continue
+            }
+            if entry.section.hasPrefix("alert ") {
+                applyAlertEntry(section: entry.section, entry.key, entry.value, line: entry.line,
+                                file: file == mainFile ? nil : file, to: &config, fail: fail, warn: warn)
                 continue
             }
             if FetchSettings.isFetchSection(entry.section) {
@@ -289,7 +313,7 @@ public struct Config: Equatable, Sendable {
                 // Once per section, not once per key in it.
                 if reportedSections.insert(entry.section).inserted {
                     warn("unknown section [\(entry.section)], its keys are ignored"
-                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME", "provider NAME", "fetch"]))
+                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME", "provider NAME", "fetch", "portfolio", "fx PAIR", "alert NAME"]))
                 }
                 continue
             }
@@ -328,6 +352,8 @@ public struct Config: Equatable, Sendable {
                 config.instruments[i].timeZone = calendar.timeZoneIdentifier
             }
         }
+        issues += checkHoldings(config, mainFile: mainFile)
+        issues += checkAlerts(config, mainFile: mainFile)
         return (config, issues)
     }
 

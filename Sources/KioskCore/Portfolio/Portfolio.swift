@@ -1,0 +1,212 @@
+// The portfolio's figures at a moment (issue 36): each holding's value, day gain and total gain in
+// its own currency and in the home currency, and their sums. Pure: the prices and rates come in as
+// series, the moment as a value; every figure is ExactDecimal.
+//
+// The rules, the ones Tests/Portfolio/portfolio_check.py computes independently:
+// - A price is the close (or adjusted close) of the newest daily bar at or before `now` (a daily
+//   bar is stamped at its date's midnight UTC, as the data files hold it). An exchange that is
+//   closed (a weekend, its holiday) therefore carries its last close.
+// - The day's baseline is the bar before that one: the previous close, the 1D chart's baseline.
+// - A rate is the newest bar of the `[fx]` pair at or before the moment it converts: `now` for the
+//   value, the previous close's time for the baseline, a lot's date for its cost (an undated cost
+//   converts at `now`'s rate). A pair configured the other way round is used as 1/rate.
+// - Sub-unit quotes (GBp, ZAc, ILA) are hundredths: the price is shifted two places to money.
+// - Products and quotients are rounded half to even at 12 decimals; each line (a position's
+//   value, a lot's cost) is rounded half to even to the currency's minor units, and the totals
+//   are the sums of the lines, as a statement adds up.
+// - The quantity is what the lots hold on `now`'s date (a lot dated later is not held yet); the
+//   same quantity values the baseline, so a purchase today is not a gain today.
+
+import Feed
+import Text
+
+/// One holding's figures; money in `currency` (the money the quote is in: GBP for GBp) and in home.
+public struct PositionFigures: Equatable, Sendable {
+    public var id: String
+    public var currency: String
+    public var quantity: ExactDecimal
+    public var price: ExactDecimal
+    public var value: ExactDecimal
+    public var valueHome: ExactDecimal
+    public var previousValueHome: ExactDecimal?
+    public var dayGainHome: ExactDecimal? { previousValueHome.map { valueHome - $0 } }
+    /// nil when a lot has no cost.
+    public var costHome: ExactDecimal?
+    public var totalGainHome: ExactDecimal? { costHome.map { valueHome - $0 } }
+}
+
+/// The whole portfolio at a moment.
+public struct PortfolioFigures: Equatable, Sendable {
+    public var currency: String
+    public var positions: [PositionFigures] = []
+    /// Holdings that could not be valued at that moment, with the reason.
+    public var missing: [(id: String, reason: String)] = []
+
+    public var value: ExactDecimal { positions.reduce(.zero) { $0 + $1.valueHome } }
+    /// Of the positions with a baseline.
+    public var previousValue: ExactDecimal { positions.reduce(.zero) { $0 + ($1.previousValueHome ?? $1.valueHome) } }
+    public var dayGain: ExactDecimal { positions.reduce(.zero) { $0 + ($1.dayGainHome ?? .zero) } }
+    /// Of the positions whose every lot has a cost.
+    public var cost: ExactDecimal { positions.reduce(.zero) { $0 + ($1.costHome ?? .zero) } }
+    public var totalGain: ExactDecimal { positions.reduce(.zero) { $0 + ($1.totalGainHome ?? .zero) } }
+
+    /// `gain / base` in percent, rounded half to even to 2 decimals; nil on a zero base.
+    public static func percent(_ gain: ExactDecimal, of base: ExactDecimal) -> ExactDecimal? {
+        guard !base.isZero, let ratio = gain.multiplied(by: ExactDecimal(100)).flatMap({ $0.divided(by: base) }) else { return nil }
+        return ratio.rounded(to: 2)
+    }
+    public var dayGainPercent: ExactDecimal? { Self.percent(dayGain, of: previousValue) }
+    public var totalGainPercent: ExactDecimal? { Self.percent(totalGain, of: cost) }
+
+    public static func == (a: PortfolioFigures, b: PortfolioFigures) -> Bool {
+        a.currency == b.currency && a.positions == b.positions && a.missing.map(\.id) == b.missing.map(\.id)
+    }
+}
+
+/// Computes `PortfolioFigures` from a config's holdings and the loaded series.
+public struct Portfolio: Sendable {
+    public var config: Config
+    /// Daily series by instrument id.
+    public var daily: [String: PriceSeries]
+    /// Daily rate series by pair id (`USDEUR`).
+    public var rates: [String: PriceSeries]
+
+    public init(config: Config, daily: [String: PriceSeries], rates: [String: PriceSeries]) {
+        self.config = config
+        self.daily = daily
+        self.rates = rates
+    }
+
+    public var home: String? { config.homeCurrency }
+    public var held: [InstrumentConfig] { config.instruments.filter { !$0.holding.isEmpty } }
+
+    /// Index of the newest bar at or before `time`, or nil.
+    static func index(in series: PriceSeries, atOrBefore time: Int64) -> Int? {
+        let i = series.firstIndex(atOrAfter: time + 1) - 1
+        return i >= 0 && i < series.count ? i : nil
+    }
+
+    static func price(_ bar: PriceBar, _ field: PriceField) -> ExactDecimal? {
+        ExactDecimal(shortest: bar.price(field))
+    }
+
+    /// The rate converting one unit of `money` into home at `time`; nil when no rate is known then.
+    public func rate(from money: String, at time: Int64) -> ExactDecimal? {
+        guard let home else { return nil }
+        if money == home { return ExactDecimal(1) }
+        guard let (pair, inverted) = config.fxPair(from: money, to: home), let series = rates[pair.id],
+              let i = Self.index(in: series, atOrBefore: time), let r = Self.price(series.bars[i], .close), !r.isZero
+        else { return nil }
+        return inverted ? ExactDecimal(1).divided(by: r) : r
+    }
+
+    static func minorUnits(_ code: String) -> Int { Currency(code: code)?.minorUnits ?? 2 }
+
+    /// Every figure at `now` (Unix seconds).
+    public func figures(at now: Int64) -> PortfolioFigures? {
+        guard let home else { return nil }
+        var out = PortfolioFigures(currency: home)
+        let homeMinor = Self.minorUnits(home)
+        let today = CivilDate(unixTime: now)
+        for inst in held {
+            let money = Config.homeCode(of: inst.currency)
+            let subunit = Currency(code: inst.currency)?.isSubunit ?? false
+            let field: PriceField = inst.adjusted ? .adjustedClose : .close
+            func toMoney(_ v: ExactDecimal) -> ExactDecimal? { subunit ? v.shifted(by: -2) : v }
+            let lots = inst.holding.allLots.filter { $0.date.map { $0 <= today } ?? true }
+            let quantity = lots.reduce(ExactDecimal.zero) { $0 + $1.quantity }
+            guard !quantity.isZero else { continue }
+            guard let series = daily[inst.id], let i = Self.index(in: series, atOrBefore: now) else {
+                out.missing.append((inst.id, "no daily price at or before that moment")); continue
+            }
+            guard let quote = Self.price(series.bars[i], field), let price = toMoney(quote),
+                  let local = quantity.multiplied(by: price) else {
+                out.missing.append((inst.id, "a price out of range")); continue
+            }
+            guard let r = rate(from: money, at: now), let home = local.multiplied(by: r) else {
+                out.missing.append((inst.id, "no \(money) rate to \(out.currency) at or before that moment")); continue
+            }
+            var position = PositionFigures(id: inst.id, currency: money, quantity: quantity, price: quote,
+                                           value: local.rounded(to: Self.minorUnits(money)),
+                                           valueHome: home.rounded(to: homeMinor))
+            if i > 0, let q = Self.price(series.bars[i - 1], field), let p = toMoney(q),
+               let l = quantity.multiplied(by: p), let r0 = rate(from: money, at: series.bars[i - 1].time),
+               let h = l.multiplied(by: r0) {
+                position.previousValueHome = h.rounded(to: homeMinor)
+            }
+            position.costHome = cost(of: inst, lots: lots, money: money, now: now, homeMinor: homeMinor, toMoney: toMoney)
+            out.positions.append(position)
+        }
+        return out
+    }
+
+    func cost(of inst: InstrumentConfig, lots: [Lot], money: String, now: Int64, homeMinor: Int,
+              toMoney: (ExactDecimal) -> ExactDecimal?) -> ExactDecimal? {
+        var total = ExactDecimal.zero
+        for (n, lot) in lots.enumerated() {
+            // The undated `quantity` line comes first; its `cost-total` is taken as written.
+            let local: ExactDecimal?
+            if n == 0, inst.holding.quantity != nil, lot.date == nil {
+                local = inst.holding.undatedCost()
+            } else {
+                local = lot.unitCost.flatMap { lot.quantity.multiplied(by: $0) }
+            }
+            guard let local, let m = toMoney(local) else { return nil }
+            let at = lot.date?.unixTimeAtMidnightUTC ?? now
+            guard let r = rate(from: money, at: at), let h = m.multiplied(by: r) else { return nil }
+            total += h.rounded(to: homeMinor)
+        }
+        return total
+    }
+
+    /// `key=value` lines for `render --values` and the status file. With `show = percent` no
+    /// money is printed, only the relative changes; with `off`, nothing.
+    public static func keyValueLines(_ f: PortfolioFigures, show: PortfolioShow) -> String {
+        guard show != .off else { return "" }
+        let minor = minorUnits(f.currency)
+        var lines: [String] = []
+        func add(_ key: String, _ value: String) { lines.append(key + "=" + value) }
+        if show == .value {
+            add("portfolio_currency", f.currency)
+            add("portfolio_value", f.value.formatted(decimals: minor))
+            add("portfolio_cost", f.cost.formatted(decimals: minor))
+            add("total_gain", f.totalGain.formatted(decimals: minor))
+            add("day_gain", f.dayGain.formatted(decimals: minor))
+        }
+        add("total_gain_percent", f.totalGainPercent?.formatted(decimals: 2) ?? "-")
+        add("day_gain_percent", f.dayGainPercent?.formatted(decimals: 2) ?? "-")
+        if show == .value {
+            for p in f.positions {
+                let key = "position." + p.id
+                add(key + ".quantity", p.quantity.description)
+                add(key + ".price", p.price.description)
+                add(key + ".value", p.value.formatted(decimals: minorUnits(p.currency)) + " " + p.currency)
+                add(key + ".value_home", p.valueHome.formatted(decimals: minor))
+                add(key + ".day_gain_home", p.dayGainHome?.formatted(decimals: minor) ?? "-")
+                add(key + ".total_gain_home", p.totalGainHome?.formatted(decimals: minor) ?? "-")
+            }
+        }
+        add("portfolio_missing", f.missing.isEmpty ? "-" : f.missing.map(\.id).joined(separator: ","))
+        return lines.map { $0 + "\n" }.joined()
+    }
+}
+
+extension Portfolio {
+    /// The portfolio's value on a common grid, as a daily series an instrument's chart draws: every
+    /// date any held instrument has a bar, valued with each holding's newest close at that moment
+    /// (a closed exchange carries its last price) and its lots held then. A date on which some
+    /// holding has no price or rate yet is left out rather than drawn as a drop. `upTo` bounds the
+    /// grid (render --now): nothing after it is drawn.
+    public func valueSeries(name: String, upTo now: Int64? = nil) -> PriceSeries? {
+        var times = Set<Int64>()
+        for inst in held { for bar in daily[inst.id]?.bars ?? [] { times.insert(bar.time) } }
+        var bars: [PriceBar] = []
+        for t in times.sorted() where now.map({ t <= $0 }) ?? true {
+            guard let f = figures(at: t), f.missing.isEmpty, !f.positions.isEmpty else { continue }
+            let v = f.value.doubleValue
+            bars.append(PriceBar(time: t, open: v, high: v, low: v, close: v))
+        }
+        guard !bars.isEmpty else { return nil }
+        return PriceSeries(name: name, interval: .daily, bars: bars)
+    }
+}
