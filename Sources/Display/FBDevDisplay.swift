@@ -184,13 +184,20 @@ public final class FBDevDisplay: Display {
 
     /// Whether FBIO_WAITFORVSYNC really waits for a vblank: some drivers (DRM's fbdev emulation on
     /// hardware without vblank) accept it but return at odd times, which would only stall the loop.
-    /// Two waits in a row must be about one refresh period apart.
+    /// Waits in a row must be about one refresh period apart: the median of five periods, so a
+    /// busy machine that descheduled us for one of them (a loaded host, a VM) does not make a
+    /// working ioctl look broken and the screen paced by the timer alone.
     private static func vsyncIoctlWorks(_ device: FBDevice, refreshHz: Double) -> Bool {
         guard (try? device.waitForVSync()) != nil else { return false }
-        let start = MonotonicClock.now()
-        guard (try? device.waitForVSync()) != nil else { return false }
-        let period = Double(MonotonicClock.now() - start) / 1e9
-        return abs(period * refreshHz - 1) < 0.3
+        var periods: [Double] = []
+        var last = MonotonicClock.now()
+        for _ in 0..<5 {
+            guard (try? device.waitForVSync()) != nil else { return false }
+            let now = MonotonicClock.now()
+            periods.append(Double(now - last) / 1e9)
+            last = now
+        }
+        return VSyncProbe.periodsMatch(periods, refreshHz: refreshHz)
     }
 
     /// KD_GRAPHICS stops fbcon drawing (cursor, blanking, kernel messages) over the picture.

@@ -177,3 +177,14 @@ public struct FramePacer: Sendable, Equatable {
         return Completion(vblankNanos: nanos, sequence: sequence)
     }
 }
+
+/// Whether measured waits for a vertical blank look like a display's refresh: the median period
+/// within 30 % of 1/refreshHz. A driver that returns at once or at odd times fails; one wait
+/// stretched by a descheduled process does not.
+public enum VSyncProbe {
+    public static func periodsMatch(_ periods: [Double], refreshHz: Double) -> Bool {
+        guard !periods.isEmpty, refreshHz > 0, refreshHz.isFinite else { return false }
+        let median = periods.sorted()[periods.count / 2]
+        return abs(median * refreshHz - 1) < 0.3
+    }
+}

@@ -124,3 +124,16 @@ import Testing
     }
 }
 
+
+@Suite struct VSyncProbeTests {
+    @Test("FBIO_WAITFORVSYNC probe: the median period decides; one long stall does not, an ioctl that returns at once does")
+    func median() {
+        let p = 1.0 / 60
+        #expect(VSyncProbe.periodsMatch([p, p, p, p, p], refreshHz: 60))
+        #expect(VSyncProbe.periodsMatch([p, 0.4, p * 1.1, p * 0.95, 0.2], refreshHz: 60))
+        #expect(!VSyncProbe.periodsMatch([0.0001, 0.0001, 0.0002, p, 0.0001], refreshHz: 60))
+        #expect(!VSyncProbe.periodsMatch([0.1, 0.09, 0.11, p, p], refreshHz: 60))
+        #expect(!VSyncProbe.periodsMatch([], refreshHz: 60))
+        #expect(!VSyncProbe.periodsMatch([p], refreshHz: 0))
+    }
+}
