@@ -278,7 +278,8 @@ extension Config {
             guard !h.isEmpty, let home else { continue }
             let key = inst.lines["quantity"] != nil ? "quantity" : "lot"
             let (file, line) = inst.location(of: key, mainFile: mainFile)
-            if inst.currency == "XXX" {
+            // `none` is kept as written (the display reads it as XXX); both mean no currency.
+            if Currency(code: inst.currency)?.code == "XXX" {
                 issues.append(ConfigIssue(file: file, line: line, key: key,
                                           message: "[instrument \(inst.id)] has no currency (currency = none): a holding needs one to be valued",
                                           severity: .error))
