@@ -1370,8 +1370,46 @@ public final class KioskCore {
     private func watchlistEntry(_ i: Int) -> WatchlistEntry {
         let entry = entries[i]
         let state = tileState(i)
-        return WatchlistEntry(instrument: instrument(of: entry), isStale: state.stale, placeholder: placeholderText(for: entry),
+        var shown = instrument(of: entry)
+        if config.portfolio.tileValues, config.portfolio.show == .value, let position = position(of: entry, shown) { shown = position }
+        return WatchlistEntry(instrument: shown, isStale: state.stale, placeholder: placeholderText(for: entry),
                               market: state.market)
+    }
+
+    /// `[portfolio] tiles = value`: the instrument as its position, every price times the quantity
+    /// held now (sub-unit quotes in their currency: GBp in GBP), the closes exact and rounded to the
+    /// currency's minor units as the portfolio's lines are; nil when nothing is held.
+    private func position(of entry: Entry, _ instrument: Instrument) -> Instrument? {
+        let today = CivilDate(unixTime: now.wall.clampedToInt64)
+        let quantity = entry.spec.holding.allLots.filter { $0.date.map { $0 <= today } ?? true }
+            .reduce(ExactDecimal.zero) { $0 + $1.quantity }
+        guard !quantity.isZero else { return nil }
+        let code = currencyCode(of: entry)
+        let subunit = Currency(code: code)?.isSubunit ?? false
+        let money = subunit ? Config.homeCode(of: code) : code
+        let minor = Currency(code: money)?.minorUnits ?? 2
+        let q = subunit ? quantity.shifted(by: -2) ?? quantity : quantity
+        let factor = q.doubleValue
+        func value(_ price: Double) -> Double {
+            guard let p = ExactDecimal(shortest: price), let v = p.multiplied(by: q) else { return price * factor }
+            return v.rounded(to: minor).doubleValue
+        }
+        func scaled(_ series: PriceSeries?) -> PriceSeries? {
+            series.map { s in
+                PriceSeries(name: s.name, interval: s.interval, bars: s.bars.map { b in
+                    PriceBar(time: b.time, open: b.open * factor, high: b.high * factor, low: b.low * factor,
+                             close: value(b.close), adjustedClose: b.adjustedClose.map(value), volume: b.volume)
+                }, priceField: s.priceField)
+            }
+        }
+        var out = instrument
+        out.market.daily = scaled(instrument.market.daily)
+        out.market.intraday = scaled(instrument.market.intraday)
+        if let reported = instrument.market.reportedPreviousClose {
+            out.market.reportedPreviousClose = (value(reported.value), reported.session)
+        }
+        out.priceFormat = priceFormat(currencyCode: money)
+        return out
     }
 
     private func tileState(_ i: Int) -> (stale: Bool, market: MarketStatus.State?, nextChange: Int64?) {

@@ -144,4 +144,35 @@ import Testing
         #expect(m.hasPrefix("no instrument portfolio"))
         #expect(!DataSources.sources(for: Self.config(show: .off, bInEUR: true)).contains { $0.instrumentID.hasPrefix("fx-") })
     }
+
+    /// The tiles of A (2 held, then 0.5 more from a lot dated today) and B (not held) on the overview.
+    static func tiles(show: PortfolioShow, values: Bool, lot: String? = nil) throws -> [WatchlistTileContent] {
+        var c = config(show: show)
+        c.watchlist = .only
+        c.instruments[1].holding = Holding()
+        c.portfolio.tileValues = values
+        if let lot { c.instruments[0].holding.lots = [try Config.parseLot(lot, line: 1).get()] }
+        let d = started(c)
+        d.run(for: 3)
+        return try #require(d.core.watchlist?.tileContents)
+    }
+
+    @Test("tiles = value: a held instrument's tile shows its position, exactly; prices otherwise and in percent or off")
+    func positionTiles() throws {
+        // A closes at 199.75 on the last day: 2 held are 399.50; the tile's range (1M, 31 days of
+        // +0.25) changed the price by 7.75 and the position by 15.50, the same percentage.
+        let value = try Self.tiles(show: .value, values: true)
+        #expect(value[0].price == "$399.50", "\(value[0].price)")
+        #expect(value[0].change == "▲ +15.50  (+4.04%)", "\(value[0].change)")
+        #expect(value[1].price == "$40.00", "B is not held: its price")
+        let withLot = try Self.tiles(show: .value, values: true, lot: "2020-01-01 0.5")
+        #expect(withLot[0].price == "$499.38", "2.5 × 199.75 = 499.375, half to even: \(withLot[0].price)")
+        let later = try Self.tiles(show: .value, values: true, lot: "2099-01-01 5")
+        #expect(later[0].price == "$399.50", "a lot dated later is not held yet")
+        for (show, values) in [(PortfolioShow.value, false), (.percent, true), (.off, true)] {
+            let tiles = try Self.tiles(show: show, values: values)
+            #expect(tiles[0].price == "$199.75", "\(show) \(values): \(tiles[0].price)")
+            #expect(tiles[0].change == "▲ +7.75  (+4.04%)", "\(tiles[0].change)")
+        }
+    }
 }

@@ -66,6 +66,9 @@ public struct PortfolioConfig: Equatable, Sendable {
     /// nil: the currency of the first held instrument (GBp counts as GBP).
     public var currency: String?
     public var show = PortfolioShow.value
+    /// `tiles = value`: a held instrument's watchlist tile shows the position (quantity × price, in
+    /// the instrument's money) instead of the price; only with `show = value`.
+    public var tileValues = false
     public var lines: [String: Int] = [:]
     public init() {}
 }
@@ -208,8 +211,14 @@ extension Config {
                 fail("expected value, percent (relative changes only, no money on the wall) or off, found \"\(value)\""); return
             }
             config.portfolio.show = s
+        case "tiles":
+            switch value.lowercased() {
+            case "price": config.portfolio.tileValues = false
+            case "value": config.portfolio.tileValues = true
+            default: fail("expected price or value (the position, quantity × price; only with show = value), found \"\(value)\"")
+            }
         default:
-            warn(unknownKeyMessage(key, known: ["currency", "show"]))
+            warn(unknownKeyMessage(key, known: ["currency", "show", "tiles"]))
         }
     }
 
