@@ -1024,15 +1024,21 @@ public final class KioskCore {
             .filter { Double($0) > now.wall }.min()
         if let end = ends { alertDue = min(alertDue ?? .infinity, now.mono + Double(end) - now.wall) }
         refreshStatusNote()
+        // A tile is highlighted for its alert's banner time: on at the firing, off at the end.
+        for i in tileIndices where config.alerts.contains(where: { $0.instrument == entries[i].spec.id }) { updateTile(i) }
     }
 
     /// The banner for the instrument on screen: its alert fired within the banner's time.
     private func alertBanner() -> String? {
-        guard let id = currentID else { return nil }
+        guard let id = currentID, let alert = bannerAlert(for: id) else { return nil }
+        return "\u{26A0} " + alert.name + ": " + Alerts.describe(alert.condition)
+    }
+
+    /// The first alert of instrument `id` within its banner time (its tile is highlighted meanwhile).
+    private func bannerAlert(for id: String) -> AlertConfig? {
         let mine = config.alerts.filter { $0.instrument == id }
-        guard let name = Alerts.banners(mine, states: alertStates, now: now.wall.clampedToInt64).first,
-              let alert = mine.first(where: { $0.name == name }) else { return nil }
-        return "\u{26A0} " + name + ": " + Alerts.describe(alert.condition)
+        guard let name = Alerts.banners(mine, states: alertStates, now: now.wall.clampedToInt64).first else { return nil }
+        return mine.first { $0.name == name }
     }
 
     /// The alerts in effect (fired, not re-armed), for the status file.
@@ -1373,7 +1379,7 @@ public final class KioskCore {
         var shown = instrument(of: entry)
         if config.portfolio.tileValues, config.portfolio.show == .value, let position = position(of: entry, shown) { shown = position }
         return WatchlistEntry(instrument: shown, isStale: state.stale, placeholder: placeholderText(for: entry),
-                              market: state.market)
+                              market: state.market, alert: bannerAlert(for: entry.spec.id)?.name)
     }
 
     /// `[portfolio] tiles = value`: the instrument as its position, every price times the quantity
@@ -1995,6 +2001,7 @@ public final class KioskCore {
             w.cec = s.cec
             w.level = s.level
             w.brightnessMeans = s.brightnessMeans
+            w.alerts = s.alerts
             return w
         }
         return s
