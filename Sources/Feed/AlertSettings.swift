@@ -86,6 +86,8 @@ public enum AlertCommand {
         var quote: Character?
         var escaped = false
         for c in text {
+            // Not even quoted: a command line is one line of plain words.
+            if c == "\0" || c == "\n" || c == "\r" { return .failure(Problem(message: "a control character in the command; " + usage)) }
             if escaped {
                 // In double quotes only \" and \\ are escapes; another backslash stays as written.
                 if quote == "\"", c != "\"", c != "\\" { word.append("\\") }
@@ -102,7 +104,6 @@ public enum AlertCommand {
             case (nil, " "), (nil, "\t"):
                 if inWord { words.append(word); word = ""; inWord = false }
             default:
-                if c == "\0" || c == "\n" || c == "\r" { return .failure(Problem(message: "a control character in the command; " + usage)) }
                 word.append(c); inWord = true
             }
         }
@@ -114,7 +115,6 @@ public enum AlertCommand {
             return .failure(Problem(message: "the program \"\(program.prefix(60))\" is not an absolute path; " + usage))
         }
         guard words.count <= maximumWords else { return .failure(Problem(message: "at most \(maximumWords) words; " + usage)) }
-        if words.contains(where: { $0.utf8.contains(0) }) { return .failure(Problem(message: "a NUL in the command; " + usage)) }
         return .success(words)
     }
 }

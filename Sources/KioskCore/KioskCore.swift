@@ -860,6 +860,12 @@ public final class KioskCore {
                 return KioskProblem(file: at.file.isEmpty ? path : at.file, line: at.line, key: key, message: message)
             }
         }
+        // The rates the portfolio screen reads.
+        for pair in config.fxPairs {
+            guard let name = pair.dailyFile, DataSources.resolve(name, in: config.dataDirectory) == path else { continue }
+            let at = pair.location(of: "daily", mainFile: file)
+            return KioskProblem(file: at.file.isEmpty ? path : at.file, line: at.line, key: "daily", message: message)
+        }
         return KioskProblem(file: path, line: 0, key: "", message: message)
     }
 

@@ -31,7 +31,7 @@ final class FakeLauncher: AlertLauncher {
         #expect(argv == ["/usr/bin/notify", "two words", "single $HOME *", "back slash", "q\"d", "p\\q", "|", ">x"])
         #expect(try AlertCommand.split("none").get() == [])
         #expect(try AlertCommand.split("/bin/x ''").get() == ["/bin/x", ""])
-        for bad in ["notify --x", "'/bin/x", "/bin/x \"open", "/bin/x \\", "", "   ", "/bin/"] {
+        for bad in ["notify --x", "'/bin/x", "/bin/x \"open", "/bin/x \\", "", "   ", "/bin/", "/bin/x '\r'", "/bin/x \\\0"] {
             guard case .failure = AlertCommand.split(bad) else { Issue.record("accepted \(bad)"); continue }
         }
     }

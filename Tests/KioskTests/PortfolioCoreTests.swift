@@ -116,6 +116,9 @@ import Testing
         #expect(d.core.model?.placeholder == nil)
         #expect(d.core.status().price == 2 * (100 + 399 * 0.25) + 3 * (40 + Double(399 % 7)) * 1.25)
         #expect(DataSources.sources(for: Self.config(bInEUR: true)).contains { $0.instrumentID == "fx-EURUSD" && $0.path == "/data/EURUSD.csv" })
+        // A problem with the rates' file is said at the [fx] section's line, as an instrument's is.
+        let problem = KioskCore.locate(path: "/data/EURUSD.csv", message: "bad", in: Self.config(bInEUR: true), file: "t.conf")
+        #expect(problem.description.hasPrefix("t.conf:50: daily: bad"), "\(problem)")
     }
 
     @Test("show = percent: changes only, no money in the header, the status or ctl instruments")
