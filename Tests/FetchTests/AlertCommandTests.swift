@@ -265,3 +265,58 @@ final class FakeLauncher: AlertLauncher {
         }
     }
 }
+
+/// The service loop with the hooks: a fetch that writes a price past the level starts the command
+/// (through a stand-in launcher), without waiting; the next passes, with nothing new, start nothing.
+@Suite struct AlertServiceTests {
+    @Test func serviceRunsTheCommandAfterTheWrite() throws {
+        let dir = Fixtures.scratchDirectory()
+        defer { Fixtures.cleanUp(dir) }
+        let text = """
+            [data]
+            directory = \(dir)
+            [provider fleet]
+            kind = http-csv
+            base-url = http://127.0.0.1:9
+            [instrument AAPL]
+            providers = fleet
+            daily = AAPL.csv
+            session = 24/7
+            [fetch]
+            alert-command = /usr/local/bin/notify "price alert"
+            [alert hi]
+            instrument = AAPL
+            above = 300
+            """
+        let (config, issues) = FetchConfig.parse(text, file: "t.conf")
+        #expect(issues.filter(\.isError).isEmpty, "\(issues)")
+        let csv = "Date,Open,High,Low,Close,Adj Close,Volume\n"
+            + "2026-12-01,290,292,289,291,291,100\n2026-12-02,295,306,294,305.5,305.5,100\n"
+        var wakes = 0
+        let transport = CannedTransport { _ in
+            .success(HTTPResponse(status: 200, headers: ["content-type": "text/csv"], body: Array(csv.utf8)))
+        }
+        let fetcher = Fetcher(config: config, transport: transport, mode: .write, environment: [:], log: FetchLog { _, _ in })
+        let fake = FakeLauncher()
+        fetcher.alertHooks = AlertHooks(config: config, launcher: fake, log: FetchLog { _, _ in }, statePath: fetcher.alertStatePath)
+        var now: Int64 = 1_796_212_800  // 2026-12-05 12:00 UTC
+        var waits: [Int64] = []
+        fetcher.runForever(clock: { now }, sleep: { seconds in
+            waits.append(seconds)
+            now += seconds
+            wakes += 1
+            return wakes < 4
+        })
+        #expect(Fixtures.read(dir + "/AAPL.csv") != nil, "the fetch wrote its file")
+        #expect(fake.started.count == 1, "\(fake.started.map(\.argv))")
+        #expect(fake.started.first?.argv == ["/usr/local/bin/notify", "price alert"])
+        #expect(fake.started.first?.env["TICKERBOARD_ALERT_PRICE"] == "305.5")
+        #expect(fake.started.first?.env["TICKERBOARD_ALERT_PREVIOUS_CLOSE"] == "291")
+        // The running command bounds the waits: the loop comes back for its timeout (30 s).
+        #expect(waits.first.map { $0 <= 30 } == true, "\(waits)")
+        #expect(fake.killed == [fake.started.count > 0 ? 1001 : -1], "the command that never ended was killed at its timeout")
+        // The states are kept for a restart.
+        let saved = String(decoding: Fixtures.read(fetcher.alertStatePath) ?? [], as: UTF8.self)
+        #expect(saved.hasPrefix("hi fired "), "\(saved)")
+    }
+}
