@@ -88,13 +88,16 @@ public struct WatchlistEntry: Sendable {
     public var placeholder: String?
     /// Where the instrument's market is in its day; nil when not known (no mark is drawn).
     public var market: MarketStatus.State?
+    /// An alert on this instrument fired within its banner time: the tile is outlined and says its name.
+    public var alert: String?
 
     public init(instrument: Instrument, isStale: Bool = false, placeholder: String? = nil,
-                market: MarketStatus.State? = nil) {
+                market: MarketStatus.State? = nil, alert: String? = nil) {
         self.instrument = instrument
         self.isStale = isStale
         self.placeholder = placeholder
         self.market = market
+        self.alert = alert
     }
 }
 
@@ -137,6 +140,8 @@ public struct WatchlistTileContent: Equatable, Sendable {
     public var points: [ChartPoint]
     /// The market-status mark; nil when the state is not known.
     public var mark: WatchlistMarketMark?
+    /// The alert that fired (the tile is outlined and `note` says `⚠ NAME`); nil otherwise.
+    public var alert: String?
 
     /// The change without its amount: `▼ −13,89 %` for `▼ −3.851,04  (−13,89 %)`.
     public var compactChange: String {
@@ -151,6 +156,7 @@ public struct WatchlistTileContent: Equatable, Sendable {
         isStale = entry.isStale
         mark = entry.market.map { WatchlistMarketMark($0, phrases: instrument.phrases) }
         isWaiting = entry.placeholder != nil
+        alert = entry.alert
         if let placeholder = entry.placeholder {
             price = PriceFormat.placeholder
             change = ""
@@ -166,6 +172,8 @@ public struct WatchlistTileContent: Equatable, Sendable {
         changeColor = labels.changeColor
         points = selection.points
         note = entry.isStale ? instrument.phrases.stale : (points.isEmpty ? labels.note : "")
+        // The alert's word goes where `stale` would (the dimmed price still says stale).
+        if let alert = entry.alert { note = "\u{26A0} " + alert }
     }
 }
 
@@ -272,7 +280,7 @@ public final class WatchlistScene {
                                 font: nameFont, color: palette.secondaryText, x: x0, y: y))
         if noteOnTop {
             let noteFont = Font(face: fonts.bold, clampingPixelSize: max(minText, unit * 0.95))
-            let color = tile.isStale ? Color(rgb: 0xE3B341) : palette.secondaryText
+            let color = tile.isStale || tile.alert != nil ? Self.alertColor : palette.secondaryText
             texts.append(PlacedText(role: "note", text: tile.note.truncated(toWidth: textWidth * 0.4, font: noteFont), font: noteFont,
                                     color: color, x: x1, y: y, alignment: .baselineRight))
         }
@@ -358,10 +366,24 @@ public final class WatchlistScene {
                        x1: Int((cx + r).rounded(.up)) + 1, y1: Int((cy + r).rounded(.up)) + 1)
     }
 
+    /// Amber: stale notes, a ring mark, a fired alert's outline.
+    static let alertColor = Color(rgb: 0xE3B341)
+
+    /// The width of a fired alert's outline in a tile whose text unit is `unit`.
+    static func outlineWidth(unit: Double) -> Double { max(2, (unit * 0.25).rounded()) }
+
     private func drawTile(_ tile: WatchlistTileContent, in rect: IntRect, on canvas: Canvas, text renderer: TextRenderer) {
         let card = tileBackground
         canvas.clear(card)
         let p = plan(tile, in: rect)
+        if tile.alert != nil {
+            // An outline inside the tile, so it reads from across the room; the note names the alert.
+            let w = Self.outlineWidth(unit: p.unit)
+            var frame = Path()
+            frame.addRect(x: Double(rect.x0) + w / 2, y: Double(rect.y0) + w / 2,
+                          width: Double(rect.width) - w, height: Double(rect.height) - w)
+            canvas.stroke(frame, style: StrokeStyle(width: w), paint: .solid(Self.alertColor))
+        }
         for t in p.texts {
             renderer.draw(t.text, font: t.font, color: t.color, x: t.x, y: t.y, alignment: t.alignment,
                           into: &canvas.buffer, clip: canvas.clip)

@@ -47,7 +47,8 @@ public enum FetchSettings {
     /// `[instrument X]` keys the fetcher reads (the daemon ignores them), plus `PROVIDER-symbol`.
     public static let instrumentKeys = ["symbol", "providers", "session", "extended-hours", "intraday-sessions"]
     public static let providerKeys = ["kind", "base-url", "key-file", "rate", "user-agent"]
-    public static let fetchKeys = ["intraday-interval", "daily-interval", "after-close", "timeout", "max-body"]
+    public static let fetchKeys = ["intraday-interval", "daily-interval", "after-close", "timeout", "max-body",
+                                   "alert-command", "alert-command-timeout", "alert-command-interval", "alert-command-rate"]
 
     /// Is `key = value` valid in an `[instrument X]` section as far as the fetcher is concerned?
     public static func checkInstrumentKey(_ key: String, _ value: String) -> FetchKeyCheck {
@@ -112,6 +113,24 @@ public enum FetchSettings {
             return .ok
         case "max-body":
             return parseSize(value) == nil ? .invalid("expected a size like 8M or 512K, found \"\(value)\"") : .ok
+        case "alert-command":
+            if case .failure(let problem) = AlertCommand.split(value) { return .invalid(problem.message) }
+            return .ok
+        case "alert-command-timeout":
+            guard let s = parseDuration(value), s >= 1, s <= 600 else {
+                return .invalid("expected a duration from 1s to 10min like 30s, found \"\(value)\"")
+            }
+            return .ok
+        case "alert-command-interval":
+            guard let s = parseDuration(value), s <= 7 * 86_400 else {
+                return .invalid("expected a duration up to 7d like 15min (0: no spacing), found \"\(value)\"")
+            }
+            return .ok
+        case "alert-command-rate":
+            guard let limits = parseRate(value), limits.allSatisfy({ $0.count <= 10_000 }) else {
+                return .invalid("expected runs per time like 10/hour or \"6/hour 30/day\", found \"\(value)\"")
+            }
+            return .ok
         default:
             return .unknown
         }

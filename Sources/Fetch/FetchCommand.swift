@@ -25,7 +25,11 @@ public enum FetchCommand {
           [provider NAME]    kind = yahoo|stooq|alphavantage|twelvedata|http-csv, base-url = URL,
                              key-file = /etc/tickerboard/keys/NAME | credential:NAME, rate = 5/min 500/day
           [fetch]            intraday-interval = 1min, daily-interval = 15min, after-close = 20min,
-                             timeout = 30s, max-body = 8M
+                             timeout = 30s, max-body = 8M,
+                             alert-command = /usr/local/bin/notify ARG…, alert-command-timeout = 30s,
+                             alert-command-interval = 15min, alert-command-rate = 10/hour
+          [alert NAME]       instrument = ID, above|below = PRICE, move = 5%, stale = 30m,
+                             command = /path/prog ARG… (or none): run without a shell when it fires
         Keys: $CREDENTIALS_DIRECTORY/NAME (systemd LoadCredential=NAME:FILE) or key-file (mode 600).
 
         exit status: 0 all fetched (or unchanged), 1 some failed (their files were left as they were),
@@ -116,7 +120,8 @@ public enum FetchCommand {
         let loop: EventLoop, signalFD: SignalFD
         do {
             loop = try EventLoop()
-            signalFD = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP])
+            // SIGCHLD ends a wait when an alert command ends, so it is collected at once.
+            signalFD = try SignalFD(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD])
         } catch {
             FetchLog.standardError.write(.error, "tickerboard-fetch: cannot set up the wait for signals: \(error)")
             return 1
@@ -124,7 +129,9 @@ public enum FetchCommand {
         var received: CInt?
         var stepped = false
         _ = try? loop.watch(signalFD.descriptor.rawValue) { _ in
-            while let info = try? signalFD.next() { if received != SIGTERM && received != SIGINT { received = info.signal } }
+            while let info = try? signalFD.next() {
+                if received != SIGTERM && received != SIGINT && info.signal != SIGCHLD { received = info.signal }
+            }
         }
         let steps = try? ClockStepWatch()
         if let steps {
@@ -150,7 +157,13 @@ public enum FetchCommand {
                 FetchLog.standardError.write(.error, "\(path): errors, keeping the running configuration")
                 continue
             }
+            let previous = fetcher
             fetcher = Fetcher(config: config, mode: .write, environment: environment)
+            // The commands the old configuration started are still collected (and killed when late).
+            if let old = previous.alertHooks {
+                fetcher.alertHooks = AlertHooks(config: config, statePath: fetcher.alertStatePath)
+                fetcher.alertHooks?.adopt(old)
+            }
             FetchLog.standardError.write(.info, "tickerboard-fetch: configuration reloaded, \(fetcher.jobs.count) files")
         }
     }

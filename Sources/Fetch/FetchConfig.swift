@@ -27,6 +27,8 @@ public struct FetchInstrument: Sendable, Equatable {
     public var session: SessionHours = .exchange
     public var extendedHours = false
     public var intradaySessions = 5
+    /// `price = adjusted`: alerts judge the adjusted close.
+    public var adjusted = false
     /// Where the section starts, for messages.
     public var line = 0
 
@@ -44,6 +46,11 @@ public struct FetchConfig: Sendable, Equatable {
     public var keyFiles: [String: String] = [:]
     public var policy = SchedulePolicy()
     public var limits = HTTPLimits()
+    /// `[alert NAME]` sections, and the `[fetch] alert-command` keys: what runs when one fires.
+    public var alerts: [AlertConfig] = []
+    public var alertPolicy = AlertCommandPolicy()
+    /// Every instrument an alert names (fetched here or not), for its files.
+    public var alertInstruments: [FetchInstrument] = []
 
     public init() {
         for kind in ProviderKind.all where kind.isBuiltIn {
@@ -95,6 +102,8 @@ public struct FetchConfig: Sendable, Equatable {
         var fetched: Set<String> = []
         var providerLines: [String: Int] = [:]
         var sectionLine = 0
+        var alertsByName: [String: AlertConfig] = [:]
+        var alertOrder: [String] = []
         var declared: [String: (kind: String?, baseURL: String?, rate: [RateLimit]?, userAgent: String?)] = [:]
         var lineNumber = 0
         for (text, file) in sources {
@@ -148,6 +157,7 @@ public struct FetchConfig: Sendable, Equatable {
                     case "intraday": inst.intradayFile = value
                     case "time-zone", "timezone": inst.timeZone = value; inst.timeZoneSet = true
                     case "exchange": inst.exchange = value  // checked by the daemon's check-config
+                    case "price": inst.adjusted = ["adj close", "adjusted", "adj-close"].contains(value.lowercased())
                     default:
                         switch FetchSettings.checkInstrumentKey(key, value) {
                         case .unknown: break  // the daemon's key
@@ -165,6 +175,15 @@ public struct FetchConfig: Sendable, Equatable {
                         }
                     }
                     instruments[id] = inst
+                } else if section.hasPrefix("alert ") {
+                    // The daemon's check-config reports every alert key; here a bad value leaves the
+                    // alert without it (it is then not run), and a bad command is said.
+                    let name = String(section.dropFirst("alert ".count)).trimmingCharacters(in: " \t")
+                    guard !name.isEmpty else { continue }
+                    if !alertOrder.contains(name) { alertOrder.append(name); alertsByName[name] = AlertConfig(name: name, line: sectionLine) }
+                    if case .invalid(let message) = alertsByName[name]!.apply(key, value), key == "command" {
+                        issue(lineNumber, "\(key): \(message)")
+                    }
                 } else if let name = FetchSettings.providerName(ofSection: section) {
                     switch FetchSettings.checkProviderKey(name: name, key, value) {
                     case .unknown: issue(lineNumber, "\(key): unknown key in [provider \(name)] (known: \(FetchSettings.providerKeys.joined(separator: ", ")))", error: false)
@@ -189,6 +208,10 @@ public struct FetchConfig: Sendable, Equatable {
                         case "daily-interval": config.policy.dailyInterval = Int64(seconds)
                         case "after-close": config.policy.afterClose = Int64(seconds)
                         case "timeout": config.limits.totalTimeout = seconds
+                        case "alert-command": config.alertPolicy.command = (try? AlertCommand.split(value).get()) ?? []
+                        case "alert-command-timeout": config.alertPolicy.timeout = Int64(seconds)
+                        case "alert-command-interval": config.alertPolicy.interval = Int64(seconds)
+                        case "alert-command-rate": config.alertPolicy.rate = FetchSettings.parseRate(value) ?? config.alertPolicy.rate
                         default: config.limits.maximumBody = FetchSettings.parseSize(value) ?? config.limits.maximumBody
                         }
                     }
@@ -208,6 +231,9 @@ public struct FetchConfig: Sendable, Equatable {
             config.providers[name] = ProviderSettings(name: name, kind: kind, baseURL: d.baseURL, rate: d.rate, userAgent: d.userAgent)
         }
 
+        config.alerts = alertOrder.compactMap { alertsByName[$0] }
+        let named = Set(config.alerts.compactMap(\.instrument))
+        config.alertInstruments = order.filter { named.contains($0) }.compactMap { instruments[$0] }
         if !config.dataDirectory.hasPrefix("/") { issue(0, "[data] directory must be an absolute path") }
         for id in order where fetched.contains(id) {
             var inst = instruments[id]!

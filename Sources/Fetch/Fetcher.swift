@@ -57,6 +57,10 @@ public final class Fetcher {
     var logged: [String: String] = [:]
 
     public var statePath: String { config.path(of: ".tickerboard-fetch.state") }
+    /// The alerts' states as the fetcher judged them (for `alert-command`), beside the request log.
+    public var alertStatePath: String { config.path(of: ".tickerboard-fetch.alerts") }
+    /// The alerts that run a command, in the service only (not --once or a dry run).
+    public var alertHooks: AlertHooks?
 
     public init(config: FetchConfig, transport: (any HTTPTransport)? = nil, mode: Mode = .write,
                 environment: [String: String], log: FetchLog = .standardError,
@@ -97,7 +101,7 @@ public final class Fetcher {
     /// A fetcher killed mid-write leaves its temporary beside the file (as large as the file);
     /// the next start clears what writers no longer running left.
     func removeStaleTemporaries() {
-        var paths = [statePath]
+        var paths = [statePath, alertStatePath]
         for inst in config.instruments {
             paths.append(statusPath(inst.id))
             for slot in Slot.allCases { if let file = inst.file(for: slot) { paths.append(config.path(of: file)) } }
@@ -319,6 +323,12 @@ public final class Fetcher {
     /// Runs until `sleep` returns false. `sleep(seconds)` waits (or is interrupted) and says whether
     /// to go on; the loop asks the scheduler again after every wake-up.
     public func runForever(clock: () -> Int64, sleep: (Int64) -> Bool) {
+        if mode == .write, alertHooks == nil {
+            alertHooks = AlertHooks(config: config, log: log, statePath: alertStatePath)
+        }
+        if let hooks = alertHooks {
+            log.write(.info, "tickerboard-fetch: \(hooks.alerts.count) alert\(hooks.alerts.count == 1 ? "" : "s") with a command")
+        }
         // Files fetched before a restart count as fresh, from their status.
         for job in jobs {
             if let fetched = FetchStatus.load(path: statusPath(job.id.instrument))?.fetchedAt,
@@ -332,12 +342,18 @@ public final class Fetcher {
             scheduler.forgetFuture(now: now)
             switch scheduler.next(now: now, jobs: jobs) {
             case .fetch(let job, let provider):
-                perform(job, provider: provider, now: now)
+                // An alert is judged on what was just written; its command starts and is not waited for.
+                if case .success(let summary) = perform(job, provider: provider, now: now).outcome, summary.changed {
+                    alertHooks?.judge(instrument: job.instrument, now: now)
+                }
                 saveState()
             case .wait(let until):
-                let seconds = min(max((until ?? now + 3600) - now, 1), 3600)
+                var wake = until ?? now + 3600
+                if let hooks = alertHooks { wake = min(wake, hooks.nextWake(now: now)) }
+                let seconds = min(max(wake - now, 1), 3600)
                 if !sleep(seconds) { saveState(); return }
             }
+            alertHooks?.poll(now: clock())
         }
     }
 

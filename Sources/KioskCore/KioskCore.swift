@@ -330,8 +330,18 @@ public final class KioskCore {
         var daily: PriceSeries?
         var intraday: PriceSeries?
         var fetch: FetchStatus?
+        /// The portfolio's value line (`[portfolio] show` value or percent): the last entry, its
+        /// daily series computed from the holdings' and the rates' series, never read from a file.
+        var isPortfolio = false
         var hasData: Bool { daily != nil || intraday != nil }
     }
+
+    /// The portfolio screen's id: `ctl show portfolio`, the status file's instrument.
+    public static let portfolioID = "portfolio"
+    /// The `[fx PAIR]` daily series by pair id (USDEUR), for the portfolio's value.
+    private var rates: [String: PriceSeries] = [:]
+    /// The entries that have a watchlist tile: all but the portfolio (the last entry when shown).
+    private var tileIndices: Range<Int> { 0..<(entries.last?.isPortfolio == true ? entries.count - 1 : entries.count) }
 
     // Configuration
     public private(set) var config: Config
@@ -653,8 +663,22 @@ public final class KioskCore {
             }
             fresh.append(entry)
         }
+        if Self.showsPortfolio(config), let home = config.homeCurrency {
+            // A screen of its own at the end of the round, drawn like an instrument from the value series.
+            var spec = InstrumentConfig(id: Self.portfolioID)
+            spec.name = config.portfolio.show == .percent ? "Portfolio" : "Portfolio · " + home
+            spec.currency = home
+            spec.aroundTheClock = true
+            let firstHeld = config.instruments.first { !$0.holding.isEmpty }
+            var entry = Entry(spec: spec, zone: firstHeld.flatMap { setup.zones[$0.id] } ?? .utc)
+            entry.isPortfolio = true
+            entry.daily = entries.last { $0.isPortfolio }?.daily
+            fresh.append(entry)
+        }
         showingSample = fresh.isEmpty
         entries = fresh
+        rates = rates.filter { id, _ in config.fxPairs.contains { $0.id == id } }
+        recomputePortfolio(logged: false)
         // A reload keeps what the alerts of the same name remember; a start takes the saved states.
         var states: [String: AlertState] = [:]
         for alert in config.alerts {
@@ -697,11 +721,41 @@ public final class KioskCore {
 
     // MARK: Data
 
+    /// Whether `config` puts the portfolio on screen: holdings, `show` not off, and no instrument
+    /// that already has the portfolio's id.
+    static func showsPortfolio(_ config: Config) -> Bool {
+        config.portfolio.show != .off && config.instruments.contains { !$0.holding.isEmpty }
+            && !config.instruments.contains { $0.id == portfolioID }
+    }
+
+    /// The portfolio's value series again, from what is known of the holdings and the rates.
+    private func recomputePortfolio(logged: Bool = true) {
+        guard let p = entries.lastIndex(where: { $0.isPortfolio }) else { return }
+        var daily: [String: PriceSeries] = [:]
+        for entry in entries where !entry.spec.holding.isEmpty { daily[entry.spec.id] = entry.daily }
+        let portfolio = Portfolio(config: config, daily: daily, rates: rates)
+        guard let series = portfolio.valueSeries(name: Self.portfolioID), series != entries[p].daily else { return }
+        if logged {
+            seriesArrived(id: Self.portfolioID, slot: .daily, series: series)
+        } else {
+            entries[p].daily = series
+        }
+    }
+
     private func seriesArrived(id: String, slot: Slot, series: PriceSeries) {
-        guard let i = entries.firstIndex(where: { $0.spec.id == id }) else { return }
+        guard let i = entries.firstIndex(where: { $0.spec.id == id }) else {
+            // An [fx] pair's rates (the shell reads them as `fx-PAIR` when the portfolio shows).
+            if slot == .daily, id.hasPrefix("fx-"), let pair = config.fxPairs.first(where: { "fx-" + $0.id == id }) {
+                rates[pair.id] = series
+                log(.info, "data: \(id): \(series.count) daily rates")
+                recomputePortfolio()
+            }
+            return
+        }
         let hadData = entries[i].hasData
         if slot == .daily { entries[i].daily = series } else { entries[i].intraday = series }
         log(.info, "data: \(id): \(series.count) \(slot == .daily ? "daily" : "intraday") bars")
+        if slot == .daily, !entries[i].spec.holding.isEmpty { recomputePortfolio() }
         updateTile(i)
         if config.alerts.contains(where: { $0.instrument == id }) { alertDue = now.mono }
         guard i == instrumentIndex % max(1, entries.count), let model else { return }
@@ -735,8 +789,11 @@ public final class KioskCore {
         let name = entry.spec.name ?? entry.spec.id
         let market = self.market(of: entry)
             ?? MarketData(daily: nil, intraday: nil, timeZone: entry.zone ?? SampleMarket.timeZone, calendar: entry.spec.calendar)
-        return Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)),
-                          phrases: phrases)
+        var instrument = Instrument(name: name, market: market, priceFormat: priceFormat(currencyCode: currencyCode(of: entry)),
+                                    phrases: phrases)
+        // Percent: the header says changes only, no money (the value line's scale is not labelled).
+        instrument.relativeOnly = entry.isPortfolio && config.portfolio.show == .percent
+        return instrument
     }
 
     private var phrasesCache: (locale: String, phrases: Phrases)?
@@ -763,7 +820,11 @@ public final class KioskCore {
             } ?? ""
             return at + Phrases.fill(words.unknownTimeZone, ["zone": entry.spec.timeZone])
         }
-        let files = [entry.spec.dailyFile, entry.spec.intradayFile].compactMap { $0 }
+        var files = [entry.spec.dailyFile, entry.spec.intradayFile].compactMap { $0 }
+        if entry.isPortfolio {
+            // Waits for a day on which every holding has a price and a rate.
+            files = config.instruments.filter { !$0.holding.isEmpty }.compactMap(\.dailyFile) + config.fxPairs.compactMap(\.dailyFile)
+        }
         let names = files.map { DataSources.split(DataSources.resolve($0, in: config.dataDirectory)).name }
         guard !names.isEmpty else { return words.noDataFile }
         // The fetcher's reason stays as it wrote it: it names a provider's answer.
@@ -798,6 +859,12 @@ public final class KioskCore {
                 let at = spec.location(of: key, mainFile: file)
                 return KioskProblem(file: at.file.isEmpty ? path : at.file, line: at.line, key: key, message: message)
             }
+        }
+        // The rates the portfolio screen reads.
+        for pair in config.fxPairs {
+            guard let name = pair.dailyFile, DataSources.resolve(name, in: config.dataDirectory) == path else { continue }
+            let at = pair.location(of: "daily", mainFile: file)
+            return KioskProblem(file: at.file.isEmpty ? path : at.file, line: at.line, key: "daily", message: message)
         }
         return KioskProblem(file: path, line: 0, key: "", message: message)
     }
@@ -963,15 +1030,21 @@ public final class KioskCore {
             .filter { Double($0) > now.wall }.min()
         if let end = ends { alertDue = min(alertDue ?? .infinity, now.mono + Double(end) - now.wall) }
         refreshStatusNote()
+        // A tile is highlighted for its alert's banner time: on at the firing, off at the end.
+        for i in tileIndices where config.alerts.contains(where: { $0.instrument == entries[i].spec.id }) { updateTile(i) }
     }
 
     /// The banner for the instrument on screen: its alert fired within the banner's time.
     private func alertBanner() -> String? {
-        guard let id = currentID else { return nil }
+        guard let id = currentID, let alert = bannerAlert(for: id) else { return nil }
+        return "\u{26A0} " + alert.name + ": " + Alerts.describe(alert.condition)
+    }
+
+    /// The first alert of instrument `id` within its banner time (its tile is highlighted meanwhile).
+    private func bannerAlert(for id: String) -> AlertConfig? {
         let mine = config.alerts.filter { $0.instrument == id }
-        guard let name = Alerts.banners(mine, states: alertStates, now: now.wall.clampedToInt64).first,
-              let alert = mine.first(where: { $0.name == name }) else { return nil }
-        return "\u{26A0} " + name + ": " + Alerts.describe(alert.condition)
+        guard let name = Alerts.banners(mine, states: alertStates, now: now.wall.clampedToInt64).first else { return nil }
+        return mine.first { $0.name == name }
     }
 
     /// The alerts in effect (fired, not re-armed), for the status file.
@@ -1296,10 +1369,10 @@ public final class KioskCore {
         }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
-        let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : entries.indices.map(watchlistEntry)
+        let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : tileIndices.map(watchlistEntry)
         watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
                                    palette: activePalette, range: watchlist?.range ?? firstRange)
-        watchlistNextChange = showingSample ? nil : entries.indices.compactMap { tileState($0).nextChange }.min()
+        watchlistNextChange = showingSample ? nil : tileIndices.compactMap { tileState($0).nextChange }.min()
         if config.watchlist == .only && !showingWatchlist { showWatchlist() }
         if showingWatchlist { needs.insert(.wholeCopy); needs.insert(.picture) }
     }
@@ -1309,8 +1382,46 @@ public final class KioskCore {
     private func watchlistEntry(_ i: Int) -> WatchlistEntry {
         let entry = entries[i]
         let state = tileState(i)
-        return WatchlistEntry(instrument: instrument(of: entry), isStale: state.stale, placeholder: placeholderText(for: entry),
-                              market: state.market)
+        var shown = instrument(of: entry)
+        if config.portfolio.tileValues, config.portfolio.show == .value, let position = position(of: entry, shown) { shown = position }
+        return WatchlistEntry(instrument: shown, isStale: state.stale, placeholder: placeholderText(for: entry),
+                              market: state.market, alert: bannerAlert(for: entry.spec.id)?.name)
+    }
+
+    /// `[portfolio] tiles = value`: the instrument as its position, every price times the quantity
+    /// held now (sub-unit quotes in their currency: GBp in GBP), the closes exact and rounded to the
+    /// currency's minor units as the portfolio's lines are; nil when nothing is held.
+    private func position(of entry: Entry, _ instrument: Instrument) -> Instrument? {
+        let today = CivilDate(unixTime: now.wall.clampedToInt64)
+        let quantity = entry.spec.holding.allLots.filter { $0.date.map { $0 <= today } ?? true }
+            .reduce(ExactDecimal.zero) { $0 + $1.quantity }
+        guard !quantity.isZero else { return nil }
+        let code = currencyCode(of: entry)
+        let subunit = Currency(code: code)?.isSubunit ?? false
+        let money = subunit ? Config.homeCode(of: code) : code
+        let minor = Currency(code: money)?.minorUnits ?? 2
+        let q = subunit ? quantity.shifted(by: -2) ?? quantity : quantity
+        let factor = q.doubleValue
+        func value(_ price: Double) -> Double {
+            guard let p = ExactDecimal(shortest: price), let v = p.multiplied(by: q) else { return price * factor }
+            return v.rounded(to: minor).doubleValue
+        }
+        func scaled(_ series: PriceSeries?) -> PriceSeries? {
+            series.map { s in
+                PriceSeries(name: s.name, interval: s.interval, bars: s.bars.map { b in
+                    PriceBar(time: b.time, open: b.open * factor, high: b.high * factor, low: b.low * factor,
+                             close: value(b.close), adjustedClose: b.adjustedClose.map(value), volume: b.volume)
+                }, priceField: s.priceField)
+            }
+        }
+        var out = instrument
+        out.market.daily = scaled(instrument.market.daily)
+        out.market.intraday = scaled(instrument.market.intraday)
+        if let reported = instrument.market.reportedPreviousClose {
+            out.market.reportedPreviousClose = (value(reported.value), reported.session)
+        }
+        out.priceFormat = priceFormat(currencyCode: money)
+        return out
     }
 
     private func tileState(_ i: Int) -> (stale: Bool, market: MarketStatus.State?, nextChange: Int64?) {
@@ -1329,7 +1440,7 @@ public final class KioskCore {
 
     /// New data, a fetch status or the clock changed what entry `i` knows: its tile follows.
     private func updateTile(_ i: Int) {
-        guard let watchlist, !showingSample, entries.indices.contains(i) else { return }
+        guard let watchlist, !showingSample, tileIndices.contains(i) else { return }
         if watchlist.update(watchlistEntry(i), at: i), showingWatchlist { needs.insert(.picture) }
     }
 
@@ -1337,8 +1448,8 @@ public final class KioskCore {
     private func refreshTiles() {
         guard watchlist != nil, !showingSample else { return }
         tilesRefreshedAt = now.wall
-        for i in entries.indices { updateTile(i) }
-        watchlistNextChange = entries.indices.compactMap { tileState($0).nextChange }.min()
+        for i in tileIndices { updateTile(i) }
+        watchlistNextChange = tileIndices.compactMap { tileState($0).nextChange }.min()
     }
 
     private func showWatchlist() {
@@ -1541,7 +1652,8 @@ public final class KioskCore {
         }
         var items: [String] = []
         if !showingSample {
-            for i in entries.indices {
+            // The portfolio is no instrument: its value is not for the bridge's sensors.
+            for i in tileIndices {
                 let entry = entries[i]
                 var fields = ["\"id\": \(q(entry.spec.id))", "\"name\": \(q(entry.spec.name ?? entry.spec.id))",
                               "\"currency\": \(q(entry.spec.currency))"]
@@ -1836,6 +1948,12 @@ public final class KioskCore {
     public func status() -> KioskStatus {
         var s = model.map { KioskStatus(values: $0.values()) } ?? KioskStatus()
         s.instrumentID = currentID
+        if model?.instrument.relativeOnly == true {
+            // `show = percent`: the status file (and the bridge reading it) carries no money either.
+            s.price = nil
+            s.change = nil
+            s.baseline = nil
+        }
         if model?.placeholder == nil, !showingSample {
             s.sessionState = marketNote?.state
             s.asOf = marketNote?.asOf
@@ -1889,6 +2007,7 @@ public final class KioskCore {
             w.cec = s.cec
             w.level = s.level
             w.brightnessMeans = s.brightnessMeans
+            w.alerts = s.alerts
             return w
         }
         return s

@@ -1,7 +1,9 @@
 // Alerts on a manual clock (issue 36): once per crossing, hysteresis, no repeat at restart, a move
 // re-arms on a new day, stale, the banner's time, and check-config's messages.
 
+@testable import Chart
 import Feed
+import Raster
 import KioskCore
 import Testing
 
@@ -215,5 +217,42 @@ import Testing
         #expect(again.core.status().json.contains("\"alerts\": [\"b-high\"]"))
         let lost = started(bLast: 112.5)
         #expect(lost.logs.contains { $0.value.hasPrefix("alert b-high") })
+    }
+
+    @Test("a firing outlines its watchlist tile and names the alert there for the banner time")
+    func highlightedTile() throws {
+        var config = Self.config()
+        config.watchlist = .only
+        let d = CoreDriver(config: config)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: Self.series("A", last: 50)))
+        d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 105)))
+        d.run(for: 2)
+        var tiles = try #require(d.core.watchlist?.tileContents)
+        #expect(tiles.allSatisfy { $0.alert == nil })
+        d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 112.5)))
+        d.run(for: 2)
+        tiles = try #require(d.core.watchlist?.tileContents)
+        #expect(tiles[1].alert == "b-high" && tiles[1].note == "\u{26A0} b-high")
+        #expect(tiles[0].alert == nil && tiles[0].note == "")
+        // The jump to B's chart gives way to the overview after the touch pause; B is still outlined.
+        d.run(for: config.touchPauseSeconds + 2)
+        #expect(d.core.showingWatchlist)
+        let board = try #require(d.core.watchlist)
+        let picture = SceneRenderer().render(board).buffer
+        let outline = WatchlistScene.alertColor.premultiplied
+        func edge(_ i: Int) -> UInt32 {
+            let r = board.layout.tiles[i]
+            return picture[(r.x0 + r.x1) / 2, r.y0]
+        }
+        #expect(edge(1) == outline, "B's tile top edge: \(String(edge(1), radix: 16))")
+        #expect(edge(0) != outline)
+        // The banner's time (120 s) ends: the tile is plain again.
+        d.run(for: 120)
+        tiles = try #require(d.core.watchlist?.tileContents)
+        #expect(tiles[1].alert == nil && tiles[1].note == "")
+        #expect(d.core.status().alerts == ["b-high"], "still in effect (the overview's status lists it too), only the highlight ended")
+        let after = SceneRenderer().render(board).buffer
+        #expect(after[(board.layout.tiles[1].x0 + board.layout.tiles[1].x1) / 2, board.layout.tiles[1].y0] != outline)
     }
 }

@@ -59,8 +59,14 @@ struct LightLevelTests {
     func weekOfTransitions() {
         let p = ScreenPower(schedule: parse(evening).0, timeZone: berlin)
         var expected: [Int64] = []
-        for d in 0..<4 { expected += [tue0700 + Int64(d) * day, tue0700 + Int64(d) * day + 15 * 3600] }
-        expected += [1_796_425_200, 1_796_623_200, 1_796_623_200 + 15 * 3600]  // Sat 00:00, Mon 07:00, Mon 22:00
+        // append, not +=: Swift 6.0.3 (the arm64 build) cannot type these literals through the inout operator.
+        for d in 0..<4 {
+            let morning: Int64 = tue0700 + Int64(d) * day
+            expected.append(morning)
+            expected.append(morning + 15 * 3600)
+        }
+        let monday: Int64 = 1_796_623_200
+        expected.append(contentsOf: [1_796_425_200, monday, monday + 15 * 3600] as [Int64])  // Sat 00:00, Mon 07:00, Mon 22:00
         #expect(p.scheduleChanges(from: Int64(tue0600), through: Int64(tue0600) + 7 * day) == expected)
         var levels: [Int] = []
         var t = tue0600

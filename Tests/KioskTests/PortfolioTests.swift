@@ -249,6 +249,20 @@ import Glibc
             #expect(found.contains { $0.hasPrefix(prefix) }, "\(prefix) not in \(found)")
         }
     }
+
+    @Test("[portfolio] tiles: price or value") func tiles() {
+        #expect(Config.parse("[portfolio]\ntiles = value\n", file: "t.conf").0.portfolio.tileValues)
+        #expect(!Config.parse("[portfolio]\ntiles = Price\n", file: "t.conf").0.portfolio.tileValues)
+        #expect(issues("[portfolio]\nshow = value\ntiles = money\n").contains { $0.hasPrefix("t.conf:3: tiles: expected price or value") })
+    }
+
+    @Test("a holding in an instrument without a currency is named as such, whether none or XXX") func noCurrency() {
+        for code in ["none", "XXX", "None"] {
+            let found = issues("[portfolio]\ncurrency = EUR\n[instrument DAX]\ncurrency = \(code)\nquantity = 2\n")
+            #expect(found.contains { $0.hasPrefix("t.conf:5: quantity: [instrument DAX] has no currency (currency = none)") }, "\(found)")
+            #expect(!found.contains { $0.contains("[fx") }, "\(found)")
+        }
+    }
 }
 
 @Suite struct PortfolioRenderTests {

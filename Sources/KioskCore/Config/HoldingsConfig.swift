@@ -66,6 +66,9 @@ public struct PortfolioConfig: Equatable, Sendable {
     /// nil: the currency of the first held instrument (GBp counts as GBP).
     public var currency: String?
     public var show = PortfolioShow.value
+    /// `tiles = value`: a held instrument's watchlist tile shows the position (quantity × price, in
+    /// the instrument's money) instead of the price; only with `show = value`.
+    public var tileValues = false
     public var lines: [String: Int] = [:]
     public init() {}
 }
@@ -208,8 +211,14 @@ extension Config {
                 fail("expected value, percent (relative changes only, no money on the wall) or off, found \"\(value)\""); return
             }
             config.portfolio.show = s
+        case "tiles":
+            switch value.lowercased() {
+            case "price": config.portfolio.tileValues = false
+            case "value": config.portfolio.tileValues = true
+            default: fail("expected price or value (the position, quantity × price; only with show = value), found \"\(value)\"")
+            }
         default:
-            warn(unknownKeyMessage(key, known: ["currency", "show"]))
+            warn(unknownKeyMessage(key, known: ["currency", "show", "tiles"]))
         }
     }
 
@@ -278,7 +287,8 @@ extension Config {
             guard !h.isEmpty, let home else { continue }
             let key = inst.lines["quantity"] != nil ? "quantity" : "lot"
             let (file, line) = inst.location(of: key, mainFile: mainFile)
-            if inst.currency == "XXX" {
+            // `none` is kept as written (the display reads it as XXX); both mean no currency.
+            if Currency(code: inst.currency)?.code == "XXX" {
                 issues.append(ConfigIssue(file: file, line: line, key: key,
                                           message: "[instrument \(inst.id)] has no currency (currency = none): a holding needs one to be valued",
                                           severity: .error))
@@ -313,42 +323,11 @@ extension Config {
         }
         var alert = config.alerts.first { $0.name == name } ?? AlertConfig(name: name, line: line)
         alert.note(key, line: line, file: file)
-        func setCondition(_ c: AlertConfig.Condition) {
-            if alert.condition != nil { fail("[alert \(name)] already has a condition; one of above, below, move, stale per alert"); return }
-            alert.condition = c
-        }
-        func percent(_ v: String) -> ExactDecimal? {
-            let t = v.hasSuffix("%") ? String(v.dropLast()).trimmingWhitespace() : v
-            guard let p = parseAmount(t), !p.isNegative, p < ExactDecimal(1000) else { return nil }
-            return p
-        }
-        switch key {
-        case "instrument": alert.instrument = value
-        case "above", "below":
-            guard let level = parseAmount(value), !level.isNegative, !level.isZero else {
-                fail("expected a price above 0 in the instrument's currency as quoted, like 300 or 151.20, found \"\(value)\""); break
-            }
-            setCondition(key == "above" ? .above(level) : .below(level))
-        case "move":
-            guard let p = percent(value), !p.isZero else {
-                fail("expected a change against the previous close like 5% (above 0, below 1000%), found \"\(value)\""); break
-            }
-            setCondition(.move(p))
-        case "stale":
-            guard let s = parseDuration(value), s >= 60, s <= Limits.longestDuration else {
-                fail("expected a duration like 30m or 2h (at least 1min), found \"\(value)\""); break
-            }
-            setCondition(.stale(Int64(s)))
-        case "hysteresis":
-            guard let p = percent(value) else { fail("expected a percentage like 0.5%, found \"\(value)\""); break }
-            alert.hysteresis = p
-        case "banner":
-            guard let s = parseDuration(value), s >= 1, s <= 86_400 else {
-                fail("expected a duration from 1s to 24h like 5min, found \"\(value)\""); break
-            }
-            alert.bannerSeconds = Int64(s)
-        default:
-            warn(unknownKeyMessage(key, known: ["instrument", "above", "below", "move", "stale", "hysteresis", "banner"]))
+        // The values' syntax is Feed's, shared with tickerboard-fetch (which runs `command`).
+        switch alert.apply(key, value) {
+        case .ok: break
+        case .invalid(let message): fail(message)
+        case .unknown: warn(unknownKeyMessage(key, known: AlertConfig.keys))
         }
         if let i = config.alerts.firstIndex(where: { $0.name == name }) { config.alerts[i] = alert } else { config.alerts.append(alert) }
     }

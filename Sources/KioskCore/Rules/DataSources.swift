@@ -60,6 +60,13 @@ public enum DataSources {
                                   priceField: field))
             }
         }
+        // The rates the portfolio screen converts with, as `fx-PAIR` (the id the fetcher gives them).
+        if KioskCore.showsPortfolio(config) {
+            for pair in config.fxPairs {
+                guard let file = pair.dailyFile else { continue }
+                out.append(Source(instrumentID: "fx-" + pair.id, slot: .daily, path: resolve(file, in: config.dataDirectory)))
+            }
+        }
         return out
     }
 

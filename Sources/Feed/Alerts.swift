@@ -3,9 +3,8 @@
 // condition becomes true, and only fires again after the price has gone back past the level by
 // the hysteresis (a price hovering at the level does not fire on every tick). Its state is a value
 // the shell persists and hands back at start, so a restart does not fire again a condition that
-// already fired that day.
-
-import Feed
+// already fired that day. In Feed (not KioskCore) because both sides judge alerts: the display
+// daemon for its banner and the fetcher for `alert-command`, with this one machine.
 
 /// One `[alert NAME]` section.
 public struct AlertConfig: Equatable, Sendable {
@@ -25,6 +24,9 @@ public struct AlertConfig: Equatable, Sendable {
     public var hysteresis = ExactDecimal(units: 500_000_000_000)  // 0.5
     /// How long the banner shows after a firing.
     public var bannerSeconds: Int64 = 300
+    /// `command =`: the program and arguments tickerboard-fetch runs when the alert fires (nil: the
+    /// `[fetch] alert-command`; empty: `command = none`, no command for this alert).
+    public var command: [String]?
     public var line: Int
     public var lines: [String: Int] = [:]
     public var files: [String: String] = [:]

@@ -1,0 +1,181 @@
+// The portfolio screen in the daemon's core (issue 36), on the manual clock: one more screen in the
+// round after the instruments, drawn like one (ranges, morph, scrub), its value from the holdings'
+// series and the rates as they arrive; money hidden with show = percent; absent with show = off.
+
+import Chart
+import Control
+import Feed
+@testable import Kiosk
+@testable import KioskCore
+import Testing
+
+@Suite struct PortfolioCoreTests {
+    static let wall: Int64 = 1_796_000_000
+
+    /// `days` daily closes ending on the driver's day: `close(i)` for day i (0 the oldest).
+    static func series(_ id: String, days: Int = 400, _ close: (Int) -> Double) -> PriceSeries {
+        let today = CivilDate(unixTime: wall).unixTimeAtMidnightUTC
+        let bars = (0..<days).map { i in
+            let c = close(i)
+            return PriceBar(time: today - Int64(days - 1 - i) * 86_400, open: c, high: c, low: c, close: c)
+        }
+        return PriceSeries(name: id, interval: .daily, bars: bars)
+    }
+    static let a = series("A") { 100 + Double($0) * 0.25 }
+    static let b = series("B") { 40 + Double($0 % 7) }
+    static let eurusd = series("EURUSD") { _ in 1.25 }
+
+    static func config(show: PortfolioShow = .value, bInEUR: Bool = false) -> Config {
+        Config.watchlist(["A", "B"]) { c in
+            c.instrumentCycleSeconds = 120
+            c.staleAfterSeconds = 36_500 * 86_400
+            c.instruments[0].holding.quantity = ExactDecimal(2)
+            c.instruments[1].holding.quantity = ExactDecimal(3)
+            c.portfolio.show = show
+            if bInEUR {
+                c.instruments[1].currency = "EUR"
+                c.portfolio.currency = "USD"
+                c.fxPairs = [FXPairConfig(base: "EUR", quote: "USD", dailyFile: "EURUSD.csv", line: 50)]
+            }
+        }
+    }
+
+    static func started(_ config: Config, rates: Bool = true) -> CoreDriver {
+        let d = CoreDriver(config: config)
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: a))
+        d.send(.series(instrumentID: "B", slot: .daily, series: b))
+        if rates, !config.fxPairs.isEmpty { d.send(.series(instrumentID: "fx-EURUSD", slot: .daily, series: eurusd)) }
+        d.run(for: 2)
+        return d
+    }
+
+    /// 2 A + 3 B on the last day, in USD: computed here from the closes, not by the Portfolio code.
+    static var lastValue: Double { 2 * (100 + 399 * 0.25) + 3 * (40 + Double(399 % 7)) }
+
+    @Test("the portfolio follows the instruments in the round, drawn on its ranges, worth 2 A + 3 B")
+    func inTheCycle() {
+        let d = Self.started(Self.config())
+        d.run(for: 3 * 3600) { d.recordShown() }
+        let shown = d.shown.map(\.value)
+        let first = shown.firstIndex { $0.hasPrefix("portfolio ") }
+        #expect(first != nil, "\(shown)")
+        if let first {
+            #expect(first > 0 && shown[first - 1].hasPrefix("B "), "the portfolio comes after B: \(shown)")
+        }
+        // Its own round: several ranges and the monthly bars, like an instrument.
+        let own = Set(shown.filter { $0.hasPrefix("portfolio ") })
+        #expect(own.contains("portfolio 1M") && own.contains("portfolio 1Y") && own.contains("portfolio bars"), "\(own)")
+        // Then A again.
+        if let first, let back = shown[first...].firstIndex(where: { $0.hasPrefix("A ") }) { #expect(back > first) } else {
+            Issue.record("the round does not go on after the portfolio: \(shown)")
+        }
+        #expect(ControlCoreTests.ask(d, .show(instrument: "portfolio", range: "6M")) == .ok("showing portfolio 6M"))
+        d.run(for: 2)
+        let s = d.core.status()
+        #expect(s.instrumentID == "portfolio" && s.instrumentName == "Portfolio · USD")
+        #expect(s.price == Self.lastValue)
+        #expect(s.priceText?.contains("$") == true)
+    }
+
+    @Test("ranges morph and the scrub reads a day's value, as on an instrument's chart")
+    func morphAndScrub() throws {
+        let d = Self.started(Self.config())
+        #expect(ControlCoreTests.ask(d, .show(instrument: "portfolio", range: "1Y")) != nil)
+        d.run(for: 3)
+        #expect(ControlCoreTests.ask(d, .range("1M")) == .ok("portfolio 1M"))
+        d.run(for: 0.2)
+        let model = try #require(d.core.model)
+        #expect(model.isAnimating(at: d.time.mono), "the range change morphs")
+        d.run(for: 3)
+        #expect(!model.isAnimating(at: d.time.mono) && model.range == .oneMonth)
+        #expect(d.presents.last?.value.settled == true)
+        // A finger on the middle of the plot: the indicator snaps to a day and the header says its value.
+        let plot = model.screen.layout.plot
+        d.send(.gesture(.scrubBegan(x: plot.left + plot.width / 2, y: plot.top + plot.height / 2), inputMicros: nil))
+        d.run(for: 0.5)
+        let i = try #require(model.scrubIndex)
+        let points = model.selection(for: .oneMonth).points
+        #expect(i > 0 && i < points.count - 1)
+        let s = d.core.status()
+        #expect(s.price == points[i].value)
+        #expect(points[i].value != points.last?.value)
+        // Independently: the day's closes of A and B.
+        let day = Int((points[i].time - Self.a.bars[0].time) / 86_400)
+        #expect(points[i].value == 2 * (100 + Double(day) * 0.25) + 3 * (40 + Double(day % 7)))
+    }
+
+    @Test("held in EUR: waits for the rates, then converts with them")
+    func ratesArrive() throws {
+        let d = Self.started(Self.config(bInEUR: true), rates: false)
+        #expect(ControlCoreTests.ask(d, .show(instrument: "portfolio", range: "1Y")) != nil)
+        d.run(for: 2)
+        #expect(d.core.model?.placeholder?.contains("EURUSD.csv") == true, "\(d.core.model?.placeholder ?? "-")")
+        d.send(.series(instrumentID: "fx-EURUSD", slot: .daily, series: Self.eurusd))
+        d.run(for: 3)
+        #expect(d.core.model?.placeholder == nil)
+        #expect(d.core.status().price == 2 * (100 + 399 * 0.25) + 3 * (40 + Double(399 % 7)) * 1.25)
+        #expect(DataSources.sources(for: Self.config(bInEUR: true)).contains { $0.instrumentID == "fx-EURUSD" && $0.path == "/data/EURUSD.csv" })
+        // A problem with the rates' file is said at the [fx] section's line, as an instrument's is.
+        let problem = KioskCore.locate(path: "/data/EURUSD.csv", message: "bad", in: Self.config(bInEUR: true), file: "t.conf")
+        #expect(problem.description.hasPrefix("t.conf:50: daily: bad"), "\(problem)")
+    }
+
+    @Test("show = percent: changes only, no money in the header, the status or ctl instruments")
+    func percent() throws {
+        let d = Self.started(Self.config(show: .percent))
+        #expect(ControlCoreTests.ask(d, .show(instrument: "portfolio", range: "1Y")) != nil)
+        d.run(for: 3)
+        let s = d.core.status()
+        #expect(s.instrumentName == "Portfolio")
+        #expect(s.price == nil && s.change == nil && s.baseline == nil)
+        #expect(s.priceText?.hasSuffix("%") == true && s.priceText?.contains("$") == false, "\(s.priceText ?? "-")")
+        #expect(s.changeText?.contains("$") == false)
+        guard case .ok(let json?)? = ControlCoreTests.ask(d, .instruments) else { Issue.record("no answer"); return }
+        #expect(!json.contains("portfolio"))
+    }
+
+    @Test("show = off: no portfolio screen in the round, and ctl show portfolio is refused")
+    func off() {
+        let d = Self.started(Self.config(show: .off))
+        d.run(for: 3 * 3600) { d.recordShown() }
+        #expect(!d.shown.contains { $0.value.hasPrefix("portfolio") })
+        #expect(d.shown.contains { $0.value.hasPrefix("B ") })
+        guard case .error(.refused(let m))? = ControlCoreTests.ask(d, .show(instrument: "portfolio", range: nil)) else {
+            Issue.record("show portfolio accepted"); return
+        }
+        #expect(m.hasPrefix("no instrument portfolio"))
+        #expect(!DataSources.sources(for: Self.config(show: .off, bInEUR: true)).contains { $0.instrumentID.hasPrefix("fx-") })
+    }
+
+    /// The tiles of A (2 held, then 0.5 more from a lot dated today) and B (not held) on the overview.
+    static func tiles(show: PortfolioShow, values: Bool, lot: String? = nil) throws -> [WatchlistTileContent] {
+        var c = config(show: show)
+        c.watchlist = .only
+        c.instruments[1].holding = Holding()
+        c.portfolio.tileValues = values
+        if let lot { c.instruments[0].holding.lots = [try Config.parseLot(lot, line: 1).get()] }
+        let d = started(c)
+        d.run(for: 3)
+        return try #require(d.core.watchlist?.tileContents)
+    }
+
+    @Test("tiles = value: a held instrument's tile shows its position, exactly; prices otherwise and in percent or off")
+    func positionTiles() throws {
+        // A closes at 199.75 on the last day: 2 held are 399.50; the tile's range (1M, 31 days of
+        // +0.25) changed the price by 7.75 and the position by 15.50, the same percentage.
+        let value = try Self.tiles(show: .value, values: true)
+        #expect(value[0].price == "$399.50", "\(value[0].price)")
+        #expect(value[0].change == "▲ +15.50  (+4.04%)", "\(value[0].change)")
+        #expect(value[1].price == "$40.00", "B is not held: its price")
+        let withLot = try Self.tiles(show: .value, values: true, lot: "2020-01-01 0.5")
+        #expect(withLot[0].price == "$499.38", "2.5 × 199.75 = 499.375, half to even: \(withLot[0].price)")
+        let later = try Self.tiles(show: .value, values: true, lot: "2099-01-01 5")
+        #expect(later[0].price == "$399.50", "a lot dated later is not held yet")
+        for (show, values) in [(PortfolioShow.value, false), (.percent, true), (.off, true)] {
+            let tiles = try Self.tiles(show: show, values: values)
+            #expect(tiles[0].price == "$199.75", "\(show) \(values): \(tiles[0].price)")
+            #expect(tiles[0].change == "▲ +7.75  (+4.04%)", "\(tiles[0].change)")
+        }
+    }
+}
