@@ -163,6 +163,11 @@ struct ConfigEffectTests {
             let d = drive(c, seconds: 30)
             return d.presents.contains { $0.value.offset != .zero }
         },
+        // The tape's keys reach the config; what the daemon draws from them is KioskTapeTests'.
+        Row(section: "tape", line: "position = bottom") { $0.tapePosition == .bottom },
+        Row(section: "tape", line: "speed = 300") { $0.tapeSpeed == 300 },
+        // One output here: span is accepted and kept for a second output.
+        Row(section: "tape", line: "span = all") { $0.tapeSpan },
         Row(section: "instrument A", line: "name = Apple Inc.") { drive($0).core.status().instrumentName == "Apple Inc." },
         Row(section: "instrument A", line: "daily = Other.csv") { c in
             let d = CoreDriver(config: c)
