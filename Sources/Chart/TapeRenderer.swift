@@ -193,7 +193,7 @@ public final class TapeRenderer {
 
     func plan(_ item: TapeItem) -> Plan {
         let space = nameFont.pixelSize * 0.45
-        var x = gap / 2
+        var x = 0.0
         let name = x
         x += nameFont.measure(item.name).width + space
         let price = x
@@ -212,7 +212,7 @@ public final class TapeRenderer {
             note = x
             x += noteFont.measure(n).width
         }
-        return Plan(name: name, price: price, change: change, spark: spark, note: note, width: x - gap / 2)
+        return Plan(name: name, price: price, change: change, spark: spark, note: note, width: x)
     }
 
     private var sparkWidth: Double { (nameFont.pixelSize * 2.2).rounded() }
@@ -252,7 +252,7 @@ public final class TapeRenderer {
         }
         // A small dot in the gap after the item separates it from the next.
         var dot = Path()
-        dot.addCircle(center: Point(Double(canvas.width) - gap / 2, baseline - cap / 2), radius: max(1.5, size * 0.08))
+        dot.addCircle(center: Point(p.width + gap / 2, baseline - cap / 2), radius: max(1.5, size * 0.08))
         canvas.fill(dot, paint: .solid(palette.secondaryText.withOpacity(0.6)))
     }
 }
@@ -276,7 +276,7 @@ public enum TapeLayout {
     /// The type's pixel size: LED-board large alone, a readable line under a chart.
     public static func textSize(position: TapePosition, width: Int, height: Int) -> Double {
         switch position {
-        case .full: return (min(Double(height) * 0.2, Double(width) * 0.12)).rounded()
+        case .full: return (min(Double(height) * 0.14, Double(width) * 0.1)).rounded()
         default: return (30 * scale(width: width, height: height)).rounded()
         }
     }
@@ -324,8 +324,21 @@ extension TapeItem {
         } else if market == .closed {
             note = instrument.phrases.closed.lowercased()
         }
-        let points = sparkline && selection.range == .oneDay ? selection.points.map(\.value) : []
+        // A day's line only: a day of daily bars (two points) says nothing a change does not.
+        let intraday = selection.range == .oneDay && !selection.usesDailyFallback && selection.points.count >= 8
+        let points = sparkline && intraday ? selection.points.map(\.value) : []
         self.init(name: instrument.name, price: labels.price, change: labels.change, direction: direction, note: note,
                   sparkline: points)
+    }
+}
+
+extension TapeItem {
+    /// The tape's words for a watchlist entry: an instrument still waiting for its data says so.
+    public init(entry: WatchlistEntry, palette: ChartPalette, options: RangeOptions = RangeOptions()) {
+        if let waiting = entry.placeholder {
+            self.init(name: entry.instrument.name, price: PriceFormat.placeholder, change: "", direction: .flat, note: waiting)
+            return
+        }
+        self.init(instrument: entry.instrument, isStale: entry.isStale, market: entry.market, palette: palette, options: options)
     }
 }

@@ -36,6 +36,8 @@ package final class StillFrame: KioskShell {
         package var status: KioskStatus
         /// What the daemon would log: config and data problems, a range it cannot draw.
         package var messages: [String]
+        /// Every instrument as the tape tells it (the core's watchlist entries).
+        package var tapeEntries: [WatchlistEntry] = []
     }
 
     private var runner: KioskRunner!
@@ -70,7 +72,8 @@ package final class StillFrame: KioskShell {
         still.messages = issues.map { "config: \($0)" }
         still.run(config: config, request: request)
         guard let picture = still.picture else { return nil }
-        return Result(picture: picture, status: still.runner.core.status(), messages: still.messages)
+        return Result(picture: picture, status: still.runner.core.status(), messages: still.messages,
+                      tapeEntries: still.runner.core.tapeEntries())
     }
 
     private func run(config: Config, request: Request) {

@@ -1304,6 +1304,12 @@ public final class KioskCore {
         if showingWatchlist { needs.insert(.wholeCopy); needs.insert(.picture) }
     }
 
+    /// What the tape says of each instrument (all of them, in the config's order): the watchlist
+    /// tiles' instruments, staleness and market states.
+    package func tapeEntries() -> [WatchlistEntry] {
+        showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : entries.indices.map(watchlistEntry)
+    }
+
     /// What the tile of entry `i` says: the same instrument, placeholder and staleness the chart
     /// would show, and the market status the header would.
     private func watchlistEntry(_ i: Int) -> WatchlistEntry {
