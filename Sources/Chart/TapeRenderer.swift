@@ -19,11 +19,11 @@ public final class TapeRenderer {
     /// Where this screen sits in a tape spanning several (`TapeSpan.offsets`); 0 alone.
     public var spanOffset = 0
     public var palette: ChartPalette {
-        didSet { if palette != oldValue { images.removeAll(); screenPainted = false } }
+        didSet { if palette != oldValue { images.removeAll(); invalidate() } }
     }
     /// Software dimming, as the chart's (`SceneRenderer.brightness`).
     public var brightness: Double = 1 {
-        didSet { if brightness != oldValue { images.removeAll(); screenPainted = false } }
+        didSet { if brightness != oldValue { images.removeAll(); invalidate() } }
     }
     private let fonts: FontSet
     private let text = TextRenderer()
@@ -34,6 +34,10 @@ public final class TapeRenderer {
     private var images: [Int: (item: TapeItem, step: Int, canvas: Canvas)] = [:]
     /// Whether the screen around a full-screen band has been painted.
     private var screenPainted = false
+    /// Whether the band's rows above and below the type hold its background.
+    private var bandPainted = false
+    /// The band's rows any item can ink (type, flash, line); the others never change.
+    public let inkRows: Range<Int>
     /// Flash steps per flash: the image is redrawn at most this often while it fades.
     static let flashSteps = 20
 
@@ -52,6 +56,22 @@ public final class TapeRenderer {
         changeFont = Font(face: fonts.regular, clampingPixelSize: size, tabularDigits: true)
         noteFont = Font(face: fonts.regular, clampingPixelSize: size * 0.7)
         motion = TapeMotion(widths: [], gap: 0, speed: speed, x0: Double(self.width))
+        let baseline = Self.baseline(bandHeight: band.height, font: nameFont)
+        let top = Int((Double(baseline) - max(nameFont.ascent, size * 0.72 + size * 0.25)).rounded(.down)) - 2
+        let bottom = Int((Double(baseline) + max(abs(nameFont.descent), size * 0.25)).rounded(.up)) + 2
+        inkRows = max(0, top)..<max(max(0, top), min(band.height, bottom))
+    }
+
+    /// The type's baseline in the band: capitals centred.
+    static func baseline(bandHeight: Int, font: Font) -> Int {
+        Int(((Double(bandHeight) + font.pixelSize * 0.72) / 2).rounded())
+    }
+
+    /// The next `draw` paints the whole band (and a full-screen tape's screen): after the canvas
+    /// was painted by someone else.
+    public func invalidate() {
+        screenPainted = false
+        bandPainted = false
     }
 
     /// New items (the whole tape, in order). An item whose price changed flashes from `now`;
@@ -86,11 +106,18 @@ public final class TapeRenderer {
     private var gap: Double { (nameFont.pixelSize * 1.6).rounded() }
 
     /// Paints the band for `time` on `canvas` (the screen's size) and returns the rectangle written:
-    /// the band, or the whole screen the first time a full-screen tape is drawn.
+    /// the band's rows of type (the rows above and below never change), the whole band the first
+    /// time, or the whole screen the first time a full-screen tape is drawn.
     @discardableResult
     public func draw(at time: Double, on canvas: Canvas) -> IntRect {
-        var damage = band
-        if position == .full && (!screenPainted || canvas.width != width || canvas.height != height) {
+        var damage = IntRect(x0: band.x0, y0: band.y0 + inkRows.lowerBound, x1: band.x1, y1: band.y0 + inkRows.upperBound)
+        if canvas.width != width || canvas.height != height { invalidate() }
+        if !bandPainted {
+            canvas.clear(bandBackground, rect: band)
+            bandPainted = true
+            damage = band
+        }
+        if position == .full && !screenPainted {
             let saved = canvas.clip
             canvas.clip = canvas.bounds
             canvas.dimming = brightness < 1 ? Dimming(level: brightness) : nil
@@ -102,11 +129,33 @@ public final class TapeRenderer {
         let target = band.intersection(canvas.bounds)
         guard !target.isEmpty else { return IntRect(x0: 0, y0: 0, x1: 0, y1: 0) }
         guard !items.isEmpty else {
-            canvas.clear(bandBackground, rect: target)
+            canvas.clear(bandBackground, rect: damage.intersection(target))
             return damage
         }
         blit(at: time, into: canvas)
         return damage
+    }
+
+    /// The same band drawn the other way, for `bench --mode tape --tape-draw direct`: every visible
+    /// item's glyphs and line laid out on the screen each frame at its fractional x (glyph origins
+    /// in quarter pixels). Kept to measure against `draw`, which the daemon uses.
+    @discardableResult
+    public func drawDirect(at time: Double, on canvas: Canvas) -> IntRect {
+        if position == .full && !screenPainted {
+            canvas.clear(palette.background)
+            screenPainted = true
+        }
+        let target = band.intersection(canvas.bounds)
+        guard !target.isEmpty else { return IntRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        let saved = canvas.clip
+        canvas.clip = target
+        canvas.clear(bandBackground)
+        for placed in motion.placements(at: time, width: band.width, offset: spanOffset) {
+            let level = TapeFlash.level(changedAt: changedAt[placed.index], now: time)
+            paint(items[placed.index], flash: level, on: canvas, ox: Double(band.x0) + placed.x, oy: Double(band.y0))
+        }
+        canvas.clip = saved
+        return band
     }
 
     /// The band's background: on the chart a little lighter, so the band reads as its own strip.
@@ -138,7 +187,7 @@ public final class TapeRenderer {
             col += count
             if col >= motion.cells[item] { item = (item + 1) % motion.cells.count; col = 0 }
         }
-        let h = band.height, bx = band.x0, by = band.y0
+        let rows = inkRows, bx = band.x0, by = band.y0
         let t = frac
         let steps = Set(runs.map(\.item))
         for i in steps { _ = image(i, at: time) }
@@ -155,14 +204,18 @@ public final class TapeRenderer {
                 let b = nextItem == run.item ? a : (images[nextItem]?.canvas.buffer ?? image(nextItem, at: time).buffer)
                 a.pixels.withUnsafeBufferPointer { ap in
                     b.pixels.withUnsafeBufferPointer { bp in
-                        for y in 0..<h {
+                        for y in rows {
                             let row = (by + y) * stride + bx + run.x
                             let src = y * a.stride + run.col
                             let last = run.count - 1
                             if t == 0 {
                                 for j in 0..<run.count { dst[row + j] = ap[src + j] }
                             } else {
-                                for j in 0..<last { dst[row + j] = lerpPixel(ap[src + j], ap[src + j + 1], t) }
+                                // Most of the band is background: equal neighbours need no blend.
+                                for j in 0..<last {
+                                    let p0 = ap[src + j], p1 = ap[src + j + 1]
+                                    dst[row + j] = p0 == p1 ? p0 : lerpPixel(p0, p1, t)
+                                }
                                 dst[row + last] = lerpPixel(ap[src + last], bp[y * b.stride + nextCol], t)
                             }
                         }
@@ -180,6 +233,7 @@ public final class TapeRenderer {
         if let cached = images[i], cached.item == items[i], cached.step == step { return cached.canvas }
         let canvas = Canvas(width: motion.cells[i], height: band.height)
         canvas.dimming = brightness < 1 ? Dimming(level: brightness) : nil
+        canvas.clear(bandBackground)
         paint(items[i], flash: Double(step) / Double(Self.flashSteps), on: canvas)
         images[i] = (items[i], step, canvas)
         return canvas
@@ -217,12 +271,15 @@ public final class TapeRenderer {
 
     private var sparkWidth: Double { (nameFont.pixelSize * 2.2).rounded() }
 
-    private func paint(_ item: TapeItem, flash: Double, on canvas: Canvas) {
-        canvas.clear(bandBackground)
-        let p = plan(item)
+    /// Draws `item` with its cell's left edge at `ox` and the band's top at `oy` (its own image: 0, 0).
+    private func paint(_ item: TapeItem, flash: Double, on canvas: Canvas, ox: Double = 0, oy: Double = 0) {
+        var p = plan(item)
+        p.name += ox; p.price += ox; p.change += ox
+        p.spark = p.spark.map { $0 + ox }
+        p.note = p.note.map { $0 + ox }
         let size = nameFont.pixelSize
         let cap = size * 0.72
-        let baseline = ((Double(band.height) + cap) / 2).rounded()
+        let baseline = Double(Self.baseline(bandHeight: band.height, font: nameFont)) + oy
         let dim = item.isDimmed ? 0.55 : 1.0
         let trend: Color = item.direction == .up ? palette.up : item.direction == .down ? palette.down : palette.secondaryText
         if flash > 0 {
@@ -232,11 +289,11 @@ public final class TapeRenderer {
                             paint: .solid(trend.withOpacity(0.4 * flash)))
         }
         text.draw(item.name, font: nameFont, color: palette.text.withOpacity(dim), x: p.name, y: baseline,
-                  into: &canvas.buffer)
+                  into: &canvas.buffer, clip: canvas.clip)
         text.draw(item.price, font: priceFont, color: palette.text.withOpacity(dim), x: p.price, y: baseline,
-                  into: &canvas.buffer)
+                  into: &canvas.buffer, clip: canvas.clip)
         text.draw(item.change, font: changeFont, color: trend.withOpacity(dim), x: p.change, y: baseline,
-                  into: &canvas.buffer)
+                  into: &canvas.buffer, clip: canvas.clip)
         if let sx = p.spark, let lo = item.sparkline.min(), let hi = item.sparkline.max(), lo.isFinite, hi.isFinite {
             let n = item.sparkline.count
             let top = baseline - cap, span = hi > lo ? hi - lo : 1
@@ -248,11 +305,11 @@ public final class TapeRenderer {
             canvas.stroke(line, style: StrokeStyle(width: max(1.5, size / 14)), paint: .solid(trend.withOpacity(dim)))
         }
         if let nx = p.note, let note = item.note {
-            text.draw(note, font: noteFont, color: palette.secondaryText, x: nx, y: baseline, into: &canvas.buffer)
+            text.draw(note, font: noteFont, color: palette.secondaryText, x: nx, y: baseline, into: &canvas.buffer, clip: canvas.clip)
         }
         // A small dot in the gap after the item separates it from the next.
         var dot = Path()
-        dot.addCircle(center: Point(p.width + gap / 2, baseline - cap / 2), radius: max(1.5, size * 0.08))
+        dot.addCircle(center: Point(ox + p.width + gap / 2, baseline - cap / 2), radius: max(1.5, size * 0.08))
         canvas.fill(dot, paint: .solid(palette.secondaryText.withOpacity(0.6)))
     }
 }

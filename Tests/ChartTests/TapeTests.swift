@@ -1,5 +1,7 @@
 import Chart
+import Raster
 import Testing
+import Text
 
 /// The tape's pure motion: positions over time, the seamless wrap, the flash's timing, and one
 /// crawl continuing across two screens of different widths.
@@ -115,5 +117,53 @@ struct TapeTests {
                 #expect(right.contains { $0.index == last.index && abs($0.x - (last.x - Double(widths[0]))) < 1e-9 }, "t \(t)")
             }
         }
+    }
+
+    static func items(price: String = "$101.25") -> [TapeItem] {
+        [TapeItem(name: "ALFA", price: price, change: "▲ +1.25  (+1.25%)", direction: .up),
+         TapeItem(name: "BRAVO", price: "$7.10", change: "▼ −0.10  (−1.39%)", direction: .down, note: "closed")]
+    }
+
+    @Test("the band is the damage: the first frame paints the screen, later ones only the band's rows of type")
+    func damageIsTheBand() throws {
+        let fonts = try FontSet.load()
+        for position in [TapePosition.full, .bottom, .top] {
+            let tape = TapeRenderer(position: position, width: 640, height: 360, fonts: fonts, speed: 100)
+            tape.setItems(Self.items(), now: 0)
+            let canvas = Canvas(width: 640, height: 360)
+            let first = tape.draw(at: 0, on: canvas)
+            #expect(first == (position == .full ? canvas.bounds : tape.band), "\(position)")
+            let before = canvas.buffer
+            let later = tape.draw(at: 0.5, on: canvas)
+            #expect(later.x0 == 0 && later.x1 == 640 && later.y0 >= tape.band.y0 && later.y1 <= tape.band.y1, "\(position): \(later)")
+            #expect(later.height < tape.band.height, "the rows above and below the type are left alone")
+            let after = canvas.buffer
+            var changedOutside = 0, changedInside = 0
+            for y in 0..<360 {
+                for x in 0..<640 where before[x, y] != after[x, y] {
+                    if (later.y0..<later.y1).contains(y) { changedInside += 1 } else { changedOutside += 1 }
+                }
+            }
+            #expect(changedOutside == 0 && changedInside > 100, "\(position): \(changedInside) in, \(changedOutside) out")
+        }
+    }
+
+    @Test("a changed price flashes: its item looks different for a second, then as before")
+    func flashOnScreen() throws {
+        let fonts = try FontSet.load()
+        func frame(changed: Bool, at t: Double) -> PixelBuffer {
+            let tape = TapeRenderer(position: .bottom, width: 640, height: 360, fonts: fonts, speed: 100)
+            tape.setMotion(speed: 100, x0: 0)
+            tape.setItems(Self.items(), now: 0)
+            if changed { tape.setItems(Self.items(price: "$101.25"), now: 5); tape.setItems(Self.items(price: "$101.30"), now: 10) }
+            else { tape.setItems(Self.items(price: "$101.30"), now: 0) }
+            #expect(tape.isFlashing(at: t) == (changed && t >= 10 && t < 11))
+            let canvas = Canvas(width: 640, height: 360)
+            tape.draw(at: t, on: canvas)
+            return canvas.buffer
+        }
+        // The same crawl position (x0 = 0, t a whole number of periods apart is not needed: equal t).
+        #expect(frame(changed: true, at: 10.3).pixels != frame(changed: false, at: 10.3).pixels, "lit while it fades")
+        #expect(frame(changed: true, at: 11.2).pixels == frame(changed: false, at: 11.2).pixels, "gone after a second")
     }
 }
