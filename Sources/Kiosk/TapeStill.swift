@@ -20,15 +20,15 @@ package enum TapeStill {
                                fonts: FontSet) -> Result? {
         let size = request.size ?? config.mode.map { ($0.width, $0.height) } ?? (1920, 1080)
         let where_ = position == .off ? TapePosition.full : position
-        let area = TapeLayout.contentArea(position: where_, width: size.0, height: size.1)
         var chartRequest = request
-        // Alone, only the instruments are wanted (the core's entries); the chart is not shown.
-        chartRequest.size = (area.width, area.height)
+        chartRequest.size = size
+        // The daemon's own picture (the scene beside its band when the config has one); alone,
+        // only the instruments are wanted (the core's entries).
         guard let still = StillFrame.render(chartRequest, fonts: fonts) else { return nil }
         let canvas = Canvas(width: size.0, height: size.1)
         canvas.clear(config.palette.background)
         if where_ != .full {
-            place(still.picture, at: area, in: &canvas.buffer)
+            place(still.picture, at: IntRect(x0: 0, y0: 0, x1: size.0, y1: size.1), in: &canvas.buffer)
         }
         let tape = TapeRenderer(position: where_, width: size.0, height: size.1, fonts: fonts, palette: config.palette,
                                 speed: config.tapeSpeed)
