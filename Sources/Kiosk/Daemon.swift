@@ -75,6 +75,8 @@ package final class Daemon: KioskShell {
     private let renderer: SceneRenderer
     /// The ticker tape and the screen it shares with the scene (`[tape]`), made on the first tape frame.
     private var tapeComposer: TapeComposer?
+    /// When the preview was last written (monotonic ns).
+    private var lastTapePreview: UInt64 = 0
     /// The frame statistics' summary as the core last gave it (on stopping).
     private var statistics = ""
 
@@ -521,7 +523,12 @@ package final class Daemon: KioskShell {
             }
             send(.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes,
                                              frameBytes: frameBytes)))
-            if plan.settled, let preview = options.previewFile { writePreview(d, to: preview) }
+            // Under a crawling tape every settled frame is new: the preview at most once a second.
+            if plan.settled, let preview = options.previewFile,
+               plan.tape == nil || t0 &- lastTapePreview >= 1_000_000_000 {
+                lastTapePreview = t0
+                writePreview(d, to: preview)
+            }
         } catch {
             send(.presentFailed("\(error)"))
         }
