@@ -40,6 +40,12 @@ public final class TapeRenderer {
     public let inkRows: Range<Int>
     /// Flash steps per flash: the image is redrawn at most this often while it fades.
     static let flashSteps = 20
+    /// Item images beyond this many bytes are dropped once off screen (a 4K LED-board tape's items
+    /// are megabytes each; a band's are a few hundred kilobytes, and all of them stay).
+    public static let imageBudget = 24 << 20
+
+    /// The bytes the item images hold now.
+    public var cachedImageBytes: Int { images.values.reduce(0) { $0 + $1.canvas.width * $1.canvas.height * 4 } }
 
     /// A tape at `position` on a `width` x `height` screen (`full`: the band across the middle, large).
     public init(position: TapePosition, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
@@ -189,8 +195,12 @@ public final class TapeRenderer {
         }
         let rows = inkRows, bx = band.x0, by = band.y0
         let t = frac
-        let steps = Set(runs.map(\.item))
+        var steps = Set(runs.map(\.item))
+        steps.insert((runs[runs.count - 1].item + 1) % motion.cells.count)
         for i in steps { _ = image(i, at: time) }
+        if cachedImageBytes > Self.imageBudget {
+            for key in images.keys where !steps.contains(key) { images[key] = nil }
+        }
         let stride = canvas.buffer.stride
         canvas.buffer.pixels.withUnsafeMutableBufferPointer { dst in
             for (k, run) in runs.enumerated() {

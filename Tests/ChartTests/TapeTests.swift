@@ -166,4 +166,23 @@ struct TapeTests {
         #expect(frame(changed: true, at: 10.3).pixels != frame(changed: false, at: 10.3).pixels, "lit while it fades")
         #expect(frame(changed: true, at: 11.2).pixels == frame(changed: false, at: 11.2).pixels, "gone after a second")
     }
+
+    @Test("a 4K LED-board tape keeps its item images within the budget as it crawls")
+    func imageBudget() throws {
+        let fonts = try FontSet.load()
+        let tape = TapeRenderer(position: .full, width: 3840, height: 2160, fonts: fonts, speed: 2000)
+        let items = (0..<12).map { TapeItem(name: "ITEM\($0)", price: "$1,234.56", change: "▲ +12.34  (+1.01%)", direction: .up) }
+        tape.setItems(items, now: 0)
+        let canvas = Canvas(width: 3840, height: 2160)
+        let period = Double(tape.motion.period) / 2000
+        var peak = 0
+        for k in 0...40 {
+            tape.draw(at: period * Double(k) / 40, on: canvas)
+            peak = max(peak, tape.cachedImageBytes)
+        }
+        // The visible items and the next may exceed the budget on their own; never much more.
+        let oneItem = tape.band.height * (tape.motion.cells.max() ?? 0) * 4
+        #expect(peak <= TapeRenderer.imageBudget + 4 * oneItem, "peak \(peak) bytes")
+        #expect(peak > 0)
+    }
 }
