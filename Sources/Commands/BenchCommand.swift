@@ -12,10 +12,11 @@ enum BenchCommand {
     static let engineName = "tickerboard-0.1"
 
     static let help = """
-        usage: tickerboard bench [--mode static|morph|scrub|text|clear] [--n N] [--na N --nb N] [--size WxH]
+        usage: tickerboard bench [--mode static|morph|scrub|text|clear|tape] [--n N] [--na N --nb N] [--size WxH]
                                  [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
                                  [--png FILE] [--dump-series] [--font FILE] [--threads N] [--rewrite-all]
                                  [--versus-one-thread [--pair-frames K]] [--brightness N]
+                                 [--tape-position full|bottom] [--speed PX] [--tape-draw blit|direct]
 
         Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
         one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
@@ -30,6 +31,11 @@ enum BenchCommand {
         canvas's pixels in the cache and is not counted; --pair-frames 1 alternates every frame
         and counts them all, so both canvases always start cold.
         --brightness N draws every frame with software dimming at N % (compare with and without).
+        --mode tape: the ticker tape crawling at --speed px/s (default 120), frame i at i/60 s, twelve
+        instruments; --tape-position full (the tape alone, default) or bottom (a band under the
+        sample chart, which is drawn once: an idle chart costs nothing). RESULT gains
+        scanout_copy_fraction (double-buffered, the band's rows per frame). --tape-draw direct lays
+        the glyphs out on the screen every frame instead of shifting each item's image (to compare).
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -55,7 +61,20 @@ enum BenchCommand {
         // 0 (the protocol's "not threaded") and 1 draw on this thread; more replay bands in parallel.
         let threads = try args.integer("--threads", in: 0...16) ?? 0
         let brightness = try args.integer("--brightness", in: 0...100)
+        let tapePositionName = try args.option("--tape-position") ?? "full"
+        let tapeSpeed = try args.number("--speed", in: 1...5000) ?? 120
+        let tapeDraw = try args.option("--tape-draw") ?? "blit"
         try args.finish()
+        if mode == "tape" {
+            guard let position = TapePosition(rawValue: tapePositionName), position != .off else {
+                throw UsageError("bench: --tape-position \"\(tapePositionName)\" is not full, bottom or top")
+            }
+            guard tapeDraw == "blit" || tapeDraw == "direct" else {
+                throw UsageError("bench: --tape-draw \"\(tapeDraw)\" is not blit or direct")
+            }
+            return benchTape(position: position, speed: tapeSpeed, direct: tapeDraw == "direct", size: size, warmup: warmup,
+                             seconds: seconds, minFrames: minFrames, maxFrames: maxFrames, tag: tag, png: png)
+        }
         if versusOne && (mode != "static" || threads < 2) {
             throw UsageError("bench: --versus-one-thread needs --mode static and --threads 2 or more")
         }
@@ -194,7 +213,7 @@ enum BenchCommand {
             }
             reportedN = 0
         default:
-            throw UsageError("bench: --mode \"\(mode)\" is not one of static, morph, scrub, text, clear")
+            throw UsageError("bench: --mode \"\(mode)\" is not one of static, morph, scrub, text, clear, tape")
         }
         printResult(mode: mode, n: reportedN, size: size, threads: threads, times: times, extra: extra, tag: tag)
         if let png { write(canvas.buffer, png) }
@@ -225,6 +244,56 @@ enum BenchCommand {
             t += 1.0 / 60
         }
         return Double(copied) / Double(frames * width * height)
+    }
+
+    /// `--mode tape`: frames of the crawl at 60 Hz; only the band is drawn and copied.
+    static func benchTape(position: TapePosition, speed: Double, direct: Bool, size: (width: Int, height: Int), warmup: Int,
+                          seconds: Double, minFrames: Int, maxFrames: Int, tag: String?, png: String?) -> Int32 {
+        let fonts: FontSet
+        do { fonts = try FontSet.load() } catch { Log.error("bench: \(error)"); return 1 }
+        let canvas = Canvas(width: size.width, height: size.height)
+        let tape = TapeRenderer(position: position, width: size.width, height: size.height, fonts: fonts, speed: speed)
+        // Twelve instruments as the tape words them; every third with its day's line.
+        let day = Instrument.sample().market.points(for: .oneDay).points.map(\.value)
+        let names = ["AAPL", "MSFT", "NVDA", "AMZN", "GOOGL", "META", "TSLA", "SAP", "ASML", "NESN", "7203", "BTC-USD"]
+        var items: [TapeItem] = []
+        for (i, name) in names.enumerated() {
+            let up = i % 3 != 1
+            let price = 37.5 + Double(i * i) * 41.37
+            items.append(TapeItem(name: name, price: "$" + String(Int(price)) + "." + String(10 + i * 7),
+                                  change: (up ? "▲ +" : "▼ −") + "1.\(20 + i)  (" + (up ? "+" : "−") + "0.\(40 + i)%)",
+                                  direction: up ? .up : .down, note: i == 9 ? "closed" : nil, sparkline: i % 3 == 0 ? day : []))
+        }
+        tape.setItems(items, now: 0)
+        let area = TapeLayout.contentArea(position: position, width: size.width, height: size.height)
+        if position != .full {
+            // The chart beside the band, drawn once: it does not change while the tape crawls.
+            let model = ScreenModel(instrument: .sample(), width: area.width, height: area.height, fonts: fonts)
+            var settle = 0.0
+            while model.isAnimating(at: settle) && settle < 60 { settle += 0.5 }
+            let chart = SceneRenderer().render(model, at: settle).buffer
+            TapeStill.place(chart, at: area, in: &canvas.buffer)
+        }
+        var scanout = ScanoutDamage(bufferCount: 2, bounds: canvas.bounds)
+        _ = scanout.write([canvas.bounds], into: 0)
+        _ = scanout.write([canvas.bounds], into: 1)
+        var back = 0, copied = 0.0, frames = 0
+        let times = measure(warmup: warmup, seconds: seconds, minFrames: minFrames, maxFrames: maxFrames) { i in
+            let t = Double(i) / 60
+            let damage = direct ? tape.drawDirect(at: t, on: canvas) : tape.draw(at: t, on: canvas)
+            copied += Double(scanout.write([damage], into: back).area)
+            back = 1 - back
+            frames += 1
+        }
+        // Warmup frames count in `copied`: the first one paints the whole screen around a full tape.
+        let fraction = copied / (Double(frames) * Double(size.width * size.height))
+        let b = tape.band
+        let extra = "tape_position=\(position.rawValue) tape_draw=\(direct ? "direct" : "blit") speed=\(format(speed, 1)) "
+            + "band=\(b.width)x\(b.height) band_fraction=\(format(Double(b.width * b.height) / Double(size.width * size.height), 4)) "
+            + "scanout_copy_fraction=\(format(fraction, 4))"
+        printResult(mode: "tape", n: items.count, size: size, threads: 0, times: times, extra: extra, tag: tag)
+        if let png { write(canvas.buffer, png) }
+        return 0
     }
 
     private static func write(_ buffer: PixelBuffer, _ path: String) {

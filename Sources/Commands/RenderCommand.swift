@@ -24,6 +24,7 @@ enum RenderCommand {
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
                tickerboard render --config FILE [--instrument ID] [--scene line|bars|draw|watchlist] [--range R]
                                   [--now TIME] [--size WxH] [--scrub X] [--values] [--output FILE.png]
+               tickerboard render --config FILE --scene tape [--at SECONDS] [--now TIME] [--size WxH] [--output FILE.png]
                tickerboard render --config FILE --scene portfolio [--range R] [--now TIME] [--size WxH]
                                   [--scrub X] [--values] [--output FILE.png]
 
@@ -59,6 +60,11 @@ enum RenderCommand {
         its [instrument ID] (default: the first), --range one of its ranges (default: the first it can
         draw), --scene what the screen shows; --values prints the status file's picture keys. A range the
         instrument cannot draw is said on stderr and the one the daemon would show instead is drawn.
+
+        --scene tape: the ticker tape where [tape] position puts it (off: the tape alone, full screen),
+        --at SECONDS into its crawl (default 0); a config with position = bottom or top draws the band
+        beside every --scene (the chart laid out in what the band leaves). --values prints the band
+        and each item's words.
 
         --scene portfolio: the holdings' figures at --now in the home currency with --values
         (portfolio_value, portfolio_cost, total_gain, day_gain, the percentages, each position, alerts;
@@ -97,7 +103,7 @@ enum RenderCommand {
         try args.finish()
         if let configPath {
             let others = [("--data", !dataPaths.isEmpty), ("--time-zone", args.given("--time-zone")), ("--palette", args.given("--palette")),
-                          ("--transition", transition != nil), ("--adjusted", adjusted), ("--at", at != nil),
+                          ("--transition", transition != nil), ("--adjusted", adjusted),
                           ("--time-axis", args.given("--time-axis")), ("--currency", args.given("--currency")),
                           ("--locale", localeName != nil), ("--colors", colorsName != nil), ("--exchange", exchangeName != nil),
                           ("--baseline-1d", baselineName != nil), ("--extended-hours", extendedName != nil)]
@@ -107,7 +113,7 @@ enum RenderCommand {
             return try renderConfig(configPath, instrument: instrumentID, scene: sceneName,
                                     range: args.given("--range") ? rangeText : nil, now: nowText,
                                     size: args.given("--size") ? size : nil, scrubX: scrubX, values: printValues, output: output,
-                                    brightness: brightness)
+                                    brightness: brightness, tapeTime: at)
         }
         guard instrumentID == nil else { throw UsageError("render: --instrument goes with --config") }
         var rangeOptions = RangeOptions()
@@ -327,13 +333,14 @@ enum RenderCommand {
     /// `render --config`: the daemon's core on the config, at `now`, settled (see `StillFrame`).
     static func renderConfig(_ path: String, instrument: String?, scene sceneName: String, range rangeText: String?,
                              now nowText: String?, size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
-                             output: String?, brightness: Double = 1) throws(UsageError) -> Int32 {
+                             output: String?, brightness: Double = 1, tapeTime: Double? = nil) throws(UsageError) -> Int32 {
         guard output != nil || values else { throw UsageError("render: --output FILE.png or --values is required") }
         if sceneName == "portfolio" {
             return try renderPortfolio(path, range: rangeText, now: nowText, size: size, scrubX: scrubX, values: values, output: output)
         }
-        guard let scene = ShowRequest.Scene(rawValue: sceneName) else {
-            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw, watchlist or portfolio")
+        let tapeScene = sceneName == "tape"
+        guard let scene = tapeScene ? .line : ShowRequest.Scene(rawValue: sceneName) else {
+            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw, watchlist, tape or portfolio")
         }
         var range: ChartRange?
         if let rangeText {
@@ -368,6 +375,31 @@ enum RenderCommand {
         request.size = size
         request.scrubX = scrubX
         request.brightness = brightness
+        if tapeScene || config.tapePosition != .off {
+            // The tape where the config puts it (--scene tape with position = off: the tape alone).
+            let position = tapeScene && config.tapePosition == .off ? TapePosition.full : config.tapePosition
+            guard let tape = TapeStill.render(request, config: config, position: position, time: tapeTime ?? 0, fonts: fonts) else {
+                Log.error("render: \(path): nothing was drawn")
+                return 1
+            }
+            for message in tape.messages { Log.warning("render: \(message)") }
+            if let output {
+                do { try PNG.write(tape.picture, to: output) } catch { Log.error("render: \(error)"); return 1 }
+            }
+            if values {
+                let b = tape.band
+                printLine("tape_position=\(position.rawValue)")
+                printLine("tape_band=\(b.x0),\(b.y0),\(b.x1),\(b.y1)")
+                printLine("tape_items=\(tape.items.count)")
+                for (i, item) in tape.items.enumerated() {
+                    printLine("tape_item_\(i)=\(item.name) \(item.price) \(item.change)" + (item.note.map { " [\($0)]" } ?? ""))
+                }
+            } else if let output {
+                printLine("wrote \(output) (\(tape.picture.width)x\(tape.picture.height), tape \(position.rawValue), "
+                          + "\(tape.items.count) items, t=\(tapeTime ?? 0) s)")
+            }
+            return 0
+        }
         guard let result = StillFrame.render(request, fonts: fonts) else {
             Log.error("render: \(path): nothing was drawn")
             return 1

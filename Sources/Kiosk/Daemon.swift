@@ -73,6 +73,10 @@ package final class Daemon: KioskShell {
     private var cecLink: CECLink?
     /// Paints the core's scenes; the one canvas of the display, kept for the daemon's life.
     private let renderer: SceneRenderer
+    /// The ticker tape and the screen it shares with the scene (`[tape]`), made on the first tape frame.
+    private var tapeComposer: TapeComposer?
+    /// When the preview was last written (monotonic ns).
+    private var lastTapePreview: UInt64 = 0
     /// The frame statistics' summary as the core last gave it (on stopping).
     private var statistics = ""
 
@@ -446,6 +450,8 @@ package final class Daemon: KioskShell {
             let canvas: Canvas
             switch plan.scene {
             case _ where !redraw: canvas = renderer.canvas
+            // The tape alone: the chart is not shown, so it is not drawn.
+            case .chart where plan.tape?.position == .full: canvas = renderer.canvas
             case .chart(let model): canvas = renderer.render(model, at: plan.time)
             case .overview(let board): canvas = renderer.render(board)
             case .black: canvas = renderer.canvas
@@ -453,6 +459,18 @@ package final class Daemon: KioskShell {
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
             var damage = plan.fullCopy || redraw != plan.redraw ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
+            if let tape = plan.tape {
+                // The scene's redrawn rectangles moved into place beside the band, and the band.
+                let sideways = ((plan.quarterTurns % 2) + 2) % 2 == 1
+                let composer = tapeComposer ?? TapeComposer(fonts: fonts)
+                tapeComposer = composer
+                let full = damage.contains(picture.bounds)
+                let screen = composer.compose(tape, scene: canvas, sceneDamage: redraw ? (full ? [picture.bounds] : damage) : [],
+                                              width: sideways ? d.height : d.width, height: sideways ? d.width : d.height,
+                                              time: plan.time, brightness: renderer.brightness)
+                picture = screen.canvas.buffer
+                damage = plan.fullCopy ? [picture.bounds] : screen.damage
+            }
             let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
@@ -505,7 +523,12 @@ package final class Daemon: KioskShell {
             }
             send(.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes,
                                              frameBytes: frameBytes)))
-            if plan.settled, let preview = options.previewFile { writePreview(d, to: preview) }
+            // Under a crawling tape every settled frame is new: the preview at most once a second.
+            if plan.settled, let preview = options.previewFile,
+               plan.tape == nil || t0 &- lastTapePreview >= 1_000_000_000 {
+                lastTapePreview = t0
+                writePreview(d, to: preview)
+            }
         } catch {
             send(.presentFailed("\(error)"))
         }

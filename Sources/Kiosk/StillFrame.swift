@@ -36,12 +36,16 @@ package final class StillFrame: KioskShell {
         package var status: KioskStatus
         /// What the daemon would log: config and data problems, a range it cannot draw.
         package var messages: [String]
+        /// Every instrument as the tape tells it (the core's watchlist entries).
+        package var tapeEntries: [WatchlistEntry] = []
     }
 
     private var runner: KioskRunner!
     private var time: KioskTime
     private let info: DisplayInfo
     private let renderer: SceneRenderer
+    private let fonts: FontSet
+    private var tapeComposer: TapeComposer?
     private var picture: PixelBuffer?
     private var pendingFlip: (due: Double, sequence: UInt64)?
     private var sequence: UInt64 = 0
@@ -50,6 +54,7 @@ package final class StillFrame: KioskShell {
     private init(setup: KioskSetup, fonts: FontSet, info: DisplayInfo, now: Double) {
         time = KioskTime(mono: 1000, wall: now)
         self.info = info
+        self.fonts = fonts
         renderer = SceneRenderer(renderThreads: Daemon.renderThreads(for: setup.config))
         let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: nil, writesStatus: false)
         runner = KioskRunner(core: core, now: { [unowned self] in time })
@@ -70,7 +75,8 @@ package final class StillFrame: KioskShell {
         still.messages = issues.map { "config: \($0)" }
         still.run(config: config, request: request)
         guard let picture = still.picture else { return nil }
-        return Result(picture: picture, status: still.runner.core.status(), messages: still.messages)
+        return Result(picture: picture, status: still.runner.core.status(), messages: still.messages,
+                      tapeEntries: still.runner.core.tapeEntries())
     }
 
     private func run(config: Config, request: Request) {
@@ -115,11 +121,21 @@ package final class StillFrame: KioskShell {
     // MARK: KioskShell
 
     package func present(_ plan: FramePlan) {
-        let canvas: PixelBuffer
+        var canvas: PixelBuffer
         switch plan.scene {
         case .black: canvas = PixelBuffer(width: info.width, height: info.height, fill: 0xFF00_0000)
         case .chart(let model): canvas = renderer.render(model, at: plan.time).buffer
         case .overview(let board): canvas = renderer.render(board).buffer
+        }
+        if let tape = plan.tape {
+            // As the daemon: the scene beside the band (the band at the core's time; `render --at`
+            // redraws it at the crawl time asked for).
+            let sideways = ((plan.quarterTurns % 2) + 2) % 2 == 1
+            let composer = tapeComposer ?? TapeComposer(fonts: fonts)
+            tapeComposer = composer
+            canvas = composer.compose(tape, scene: renderer.canvas, sceneDamage: [renderer.canvas.bounds],
+                                      width: sideways ? info.height : info.width, height: sideways ? info.width : info.height,
+                                      time: plan.time, brightness: renderer.brightness).canvas.buffer
         }
         var shown = canvas
         if plan.offset != .zero {

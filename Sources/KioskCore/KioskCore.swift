@@ -203,6 +203,24 @@ public enum FrameScene: Equatable {
     }
 }
 
+/// The ticker tape of a frame (`[tape]`): where it goes and what it says. The shell's tape renderer
+/// draws it at the frame's time; `revision` changes with the words (a changed price then flashes).
+public struct FrameTape: Equatable {
+    public var position: TapePosition
+    public var speed: Double
+    public var palette: ChartPalette
+    public var items: [TapeItem]
+    public var revision: Int
+
+    public init(position: TapePosition, speed: Double, palette: ChartPalette, items: [TapeItem], revision: Int) {
+        self.position = position
+        self.speed = speed
+        self.palette = palette
+        self.items = items
+        self.revision = revision
+    }
+}
+
 /// An instrument, range and scene to show at once, the cycle held while it is shown. Missing
 /// parts keep what is shown (the instrument) or start where the cycle would (the first range).
 public struct ShowRequest: Sendable, Equatable {
@@ -246,6 +264,10 @@ public struct FramePlan: Equatable {
     public var settled: Bool
     /// A message over the picture (`ctl message`), nil for none.
     public var banner: String?
+    /// The ticker tape, nil for none: with `full` the tape alone is the picture, with `bottom` or
+    /// `top` the scene is laid out in what the band leaves (`TapeLayout.contentArea`) and placed there.
+    /// The tape moves every frame; `settled` is about the scene.
+    public var tape: FrameTape?
     /// The screen's level, 0...1: software dimming draws the frame at it, a backlight is set to it.
     public var brightness = 1.0
 }
@@ -386,6 +408,10 @@ public final class KioskCore {
     private var overviewDue: Double? { if case .chart(let due) = showing { due } else { nil } }
     /// When the tiles last looked at the clock (their staleness and marks), wall seconds.
     private var tilesRefreshedAt = -Double.infinity
+    /// The tape's words as last given to a frame, and whether the data under them changed since.
+    private var tapeItems: [TapeItem] = []
+    private var tapeRevision = 0
+    private var tapeStale = true
     /// When a tile's market status next changes (Unix seconds): the core wakes up for it.
     private var watchlistNextChange: Int64?
 
@@ -930,8 +956,9 @@ public final class KioskCore {
             wanted = instead
         }
         let sideways = quarterTurns % 2 == 1
-        let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
+        let (w, h) = sceneSize(sideways ? (info.height, info.width) : (info.width, info.height))
         let palette = activePalette
+        tapeStale = true
         let instrument: Instrument
         var placeholder: String?
         if showingSample {
@@ -1125,7 +1152,8 @@ public final class KioskCore {
     private func flipCompleted(vblank: Double, sequence: UInt64) {
         flip = .idle
         lastVblank = vblank
-        let animating = isAnimating(at: vblank)
+        // The tape moves every frame: a missed vblank while it crawls is a visible stutter.
+        let animating = isAnimating(at: vblank) || tapeOn
         // After an idle pause (the previous flip ended the motion) the sequence gap is no miss.
         if !lastFlipAnimating { stats.resetSequence() }
         stats.recordFlip(sequence: sequence, animating: animating)
@@ -1168,7 +1196,7 @@ public final class KioskCore {
         // shown even when the motion ended between two (slow) frames.
         let brightness = light.level(at: t)
         let relit = brightness != presentedBrightness
-        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit
+        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit || tapeOn
         guard changing || needs.contains(.burnInStep) else { return }
         needs.remove(.picture)
         needs.remove(.burnInStep)
@@ -1190,6 +1218,7 @@ public final class KioskCore {
                              quarterTurns: quarterTurns, settled: !isAnimating(at: t) && !light.isFading(at: t),
                              banner: message?.text)
         lastFrameMoving = !plan.settled
+        plan.tape = frameTape()
         plan.shiftByScanout = byScanout
         plan.redraw = changing || !byScanout || full
         plan.brightness = brightness
@@ -1199,6 +1228,31 @@ public final class KioskCore {
         // The overview is painted whole when it is painted (it changes only when a tile's data does).
         if showingWatchlist && plan.redraw { plan.fullCopy = true }
         present(plan)
+    }
+
+    /// Whether the ticker tape is on screen (it then moves every frame).
+    private var tapeOn: Bool { config.tapePosition != .off && screenOn }
+
+    /// The size the chart or the overview is laid out at: what a tape band leaves of the screen.
+    private func sceneSize(_ size: (Int, Int)) -> (Int, Int) {
+        let area = TapeLayout.contentArea(position: config.tapePosition, width: max(1, size.0), height: max(1, size.1))
+        return (area.width, area.height)
+    }
+
+    /// The tape for the next frame, its words recomputed when the data or the clock changed them.
+    private func frameTape() -> FrameTape? {
+        guard config.tapePosition != .off else { return nil }
+        let palette = activePalette
+        if tapeStale {
+            tapeStale = false
+            let items = tapeEntries().map { TapeItem(entry: $0, palette: palette, options: config.rangeOptions) }
+            if items != tapeItems {
+                tapeItems = items
+                tapeRevision += 1
+            }
+        }
+        return FrameTape(position: config.tapePosition, speed: config.tapeSpeed, palette: palette, items: tapeItems,
+                         revision: tapeRevision)
     }
 
     /// Whether the picture on screen moves at `time`: the overview never does.
@@ -1368,13 +1422,20 @@ public final class KioskCore {
             return
         }
         let sideways = quarterTurns % 2 == 1
-        let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
+        let (w, h) = sceneSize(sideways ? (info.height, info.width) : (info.width, info.height))
         let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : tileIndices.map(watchlistEntry)
         watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
                                    palette: activePalette, range: watchlist?.range ?? firstRange)
         watchlistNextChange = showingSample ? nil : tileIndices.compactMap { tileState($0).nextChange }.min()
         if config.watchlist == .only && !showingWatchlist { showWatchlist() }
         if showingWatchlist { needs.insert(.wholeCopy); needs.insert(.picture) }
+    }
+
+    /// What the tape says of each instrument (all of them, in the config's order; not the portfolio,
+    /// which has no tile and may not show money): the watchlist
+    /// tiles' instruments, staleness and market states.
+    package func tapeEntries() -> [WatchlistEntry] {
+        showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : tileIndices.map(watchlistEntry)
     }
 
     /// What the tile of entry `i` says: the same instrument, placeholder and staleness the chart
@@ -1440,12 +1501,14 @@ public final class KioskCore {
 
     /// New data, a fetch status or the clock changed what entry `i` knows: its tile follows.
     private func updateTile(_ i: Int) {
+        tapeStale = true
         guard let watchlist, !showingSample, tileIndices.contains(i) else { return }
         if watchlist.update(watchlistEntry(i), at: i), showingWatchlist { needs.insert(.picture) }
     }
 
     /// Staleness and market marks of every tile, as of now.
     private func refreshTiles() {
+        tapeStale = true
         guard watchlist != nil, !showingSample else { return }
         tilesRefreshedAt = now.wall
         for i in tileIndices { updateTile(i) }
@@ -1686,6 +1749,20 @@ public final class KioskCore {
 
     // MARK: Input
 
+    /// `gesture` in the scene's coordinates (a band on top moves the scene down by its height).
+    private func sceneGesture(_ gesture: Gesture) -> Gesture {
+        guard config.tapePosition == .top, let info = displayInfo else { return gesture }
+        let sideways = quarterTurns % 2 == 1
+        let (w, h) = sideways ? (info.height, info.width) : (info.width, info.height)
+        let dy = Double(TapeLayout.contentArea(position: .top, width: w, height: h).y0)
+        switch gesture {
+        case .scrubBegan(let x, let y): return .scrubBegan(x: x, y: y - dy)
+        case .scrubMoved(let x, let y): return .scrubMoved(x: x, y: y - dy)
+        case .tap(let x, let y): return .tap(x: x, y: y - dy)
+        default: return gesture
+        }
+    }
+
     private func handle(_ gesture: Gesture, inputMicros: UInt64?) {
         guard let model else { return }
         lastTouch = now.mono
@@ -1701,6 +1778,8 @@ public final class KioskCore {
             ignoringWakingContact = false
         }
         let t = frameTime()
+        // A band on top moves the scene down: touches come in screen coordinates.
+        let gesture = sceneGesture(gesture)
         if showingWatchlist, let watchlist {
             switch gesture {
             case .tap(let x, let y):
@@ -1850,7 +1929,7 @@ public final class KioskCore {
         if let change = marketNote?.nextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
         // The tiles' staleness and market marks move with the clock too; a finger's every move
         // (the idle countdown) need not recompute twelve instruments, once a minute will do.
-        if watchlist != nil {
+        if watchlist != nil || tapeOn {
             if now.wall - tilesRefreshedAt >= 60 || watchlistNextChange.map({ Double($0) <= now.wall }) == true {
                 refreshTiles()
             }

@@ -62,7 +62,7 @@ struct CommandLineTests {
         ["render", "--config", "/dev/null", "--data", "x.csv", "--output"],
         ["render", "--config", "/dev/null", "--locale", "de-DE", "--output"],
         ["render", "--instrument", "AAPL", "--output"],
-        ["render", "--config", "/dev/null", "--scene", "tape", "--output"],
+        ["render", "--config", "/dev/null", "--scene", "ticker", "--output"],
     ])
     func badInput(arguments: [String]) {
         let out = TestPaths.temporary("bad-\(arguments[1].dropFirst(2)).png")

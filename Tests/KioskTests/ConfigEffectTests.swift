@@ -163,6 +163,18 @@ struct ConfigEffectTests {
             let d = drive(c, seconds: 30)
             return d.presents.contains { $0.value.offset != .zero }
         },
+        // The chart is laid out above the band, and every frame carries the tape.
+        Row(section: "tape", line: "position = bottom") { c in
+            let d = drive(c)
+            return (d.core.model?.screen.layout.height ?? 270) < 270 && d.presents.last?.value.tape?.position == .bottom
+        },
+        Row(section: "tape", line: "speed = 300") { c in
+            var c = c
+            c.tapePosition = .full
+            return drive(c).presents.last?.value.tape?.speed == 300
+        },
+        // One output here: span is accepted and kept for a second output.
+        Row(section: "tape", line: "span = all") { $0.tapeSpan },
         Row(section: "instrument A", line: "name = Apple Inc.") { drive($0).core.status().instrumentName == "Apple Inc." },
         Row(section: "instrument A", line: "daily = Other.csv") { c in
             let d = CoreDriver(config: c)

@@ -84,6 +84,12 @@ struct ConfigTests {
         // [burn-in]
         .init(text: "[burn-in]\nshift = 20", expected: "t.conf:2: shift: expected pixels from 0 to 16, found \"20\""),
         .init(text: "[burn-in]\nperiod = 5s", expected: "t.conf:2: period: expected a duration from 10s to 7d, found \"5s\""),
+        // [tape]
+        .init(text: "[tape]\nposition = side",
+              expected: "t.conf:2: position: expected off, full (the tape alone), bottom or top (a band beside the chart), found \"side\""),
+        .init(text: "[tape]\nspeed = 5", expected: "t.conf:2: speed: expected pixels per second from 10 to 2000, found \"5\""),
+        .init(text: "[tape]\nspeed = nan", expected: "t.conf:2: speed: expected pixels per second from 10 to 2000, found \"nan\""),
+        .init(text: "[tape]\nspan = both", expected: "t.conf:2: span: expected all (one tape across the outputs in order) or off, found \"both\""),
         // [instrument NAME]
         .init(text: "[instrument AAPL]\ntime-zone = ../etc/passwd",
               expected: "t.conf:2: time-zone: \"../etc/passwd\" is not an IANA time zone name like Europe/Berlin"),

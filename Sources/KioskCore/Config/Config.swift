@@ -167,6 +167,14 @@ public struct Config: Equatable, Sendable {
     // [burn-in]
     public var burnInShift = 2
     public var burnInPeriodSeconds = 180.0
+    // [tape]
+    /// Where the ticker tape goes (off: no tape).
+    public var tapePosition = TapePosition.off
+    /// The crawl's speed in pixels per second.
+    public var tapeSpeed = 120.0
+    /// `span = all`: one tape across every output in the order given (needs two outputs; one
+    /// output shows the tape as without it).
+    public var tapeSpan = false
 
     public init() {}
 
@@ -630,6 +638,29 @@ public struct Config: Equatable, Sendable {
             "period": { c, v in
                 guard let s = parseDuration(v), s >= 10, s <= 7 * 86_400 else { return "expected a duration from 10s to 7d, found \"\(v)\"" }
                 c.burnInPeriodSeconds = s; return nil
+            },
+        ],
+        "tape": [
+            "position": { c, v in
+                guard let p = TapePosition(rawValue: v.lowercased()) else {
+                    return "expected off, full (the tape alone), bottom or top (a band beside the chart), found \"\(v)\""
+                }
+                c.tapePosition = p; return nil
+            },
+            "speed": { c, v in
+                // Below 10 px/s the crawl reads as stuck; above 2000 no one reads it.
+                guard let n = Double(v), n.isFinite, n >= 10, n <= 2000 else {
+                    return "expected pixels per second from 10 to 2000, found \"\(v)\""
+                }
+                c.tapeSpeed = n; return nil
+            },
+            "span": { c, v in
+                switch v.lowercased() {
+                case "all": c.tapeSpan = true
+                case "off": c.tapeSpan = false
+                default: return "expected all (one tape across the outputs in order) or off, found \"\(v)\""
+                }
+                return nil
             },
         ],
     ]

@@ -1,0 +1,67 @@
+import Chart
+import KioskCore
+import Raster
+import Text
+
+/// The shell's half of the ticker tape: a screen-sized canvas holding the scene (the chart or the
+/// overview, laid out by the core in what the band leaves) and the band. Each frame copies only the
+/// scene's redrawn rectangles into place and lets the tape write its band, so an idle chart above a
+/// crawling tape costs nothing and the frame's damage is the band.
+package final class TapeComposer {
+    private let fonts: FontSet
+    private var tape: TapeRenderer?
+    private var screen: Canvas?
+    private var shown: (position: TapePosition, speed: Double, palette: ChartPalette, revision: Int)?
+
+    package init(fonts: FontSet) { self.fonts = fonts }
+
+    /// The screen for `frame` at `time`: `scene` (nil or ignored for the tape alone) whose
+    /// `sceneDamage` changed since the last call. Returns the screen and what changed on it.
+    package func compose(_ frame: FrameTape, scene: Canvas?, sceneDamage: [IntRect], width: Int, height: Int,
+                         time: Double, brightness: Double) -> (canvas: Canvas, damage: [IntRect]) {
+        var fresh = false
+        if screen == nil || screen!.width != width || screen!.height != height {
+            screen = Canvas(width: max(1, width), height: max(1, height))
+            fresh = true
+        }
+        let screen = self.screen!
+        if tape == nil || fresh || shown?.position != frame.position || shown?.speed != frame.speed || shown?.palette != frame.palette {
+            tape = TapeRenderer(position: frame.position, width: screen.width, height: screen.height, fonts: fonts,
+                                palette: frame.palette, speed: frame.speed)
+            shown = nil
+            fresh = true
+        }
+        let tape = self.tape!
+        if shown?.revision != frame.revision { tape.setItems(frame.items, now: time) }
+        shown = (frame.position, frame.speed, frame.palette, frame.revision)
+        tape.brightness = brightness
+        var damage: [IntRect] = []
+        if frame.position != .full, let scene {
+            let area = TapeLayout.contentArea(position: frame.position, width: screen.width, height: screen.height)
+            let regions = fresh ? [scene.bounds] : sceneDamage
+            let picture = scene.buffer
+            for r in regions {
+                let moved = Self.copy(r.intersection(picture.bounds), from: picture, into: &screen.buffer, dx: area.x0, dy: area.y0)
+                if !moved.isEmpty { damage.append(moved) }
+            }
+        }
+        if fresh { tape.invalidate() }
+        damage.append(tape.draw(at: time, on: screen))
+        return (screen, fresh ? [screen.bounds] : damage)
+    }
+
+    /// Copies `rect` of `source` to `rect` moved by (`dx`, `dy`) in `target`; returns where it went.
+    static func copy(_ rect: IntRect, from source: PixelBuffer, into target: inout PixelBuffer, dx: Int, dy: Int) -> IntRect {
+        let to = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy).intersection(target.bounds)
+        guard !to.isEmpty else { return to }
+        let ss = source.stride, ts = target.stride, w = to.width
+        target.pixels.withUnsafeMutableBufferPointer { t in
+            source.pixels.withUnsafeBufferPointer { s in
+                for y in to.y0..<to.y1 {
+                    (t.baseAddress! + y * ts + to.x0).update(from: s.baseAddress! + (y - dy) * ss + (to.x0 - dx), count: w)
+                }
+            }
+        }
+        return to
+    }
+}

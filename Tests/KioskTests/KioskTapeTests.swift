@@ -1,0 +1,89 @@
+import Chart
+import DisplayModel
+import Feed
+@testable import Kiosk
+@testable import KioskCore
+import Raster
+import Testing
+import Text
+
+/// The ticker tape in the daemon (`[tape]`), through the pure core and its manual clock: frames at
+/// every vblank while it crawls, the chart laid out above the band, new prices in the tape's words;
+/// and the shell's composer, whose damage on a frame with an idle chart is the band alone.
+extension KioskCoreTests {
+    @Test("tape bottom: a frame every vblank with the tape in the plan; the chart is laid out above the band")
+    func tapeFramesEveryVblank() throws {
+        let config = Config.watchlist(["A", "B"]) { $0.tapePosition = .bottom; $0.cycleSeconds = 0; $0.instrumentCycleSeconds = 0 }
+        let d = Self.started(config)
+        d.run(for: 5)
+        let before = d.presents.count
+        d.run(for: 10)
+        // 10 Hz display (CoreDriver's): 10 s of crawl is 100 frames, the idle chart notwithstanding.
+        let frames = d.presents[before...]
+        #expect(frames.count >= 99 && frames.count <= 101, "\(frames.count) frames in 10 s at 10 Hz")
+        for (a, b) in zip(frames, frames.dropFirst()) { #expect(abs(b.value.time - a.value.time - 0.1) < 1e-9) }
+        let tape = try #require(frames.last?.value.tape)
+        #expect(tape.position == .bottom && tape.items.map(\.name) == ["A", "B"])
+        #expect(frames.last?.value.settled == true, "the chart is settled; only the tape moves")
+        let model = try #require(d.core.model)
+        let band = TapeLayout.bandHeight(position: .bottom, width: 480, height: 270)
+        #expect(model.screen.layout.width == 480 && model.screen.layout.height == 270 - band)
+    }
+
+    @Test("tape off: no tape in the plan, and a settled chart gets no frames")
+    func tapeOffIsIdle() {
+        let d = Self.started(Config.watchlist(["A"]) { $0.cycleSeconds = 0; $0.instrumentCycleSeconds = 0 })
+        d.run(for: 10)
+        let before = d.presents.count
+        d.run(for: 10)
+        #expect(d.presents.count == before)
+        #expect(d.presents.allSatisfy { $0.value.tape == nil })
+        #expect(d.core.model?.screen.layout.height == 270)
+    }
+
+    @Test("a new price changes the tape's words and its revision (the shell flashes it)")
+    func tapeFollowsTheData() throws {
+        let d = Self.started(Config.watchlist(["A", "B"]) { $0.tapePosition = .full; $0.cycleSeconds = 0 })
+        d.run(for: 2)
+        let first = try #require(d.presents.last?.value.tape)
+        // B's last minute at another price: its day's price and change.
+        var bars = Self.intraday.bars
+        bars[bars.count - 1].close *= 1.05
+        d.send(.series(instrumentID: "B", slot: .intraday, series: PriceSeries(name: "B", interval: Self.intraday.interval, bars: bars)))
+        d.run(for: 1)
+        let second = try #require(d.presents.last?.value.tape)
+        #expect(second.revision > first.revision)
+        #expect(second.items[0] == first.items[0] && second.items[1].price != first.items[1].price)
+    }
+
+    @Test("the shell's composer: the first frame is the whole screen, then the band's rows alone while the chart is idle")
+    func composerDamageIsTheBand() throws {
+        let fonts = try FontSet.load()
+        let band = TapeLayout.band(position: .bottom, width: 640, height: 360)
+        let area = TapeLayout.contentArea(position: .bottom, width: 640, height: 360)
+        let model = ScreenModel(instrument: .sample(), width: area.width, height: area.height, fonts: fonts)
+        let renderer = SceneRenderer()
+        let composer = TapeComposer(fonts: fonts)
+        let items = [TapeItem(name: "A", price: "$1.00", change: "▲ +0.01  (+1.00%)", direction: .up)]
+        let tape = FrameTape(position: .bottom, speed: 100, palette: .standard, items: items, revision: 1)
+        var t = 30.0
+        let scene = renderer.render(model, at: t)
+        let first = composer.compose(tape, scene: scene, sceneDamage: renderer.lastRedrawnRegions, width: 640, height: 360,
+                                     time: t, brightness: 1)
+        #expect(first.damage == [first.canvas.bounds])
+        let before = first.canvas.buffer
+        for _ in 0..<3 {
+            t += 1.0 / 60
+            let again = renderer.render(model, at: t)
+            #expect(renderer.lastRedrawnRegions.isEmpty, "the settled chart redraws nothing")
+            let next = composer.compose(tape, scene: again, sceneDamage: renderer.lastRedrawnRegions, width: 640, height: 360,
+                                        time: t, brightness: 1)
+            #expect(next.damage.count == 1 && next.damage[0].y0 >= band.y0 && next.damage[0].y1 <= band.y1, "\(next.damage)")
+        }
+        // The chart's pixels above the band are the same as on the first frame.
+        let after = composer.compose(tape, scene: renderer.canvas, sceneDamage: [], width: 640, height: 360, time: t, brightness: 1)
+        var changedAbove = 0
+        for y in 0..<band.y0 { for x in 0..<640 where before[x, y] != after.canvas.buffer[x, y] { changedAbove += 1 } }
+        #expect(changedAbove == 0)
+    }
+}
