@@ -482,6 +482,8 @@ public final class KioskCore {
     public private(set) var controlLevel: Int?
     /// The banner `ctl message` put up, until when (core monotonic seconds).
     private var message: (text: String, until: Double)?
+    /// The banner of an alert of the instrument on screen, while it lasts (a message goes first).
+    private var shownAlertBanner: String?
 
     // Cycling
     private var cycleDue: Double?
@@ -1019,8 +1021,15 @@ public final class KioskCore {
             let due = now.mono + max(1, Double(change) - now.wall + 1)
             if powerDue.map({ due < $0 }) ?? true { powerDue = due }
         }
-        var note = marketNote.text
-        if let banner = alertBanner() { note = banner }
+        let note = marketNote.text
+        // An alert's banner is the band along the foot (as `ctl message`'s), over the picture, so
+        // that someone walking past notices; the market line stays true meanwhile.
+        let banner = alertBanner()
+        if banner != shownAlertBanner {
+            shownAlertBanner = banner
+            needs.insert(.picture)
+            needs.insert(.wholeCopy)
+        }
         if note != model.statusNote {
             model.statusNote = note
             needs.insert(.picture)
@@ -1216,7 +1225,7 @@ public final class KioskCore {
         let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
         var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
                              quarterTurns: quarterTurns, settled: !isAnimating(at: t) && !light.isFading(at: t),
-                             banner: message?.text)
+                             banner: message?.text ?? shownAlertBanner)
         lastFrameMoving = !plan.settled
         plan.tape = frameTape()
         plan.shiftByScanout = byScanout

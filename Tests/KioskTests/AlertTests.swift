@@ -183,14 +183,16 @@ import Testing
         #expect(d.logs.filter { $0.value.hasPrefix("alert b-high") }.count == 1)
         #expect(d.core.status().alerts == ["b-high"])
         #expect(d.core.status().instrumentID == "B")
-        #expect(d.core.model?.statusNote == "\u{26A0} b-high: above 110")
+        #expect(d.presents.last?.value.banner == "\u{26A0} b-high: above 110")
+        #expect(d.presents.first { $0.value.banner != nil }?.value.fullCopy == true)
+        #expect(d.core.model?.statusNote?.hasPrefix("\u{26A0}") != true)
         // The same level again: no second firing; the banner ends after 120 s.
         d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 113)))
         d.run(for: 60)
         #expect(d.logs.filter { $0.value.hasPrefix("alert b-high") }.count == 1)
         d.stepWallClock(by: 120)
         d.run(for: 61)
-        #expect(d.core.model?.statusNote != "\u{26A0} b-high: above 110")
+        #expect(d.presents.last?.value.banner == nil)
         #expect(d.core.status().alerts == ["b-high"])
         // 109.50 is inside the 0.5 % band (109.45): still in effect; 109.40 re-arms.
         d.send(.series(instrumentID: "B", slot: .daily, series: Self.series("B", last: 109.5)))
