@@ -8,7 +8,7 @@
 # Env: TB_E2E_BIN=path (default: build tickerboard release), TB_E2E_OUT=dir (artefacts; default a
 #      fresh dir under /var/tmp), TB_VM_CACHE, TB_VM_VKMS=0 (no vkms: its check is a SKIP),
 #      TB_E2E_VKMS_SECONDS (sampling window per vkms run, default 7), TB_E2E_JUDGE_ONLY=1 (no VM: judge
-#      the artefacts already in TB_E2E_OUT again), TB_E2E_ONLY=power (the guest runs only the screen
+#      the artefacts already in TB_E2E_OUT again), TB_E2E_ONLY=power|tape (the guest runs only the screen
 #      power scenarios: quicker when iterating on them; every other check then FAILs).
 . "$(dirname "$0")/lib.sh"
 CACHE="${TB_VM_CACHE:-/var/cache/tickerboard-vm}"
@@ -234,8 +234,54 @@ judge_cec() {
     result cec-adapter-gone-survives FAIL "$DETAIL; log: $(grep -E 'cec:|error' "$L" | tail -5 | tr '\n' '|')"
   fi
 }
+judge_tape() {
+  # (11) the ticker tape. vkms, 1080p: over the window the daemon flips on vblanks of its own and
+  # its missed vblanks are ones that went by (speed under TCG is reported, not judged, as for the
+  # morphs); each frame copies the band's rows to scanout, not the frame.
+  L="$OUT/d-tape-vkms.log"
+  if [ -e "$L" ]; then
+    num() { echo "$1" | grep -o "$2 [0-9]*" | head -1 | awk '{ print $NF }'; }
+    A=$(grep -h '^mark tape_from ' "$L" | tail -1); Z=$(grep -h '^mark tape_to ' "$L" | tail -1)
+    FL=$(( $(num "$Z" flips) - $(num "$A" flips) )); MI=$(( $(num "$Z" 'missed vblanks') - $(num "$A" 'missed vblanks') ))
+    VB=$(( $(num "$Z" 'last vblank') - $(num "$A" 'last vblank') )); LASTB=$(echo "$Z" | grep -o 'last [0-9]* B' | tr -dc '0-9')
+    CPU=$(( $(num "$Z" cpu) - $(num "$A" cpu) ))
+    MODE=$(grep -o 'display: [0-9]*x[0-9]*@[0-9.]* Hz' "$L" | head -1 | cut -d' ' -f2)
+    DETAIL="$MODE (host load $HOSTLOAD): $FL flips and $MI missed vblanks in $VB vblanks of the kernel's counter, cpu $CPU ms over them ($(( CPU * 60 / (VB > 0 ? VB : 1) )) ms per second of tape), last frame copied ${LASTB:-?} B to scanout ($(( ${LASTB:-0} * 1000 / (1920 * 1080 * 4) )) per mille of a frame)"
+    if [ "$FL" -gt 0 ] && [ "$FL" -le "$VB" ] && [ $((FL + MI)) -le "$VB" ] && [ -n "$LASTB" ] && [ "$LASTB" -gt 0 ] \
+       && [ "$LASTB" -lt $((1920 * 1080 * 4 / 4)) ] && [ "$(field exit "$L")" = 0 ]; then
+      result tape-vkms-1080-paced PASS "$DETAIL"
+    else
+      result tape-vkms-1080-paced FAIL "$DETAIL; exit $(field exit "$L"); log: $(grep -v stats "$L" | tail -4 | tr '\n' '|')"
+    fi
+  fi
+  # bochs: two captures with frames between them: the band at the foot moved, nothing above it changed
+  L="$OUT/d-tape-bochs.log"
+  if D=$(python3 - "$OUT/d-tape-1.ppm" "$OUT/d-tape-2.ppm" "$HERE" <<'PY' 2>&1
+import sys
+sys.path.insert(0, sys.argv[3])
+from ppm import parse_ppm
+a, b = (parse_ppm(open(p, "rb").read(), p) for p in sys.argv[1:3])
+w, h = a[0], a[1]
+assert (w, h) == (b[0], b[1]), "sizes differ"
+rows = [i for i in range(h) if a[2][i * w * 3:(i + 1) * w * 3] != b[2][i * w * 3:(i + 1) * w * 3]]
+assert rows, "the two captures are the same: the tape did not move"
+top = min(rows)
+assert top >= h * 0.8, "rows changed from y=%d of %d: more than the band at the foot" % (top, h)
+bg = a[2][0:3]
+ink = sum(1 for i in range(top * w, h * w) if a[2][i * 3:i * 3 + 3] != bg)
+assert ink > w, "no type in the band (%d pixels not the background)" % ink
+print("%dx%d: rows %d-%d changed between the captures (the band), none above y=%d; %d pixels of type in the band" % (w, h, top, max(rows), top, ink))
+PY
+  ) && [ "$(field exit "$L")" = 0 ]; then
+    result tape-on-glass PASS "$D; $(grep -h '^mark tape_shots' "$L")"
+  else
+    result tape-on-glass FAIL "$D; exit $(field exit "$L"); $(grep -h '^mark tape_shots' "$L"); log: $(grep -v stats "$L" | tail -4 | tr '\n' '|')"
+  fi
+}
 if [ "${TB_E2E_ONLY:-}" = power ]; then judge_power; judge_cec; echo "artefacts: $OUT"; finish; fi
+if [ "${TB_E2E_ONLY:-}" = tape ]; then judge_tape; echo "artefacts: $OUT"; finish; fi
 judge_cec
+judge_tape
 
 # (1) bochs: the daemon's chart is on the screen
 L="$OUT/d-bochs.log"

@@ -332,6 +332,39 @@ UDEVD=/lib/systemd/systemd-udevd; [ -x "$UDEVD" ] || UDEVD=/usr/lib/systemd/syst
 udevadm trigger --action=add --subsystem-match=input; udevadm settle -t 10
 FOUND='found "tickerboard e2e touchscreen"'
 INJ="timeout 120 /usr/bin/python3 $OUT/touch-inject.py --size ${PANEL_W}x${PANEL_H}"
+# (11) the ticker tape (issue 34): a band crawling under a still chart. On vkms at 1080p the
+# daemon's statistics over at least 300 frames (pacing, missed vblanks, bytes copied per frame); on
+# bochs two captures with frames presented between them (the host compares them).
+tape_phases() {
+  if [ -e /dev/dri/card1 ]; then
+    L="$OUT/d-tape-vkms.log"
+    $B run --config "$OUT/tape-vkms.conf" --ready-file /tmp/ready-tape 2>> "$L" &
+    P=$!
+    wait_file /tmp/ready-tape 600
+    wait_text "$L" 'display: [0-9]*x[0-9]*@'
+    stats $P "$L"; echo "mark tape_from $(last_stats "$L")" >> "$L"
+    F0=$(frames_now "$L"); i=0
+    while [ "$(frames_now "$L")" -lt $(( ${F0:-0} + 300 )) ] && [ $i -lt 240 ]; do sleep 0.5; stats $P "$L"; i=$((i + 1)); done
+    echo "mark tape_to $(last_stats "$L")" >> "$L"
+    stop $P "$L"
+  fi
+  L="$OUT/d-tape-bochs.log"
+  $B run --config "$OUT/tape-bochs.conf" --ready-file /tmp/ready-tapeb --status /tmp/st-tapeb.json 2>> "$L" &
+  P=$!
+  wait_file /tmp/ready-tapeb 600
+  wait_text "$L" 'display: [0-9]*x[0-9]*@'
+  stats $P "$L"; F0=$(frames_now "$L"); i=0
+  while [ "$(frames_now "$L")" -lt $(( ${F0:-0} + 30 )) ] && [ $i -lt 240 ]; do sleep 0.25; stats $P "$L"; i=$((i + 1)); done
+  shot d-tape-1.ppm
+  stats $P "$L"; F1=$(frames_now "$L"); i=0
+  while [ "$(frames_now "$L")" -lt $(( ${F1:-0} + 10 )) ] && [ $i -lt 240 ]; do sleep 0.25; stats $P "$L"; i=$((i + 1)); done
+  shot d-tape-2.ppm
+  stats $P "$L"; echo "mark tape_shots frames $F0 $F1 $(frames_now "$L")" >> "$L"
+  stop $P "$L"
+}
+frames_now() { grep 'stats:' "$1" | tail -1 | grep -o 'frames [0-9]*' | cut -d' ' -f2; }
+# TB_E2E_ONLY=tape: only the tape's scenarios
+if [ "${ONLY:-}" = tape ]; then tape_phases; echo "guest done"; exit 0; fi
 # TB_E2E_ONLY=power (daemon-e2e.sh): only the screen-power scenarios, for iterating on them
 if [ "${ONLY:-}" = power ]; then T=$(uptime_cs); cec_phases; echo "cec phases: $(( ($(uptime_cs) - T) / 100 )) s"; power_phases; echo "guest done"; exit 0; fi
 
@@ -440,7 +473,6 @@ fi
 # (2'') burn-in steps of a still chart (period 10 s): the frame a step presents by itself and the
 # bytes it copied to scanout (vkms moves the framebuffer's start: none; bochs-drm copies); on bochs
 # a capture after the step shows where the shifted picture lands.
-frames_now() { grep 'stats:' "$1" | tail -1 | grep -o 'frames [0-9]*' | cut -d' ' -f2; }
 for v in burnin-bochs burnin-vkms; do
   [ "$v" = burnin-vkms ] && [ ! -e /dev/dri/card1 ] && continue
   L="$OUT/d-$v.log"
@@ -578,4 +610,5 @@ stop $P "$OUT/d-vt.log"
 
 T=$(uptime_cs); cec_phases; echo "cec phases: $(( ($(uptime_cs) - T) / 100 )) s"
 power_phases
+T=$(uptime_cs); tape_phases; echo "tape phases: $(( ($(uptime_cs) - T) / 100 )) s"
 echo "guest done"
