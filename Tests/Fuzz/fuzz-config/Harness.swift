@@ -124,7 +124,11 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for event: InputEvent in [.touchDown(slot: 0, x: 30, y: 20, time: 1), .touchFrame(time: 1),
                               .touchMotion(slot: 0, x: 5, y: 21, time: 50_000), .touchFrame(time: 50_000),
                               .touchUp(slot: 0, time: 90_000), .touchFrame(time: 90_000)] {
-        gestures.process(event) { send(.gesture($0, inputMicros: nil)) }
+        // Sent after the recognizer returns: a gesture's effects may resize the recognizer
+        // (a layout change), which must not happen while it is inside `process`.
+        var recognized: [Gesture] = []
+        gestures.process(event) { recognized.append($0) }
+        for gesture in recognized { send(.gesture(gesture, inputMicros: nil)) }
     }
     send(.key(.nextRange))
     send(.key(.selectRange(size % 7)))
