@@ -175,6 +175,14 @@ public struct Config: Equatable, Sendable {
     /// `span = all`: one tape across every output in the order given (needs two outputs; one
     /// output shows the tape as without it).
     public var tapeSpan = false
+    // [output NAME]
+    /// The outputs in the order of their sections (the order a spanning tape runs in); empty:
+    /// one screen as `[display]` says (`effectiveOutputs`).
+    public var outputs: [OutputConfig] = []
+    /// Where `[display]` and `[tape]` keys were set, as "section.key" (messages that concern them
+    /// together with `[output]` sections).
+    public var keyLines: [String: Int] = [:]
+    public var keyFiles: [String: String] = [:]
 
     public init() {}
 
@@ -221,6 +229,9 @@ public struct Config: Equatable, Sendable {
         var config = Config()
         var issues = parsed.flatMap(\.issues)
         var reportedSections: Set<String> = []
+        for header in parsed.flatMap(\.headers) where header.section.hasPrefix("output ") {
+            issues += declareOutput(header, mainFile: mainFile, to: &config)
+        }
         for entry in parsed.flatMap(\.entries) {
             let file = entry.file
             func fail(_ message: String) {
@@ -304,6 +315,11 @@ public struct Config: Equatable, Sendable {
                                 file: file == mainFile ? nil : file, to: &config, fail: fail, warn: warn)
                 continue
             }
+            if entry.section.hasPrefix("output ") {
+                applyOutputEntry(section: entry.section, entry.key, entry.value, line: entry.line,
+                                 file: file == mainFile ? nil : file, to: &config, fail: fail, warn: warn)
+                continue
+            }
             if FetchSettings.isFetchSection(entry.section) {
                 checkFetchEntry(entry.section, entry.key, entry.value, fail: fail, warn: warn)
                 continue
@@ -321,7 +337,7 @@ public struct Config: Equatable, Sendable {
                 // Once per section, not once per key in it.
                 if reportedSections.insert(entry.section).inserted {
                     warn("unknown section [\(entry.section)], its keys are ignored"
-                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME", "provider NAME", "fetch", "portfolio", "fx PAIR", "alert NAME"]))
+                         + didYouMean(entry.section, Array(schema.keys) + ["instrument NAME", "provider NAME", "fetch", "portfolio", "fx PAIR", "alert NAME", "output NAME"]))
                 }
                 continue
             }
@@ -332,6 +348,10 @@ public struct Config: Equatable, Sendable {
             if entry.section == "power" {
                 config.powerLines[entry.key] = entry.line
                 config.powerFiles[entry.key] = file
+            }
+            if entry.section == "display" || entry.section == "tape" {
+                config.keyLines[entry.section + "." + entry.key] = entry.line
+                config.keyFiles[entry.section + "." + entry.key] = file
             }
             if let message = apply(&config, entry.value) { fail(message) }
         }
@@ -362,6 +382,7 @@ public struct Config: Equatable, Sendable {
         }
         issues += checkHoldings(config, mainFile: mainFile)
         issues += checkAlerts(config, mainFile: mainFile)
+        issues += checkOutputs(config, mainFile: mainFile)
         return (config, issues)
     }
 

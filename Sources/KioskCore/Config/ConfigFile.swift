@@ -34,6 +34,9 @@ struct ConfigFile {
     }
 
     var entries: [Entry] = []
+    /// Each section header, as an entry without a key: a section whose keys all have defaults
+    /// (`[output second]` alone) still means something.
+    var headers: [Entry] = []
     var issues: [ConfigIssue] = []
 
     /// A line that is not config, as a message may quote it: a short excerpt when it reads like
@@ -71,6 +74,7 @@ struct ConfigFile {
                 let header = String(trimmed.dropFirst().dropLast()).trimmingWhitespace()
                 let kind = header.prefix { $0 != " " && $0 != "\t" && $0 != "." }
                 section = kind.lowercased() + header.dropFirst(kind.count)
+                headers.append(Entry(file: file, section: section, key: "", value: "", line: lineNumber))
                 continue
             }
             guard let eq = trimmed.firstIndex(of: "=") else {
