@@ -50,6 +50,21 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if errors { return 0 }
 
+    // The outputs through a hotplug story on a two-HDMI card: no connector ever drives two outputs,
+    // a driven output has a frame, and the span's offsets are in order.
+    var outputs = OutputAssignment(outputs: config.effectiveOutputs)
+    let hd = ModeRequest(width: 1280, height: 720, refreshHz: 60), fhd = ModeRequest(width: 1920, height: 1080)
+    let plugs: [(ModeRequest?, ModeRequest?)] = [(hd, fhd), (nil, fhd), (nil, nil), (fhd, nil), (hd, hd)]
+    for (a, b) in plugs.prefix(size % 6) {
+        _ = outputs.update([.init(name: "HDMI-A-1", connected: a != nil, modes: a.map { [$0] } ?? []),
+                            .init(name: "HDMI-A-2", connected: b != nil, modes: b.map { [$0] } ?? [])])
+        let driven = outputs.states.compactMap(\.connector)
+        fuzzCheck(Set(driven).count == driven.count, "a connector drives one output: \(driven)")
+        fuzzCheck(outputs.states.allSatisfy { $0.connector == nil || ($0.frameWidth > 0 && $0.frameHeight > 0) }, "driven outputs have a frame")
+        let span = outputs.spanOffsets(showsTape: config.showsTape).offsets.compactMap { $0 }
+        fuzzCheck(span == span.sorted() && span.allSatisfy { $0 >= 0 }, "span offsets ascend: \(span)")
+    }
+
     // What the daemon's shell does with the values.
     var zones: [String: ExchangeTimeZone] = [:]
     for inst in config.instruments {
