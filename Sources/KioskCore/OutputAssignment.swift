@@ -129,6 +129,20 @@ public struct OutputAssignment: Equatable, Sendable {
         return stops + starts
     }
 
+    /// One line per output for the status file and the log, in section order:
+    /// `second HDMI-A-2 1920x1080@60 tape` or `first waiting: HDMI-A-1 is not connected`.
+    public var summary: [String] {
+        outputs.indices.map { i in
+            let o = outputs[i], state = states[i]
+            guard let connector = state.connector, let mode = state.mode else {
+                return "\(o.name) waiting: \(state.waiting ?? "")"
+            }
+            let turned = (o.rotation ?? 0) == 0 ? "" : " rotated \(o.rotation ?? 0)"
+            let named = o.name == .connector(connector) ? "" : " \(connector)"
+            return "\(o.name)\(named) \(mode) \(o.scene.rawValue)\(turned)"
+        }
+    }
+
     private func waitingReason(_ i: Int, connectors: [Connector], byName: [String: Connector]) -> String {
         let want: String?
         if case .connector(let n) = outputs[i].name { want = n } else { want = homes[i] }

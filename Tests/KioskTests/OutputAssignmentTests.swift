@@ -48,6 +48,17 @@ struct OutputAssignmentTests {
         #expect(a.homes == ["HDMI-A-1", "HDMI-A-2"])
     }
 
+    @Test("the status lines: each output, its connector and mode and scene, or what it waits for")
+    func summary() {
+        var a = OutputAssignment(outputs: [OutputConfig(name: .first, scene: .chart, rotation: 90),
+                                           OutputConfig(name: .connector("HDMI-A-2"), scene: .tape)])
+        #expect(a.summary == ["first waiting: not surveyed yet", "HDMI-A-2 waiting: not surveyed yet"])
+        _ = a.update(Self.pi(Self.hd, Self.fullHD))
+        #expect(a.summary == ["first HDMI-A-1 1280x720@60 chart rotated 90", "HDMI-A-2 1920x1080@60 tape"])
+        _ = a.update(Self.pi(nil, Self.fullHD))
+        #expect(a.summary == ["first waiting: HDMI-A-1 is not connected", "HDMI-A-2 1920x1080@60 tape"])
+    }
+
     @Test("one screen at boot on the second port is first; the port plugged later is second")
     func lateSecond() {
         var a = OutputAssignment(outputs: Self.twoOrdinals)
