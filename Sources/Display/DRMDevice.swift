@@ -60,6 +60,10 @@ final class DRMCard {
     let path: String
     let fd: CInt
     let driverName: String
+    /// CRTCs and connectors driven by the outputs sharing this descriptor (one DRM master, several
+    /// screens): an output choosing its pipe skips what a sibling holds.
+    var claimedCRTCs: Set<UInt32> = []
+    var claimedConnectors: Set<UInt32> = []
 
     init(path: String) throws(DisplayError) {
         let fd: CInt
@@ -131,16 +135,19 @@ final class DRMCard {
     }
 
     /// The CRTC to drive `connector` with: the one its encoder drives now (the console's, so the
-    /// restore at exit is exact), else the first one any of its encoders can reach.
-    func crtc(for connector: DRMConnector, crtcs: [UInt32]) -> UInt32? {
+    /// restore at exit is exact), else the first one any of its encoders can reach; never one
+    /// another output on this descriptor holds (`own`: the asker's, which it may keep).
+    func crtc(for connector: DRMConnector, crtcs: [UInt32], own: UInt32 = 0) -> UInt32? {
+        let taken = claimedCRTCs.subtracting([own])
         if connector.currentEncoder != 0, let enc = drmModeGetEncoder(fd, connector.currentEncoder) {
             defer { drmModeFreeEncoder(enc) }
-            if enc.pointee.crtc_id != 0 { return enc.pointee.crtc_id }
+            if enc.pointee.crtc_id != 0 && !taken.contains(enc.pointee.crtc_id) { return enc.pointee.crtc_id }
         }
         for encoderID in connector.encoders {
             guard let enc = drmModeGetEncoder(fd, encoderID) else { continue }
             defer { drmModeFreeEncoder(enc) }
-            for (index, crtc) in crtcs.enumerated() where enc.pointee.possible_crtcs & (1 << UInt32(index)) != 0 {
+            for (index, crtc) in crtcs.enumerated()
+            where enc.pointee.possible_crtcs & (1 << UInt32(index)) != 0 && !taken.contains(crtc) {
                 return crtc
             }
         }
@@ -394,9 +401,17 @@ final class DRMFlipEvents {
     /// What a flip request passes as `user_data` so that its completion lands here.
     var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    /// Reads what the kernel has for `card` (drmHandleEvent) and hands over the completions.
+    /// Reads what the kernel has for `card` (drmHandleEvent, only when the descriptor is readable:
+    /// it is blocking) and hands over this output's completions. Outputs sharing the descriptor get
+    /// theirs through their own `user_data`, kept until they ``take()`` them.
     func read(from card: DRMCard) -> [(sequence: UInt32, nanos: UInt64)] {
-        _ = drmHandleEvent(card.fd, &context)
+        var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+        if poll(&p, 1, 0) > 0 { _ = drmHandleEvent(card.fd, &context) }
+        return take()
+    }
+
+    /// The completions a read of the shared descriptor (by any output) routed here.
+    func take() -> [(sequence: UInt32, nanos: UInt64)] {
         defer { pending.removeAll() }
         return pending
     }

@@ -125,12 +125,17 @@ public final class KMSDisplay: Display {
     var didModeset = false
     var queuedEvents: [DisplayEvent] = []
 
-    /// Opens the card and lights the output with a black frame.
-    public init(options: Options = Options(), log: @escaping (String) -> Void = { _ in }) throws(DisplayError) {
+    /// Opens the card and lights the output with a black frame. With `sharing`, the output is
+    /// another connector and CRTC of that display's card, on its descriptor: one DRM master drives
+    /// both screens (a second process could not), each with its own buffers, flips and pacing.
+    public init(options: Options = Options(), sharing sibling: KMSDisplay? = nil,
+                log: @escaping (String) -> Void = { _ in }) throws(DisplayError) {
         self.options = options
         self.log = log
         let card: DRMCard
-        if let path = options.devicePath {
+        if let sibling {
+            card = sibling.card
+        } else if let path = options.devicePath {
             card = try DRMCard(path: path)
         } else {
             // The card with a connected output, never a render-only one (CardChoice.swift).
@@ -366,6 +371,7 @@ public final class KMSDisplay: Display {
             case nil: break
             }
         }
+        out += takeRoutedFlips()
         out += queuedEvents
         queuedEvents.removeAll()
         return out
@@ -385,6 +391,11 @@ public final class KMSDisplay: Display {
             if let done { out.append(.flipCompleted(vblankNanos: done.vblankNanos, sequence: done.sequence)) }
         }
         return out
+    }
+
+    /// Completions a sibling output's read of the shared descriptor routed here (nothing to read).
+    func takeRoutedFlips() -> [DisplayEvent] {
+        flips.pending.isEmpty ? [] : handleDRMEvents()
     }
 
     /// Polls the DRM fd (at most `timeoutNanos`) until the flip in flight has landed.
@@ -436,6 +447,7 @@ public final class KMSDisplay: Display {
         state = .shutDown
         pacingTimer.disarm()
         buffers = []
+        releaseClaims()
     }
 
     /// What the CRTC shows now (framebuffer id), for diagnostics: after ``shutdown()`` it is the

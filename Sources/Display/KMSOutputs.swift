@@ -47,6 +47,46 @@ extension KMSDisplay {
         }
     }
 
+    // MARK: - Survey
+
+    /// One connector of the card as the daemon's output assignment sees it.
+    public struct ConnectorSurvey: Sendable {
+        public var name: String
+        public var connected: Bool
+        /// Preferred first, as the kernel lists them.
+        public var modes: [ModeRequest]
+        public var panelQuarterTurns: Int
+    }
+
+    /// Every connector of the card in its order, with its state and modes.
+    public func surveyConnectors() -> [ConnectorSurvey] {
+        guard let res = try? card.resources() else { return [] }
+        return res.connectors.compactMap { id in
+            guard let c = card.connector(id) else { return nil }
+            let sorted = c.modes.filter(\.isPreferred) + c.modes.filter { !$0.isPreferred }
+            let turns: Int
+            switch OutputsReport.panelOrientation(card, id) {
+            case "Right Side Up": turns = 1
+            case "Upside Down": turns = 2
+            case "Left Side Up": turns = 3
+            default: turns = 0
+            }
+            return ConnectorSurvey(name: c.name, connected: c.status == .connected,
+                                   modes: sorted.map { ModeRequest(width: $0.width, height: $0.height, refreshHz: $0.refreshHz) },
+                                   panelQuarterTurns: turns)
+        }
+    }
+
+    /// `running`, or `waiting: ` and why, for the status file's outputs.
+    public var outputState: String {
+        switch state {
+        case .running: return "running"
+        case .noOutput: return connectorName.isEmpty ? "waiting: no free connected connector" : "waiting: \(connectorName) is not connected"
+        case .noMaster: return "waiting: another process is DRM master"
+        case .shutDown: return "waiting: shut down"
+        }
+    }
+
     // MARK: - Output selection and modeset
 
     struct Output { var connector: DRMConnector; var crtc: UInt32; var mode: DRMMode }
@@ -56,7 +96,9 @@ extension KMSDisplay {
         for id in res.connectors {
             guard let c = card.connector(id), c.status == .connected, !c.modes.isEmpty else { continue }
             if let wanted = options.connectorName, wanted != c.name { continue }
-            guard let crtc = card.crtc(for: c, crtcs: res.crtcs) else { continue }
+            // Another output on this descriptor drives it.
+            if c.id != connectorID && card.claimedConnectors.contains(c.id) { continue }
+            guard let crtc = card.crtc(for: c, crtcs: res.crtcs, own: crtcID) else { continue }
             let mode: DRMMode
             if let request = options.mode {
                 let sameSize = c.modes.filter { $0.width == request.width && $0.height == request.height }
@@ -80,6 +122,9 @@ extension KMSDisplay {
     /// Takes over an output: remembers its CRTC's state for the restore, makes buffers of its size.
     func adopt(_ output: Output) throws(DisplayError) {
         if saved == nil || saved?.crtcID != output.crtc { saved = card.crtcState(output.crtc) }
+        releaseClaims()
+        card.claimedCRTCs.insert(output.crtc)
+        card.claimedConnectors.insert(output.connector.id)
         connectorID = output.connector.id
         connectorName = output.connector.name
         // "Right Side Up": the panel's right edge is up, so the picture's top must point there.
@@ -164,6 +209,29 @@ extension KMSDisplay {
         buffers = made
     }
 
+    /// A modeset while an output sharing the card has a flip in flight may be refused with EBUSY
+    /// (the commit would touch its CRTC's state too on some drivers): let the flips land, reading
+    /// them for their outputs, and try again, for at most half a second.
+    func modesetAroundSiblings(_ committer: KMSCommitter) throws(Errno) {
+        let deadline = MonotonicClock.now() + 500_000_000
+        while true {
+            do {
+                try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout)
+                return
+            } catch {
+                guard error == .resourceBusy, MonotonicClock.now() < deadline else { throw error }
+                var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+                if poll(&p, 1, 20) > 0 { queuedEvents.append(contentsOf: handleDRMEvents()) }
+            }
+        }
+    }
+
+    /// Lets outputs sharing the card take this output's connector and CRTC.
+    func releaseClaims() {
+        card.claimedCRTCs.remove(crtcID)
+        card.claimedConnectors.remove(connectorID)
+    }
+
     /// Lights the CRTC with a black buffer; every buffer then needs a full frame.
     func modeset() throws(DisplayError) {
         guard mode != nil, var committer else { return }
@@ -173,7 +241,7 @@ extension KMSDisplay {
         shownShift = .zero
         front = 0
         do {
-            try committer.modeset(framebuffer: buffers[0].framebufferID, layout: layout)
+            try modesetAroundSiblings(committer)
         } catch {
             guard let next = KMSCommitChoice.fallback(from: committer.path, flip: false, error: error) else {
                 throw card.error(committer.path == .atomic ? "atomic modeset" : "drmModeSetCrtc", error,

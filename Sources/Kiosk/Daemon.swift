@@ -55,7 +55,12 @@ package final class Daemon: KioskShell {
     private let displayOpener: DisplayOpener?
     private let clock: ScaledClock
     private var timer: EventLoop.Registration?
-    private var display: (any Display)?
+    /// The first output's screen (the only one without `[output]` sections).
+    private let screen: OutputScreen
+    private var display: (any Display)? {
+        get { screen.display }
+        set { screen.display = newValue }
+    }
     private var displayRegistration: EventLoop.Registration?
     private var hotplugMonitor: UEventMonitor?
     private var hotplugRegistration: EventLoop.Registration?
@@ -67,44 +72,37 @@ package final class Daemon: KioskShell {
     private var signals: SignalFD?
     private var clockSteps: ClockStepWatch?
     private var control: ControlServer?
-    /// The picture last handed to the display: a screenshot where the display cannot read back.
-    private var lastPresented: PixelBuffer?
     /// The HDMI-CEC adapter (`[power] cec`), nil when off.
     private var cecLink: CECLink?
-    /// Paints the core's scenes; the one canvas of the display, kept for the daemon's life.
-    private let renderer: SceneRenderer
-    /// The ticker tape and the screen it shares with the scene (`[tape]`), made on the first tape frame.
-    private var tapeComposer: TapeComposer?
-    /// When the preview was last written (monotonic ns).
-    private var lastTapePreview: UInt64 = 0
     /// The frame statistics' summary as the core last gave it (on stopping).
     private var statistics = ""
 
     private var virtualTerminal: VirtualTerminal?
-    /// The picture moved by the burn-in offset, and turned for a panel mounted on its side.
-    private var shifted: PixelBuffer?
     /// The panel's turn as the core last said (`.layoutChanged`): touch maps through it.
     private var quarterTurns = 0
     /// The chart's size as the core last laid it out: gestures are recognised in its frame.
     private var chartSize: (width: Int, height: Int)?
-    private var rotated: PixelBuffer?
-    /// Turns the display offered but then refused (its test commit failed): copied from then on.
-    private var refusedTurns: Set<Int> = []
     private var exitStatus: Int32 = 0
-    /// The sysfs backlight that carries the level for the output in use (nil: software dimming),
-    /// the output it was looked up for, and the level last written to it.
-    private var backlight: Backlight?
-    private var backlightOutput: String?
-    private var backlightLevel: Double?
     /// The alert states last written to `alertStateFile`.
     private var savedAlerts: [String: AlertState] = [:]
+    /// The outputs after the first (`[output]` sections), each with its own core; started once the
+    /// first output's KMS card is open, on its descriptor.
+    private var extras: [ExtraOutput] = []
+    /// Which connector drives which section, from the survey when the card was opened.
+    private var assignment: OutputAssignment?
+    /// The newest series and fetch status of each instrument: what an output started later (its
+    /// card opened after a hotplug) is told at once.
+    private var lastSeries: [String: KioskEvent] = [:]
+    private var lastFetchStatus: [String: KioskEvent] = [:]
+    /// The first output's core's status as last written (the extras' cores rewrite the file with it).
+    private var lastCoreStatus: KioskStatus?
 
     package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil) throws(Errno) {
         self.config = Daemon.effective(config, options)
         self.options = options
         self.fonts = fonts
         loop = try EventLoop()
-        renderer = SceneRenderer(renderThreads: Daemon.renderThreads(for: self.config))
+        screen = OutputScreen(renderThreads: Daemon.renderThreads(for: self.config))
         clock = ScaledClock(scale: options.timeScale)
         let watchdog = SystemdNotify.watchdogPingInterval.map { Double($0.wholeNanoseconds) / 1e9 * options.timeScale }
         var setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
@@ -137,10 +135,11 @@ package final class Daemon: KioskShell {
     }
 
     /// What the config names on disk, read now: exchange and local time zones.
-    package static func setup(for config: Config, file: String) -> KioskSetup {
+    /// `output`: which `[output]` section's core it is for (its scene in the single-screen keys).
+    package static func setup(for config: Config, file: String, output: Int = 0) -> KioskSetup {
         let (zones, problems) = DataCheck.zones(for: config, file: file)
-        return KioskSetup(config: config, zones: zones, localZone: ScreenPower.systemTimeZone(), problems: problems,
-                          configFile: file)
+        return KioskSetup(config: config.forOutput(output), zones: zones, localZone: ScreenPower.systemTimeZone(),
+                          problems: output == 0 ? problems : [], configFile: file)
     }
 
     package func run() -> Int32 {
@@ -225,6 +224,7 @@ package final class Daemon: KioskShell {
     private func finish() -> Int32 {
         control?.shutdown()
         control = nil
+        stopExtras()
         display?.shutdown()
         virtualTerminal?.restore()
         input = nil
@@ -235,12 +235,62 @@ package final class Daemon: KioskShell {
     // MARK: Events in, effects out
 
     func send(_ event: KioskEvent) {
-        if runner.send(event) { armTimer() }
+        guard !extras.isEmpty || Daemon.remembered(event) != nil else {
+            if runner.send(event) { armTimer() }
+            return
+        }
+        if let key = Daemon.remembered(event) {
+            if case .series = event { lastSeries[key] = event } else { lastFetchStatus[key] = event }
+        }
+        let fanned = Daemon.fansOut(event)
+        // The extras let go of the shared descriptor's master before the first output's VT is
+        // released, or their retry would take the screen back from the other VT.
+        if fanned, case .vtRelease = event { for extra in extras { extra.runner.send(event) } }
+        let emptied = runner.send(event)
+        if fanned, !Daemon.isVTRelease(event) { for extra in extras { extra.runner.send(event) } }
+        if emptied { armTimer() }
+    }
+
+    /// An event for one output's core (its display's flips and changes, its frames' reports).
+    func send(_ event: KioskEvent, to extra: ExtraOutput) {
+        if extra.runner.send(event) { armTimer() }
+    }
+
+    /// Events every output's core hears: time, data, people, the screen's power by hand. The
+    /// control socket's requests other than power and messages drive the first output's chart.
+    static func fansOut(_ event: KioskEvent) -> Bool {
+        switch event {
+        case .start, .timer, .series, .fetchStatus, .dataProblems, .clockStepped, .presence, .key, .vtRelease, .vtAcquire,
+             .reloadRequested, .reloadRejected, .terminate:
+            return true
+        case .control(_, let command):
+            switch command {
+            case .screen, .brightness, .message, .clearMessage: return true
+            default: return false
+            }
+        default:
+            return false
+        }
+    }
+
+    static func isVTRelease(_ event: KioskEvent) -> Bool {
+        if case .vtRelease = event { return true }
+        return false
+    }
+
+    /// The key an event is kept under for outputs started later (nil: not kept).
+    static func remembered(_ event: KioskEvent) -> String? {
+        switch event {
+        case .series(let id, let slot, _): return "\(id)\u{1F}\(slot)"
+        case .fetchStatus(let id, _): return id
+        default: return nil
+        }
     }
 
     private func armTimer() {
         guard let timer else { return }
-        guard let deadline = core.nextDeadline else { try? loop.disarm(timer); return }
+        let deadlines = [core.nextDeadline] + extras.map { $0.runner.core.nextDeadline }
+        guard let deadline = deadlines.compactMap({ $0 }).min() else { try? loop.disarm(timer); return }
         let delay = max(0.000_1, clock.realSeconds(until: deadline))
         try? loop.rearm(timer, after: .nanoseconds(Int64(min(delay, 86_400) * 1e9)))
     }
@@ -262,7 +312,7 @@ package final class Daemon: KioskShell {
     package func stopping(statistics: String) {
         self.statistics = statistics
         // The console after us should not inherit a dimmed panel.
-        if backlight != nil { _ = applyBacklight(1) }
+        if screen.backlight != nil { _ = screen.applyBacklight(1) }
         tellSystemd(.stopping(statistics: statistics))
     }
 
@@ -306,7 +356,7 @@ package final class Daemon: KioskShell {
         do {
             let d: any Display
             if let displayOpener { d = try displayOpener() } else {
-                d = try DisplayBackends.open(options.displayChoice, device: config.displayDevice, connector: config.connector,
+                d = try DisplayBackends.open(options.displayChoice, device: config.displayDevice, connector: firstConnector,
                                              mode: options.modeOverride ?? config.mode, shiftMargin: config.burnInShift,
                                              log: { Log.notice("display: \($0)") })
             }
@@ -315,9 +365,10 @@ package final class Daemon: KioskShell {
                 virtualTerminal = VirtualTerminal(log: { Log.info($0) })
             }
             if let fd = d.pollDescriptor {
-                displayRegistration = try? loop.watch(fd) { [unowned self] _ in handleDisplayEvents() }
+                displayRegistration = try? loop.watch(fd) { [unowned self] _ in handleAllDisplayEvents() }
             }
             send(.displayOpened(info(of: d)))
+            startExtras()
         } catch {
             // With no device at all the command line has said so already.
             let quiet = error.kind == .noDisplay && DisplayBackends.devicePaths().isEmpty
@@ -325,67 +376,137 @@ package final class Daemon: KioskShell {
         }
     }
 
+    /// The connector the first output asks for: `[display] connector`, or with `[output]`
+    /// sections the first one's when it names one.
+    private var firstConnector: String? {
+        guard let first = config.effectiveOutputs.first, !config.outputs.isEmpty else { return config.connector }
+        if case .connector(let name) = first.name { return name }
+        return nil
+    }
+
     private func closeDisplay() {
+        stopExtras()
         if let displayRegistration { loop.remove(displayRegistration); self.displayRegistration = nil }
         display?.shutdown()
         display = nil
-        shifted = nil
-        rotated = nil
+        screen.dropCopies()
     }
 
-    private func info(of d: any Display) -> DisplayInfo {
-        findBacklight(for: d)
-        return DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
-                           outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
-                           scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS,
-                           backlight: backlight?.name)
-    }
-
-    /// Looks up the backlight of the KMS output in use once per output, and says which means
-    /// carries the level. Other displays (fbdev, headless) dim in software.
-    private func findBacklight(for d: any Display) {
-        guard let kms = d as? KMSDisplay, !kms.connectorName.isEmpty else { return }
-        let card = String(kms.devicePath.split(separator: "/").last ?? "card0")
-        let output = card + "-" + kms.connectorName
-        guard output != backlightOutput else { return }
-        backlightOutput = output
-        backlightLevel = nil
-        let (found, why) = Backlight.find(card: card, connector: kms.connectorName)
-        backlight = found
-        if let found {
-            Log.write(.notice, "display: brightness by \(why) (max \(found.maxBrightness))")
-        } else {
-            Log.write(.info, "display: brightness by software dimming (\(why))")
-        }
-    }
-
-    /// Writes the level to the backlight when it changed; false when it cannot (the level is then
-    /// drawn in software from this frame on, and the log says why once).
-    private func applyBacklight(_ level: Double) -> Bool {
-        guard let b = backlight else { return false }
-        if backlightLevel == level { return true }
-        do throws(Errno) {
-            try b.set(level: level)
-            backlightLevel = level
-            return true
-        } catch {
-            Log.write(.warning, "display: cannot write \(b.directory)/brightness (\(error)); dimming in software instead")
-            backlight = nil
-            return false
-        }
-    }
+    private func info(of d: any Display) -> DisplayInfo { screen.info(of: d) }
 
     func handleDisplayEvents() {
         guard let d = display else { return }
-        for event in d.handleReadable() {
-            switch event {
-            case .flipCompleted(let nanos, let sequence):
-                send(.flipCompleted(vblank: clock.coreSeconds(monotonicNanos: nanos), sequence: sequence))
-            case .connectorLost: send(.display(.connectorLost, info(of: d)))
-            case .connectorReturned: send(.display(.connectorReturned, info(of: d)))
-            case .masterLost: send(.display(.masterLost, info(of: d)))
-            case .masterRegained: send(.display(.masterRegained, info(of: d)))
+        for event in d.handleReadable() { send(Daemon.kioskEvent(event, info: info(of: d), clock: clock)) }
+    }
+
+    /// Every output's events: outputs on one card share its descriptor, and whichever reads it
+    /// routes each flip's completion to its own output, which must then hear of it too.
+    func handleAllDisplayEvents() {
+        handleDisplayEvents()
+        for extra in extras { extra.handleDisplayEvents() }
+    }
+
+    static func kioskEvent(_ event: DisplayEvent, info: @autoclosure () -> DisplayInfo, clock: ScaledClock) -> KioskEvent {
+        switch event {
+        case .flipCompleted(let nanos, let sequence):
+            return .flipCompleted(vblank: clock.coreSeconds(monotonicNanos: nanos), sequence: sequence)
+        case .connectorLost: return .display(.connectorLost, info())
+        case .connectorReturned: return .display(.connectorReturned, info())
+        case .masterLost: return .display(.masterLost, info())
+        case .masterRegained: return .display(.masterRegained, info())
+        }
+    }
+
+    // MARK: Outputs after the first
+
+    var clockForOutputs: ScaledClock { clock }
+    var fontSet: FontSet { fonts }
+    func removeFromLoop(_ registration: EventLoop.Registration) { loop.remove(registration) }
+
+    /// With two or more `[output]` sections and a KMS card open for the first: surveys the card,
+    /// assigns its connectors, and starts a core for each further output, told the data so far.
+    private func startExtras() {
+        let sections = config.effectiveOutputs
+        guard extras.isEmpty, sections.count > 1, let kms = display as? KMSDisplay else {
+            if extras.isEmpty, sections.count > 1, let d = display {
+                Log.warning("display: [output] sections need a KMS card; \(d.presentMethod) shows the first section's scene only")
             }
+            return
+        }
+        var plan = OutputAssignment(outputs: sections)
+        let survey = kms.surveyConnectors().map {
+            OutputAssignment.Connector(name: $0.name, connected: $0.connected, modes: $0.modes, panelRotation: $0.panelQuarterTurns * 90)
+        }
+        _ = plan.update(survey)
+        assignment = plan
+        for line in plan.summary { Log.notice("display: output \(line)") }
+        let (span, x0) = plan.spanOffsets(showsTape: config.showsTape)
+        if config.tapeSpan, let offset = span[0] { screen.tapeSpan = (offset, x0) }
+        for i in sections.indices.dropFirst() {
+            let core = KioskCore(setup: Daemon.setup(for: config, file: options.configPath ?? "", output: i), fonts: fonts,
+                                 watchdogInterval: nil, writesStatus: options.statusFile != nil, statusInterval: options.timeScale)
+            let extra = ExtraOutput(index: i, section: sections[i], core: core, daemon: self, now: { [clock] in clock.now() },
+                                    renderThreads: Daemon.renderThreads(for: config))
+            if config.tapeSpan, let offset = span[i] { extra.screen.tapeSpan = (offset, x0) }
+            extras.append(extra)
+            extra.runner.send(.start)
+            for event in lastSeries.values { extra.runner.send(event) }
+            for event in lastFetchStatus.values { extra.runner.send(event) }
+        }
+        armTimer()
+    }
+
+    private func stopExtras() {
+        for extra in extras {
+            extra.runner.send(.terminate)
+            extra.close()
+        }
+        extras = []
+    }
+
+    /// Opens the extra output's connector on the first output's card and descriptor.
+    func openExtraDisplay(_ extra: ExtraOutput) {
+        guard extra.display == nil else { return }
+        guard let kms = display as? KMSDisplay else {
+            extra.send(.displayUnavailable(message: nil))
+            return
+        }
+        let connector = assignment?.states[extra.index].connector
+        let name = "[output \(extra.section.name)]"
+        do {
+            let d = try KMSDisplay(options: .init(devicePath: kms.devicePath, connectorName: connector, waitForOutput: true,
+                                                  shiftMargin: config.burnInShift),
+                                   sharing: kms, log: { Log.notice("display: \(name) \($0)") })
+            extra.screen.display = d
+            if let fd = d.pollDescriptor {
+                extra.registration = try? loop.watch(fd) { [unowned self] _ in handleAllDisplayEvents() }
+            }
+            if d.connectorName.isEmpty { Log.notice("display: \(name) waits for a free connector to be plugged in") }
+            extra.send(.displayOpened(extra.screen.info(of: d)))
+        } catch {
+            extra.send(.displayUnavailable(message: "\(name) \(error)"))
+        }
+    }
+
+    func extraLayoutChanged(_ extra: ExtraOutput, quarterTurns: Int, width: Int, height: Int) {}
+
+    /// Rewrites the status file with every output's state (an extra output's core saw a change).
+    func rewriteStatus() {
+        if let lastCoreStatus { writeStatus(lastCoreStatus) }
+    }
+
+    /// One line of the status file's `outputs` per section (empty without sections).
+    private var outputStatus: [KioskStatus.Output] {
+        let sections = config.effectiveOutputs
+        guard !config.outputs.isEmpty else { return [] }
+        return sections.indices.map { i in
+            let d: (any Display)? = i == 0 ? display : extras.first { $0.index == i }?.display
+            let kms = d as? KMSDisplay
+            let connector = kms.flatMap { $0.connectorName.isEmpty ? nil : $0.connectorName }
+            return KioskStatus.Output(name: sections[i].name.description, connector: connector,
+                                      mode: connector == nil ? nil : kms?.modeDescription, scene: sections[i].scene.rawValue,
+                                      state: kms?.outputState ?? (d == nil ? "waiting: no display open" : "running"),
+                                      flips: kms?.flipsCompleted ?? 0, missedVblanks: kms?.missedVblanks ?? 0)
         }
     }
 
@@ -420,136 +541,9 @@ package final class Daemon: KioskShell {
     }
 
     package func present(_ plan: FramePlan) {
-        guard let d = display else {
-            send(.presentFailed("no display"))
-            return
-        }
-        let t0 = MonotonicClock.now()
-        do throws(DisplayError) {
-            let frameBytes = d.width * d.height * 4
-            if case .black = plan.scene {
-                // The size the display takes: the mode's, transposed while it turns by a quarter.
-                let sideways = d.scanoutRotation % 2 == 1
-                let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
-                let bytes = try d.present(black, damage: black.bounds)
-                send(.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)))
-                return
-            }
-            renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold) }
-            // The level: software dimming scales the colours as they are drawn (the core asks for
-            // a whole redraw when the level changes).
-            var redraw = plan.redraw
-            if applyBacklight(plan.brightness) {
-                renderer.brightness = 1
-            } else if renderer.brightness != plan.brightness {
-                // Dimmed in software after the backlight failed: the core asked for no repaint.
-                renderer.brightness = plan.brightness
-                redraw = true
-            }
-            // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
-            let canvas: Canvas
-            switch plan.scene {
-            case _ where !redraw: canvas = renderer.canvas
-            // The tape alone: the chart is not shown, so it is not drawn.
-            case .chart where plan.tape?.position == .full: canvas = renderer.canvas
-            case .chart(let model): canvas = renderer.render(model, at: plan.time)
-            case .overview(let board): canvas = renderer.render(board)
-            case .black: canvas = renderer.canvas
-            }
-            let t1 = MonotonicClock.now()
-            var picture = canvas.buffer
-            var damage = plan.fullCopy || redraw != plan.redraw ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
-            if let tape = plan.tape {
-                // The scene's redrawn rectangles moved into place beside the band, and the band.
-                let sideways = ((plan.quarterTurns % 2) + 2) % 2 == 1
-                let composer = tapeComposer ?? TapeComposer(fonts: fonts)
-                tapeComposer = composer
-                let full = damage.contains(picture.bounds)
-                let screen = composer.compose(tape, scene: canvas, sceneDamage: redraw ? (full ? [picture.bounds] : damage) : [],
-                                              width: sideways ? d.height : d.width, height: sideways ? d.width : d.height,
-                                              time: plan.time, brightness: renderer.brightness)
-                picture = screen.canvas.buffer
-                damage = plan.fullCopy ? [picture.bounds] : screen.damage
-            }
-            let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
-            // The margins a scanout shift uncovers show the background, shifted or not yet.
-            var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
-            // The display turns the picture itself (a plane's rotation): present it unturned.
-            let turns = ((plan.quarterTurns % 4) + 4) % 4
-            let turnedByDisplay = d.scanoutRotation == turns
-            // Whether the scanout moves or the pixels do, and when all of them, is the plan's
-            // (the core knows the display's limits); the shell only carries it out.
-            if plan.offset != .zero {
-                let o = plan.offset
-                if plan.shiftByScanout {
-                    shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
-                } else {
-                    // The pixels move: all of them at a new offset, else only the damage, moved
-                    // (all of them too when the moved copy went with a layout change).
-                    let whole = plan.fullCopy || shifted == nil
-                    var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
-                    shifted = nil  // uniquely referenced while written
-                    if whole {
-                        moved.copy(from: picture, offsetX: o.dx, offsetY: o.dy, fill: background)
-                        damage = [moved.bounds]
-                    } else {
-                        damage = damage.map { Daemon.copy($0, from: picture, into: &moved, dx: o.dx, dy: o.dy) }
-                    }
-                    picture = moved
-                    shifted = moved
-                }
-            }
-            let bytes: Int
-            if !turnedByDisplay {
-                // The turned copy holds the last picture turned: only the damage is turned again
-                // (a scrub on a panel mounted on its side copies a few percent, not the frame).
-                let fresh = rotated.map { $0.width != d.width || $0.height != d.height } ?? true
-                var turned = fresh ? PixelBuffer(width: d.width, height: d.height) : rotated!
-                rotated = nil  // uniquely referenced while written
-                let turnedDamage: [IntRect]
-                if fresh || damage.contains(picture.bounds) {
-                    picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
-                    turnedDamage = [turned.bounds]
-                } else {
-                    turnedDamage = damage.map { picture.rotate(quarterTurns: plan.quarterTurns, rect: $0, into: &turned) }
-                        .filter { !$0.isEmpty }
-                }
-                bytes = try d.present(turned, damage: turnedDamage, shift: .zero)
-                rotated = turned
-                lastPresented = turned
-            } else {
-                bytes = try d.present(picture, damage: damage, shift: shift)
-                lastPresented = picture
-            }
-            send(.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1, copiedBytes: bytes,
-                                             frameBytes: frameBytes)))
-            // Under a crawling tape every settled frame is new: the preview at most once a second.
-            if plan.settled, let preview = options.previewFile,
-               plan.tape == nil || t0 &- lastTapePreview >= 1_000_000_000 {
-                lastTapePreview = t0
-                writePreview(d, to: preview)
-            }
-        } catch {
-            send(.presentFailed("\(error)"))
-        }
-    }
-
-    /// Copies `rect` of `source` into `target` moved by (`dx`, `dy`); returns where it landed.
-    /// (The strips a shift uncovers keep the fill they got when the offset was set.)
-    static func copy(_ rect: IntRect, from source: PixelBuffer, into target: inout PixelBuffer, dx: Int, dy: Int) -> IntRect {
-        let landed = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
-            .intersection(target.bounds).intersection(IntRect(x0: dx, y0: dy, x1: source.width + dx, y1: source.height + dy))
-        guard !landed.isEmpty else { return landed }
-        let ss = source.stride, ts = target.stride
-        source.pixels.withUnsafeBufferPointer { src in
-            target.pixels.withUnsafeMutableBufferPointer { dst in
-                for y in landed.y0..<landed.y1 {
-                    let from = src.baseAddress! + (y - dy) * ss + (landed.x0 - dx)
-                    (dst.baseAddress! + y * ts + landed.x0).update(from: from, count: landed.width)
-                }
-            }
-        }
-        return landed
+        let (answer, previewDue) = screen.present(plan, fonts: fonts)
+        send(answer)
+        if previewDue, let preview = options.previewFile, let d = display { writePreview(d, to: preview) }
     }
 
     /// The preview file is replaced whole (PNG.write renames a finished file over it): a reader
@@ -563,17 +557,9 @@ package final class Daemon: KioskShell {
     private func applyLayout() {
         guard let chartSize, let d = display else { return }
         input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
-        let turns = ((quarterTurns % 4) + 4) % 4
-        let wanted = d.scanoutQuarterTurns.subtracting(refusedTurns).contains(turns) ? turns : 0
-        if d.scanoutRotation != wanted, !d.rotateScanout(quarterTurns: wanted) {
-            // Offered but refused: say so, and let the core plan copies (a new model, full frames).
-            if wanted != 0 { refusedTurns.insert(wanted) }
-            Log.warning("display: the plane refused rotation \(wanted * 90)°; turning the picture by copy")
-            send(.displayOpened(info(of: d)))
-        }
+        // Offered but refused: the core plans copies (a new model, full frames).
+        if screen.applyTurn(quarterTurns) { send(.displayOpened(info(of: d))) }
         gestures.resize(width: Double(chartSize.width), height: Double(chartSize.height))
-        shifted = nil
-        rotated = nil
     }
 
     // MARK: Input
@@ -691,9 +677,20 @@ package final class Daemon: KioskShell {
         }
         Log.notice(outcome.summary)
         let oldCEC = config.cec
+        let oldOutputs = config.effectiveOutputs
         config = Daemon.effective(outcome.config, options)
-        renderer.renderThreads = Daemon.renderThreads(for: config)
+        screen.renderer.renderThreads = Daemon.renderThreads(for: config)
         send(.configure(Daemon.setup(for: config, file: configPath)))
+        if config.effectiveOutputs.map(\.name) != oldOutputs.map(\.name) || config.tapeSpan != (screen.tapeSpan != nil) {
+            // Outputs added, removed or renamed: the extras start again on the new sections.
+            stopExtras()
+            screen.tapeSpan = nil
+            startExtras()
+        } else {
+            for extra in extras {
+                extra.runner.send(.configure(Daemon.setup(for: config, file: configPath, output: extra.index)))
+            }
+        }
         if config.cec != oldCEC { startCEC() }
         startLiveData()
         return .ok(outcome.summary)
@@ -718,7 +715,7 @@ package final class Daemon: KioskShell {
             return
         }
         defer { try? fd.close() }
-        guard let picture = display?.capturedPicture() ?? lastPresented else {
+        guard let picture = display?.capturedPicture() ?? screen.lastPresented else {
             control.answer(id, .error(.refused("no picture yet")))
             return
         }
@@ -747,10 +744,12 @@ package final class Daemon: KioskShell {
         status.pacing = display?.pacingMethod
         status.rssKB = ProcessResources.residentKB()
         status.openFDs = ProcessResources.openDescriptors()
+        status.outputs = outputStatus
         return status
     }
 
     package func writeStatus(_ coreStatus: KioskStatus) {
+        lastCoreStatus = coreStatus
         guard let path = options.statusFile else { return }
         let status = completed(coreStatus)
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {

@@ -17,8 +17,10 @@ package final class TapeComposer {
 
     /// The screen for `frame` at `time`: `scene` (nil or ignored for the tape alone) whose
     /// `sceneDamage` changed since the last call. Returns the screen and what changed on it.
-    package func compose(_ frame: FrameTape, scene: Canvas?, sceneDamage: [IntRect], width: Int, height: Int,
-                         time: Double, brightness: Double) -> (canvas: Canvas, damage: [IntRect]) {
+    /// `span`: where this screen's band sits on a tape spanning several outputs (every output's
+    /// band must then be the same height, so the cells line up at the seams).
+    package func compose(_ frame: FrameTape, span: (offset: Int, x0: Double)? = nil, scene: Canvas?, sceneDamage: [IntRect],
+                         width: Int, height: Int, time: Double, brightness: Double) -> (canvas: Canvas, damage: [IntRect]) {
         var fresh = false
         if screen == nil || screen!.width != width || screen!.height != height {
             screen = Canvas(width: max(1, width), height: max(1, height))
@@ -32,6 +34,11 @@ package final class TapeComposer {
             fresh = true
         }
         let tape = self.tape!
+        if let span, tape.spanOffset != span.offset || tape.motion.x0 != span.x0 {
+            tape.spanOffset = span.offset
+            tape.setMotion(speed: frame.speed, x0: span.x0)
+            fresh = true
+        }
         if shown?.revision != frame.revision { tape.setItems(frame.items, now: time) }
         shown = (frame.position, frame.speed, frame.palette, frame.revision)
         tape.brightness = brightness

@@ -67,7 +67,40 @@ public struct KioskStatus: Sendable, Equatable {
     public var problems: [KioskProblem] = []
     /// The `[alert]`s in effect: fired and not yet re-armed.
     public var alerts: [String] = []
+    /// Each configured output when the daemon drives several (`[output]` sections), in section
+    /// order; empty for one screen. Filled in by the shell, which holds the displays.
+    public var outputs: [Output] = []
     public var time: Double = 0
+
+    /// One output: which connector drives it and how it is doing.
+    public struct Output: Sendable, Equatable {
+        /// The section's name: `first`, `second` or a connector name.
+        public var name: String
+        public var connector: String?
+        public var mode: String?
+        public var scene: String
+        /// `running`, or `waiting: ` and why.
+        public var state: String
+        /// Flips completed on this output since the daemon started.
+        public var flips: Int
+        public var missedVblanks: Int
+
+        public init(name: String, connector: String?, mode: String?, scene: String, state: String, flips: Int, missedVblanks: Int) {
+            self.name = name
+            self.connector = connector
+            self.mode = mode
+            self.scene = scene
+            self.state = state
+            self.flips = flips
+            self.missedVblanks = missedVblanks
+        }
+
+        var json: String {
+            "{\"name\": \(jsonString(name)), \"connector\": \(jsonString(connector)), \"mode\": \(jsonString(mode)), "
+                + "\"scene\": \(jsonString(scene)), \"state\": \(jsonString(state)), \"flips\": \(flips), "
+                + "\"missed_vblanks\": \(missedVblanks)}"
+        }
+    }
 
     public init() {}
 
@@ -96,6 +129,14 @@ public struct KioskStatus: Sendable, Equatable {
 
     private enum Value {
         case text(String?), number(Double?), raw(String), list([String])
+        /// Objects, one per line in the file (a person reads it), on one line on the socket.
+        case objects([String])
+
+        func json(pretty: Bool) -> String {
+            guard case .objects(let items) = self else { return json }
+            guard pretty, !items.isEmpty else { return "[" + items.joined(separator: ", ") + "]" }
+            return "[\n" + items.map { "    " + $0 }.joined(separator: ",\n") + "\n  ]"
+        }
 
         var json: String {
             switch self {
@@ -103,6 +144,7 @@ public struct KioskStatus: Sendable, Equatable {
             case .number(let v): return jsonNumber(v)
             case .raw(let r): return r
             case .list(let l): return "[" + l.map { jsonString($0) }.joined(separator: ", ") + "]"
+            case .objects(let items): return "[" + items.joined(separator: ", ") + "]"
             }
         }
 
@@ -112,6 +154,7 @@ public struct KioskStatus: Sendable, Equatable {
             case .number(let v): return v.map { jsonNumber($0) == "null" ? "" : jsonNumber($0) } ?? ""
             case .raw(let r): return r == "null" ? "" : r
             case .list(let l): return l.joined(separator: ",")
+            case .objects(let items): return String(items.count)
             }
         }
     }
@@ -138,13 +181,13 @@ public struct KioskStatus: Sendable, Equatable {
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
-         ("alerts", .list(alerts)),
+         ("alerts", .list(alerts)), ("outputs", .objects(outputs.map(\.json))),
          ("time", .number(time))]
     }
 
     /// The status file's text.
     public var json: String {
-        "{\n" + fields.map { "  \"\($0.0)\": \($0.1.json)" }.joined(separator: ",\n") + "\n}\n"
+        "{\n" + fields.map { "  \"\($0.0)\": \($0.1.json(pretty: true))" }.joined(separator: ",\n") + "\n}\n"
     }
 
     /// The same object on one line (a control socket's answer).
@@ -156,7 +199,7 @@ public struct KioskStatus: Sendable, Equatable {
     /// Problems are left out: they are lines of their own on stderr.
     public func keyValueLines(only keys: Set<String>? = nil) -> String {
         var out = ""
-        for (key, value) in fields where key != "problems" && keys?.contains(key) ?? true {
+        for (key, value) in fields where key != "problems" && key != "outputs" && keys?.contains(key) ?? true {
             out += "\(key)=\(value.plain)\n"
         }
         return out

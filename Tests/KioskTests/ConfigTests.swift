@@ -380,8 +380,7 @@ struct ConfigTests {
             }
         }
         let (full, fullIssues) = Config.parse(uncommented.joined(separator: "\n"), file: path)
-        // The example [output] sections draw the one notice that the daemon does not drive them yet.
-        #expect(fullIssues.filter { $0.message != Config.outputsNotUsedYet }.isEmpty, "\(fullIssues)")
+        #expect(fullIssues.isEmpty, "\(fullIssues)")
         #expect(full.outputs.map(\.name) == [.first, .second])
         #expect(full.cycleSeconds == Config().cycleSeconds)
         #expect(full.burnInShift == Config().burnInShift)

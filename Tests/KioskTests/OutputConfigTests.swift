@@ -5,7 +5,6 @@ import Testing
 /// them, and what they mean together with `[display]` and `[tape]`.
 @Suite("Output sections")
 struct OutputConfigTests {
-    private static let notUsedYet = Config.outputsNotUsedYet
 
     private func parse(_ text: String) -> (Config, errors: [String], warnings: [String]) {
         let (config, issues) = Config.parse(text, file: "t.conf")
@@ -51,7 +50,7 @@ struct OutputConfigTests {
             sceen = tape
             """)
         #expect(errors == ["t.conf:7: rotation: expected auto ([display] rotation), 0, 90, 180 or 270, found \"7\""])
-        #expect(warnings == ["t.conf:8: sceen: unknown key, ignored (did you mean \"scene\"?)", "t.conf:1: \(Self.notUsedYet)"])
+        #expect(warnings == ["t.conf:8: sceen: unknown key, ignored (did you mean \"scene\"?)"])
         #expect(config.outputs.map(\.name) == [.connector("HDMI-A-2"), .first])
         #expect(config.outputs.map(\.scene) == [.tape, .watchlist])
         #expect(config.outputs.map(\.rotation) == [90, nil])
@@ -70,6 +69,43 @@ struct OutputConfigTests {
         #expect(config.outputs[0].location(of: "scene", mainFile: "main.conf") == ("main.conf", 2))
         #expect(issues.filter { $0.severity == .error }.map(\.description)
                 == ["conf.d/10-screens.conf:4: scene: expected chart (cycling as a single screen does), watchlist or tape (the tape alone), found \"bogus\""])
+    }
+
+    @Test("with backend = fbdev the sections say that they need KMS")
+    func fbdevNotice() {
+        let (_, errors, warnings) = parse("[display]\nbackend = fbdev\n[output first]\n[output second]\nscene = tape\n")
+        #expect(errors.isEmpty)
+        #expect(warnings == ["t.conf:3: \(Config.outputsNeedKMS)"])
+    }
+
+    @Test("each output's core runs on the single-screen keys its section means")
+    func perOutputConfig() {
+        let (config, errors, _) = parse("""
+            [display]
+            rotation = 180
+            [chart]
+            watchlist = only
+            [tape]
+            position = full
+            [output first]
+            scene = chart
+            [output second]
+            scene = tape
+            rotation = 90
+            scale = 2
+            [output DP-1]
+            scene = watchlist
+            """)
+        #expect(errors.isEmpty)
+        let first = config.forOutput(0), second = config.forOutput(1), third = config.forOutput(2)
+        // The chart output cycles (an overview alone is what scene = watchlist says) with no full tape.
+        #expect(first.tapePosition == .off && first.watchlist == .cycle && first.rotation == 180)
+        #expect(second.tapePosition == .full && second.rotation == 90 && second.scale == 2)
+        #expect(third.watchlist == .only && third.tapePosition == .off && third.rotation == 180)
+        // Out of range, or no sections: the config as it is.
+        #expect(config.forOutput(7) == config)
+        let (single, _, _) = parse("[tape]\nposition = full\n")
+        #expect(single.forOutput(0) == single)
     }
 
     @Test("at most four sections; the fifth is an error and is not kept")
@@ -97,7 +133,6 @@ struct OutputConfigTests {
             "t.conf:2: connector: HDMI-A-1 is ignored: the [output] sections name the connectors",
             "t.conf:4: position: full is the single screen's tape; with [output] sections scene = tape makes an output the tape, and chart or watchlist outputs get a band with bottom or top",
             "t.conf:5: span: span = all joins the tapes of two or more outputs, and 1 shows one (scene = tape, or [tape] position = bottom or top)",
-            "t.conf:6: \(Self.notUsedYet)",
         ])
     }
 
@@ -112,7 +147,7 @@ struct OutputConfigTests {
             [output second]
             """)
         #expect(errors.isEmpty)
-        #expect(warnings == ["t.conf:4: \(Self.notUsedYet)"])
+        #expect(warnings.isEmpty)
         // `[output second]` without keys is a section all the same: the chart with a band.
         #expect(config.outputs.map(\.name) == [.first, .second])
         #expect(config.outputs.map(\.scene) == [.tape, .chart])

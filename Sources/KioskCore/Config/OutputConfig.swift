@@ -151,8 +151,8 @@ extension Config {
         config.outputs[index] = output
     }
 
-    /// Said once while the daemon drives one output (remove with the two-output shell).
-    static let outputsNotUsedYet = "[output] sections are checked but not used yet: the daemon drives one output, as [display] says"
+    /// The sections drive KMS outputs of one card; a framebuffer has one screen.
+    static let outputsNeedKMS = "[output] sections drive the outputs of one KMS card; with backend = fbdev only the first section's scene is shown"
 
     /// What the sections mean together: keys of `[display]` and `[tape]` that they override, and
     /// sections that cannot show anything.
@@ -186,14 +186,35 @@ extension Config {
                         "span = all joins the tapes of two or more outputs, and \(showing.count) shows one (scene = tape, or [tape] position = bottom or top)")
             }
         }
-        // Until the daemon drives several outputs, the sections are checked and not shown.
-        warning(firstOutput.location(of: "", mainFile: mainFile), "", outputsNotUsedYet)
+        if config.displayBackend == .fbdev {
+            warning(firstOutput.location(of: "", mainFile: mainFile), "", outputsNeedKMS)
+        }
         return issues
     }
 
     /// Whether `output` shows a tape: the tape alone, or the band beside its chart or overview.
     public func showsTape(_ output: OutputConfig) -> Bool {
         output.scene == .tape || tapePosition == .bottom || tapePosition == .top
+    }
+
+    /// The config one output's core runs on: its scene, rotation and scale in the single-screen
+    /// keys the core reads (`scene = tape` is the tape alone, `watchlist` the overview alone).
+    /// Without `[output]` sections, the config as it is.
+    public func forOutput(_ index: Int) -> Config {
+        let all = effectiveOutputs
+        guard !outputs.isEmpty, all.indices.contains(index) else { return self }
+        let o = all[index]
+        var c = self
+        c.rotation = o.rotation
+        c.scale = o.scale
+        // The single screen's full tape is an output's scene now (check-config says so).
+        if c.tapePosition == .full { c.tapePosition = .off }
+        switch o.scene {
+        case .tape: c.tapePosition = .full
+        case .watchlist: c.watchlist = .only
+        case .chart: if c.watchlist == .only { c.watchlist = .cycle }
+        }
+        return c
     }
 
     /// The outputs to drive: the `[output]` sections with `[display]`'s rotation and scale where

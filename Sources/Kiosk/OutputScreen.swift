@@ -1,0 +1,232 @@
+import Chart
+import Display
+import KioskCore
+import LinuxIO
+import Raster
+import Text
+
+/// One screen of the daemon, the shell's side of it: the display, the renderer that paints the
+/// core's plans for it, the tape beside the scene, the copies a burn-in shift or a turn by copy
+/// keep, and the backlight that carries its level. The daemon has one per output; each output's
+/// core decides, this carries the decision out.
+final class OutputScreen {
+    var display: (any Display)?
+    /// Paints the core's scenes; the one canvas of the display, kept for the daemon's life.
+    let renderer: SceneRenderer
+    /// The ticker tape and the screen it shares with the scene (`[tape]`), made on the first tape frame.
+    private var tapeComposer: TapeComposer?
+    /// Where this screen's window sits on a tape spanning several outputs (nil: its own tape).
+    var tapeSpan: (offset: Int, x0: Double)?
+    /// When the preview was last written (monotonic ns).
+    private var lastTapePreview: UInt64 = 0
+    /// The picture moved by the burn-in offset, and turned for a panel mounted on its side.
+    var shifted: PixelBuffer?
+    var rotated: PixelBuffer?
+    /// The picture last handed to the display: a screenshot where the display cannot read back.
+    private(set) var lastPresented: PixelBuffer?
+    /// Turns the display offered but then refused (its test commit failed): copied from then on.
+    private(set) var refusedTurns: Set<Int> = []
+    /// The sysfs backlight that carries the level for the output in use (nil: software dimming),
+    /// the output it was looked up for, and the level last written to it.
+    private(set) var backlight: Backlight?
+    private var backlightOutput: String?
+    private var backlightLevel: Double?
+    /// Names the screen in log lines when there are several ("" alone).
+    let logPrefix: String
+
+    init(renderThreads: Int, logPrefix: String = "") {
+        renderer = SceneRenderer(renderThreads: renderThreads)
+        self.logPrefix = logPrefix
+    }
+
+    /// Forgets the copies kept for the old layout or display.
+    func dropCopies() {
+        shifted = nil
+        rotated = nil
+    }
+
+    func info(of d: any Display) -> DisplayInfo {
+        findBacklight(for: d)
+        return DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
+                           outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
+                           scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS,
+                           backlight: backlight?.name)
+    }
+
+    /// Looks up the backlight of the KMS output in use once per output, and says which means
+    /// carries the level. Other displays (fbdev, headless) dim in software.
+    private func findBacklight(for d: any Display) {
+        guard let kms = d as? KMSDisplay, !kms.connectorName.isEmpty else { return }
+        let card = String(kms.devicePath.split(separator: "/").last ?? "card0")
+        let output = card + "-" + kms.connectorName
+        guard output != backlightOutput else { return }
+        backlightOutput = output
+        backlightLevel = nil
+        let (found, why) = Backlight.find(card: card, connector: kms.connectorName)
+        backlight = found
+        if let found {
+            Log.write(.notice, "display: \(logPrefix)brightness by \(why) (max \(found.maxBrightness))")
+        } else {
+            Log.write(.info, "display: \(logPrefix)brightness by software dimming (\(why))")
+        }
+    }
+
+    /// Writes the level to the backlight when it changed; false when it cannot (the level is then
+    /// drawn in software from this frame on, and the log says why once).
+    func applyBacklight(_ level: Double) -> Bool {
+        guard let b = backlight else { return false }
+        if backlightLevel == level { return true }
+        do throws(Errno) {
+            try b.set(level: level)
+            backlightLevel = level
+            return true
+        } catch {
+            Log.write(.warning, "display: cannot write \(b.directory)/brightness (\(error)); dimming in software instead")
+            backlight = nil
+            return false
+        }
+    }
+
+    /// Lets the display turn the picture by its plane when it can; true when it offered the turn
+    /// and then refused it (the core must hear the display's new offer: a new model, full frames).
+    func applyTurn(_ quarterTurns: Int) -> Bool {
+        defer { dropCopies() }
+        guard let d = display else { return false }
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let wanted = d.scanoutQuarterTurns.subtracting(refusedTurns).contains(turns) ? turns : 0
+        guard d.scanoutRotation != wanted, !d.rotateScanout(quarterTurns: wanted) else { return false }
+        if wanted != 0 { refusedTurns.insert(wanted) }
+        Log.warning("display: \(logPrefix)the plane refused rotation \(wanted * 90)°; turning the picture by copy")
+        return true
+    }
+
+    /// Draws `plan` and presents it: what the core hears back (`.framePresented` or
+    /// `.presentFailed`), and whether a settled frame is due as the preview.
+    func present(_ plan: FramePlan, fonts: FontSet) -> (answer: KioskEvent, previewDue: Bool) {
+        guard let d = display else { return (.presentFailed("no display"), false) }
+        let t0 = MonotonicClock.now()
+        do throws(DisplayError) {
+            let frameBytes = d.width * d.height * 4
+            if case .black = plan.scene {
+                // The size the display takes: the mode's, transposed while it turns by a quarter.
+                let sideways = d.scanoutRotation % 2 == 1
+                let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
+                let bytes = try d.present(black, damage: black.bounds)
+                return (.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)), false)
+            }
+            renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold) }
+            // The level: software dimming scales the colours as they are drawn (the core asks for
+            // a whole redraw when the level changes).
+            var redraw = plan.redraw
+            if applyBacklight(plan.brightness) {
+                renderer.brightness = 1
+            } else if renderer.brightness != plan.brightness {
+                // Dimmed in software after the backlight failed: the core asked for no repaint.
+                renderer.brightness = plan.brightness
+                redraw = true
+            }
+            // A burn-in step of a still picture paints nothing: the canvas holds the last frame.
+            let canvas: Canvas
+            switch plan.scene {
+            case _ where !redraw: canvas = renderer.canvas
+            // The tape alone: the chart is not shown, so it is not drawn.
+            case .chart where plan.tape?.position == .full: canvas = renderer.canvas
+            case .chart(let model): canvas = renderer.render(model, at: plan.time)
+            case .overview(let board): canvas = renderer.render(board)
+            case .black: canvas = renderer.canvas
+            }
+            let t1 = MonotonicClock.now()
+            var picture = canvas.buffer
+            var damage = plan.fullCopy || redraw != plan.redraw ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
+            if let tape = plan.tape {
+                // The scene's redrawn rectangles moved into place beside the band, and the band.
+                let sideways = ((plan.quarterTurns % 2) + 2) % 2 == 1
+                let composer = tapeComposer ?? TapeComposer(fonts: fonts)
+                tapeComposer = composer
+                let full = damage.contains(picture.bounds)
+                let screen = composer.compose(tape, span: tapeSpan, scene: canvas, sceneDamage: redraw ? (full ? [picture.bounds] : damage) : [],
+                                              width: sideways ? d.height : d.width, height: sideways ? d.width : d.height,
+                                              time: plan.time, brightness: renderer.brightness)
+                picture = screen.canvas.buffer
+                damage = plan.fullCopy ? [picture.bounds] : screen.damage
+            }
+            let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
+            // The margins a scanout shift uncovers show the background, shifted or not yet.
+            var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
+            // The display turns the picture itself (a plane's rotation): present it unturned.
+            let turns = ((plan.quarterTurns % 4) + 4) % 4
+            let turnedByDisplay = d.scanoutRotation == turns
+            // Whether the scanout moves or the pixels do, and when all of them, is the plan's
+            // (the core knows the display's limits); the shell only carries it out.
+            if plan.offset != .zero {
+                let o = plan.offset
+                if plan.shiftByScanout {
+                    shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
+                } else {
+                    // The pixels move: all of them at a new offset, else only the damage, moved
+                    // (all of them too when the moved copy went with a layout change).
+                    let whole = plan.fullCopy || shifted == nil
+                    var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
+                    shifted = nil  // uniquely referenced while written
+                    if whole {
+                        moved.copy(from: picture, offsetX: o.dx, offsetY: o.dy, fill: background)
+                        damage = [moved.bounds]
+                    } else {
+                        damage = damage.map { OutputScreen.copy($0, from: picture, into: &moved, dx: o.dx, dy: o.dy) }
+                    }
+                    picture = moved
+                    shifted = moved
+                }
+            }
+            let bytes: Int
+            if !turnedByDisplay {
+                // The turned copy holds the last picture turned: only the damage is turned again
+                // (a scrub on a panel mounted on its side copies a few percent, not the frame).
+                let fresh = rotated.map { $0.width != d.width || $0.height != d.height } ?? true
+                var turned = fresh ? PixelBuffer(width: d.width, height: d.height) : rotated!
+                rotated = nil  // uniquely referenced while written
+                let turnedDamage: [IntRect]
+                if fresh || damage.contains(picture.bounds) {
+                    picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
+                    turnedDamage = [turned.bounds]
+                } else {
+                    turnedDamage = damage.map { picture.rotate(quarterTurns: plan.quarterTurns, rect: $0, into: &turned) }
+                        .filter { !$0.isEmpty }
+                }
+                bytes = try d.present(turned, damage: turnedDamage, shift: .zero)
+                rotated = turned
+                lastPresented = turned
+            } else {
+                bytes = try d.present(picture, damage: damage, shift: shift)
+                lastPresented = picture
+            }
+            let answer = KioskEvent.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1,
+                                                               copiedBytes: bytes, frameBytes: frameBytes))
+            // Under a crawling tape every settled frame is new: the preview at most once a second.
+            let previewDue = plan.settled && (plan.tape == nil || t0 &- lastTapePreview >= 1_000_000_000)
+            if previewDue { lastTapePreview = t0 }
+            return (answer, previewDue)
+        } catch {
+            return (.presentFailed("\(error)"), false)
+        }
+    }
+
+
+    /// Copies `rect` of `source` into `target` moved by (`dx`, `dy`); returns where it landed.
+    /// (The strips a shift uncovers keep the fill they got when the offset was set.)
+    static func copy(_ rect: IntRect, from source: PixelBuffer, into target: inout PixelBuffer, dx: Int, dy: Int) -> IntRect {
+        let landed = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
+            .intersection(target.bounds).intersection(IntRect(x0: dx, y0: dy, x1: source.width + dx, y1: source.height + dy))
+        guard !landed.isEmpty else { return landed }
+        let ss = source.stride, ts = target.stride
+        source.pixels.withUnsafeBufferPointer { src in
+            target.pixels.withUnsafeMutableBufferPointer { dst in
+                for y in landed.y0..<landed.y1 {
+                    let from = src.baseAddress! + (y - dy) * ss + (landed.x0 - dx)
+                    (dst.baseAddress! + y * ts + landed.x0).update(from: from, count: landed.width)
+                }
+            }
+        }
+        return landed
+    }
+}
