@@ -329,7 +329,10 @@ public final class InputDevices {
             libinput_device_get_size(device, &width, &height) == 0 && width > 0 && height > 0 ? (width, height) : nil
         let name = libinput_device_get_name(device).map { String(cString: $0) } ?? "?"
         let sysname = libinput_device_get_sysname(device).map { String(cString: $0) } ?? "?"
-        return InputDeviceInfo(id: id, name: name, sysname: sysname, capabilities: capabilities, sizeMillimetres: size)
+        // udev's WL_OUTPUT (a rule the integrator writes): which screen a touchscreen is glued to.
+        let output = libinput_device_get_output_name(device).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return InputDeviceInfo(id: id, name: name, sysname: sysname, capabilities: capabilities, sizeMillimetres: size,
+                               outputName: output)
     }
 
     // MARK: - Pointer position

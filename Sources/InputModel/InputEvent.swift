@@ -32,23 +32,27 @@ public struct InputDeviceInfo: Equatable, Sendable, CustomStringConvertible {
     public var capabilities: InputCapabilities
     /// Physical size in millimetres; nil when the device has no resolution (libinput cannot tell).
     public var sizeMillimetres: (width: Double, height: Double)?
+    /// The display output the device is part of, from its udev `WL_OUTPUT` property (a connector
+    /// name like HDMI-A-2); nil when udev does not say.
+    public var outputName: String?
 
     public init(id: Int, name: String, sysname: String, capabilities: InputCapabilities,
-                sizeMillimetres: (width: Double, height: Double)? = nil) {
+                sizeMillimetres: (width: Double, height: Double)? = nil, outputName: String? = nil) {
         self.id = id; self.name = name; self.sysname = sysname
         self.capabilities = capabilities; self.sizeMillimetres = sizeMillimetres
+        self.outputName = outputName
     }
 
     public static func == (a: InputDeviceInfo, b: InputDeviceInfo) -> Bool {
         a.id == b.id && a.name == b.name && a.sysname == b.sysname && a.capabilities == b.capabilities
             && a.sizeMillimetres?.width == b.sizeMillimetres?.width
-            && a.sizeMillimetres?.height == b.sizeMillimetres?.height
+            && a.sizeMillimetres?.height == b.sizeMillimetres?.height && a.outputName == b.outputName
     }
 
     /// `"ELAN Touchscreen" event3 touch 256.0x144.0mm`.
     public var description: String {
         let size = sizeMillimetres.map { "\(formatted($0.width))x\(formatted($0.height))mm" } ?? "size=unknown"
-        return "\"\(name)\" \(sysname) \(capabilities) \(size)"
+        return "\"\(name)\" \(sysname) \(capabilities) \(size)" + (outputName.map { " output \($0)" } ?? "")
     }
 }
 

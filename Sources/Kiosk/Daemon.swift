@@ -83,6 +83,8 @@ package final class Daemon: KioskShell {
     /// The chart's size as the core last laid it out: gestures are recognised in its frame.
     private var chartSize: (width: Int, height: Int)?
     private var exitStatus: Int32 = 0
+    /// The touch output last announced in the log.
+    private var touchOutputLogged: String?
     /// The alert states last written to `alertStateFile`.
     private var savedAlerts: [String: AlertState] = [:]
     /// The outputs after the first (`[output]` sections), each with its own core; started once the
@@ -488,8 +490,6 @@ package final class Daemon: KioskShell {
         }
     }
 
-    func extraLayoutChanged(_ extra: ExtraOutput, quarterTurns: Int, width: Int, height: Int) {}
-
     /// Rewrites the status file with every output's state (an extra output's core saw a change).
     func rewriteStatus() {
         if let lastCoreStatus { writeStatus(lastCoreStatus) }
@@ -555,11 +555,43 @@ package final class Daemon: KioskShell {
     }
 
     private func applyLayout() {
-        guard let chartSize, let d = display else { return }
-        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: quarterTurns)
+        guard chartSize != nil, let d = display else { return }
         // Offered but refused: the core plans copies (a new model, full frames).
         if screen.applyTurn(quarterTurns) { send(.displayOpened(info(of: d))) }
-        gestures.resize(width: Double(chartSize.width), height: Double(chartSize.height))
+        applyTouchLayout()
+    }
+
+    /// Maps touches onto the output the touchscreen is on, in its layout, and recognises gestures
+    /// in its chart's frame.
+    private func applyTouchLayout() {
+        let extra = touchExtra
+        let d = extra?.display ?? (extra == nil ? display : nil)
+        let turns = extra?.quarterTurns ?? quarterTurns
+        guard let size = extra == nil ? chartSize : extra?.chartSize, let d else { return }
+        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: turns)
+        gestures.resize(width: Double(size.width), height: Double(size.height))
+        let name = extra.map { "[output \($0.section.name)]" } ?? (extras.isEmpty ? nil : "the first output")
+        if let name, name != touchOutputLogged {
+            touchOutputLogged = name
+            Log.notice("input: touch works \(name)")
+        }
+    }
+
+    /// The output after the first that the touchscreen is on (nil: the first): `[input] output`,
+    /// else a touch device's udev WL_OUTPUT, by section name or by the connector driving it.
+    private var touchExtra: ExtraOutput? {
+        guard !extras.isEmpty else { return nil }
+        let tagged = input?.devices.first { $0.capabilities.contains(.touch) && $0.outputName != nil }?.outputName
+        guard let wanted = config.inputOutput ?? tagged.flatMap(OutputConfig.Name.init) else { return nil }
+        return extras.first { extra in
+            if extra.section.name.same(as: wanted) { return true }
+            guard let kms = extra.display as? KMSDisplay, !kms.connectorName.isEmpty else { return false }
+            return wanted.same(as: .connector(kms.connectorName))
+        }
+    }
+
+    func extraLayoutChanged(_ extra: ExtraOutput) {
+        if extra === touchExtra { applyTouchLayout() }
     }
 
     // MARK: Input
@@ -592,9 +624,15 @@ package final class Daemon: KioskShell {
                 continue
             }
             // Collected first: the recognizer must not be in use while the core's effects run.
+            if case .deviceAdded = event { applyTouchLayout() }
             var recognized: [Gesture] = []
             gestures.process(event) { recognized.append($0) }
-            for gesture in recognized { send(.gesture(gesture, inputMicros: event.time)) }
+            let target = touchExtra
+            for gesture in recognized {
+                if let target { send(.gesture(gesture, inputMicros: event.time), to: target) } else {
+                    send(.gesture(gesture, inputMicros: event.time))
+                }
+            }
         }
     }
 

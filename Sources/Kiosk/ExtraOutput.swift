@@ -16,6 +16,10 @@ final class ExtraOutput: KioskShell {
     let runner: KioskRunner
     let screen: OutputScreen
     var registration: EventLoop.Registration?
+    /// The panel's turn and the chart's size as this output's core last laid it out (touch maps
+    /// through them when the touchscreen is on this output).
+    private(set) var quarterTurns = 0
+    private(set) var chartSize: (width: Int, height: Int)?
     private unowned let daemon: Daemon
 
     init(index: Int, section: OutputConfig, core: KioskCore, daemon: Daemon, now: @escaping () -> KioskTime, renderThreads: Int) {
@@ -64,8 +68,10 @@ final class ExtraOutput: KioskShell {
     func releaseDisplay() { screen.display?.suspend() }
     func acquireDisplay() { screen.display?.resume() }
     func layoutChanged(quarterTurns: Int, width: Int, height: Int) {
+        self.quarterTurns = quarterTurns
+        chartSize = (width, height)
         if screen.applyTurn(quarterTurns), let d = screen.display { send(.displayOpened(screen.info(of: d))) }
-        daemon.extraLayoutChanged(self, quarterTurns: quarterTurns, width: width, height: height)
+        daemon.extraLayoutChanged(self)
     }
     func writeStatus(_ status: KioskStatus) { daemon.rewriteStatus() }
 

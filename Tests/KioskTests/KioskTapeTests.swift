@@ -86,4 +86,46 @@ extension KioskCoreTests {
         for y in 0..<band.y0 { for x in 0..<640 where before[x, y] != after.canvas.buffer[x, y] { changedAbove += 1 } }
         #expect(changedAbove == 0)
     }
+
+    @Test("a tape spanning two screens of different widths is one strip: [left | right] equals one screen as wide as both")
+    func spanAcrossTwoWidths() throws {
+        let fonts = try FontSet.load()
+        let items = (0..<8).map {
+            TapeItem(name: "IT\($0)", price: "$\(100 + $0 * 37).25", change: $0 % 2 == 0 ? "▲ +1.25  (+1.01%)" : "▼ −0.75  (−0.61%)",
+                     direction: $0 % 2 == 0 ? .up : .down)
+        }
+        let tape = FrameTape(position: .full, speed: 97, palette: .standard, items: items, revision: 1)
+        let widths = [640, 800], height = 300
+        let offsets = TapeSpan.offsets(widths: widths), x0 = TapeSpan.entryX0(widths: widths)
+        let left = TapeComposer(fonts: fonts), right = TapeComposer(fonts: fonts), whole = TapeComposer(fonts: fonts)
+        /// Pixels of the two screens side by side that differ from the one wide screen by more than rounding.
+        func mismatches(at t: Double, rightOffset: Int) -> Int {
+            let a = left.compose(tape, span: (offsets[0], x0), scene: nil, sceneDamage: [], width: widths[0], height: height,
+                                 time: t, brightness: 1).canvas.buffer
+            let b = right.compose(tape, span: (rightOffset, x0), scene: nil, sceneDamage: [], width: widths[1], height: height,
+                                  time: t, brightness: 1).canvas.buffer
+            let c = whole.compose(tape, span: (0, x0), scene: nil, sceneDamage: [], width: widths[0] + widths[1], height: height,
+                                  time: t, brightness: 1).canvas.buffer
+            var bad = 0
+            for y in 0..<height {
+                for x in 0..<c.width {
+                    let p = x < widths[0] ? a[x, y] : b[x - widths[0], y]
+                    let q = c[x, y]
+                    let close = (0..<4).allSatisfy { k in
+                        abs(Int((p >> (8 * UInt32(k))) & 0xFF) - Int((q >> (8 * UInt32(k))) & 0xFF)) <= 2
+                    }
+                    if !close { bad += 1 }
+                }
+            }
+            return bad
+        }
+        var inkSeen = false
+        for t in [0.0, 3.7, 11.25, 20.1, 33.3] {
+            #expect(mismatches(at: t, rightOffset: offsets[1]) == 0, "t = \(t)")
+            // The seam is where the strip is: one pixel off shows (the check can fail).
+            let off = mismatches(at: t, rightOffset: offsets[1] + 1)
+            if off > 0 { inkSeen = true }
+        }
+        #expect(inkSeen, "a 1 px error at the seam was not caught at any of the times")
+    }
 }

@@ -71,6 +71,16 @@ struct OutputConfigTests {
                 == ["conf.d/10-screens.conf:4: scene: expected chart (cycling as a single screen does), watchlist or tape (the tape alone), found \"bogus\""])
     }
 
+    @Test("[input] output names the touchscreen's output; anything else is refused with its line")
+    func inputOutput() {
+        let (config, errors, _) = parse("[input]\noutput = HDMI-A-2\n[output first]\n[output HDMI-A-2]\n")
+        #expect(errors.isEmpty)
+        #expect(config.inputOutput == .connector("HDMI-A-2"))
+        let (bad, badErrors, _) = parse("[input]\noutput = the big one\n")
+        #expect(bad.inputOutput == nil)
+        #expect(badErrors == ["t.conf:2: output: expected first, second or a connector name like HDMI-A-1 (the output the touchscreen is on), found \"the big one\""])
+    }
+
     @Test("with backend = fbdev the sections say that they need KMS")
     func fbdevNotice() {
         let (_, errors, warnings) = parse("[display]\nbackend = fbdev\n[output first]\n[output second]\nscene = tape\n")

@@ -114,6 +114,9 @@ public struct Config: Equatable, Sendable {
     public var inputEnabled = true
     public var seat = "seat0"
     public var calibration: [Double]?
+    /// `[input] output`: the output the touchscreen is on when the daemon drives several (an
+    /// `[output]` section's name, or a connector name); nil: udev's WL_OUTPUT, else the first.
+    public var inputOutput: OutputConfig.Name?
     // [data]
     public var dataDirectory = "/var/lib/tickerboard"
     public var staleAfterSeconds = 3 * 86_400
@@ -477,6 +480,12 @@ public struct Config: Equatable, Sendable {
                     return "expected a seat name like seat0, found \"\(v)\""
                 }
                 c.seat = v; return nil
+            },
+            "output": { c, v in
+                guard let name = OutputConfig.Name(v) else {
+                    return "expected first, second or a connector name like HDMI-A-1 (the output the touchscreen is on), found \"\(v)\""
+                }
+                c.inputOutput = name; return nil
             },
             "calibration": { c, v in
                 let words = v.split(whereSeparator: { $0 == " " || $0 == "," })

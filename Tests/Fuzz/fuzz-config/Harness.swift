@@ -71,7 +71,10 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if zoneCache[inst.timeZone] == nil { zoneCache[inst.timeZone] = .some(try? ExchangeTimeZone(identifier: inst.timeZone)) }
         if let z = zoneCache[inst.timeZone] ?? nil { zones[inst.id] = z }
     }
-    let setup = KioskSetup(config: config, zones: zones, localZone: size % 2 == 0 ? .utc : berlin, configFile: "fuzz.conf")
+    // With [output] sections the core under test is one output's (its scene in the single-screen keys).
+    let outputIndex = Int(size / 2) % config.effectiveOutputs.count
+    let setup = KioskSetup(config: config.forOutput(outputIndex), zones: zones, localZone: size % 2 == 0 ? .utc : berlin,
+                           configFile: "fuzz.conf")
     let headless = config.mode ?? ModeRequest(width: 64, height: 48)
     fuzzCheck(headless.width <= 16_384 && headless.height <= 16_384, "a mode the config accepts is drawable")
     if let hz = headless.refreshHz { fuzzCheck(hz.isFinite && hz > 0, "refresh rate finite") }
