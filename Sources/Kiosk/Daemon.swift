@@ -22,6 +22,9 @@ import Glibc
 package final class Daemon: KioskShell {
     /// Opens the display (tests hand in their own; the daemon opens what the options name).
     package typealias DisplayOpener = () throws(DisplayError) -> any Display
+    /// Opens the display of the `[output]` section with this index (tests; the daemon opens the
+    /// section's connector on the first output's KMS card).
+    package typealias ExtraDisplayOpener = (Int) throws(DisplayError) -> any Display
 
     package struct Options {
         package var configPath: String?
@@ -53,6 +56,7 @@ package final class Daemon: KioskShell {
     let runner: KioskRunner
     var core: KioskCore { runner.core }
     private let displayOpener: DisplayOpener?
+    private let extraDisplayOpener: ExtraDisplayOpener?
     private let clock: ScaledClock
     private var timer: EventLoop.Registration?
     /// The first output's screen (the only one without `[output]` sections).
@@ -99,7 +103,8 @@ package final class Daemon: KioskShell {
     /// The first output's core's status as last written (the extras' cores rewrite the file with it).
     private var lastCoreStatus: KioskStatus?
 
-    package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil) throws(Errno) {
+    package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil,
+                 openExtraDisplay: ExtraDisplayOpener? = nil) throws(Errno) {
         self.config = Daemon.effective(config, options)
         self.options = options
         self.fonts = fonts
@@ -117,6 +122,7 @@ package final class Daemon: KioskShell {
                              statusInterval: options.timeScale)
         runner = KioskRunner(core: core, now: { [clock] in clock.now() })
         displayOpener = openDisplay
+        extraDisplayOpener = openExtraDisplay
         runner.shell = self
     }
 
@@ -422,6 +428,10 @@ package final class Daemon: KioskShell {
     // MARK: Outputs after the first
 
     var clockForOutputs: ScaledClock { clock }
+    /// The section index touches go to (tests).
+    var touchOutputIndex: Int { touchExtra?.index ?? 0 }
+    /// The cores of the outputs after the first (tests).
+    var extraCores: [KioskCore] { extras.map(\.runner.core) }
     var fontSet: FontSet { fonts }
     func removeFromLoop(_ registration: EventLoop.Registration) { loop.remove(registration) }
 
@@ -429,16 +439,22 @@ package final class Daemon: KioskShell {
     /// assigns its connectors, and starts a core for each further output, told the data so far.
     private func startExtras() {
         let sections = config.effectiveOutputs
-        guard extras.isEmpty, sections.count > 1, let kms = display as? KMSDisplay else {
-            if extras.isEmpty, sections.count > 1, let d = display {
-                Log.warning("display: [output] sections need a KMS card; \(d.presentMethod) shows the first section's scene only")
+        guard extras.isEmpty, sections.count > 1, let d = display else { return }
+        let survey: [OutputAssignment.Connector]
+        if let kms = d as? KMSDisplay {
+            survey = kms.surveyConnectors().map {
+                OutputAssignment.Connector(name: $0.name, connected: $0.connected, modes: $0.modes, panelRotation: $0.panelQuarterTurns * 90)
             }
+        } else if extraDisplayOpener != nil {
+            // The tests' displays: a connector per section, each the first display's size.
+            survey = sections.indices.map {
+                OutputAssignment.Connector(name: "TEST-\($0 + 1)", connected: true, modes: [ModeRequest(width: d.width, height: d.height)])
+            }
+        } else {
+            Log.warning("display: [output] sections need a KMS card; \(d.presentMethod) shows the first section's scene only")
             return
         }
         var plan = OutputAssignment(outputs: sections)
-        let survey = kms.surveyConnectors().map {
-            OutputAssignment.Connector(name: $0.name, connected: $0.connected, modes: $0.modes, panelRotation: $0.panelQuarterTurns * 90)
-        }
         _ = plan.update(survey)
         assignment = plan
         for line in plan.summary { Log.notice("display: output \(line)") }
@@ -469,21 +485,25 @@ package final class Daemon: KioskShell {
     /// Opens the extra output's connector on the first output's card and descriptor.
     func openExtraDisplay(_ extra: ExtraOutput) {
         guard extra.display == nil else { return }
-        guard let kms = display as? KMSDisplay else {
+        let name = "[output \(extra.section.name)]"
+        let kms = display as? KMSDisplay
+        guard kms != nil || extraDisplayOpener != nil else {
             extra.send(.displayUnavailable(message: nil))
             return
         }
         let connector = assignment?.states[extra.index].connector
-        let name = "[output \(extra.section.name)]"
         do {
-            let d = try KMSDisplay(options: .init(devicePath: kms.devicePath, connectorName: connector, waitForOutput: true,
+            let d: any Display
+            if let extraDisplayOpener { d = try extraDisplayOpener(extra.index) } else {
+                d = try KMSDisplay(options: .init(devicePath: kms!.devicePath, connectorName: connector, waitForOutput: true,
                                                   shiftMargin: config.burnInShift),
                                    sharing: kms, log: { Log.notice("display: \(name) \($0)") })
+            }
             extra.screen.display = d
             if let fd = d.pollDescriptor {
                 extra.registration = try? loop.watch(fd) { [unowned self] _ in handleAllDisplayEvents() }
             }
-            if d.connectorName.isEmpty { Log.notice("display: \(name) waits for a free connector to be plugged in") }
+            if let k = d as? KMSDisplay, k.connectorName.isEmpty { Log.notice("display: \(name) waits for a free connector to be plugged in") }
             extra.send(.displayOpened(extra.screen.info(of: d)))
         } catch {
             extra.send(.displayUnavailable(message: "\(name) \(error)"))
@@ -500,12 +520,15 @@ package final class Daemon: KioskShell {
         let sections = config.effectiveOutputs
         guard !config.outputs.isEmpty else { return [] }
         return sections.indices.map { i in
-            let d: (any Display)? = i == 0 ? display : extras.first { $0.index == i }?.display
+            let extra = extras.first { $0.index == i }
+            let d: (any Display)? = i == 0 ? display : extra?.display
             let kms = d as? KMSDisplay
+            // What the output's core says of its display where the display cannot say more.
+            let coreState = i == 0 ? core.status().display : extra?.runner.core.status().display
             let connector = kms.flatMap { $0.connectorName.isEmpty ? nil : $0.connectorName }
             return KioskStatus.Output(name: sections[i].name.description, connector: connector,
                                       mode: connector == nil ? nil : kms?.modeDescription, scene: sections[i].scene.rawValue,
-                                      state: kms?.outputState ?? (d == nil ? "waiting: no display open" : "running"),
+                                      state: kms?.outputState ?? coreState ?? "waiting: no display open",
                                       flips: kms?.flipsCompleted ?? 0, missedVblanks: kms?.missedVblanks ?? 0)
         }
     }

@@ -74,6 +74,8 @@ struct ConfigEffectTests {
         Row(section: "input", line: "enable = no") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "seat = seat1") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "calibration = 0 1 0 1 0 0") { reloadAsks($0, .openInput) },
+        // Which core the touches reach is the daemon's wiring (DaemonWiringTests.twoOutputs).
+        Row(section: "input", line: "output = second") { $0.inputOutput == .second },
         Row(section: "data", line: "directory = /srv/prices") { c in
             KioskCore.locate(path: "/srv/prices/A.csv", message: "m", in: c, file: "t.conf").line > 0
         },

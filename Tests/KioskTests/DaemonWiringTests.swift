@@ -1,3 +1,4 @@
+import Chart
 @testable import Commands
 import Display
 import DisplayModel
@@ -107,7 +108,7 @@ final class DaemonWiringTests {
         return text
     }
 
-    func startDaemon(config text: String, timeScale: Double = 1) throws {
+    func startDaemon(config text: String, timeScale: Double = 1, extra: RecordingDisplay? = nil) throws {
         try replace("tickerboard.conf", text)
         let (config, issues) = Config.load(path: configPath)
         #expect(issues.filter { $0.severity == .error }.isEmpty, "\(issues)")
@@ -116,7 +117,12 @@ final class DaemonWiringTests {
         options.displayChoice = .headless
         options.statusFile = statusPath
         options.timeScale = timeScale
-        daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display })
+        if let extra {
+            daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display },
+                                openExtraDisplay: { _ in extra })
+        } else {
+            daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display })
+        }
         try daemon.start()
     }
 
@@ -222,6 +228,50 @@ final class DaemonWiringTests {
         try daemon.step(timeout: .milliseconds(50))
         #expect(display.presents == off, "no frame drawn for a dark screen (DPMS did it)")
     }
+    @Test("two outputs: each its own core and scene (chart, tape), the data reaches both, one unplugged leaves the other running, the status lists both")
+    func twoOutputs() throws {
+        let second = RecordingDisplay()
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        try startDaemon(config: config(instruments: ["AAA"], extra: "[output first]\nscene = chart\n[output second]\nscene = tape\n[tape]\nspeed = 60\n"
+                                                   + "[input]\noutput = second\n"),
+                        extra: second)
+        try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating && second.presents > 10 },
+                "the chart at rest on the first output while the tape crawls on the second")
+        // The tape alone: its band across the middle, background above and below; the chart's
+        // screen is another picture.
+        let tape = second.screen, chart = display.screen
+        #expect(tape.pixels != chart.pixels)
+        let band = TapeLayout.band(position: .full, width: tape.width, height: tape.height)
+        let corner = tape[0, 0]
+        var inkInBand = 0, inkOutside = 0
+        for y in 0..<tape.height { for x in 0..<tape.width where tape[x, y] != corner {
+            if y >= band.y0 && y < band.y1 { inkInBand += 1 } else { inkOutside += 1 }
+        } }
+        #expect(inkInBand > 500 && inkOutside == 0, "tape ink \(inkInBand) in the band, \(inkOutside) outside")
+        #expect(daemon.touchOutputIndex == 1, "[input] output = second")
+        // The settled chart costs nothing while the tape goes on.
+        let chartPresents = display.presents, tapePresents = second.presents
+        try run(until: { second.presents > tapePresents + 20 }, "the tape crawling on")
+        #expect(display.presents == chartPresents, "the idle chart presented \(display.presents - chartPresents) frames")
+        // New data reaches both cores.
+        try replace("AAA.csv", Self.dailyCSV(rows: 41, lastClose: 123.5))
+        let extraCore = try #require(daemon.extraCores.first)
+        try run(until: { status.price == 123.5 && extraCore.tapeEntries().first?.instrument.market.daily?.bars.last?.close == 123.5 }, "the new price in both cores")
+        try run(until: { statusFile.contains("\"outputs\": [") && statusFile.contains("\"name\": \"second\"")
+                         && statusFile.contains("\"scene\": \"tape\"") }, "the status file listing both outputs")
+        // The first output unplugged: the second keeps crawling; back, the first draws again.
+        display.connected = false
+        display.injected = [.connectorLost]
+        daemon.handleAllDisplayEvents()
+        let lost = display.presents, crawling = second.presents
+        try run(until: { second.presents > crawling + 30 }, "the tape crawling while the first output is gone")
+        #expect(display.presents == lost)
+        #expect(status.display == KioskCore.DisplayState.waitingForOutput.rawValue)
+        display.connected = true
+        display.injected = [.connectorReturned]
+        daemon.handleAllDisplayEvents()
+        try run(until: { display.presents > lost }, "the chart back on the first output")
+    }
 }
 
 /// A hundred files at the row limit took 63 s before READY (the unit allows 60) and a reload as
@@ -245,4 +295,5 @@ final class DaemonWiringTests {
         var quick = LoadKeepAlive(startedAt: 0, ready: false)
         #expect(quick.progress(at: 4.9, done: 1, of: 1) == nil)
     }
+
 }
