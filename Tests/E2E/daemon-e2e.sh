@@ -246,7 +246,8 @@ judge_tape() {
     VB=$(( $(num "$Z" 'last vblank') - $(num "$A" 'last vblank') )); LASTB=$(echo "$Z" | grep -o 'last [0-9]* B' | tr -dc '0-9')
     CPU=$(( $(num "$Z" cpu) - $(num "$A" cpu) ))
     MODE=$(grep -o 'display: [0-9]*x[0-9]*@[0-9.]* Hz' "$L" | head -1 | cut -d' ' -f2)
-    DETAIL="$MODE (host load $HOSTLOAD): $FL flips and $MI missed vblanks in $VB vblanks of the kernel's counter, cpu $CPU ms over them ($(( CPU * 60 / (VB > 0 ? VB : 1) )) ms per second of tape), last frame copied ${LASTB:-?} B to scanout ($(( ${LASTB:-0} * 1000 / (1920 * 1080 * 4) )) per mille of a frame)"
+    SECS=$(grep -h '^mark tape_seconds ' "$L" | tail -1 | awk '{ print $3 }')
+    DETAIL="$MODE (host load $HOSTLOAD), ${SECS:-?} s of tape: $FL flips and $MI missed vblanks in $VB vblanks of the kernel's counter, cpu $CPU ms over them ($(( CPU * 60 / (VB > 0 ? VB : 1) )) ms per second of tape), last frame copied ${LASTB:-?} B to scanout ($(( ${LASTB:-0} * 1000 / (1920 * 1080 * 4) )) per mille of a frame)"
     if [ "$FL" -gt 0 ] && [ "$FL" -le "$VB" ] && [ $((FL + MI)) -le "$VB" ] && [ -n "$LASTB" ] && [ "$LASTB" -gt 0 ] \
        && [ "$LASTB" -lt $((1920 * 1080 * 4 / 4)) ] && [ "$(field exit "$L")" = 0 ]; then
       result tape-vkms-1080-paced PASS "$DETAIL"
