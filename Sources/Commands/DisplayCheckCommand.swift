@@ -27,7 +27,7 @@ enum DisplayCheckCommand {
         usage: tickerboard display-check [--device PATH] [--backend kms|fbdev] [--frames N]
                                          [--mode WxH[@Hz]] [--ready-file PATH] [--timer-pacing]
                                          [--idle-seconds S] [--legacy] [--wait-for-output]
-                                         [--rotation 0|90|180|270]
+                                         [--rotation 0|90|180|270] [--connector NAME]
 
         Flips a moving test pattern N times (default 120) and reports the flip rate, missed vblanks
         and CPU time in one `display-check: flips=...` line, then gives the screen back.
@@ -40,6 +40,8 @@ enum DisplayCheckCommand {
           --timer-pacing, --legacy, --wait-for-output (KMS only): pace by a timer instead of
                               vblank events, use SetCrtc + PageFlip instead of atomic commits,
                               wait for an output to be connected instead of failing
+          --connector NAME    drive this connector (e.g. HDMI-A-2, Virtual-2; KMS only)
+                              instead of the first connected one
           --rotation DEG      turn the pattern clockwise: by the plane's `rotation` property
                               where the driver offers it, else by a rotated copy
                               (`rotation_path=plane|copy` in the report)
@@ -58,6 +60,7 @@ enum DisplayCheckCommand {
         var timerPacing = false, legacy = false
         var waitForOutput = false
         var rotation = 0
+        var connector: String?
     }
 
     /// The options of `raw`; nil when help was asked for.
@@ -76,9 +79,11 @@ enum DisplayCheckCommand {
         o.legacy = args.flag("--legacy")
         o.waitForOutput = args.flag("--wait-for-output")
         o.rotation = try args.value("--rotation", expected: "0, 90, 180 or 270", parseRotation) ?? o.rotation
+        o.connector = try args.option("--connector")
         try args.finish()
         let kmsOnly = [(o.timerPacing, "--timer-pacing"), (o.legacy, "--legacy"),
-                       (o.waitForOutput, "--wait-for-output"), (o.mode != nil, "--mode")].filter { $0.0 }
+                       (o.waitForOutput, "--wait-for-output"), (o.mode != nil, "--mode"),
+                       (o.connector != nil, "--connector")].filter { $0.0 }
         if o.backend == .fbdev, let first = kmsOnly.first {
             throw UsageError("display-check: \(first.1) goes with --backend kms, not fbdev")
         }
@@ -103,7 +108,7 @@ enum DisplayCheckCommand {
         do {
             switch options.backend {
             case .kms:
-                let kms = try KMSDisplay(options: .init(devicePath: options.device, mode: options.mode,
+                let kms = try KMSDisplay(options: .init(devicePath: options.device, connectorName: options.connector, mode: options.mode,
                                                         waitForOutput: options.waitForOutput,
                                                         forceTimerPacing: options.timerPacing, legacyOnly: options.legacy),
                                          log: { printLine("display-check: \($0)") })

@@ -2,7 +2,7 @@
 # run-vm.sh — boots Debian's kernel in qemu (TCG: KVM does not work on this machine kind) with the
 # host's root shared read-only over 9p, runs ONE shell command in the guest as root, and powers off.
 #
-# usage: run-vm.sh [--arch amd64|arm64] [--gpu bochs|virtio|none] [--vkms] [--render-first] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
+# usage: run-vm.sh [--arch amd64|arm64] [--gpu bochs|virtio|virtio2|none] [--vkms] [--render-first] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
 #
 # In the guest: / is the host root (read-only); /tmp and /run are fresh tmpfs (host /tmp is NOT
 # visible, so put binaries in DIR); $OUT=/run/e2e is DIR, read-write. A guest script takes a screen
@@ -13,6 +13,9 @@
 # --arch arm64: qemu-system-aarch64 -M virt (TCG) with Debian 13's arm64 kernel, and as the guest's
 # root the arm64 Debian 13 tree of setup-arm64.sh instead of the host's (--gpu virtio is
 # virtio-gpu-pci there); --systemd works the same.
+# --gpu virtio2: virtio-gpu with two heads (max_outputs=2): card0 has Virtual-1 and Virtual-2, a
+# head each (the device's id is tbgpu): `touch $OUT/NAME.head1.shot-request` captures head 1 into
+# DIR/NAME, `touch $OUT/STEM.heads.shot-request` both heads back to back (see vmhost.py).
 # --render-first: vgem (a render-only card, as a Raspberry Pi's v3d) is loaded first and so is card0,
 # the display card after it (a Pi's layout).
 # Exit status: CMD's; 124 on timeout; 125 when the VM failed before CMD finished.
@@ -46,6 +49,7 @@ rm -f "$OUT"/{output.log,exitcode,console.log,init-error,qmp.sock,t-switch-root}
 case "$GPU" in
   bochs)  GPUDEV=(-device VGA);        MODS="bochs";;
   virtio) GPUDEV=(-device virtio-vga); [ "$ARCH" = arm64 ] && GPUDEV=(-device virtio-gpu-pci); MODS="virtio-gpu";;
+  virtio2) GPUDEV=(-device virtio-vga,max_outputs=2,edid=off,xres=1024,yres=768,id=tbgpu); [ "$ARCH" = arm64 ] && GPUDEV=(-device virtio-gpu-pci,max_outputs=2,edid=off,xres=1024,yres=768,id=tbgpu); MODS="virtio-gpu";;
   none)   GPUDEV=();                   MODS="";;
   *) echo "run-vm: bad --gpu $GPU" >&2; exit 125;;
 esac

@@ -5,6 +5,12 @@ Talks QMP on OUT/qmp.sock. The guest asks for a screen capture by creating OUT/N
 (the output dir is a 9p share, so the file appears here at once); this takes a QMP `screendump`
 into OUT/NAME (PPM) and answers by creating OUT/NAME.done. Each NAME is captured once. Exits 0 when qemu exits, 124 after
 quitting qemu at DEADLINE (epoch seconds). Standard library only.
+
+Two heads (run-vm.sh --gpu virtio2, device id tbgpu): OUT/NAME.head1.shot-request captures head 1
+into OUT/NAME (answered by NAME.head1.done); OUT/STEM.heads.shot-request captures head 0 into
+OUT/STEM.head0.ppm and at once head 1 into OUT/STEM.head1.ppm (answered by STEM.heads.done). Every
+.done file holds one line per capture, "FILE HEAD START END": the host's CLOCK_MONOTONIC seconds
+around the screendump, so a judge knows how far apart two heads were taken (a tape moves meanwhile).
 """
 import json
 import os
@@ -81,11 +87,29 @@ def main():
             if target in handled:
                 continue
             handled.add(target)
-            try:
-                qmp.command("screendump", filename=os.path.join(out, target))
-            except (RuntimeError, OSError, EOFError) as e:
-                print("vmhost: screendump %s: %s" % (target, e), file=sys.stderr)
-            open(os.path.join(out, target + ".done"), "w").close()
+            if target.endswith(".heads"):
+                stem = target[: -len(".heads")]
+                shots = [(stem + ".head0.ppm", 0), (stem + ".head1.ppm", 1)]
+            elif target.endswith(".head1"):
+                shots = [(target[: -len(".head1")], 1)]
+            else:
+                shots = [(target, None)]
+            lines = []
+            for filename, head in shots:
+                args = {"filename": os.path.join(out, filename)}
+                if head is not None:
+                    args.update(device="tbgpu", head=head)
+                start = time.monotonic()
+                try:
+                    qmp.command("screendump", **args)
+                except (RuntimeError, OSError, EOFError) as e:
+                    print("vmhost: screendump %s: %s" % (filename, e), file=sys.stderr)
+                lines.append("%s %d %.6f %.6f\n" % (filename, head or 0, start, time.monotonic()))
+            # (written whole, then renamed: the guest may look the moment the name appears)
+            done = os.path.join(out, target + ".done")
+            with open(done + ".tmp", "w") as f:
+                f.write("".join(lines))
+            os.rename(done + ".tmp", done)
         time.sleep(0.02)
     return 0
 

@@ -66,10 +66,12 @@ struct CommandArgumentsTests {
     func displayCheck() throws {
         let o = try #require(try DisplayCheckCommand.parse(
             ["--device", "/dev/dri/card1", "--frames", "60", "--mode", "800x600@60", "--ready-file", "/tmp/r",
-             "--timer-pacing", "--idle-seconds", "1.5", "--legacy", "--wait-for-output"]))
+             "--timer-pacing", "--idle-seconds", "1.5", "--legacy", "--wait-for-output", "--connector", "Virtual-2"]))
         #expect(o.device == "/dev/dri/card1" && o.backend == .kms && o.frames == 60)
         #expect(o.mode == ModeRequest(width: 800, height: 600, refreshHz: 60) && o.readyFile == "/tmp/r")
-        #expect(o.timerPacing && o.legacy && o.waitForOutput && o.idleSeconds == 1.5)
+        #expect(o.timerPacing && o.legacy && o.waitForOutput && o.idleSeconds == 1.5 && o.connector == "Virtual-2")
+        #expect(usageError { () throws(UsageError) in _ = try DisplayCheckCommand.parse(["--backend", "fbdev", "--connector", "HDMI-A-1"]) }
+                == "display-check: --connector goes with --backend kms, not fbdev")
         let fb = try #require(try DisplayCheckCommand.parse(["--backend", "fbdev", "--device", "/dev/fb0", "--frames", "180"]))
         #expect(fb.backend == .fbdev && fb.device == "/dev/fb0" && fb.frames == 180)
     }
