@@ -2,12 +2,13 @@
 # display-e2e.sh — end-to-end checks of the Display backends on a real kernel (qemu, TCG).
 # usage: bash Tests/E2E/display-e2e.sh            (from the repo root; as root: apt, qemu)
 # One VM with bochs-drm (card0, /dev/fb0, QMP screendumps) and vkms (card1, real 60 Hz vblank) runs
-# `tickerboard display-check` scenarios (guest-display.sh), a second one virtio-gpu's
-# (guest-virtio.sh), a third virtio-gpu's on the bookworm-backports kernel, where its plane takes
+# `tickerboard display-check` scenarios (guest-display.sh), a second one virtio-gpu's with two heads
+# (guest-virtio.sh: display-check on each head, and one daemon driving both, issue 34), a third virtio-gpu's on the bookworm-backports kernel, where its plane takes
 # FB_DAMAGE_CLIPS (guest-virtio.sh damage); this script judges the logs and
 # captures and prints one `RESULT name PASS|FAIL detail` per check, then `E2E: N passed, M failed`.
 # Env: TB_E2E_BIN=path (a binary that takes `display-check …`; default: build tickerboard release),
-#      TB_E2E_OUT=dir (keep artefacts there; default a fresh dir under /var/tmp), TB_VM_VKMS=0.
+#      TB_E2E_OUT=dir (keep artefacts there; default a fresh dir under /var/tmp), TB_VM_VKMS=0,
+#      TB_E2E_ONLY=virtio (only the virtio-gpu VM and its checks: quicker when iterating on them).
 . "$(dirname "$0")/lib.sh"
 
 if ! bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
@@ -29,20 +30,53 @@ mkdir -p "$OUT"; rm -f "$OUT"/*.log "$OUT"/*.ppm
 # The guest sees the host root, but not host /tmp (tmpfs there), so ship what it runs in $OUT.
 cp "$BIN" "$OUT/tickerboard"; cp "$HERE/guest-display.sh" "$HERE/check-screen.py" "$HERE/ppm.py" "$OUT/"
 # run-vm.sh shares its --out dir as /run/e2e: the virtio-gpu VM gets a dir of its own.
-mkdir -p "$OUT/virtio"; rm -f "$OUT"/virtio/*.log "$OUT"/virtio/*.ppm
-cp "$BIN" "$OUT/virtio/tickerboard"; cp "$HERE/guest-virtio.sh" "$OUT/virtio/"
+mkdir -p "$OUT/virtio"; rm -f "$OUT"/virtio/*.log "$OUT"/virtio/*.ppm "$OUT"/virtio/*.done "$OUT"/virtio/*.json
+cp "$BIN" "$OUT/virtio/tickerboard"
+cp "$HERE/guest-virtio.sh" "$HERE/outputs-check.py" "$HERE/daemon-check.py" "$HERE/ppm.py" "$HERE/fixtures/outputs/"*.conf "$OUT/virtio/"
+CHECK="python3 $HERE/check-screen.py"
+# rotated RUN: the rotation path a --rotation 90 log took must be the one its plane offers
+rot_expected() { case ",$(field plane_turns "$1")," in *,90,*) echo plane;; *) echo copy;; esac; }
+# The virtio-gpu VM: two heads (card0's Virtual-1 and Virtual-2, 1024x768 each)
+run_virtio_vm() {
+  bash "$HERE/run-vm.sh" --gpu virtio2 --timeout 240 --out "$OUT/virtio" -- sh /run/e2e/guest-virtio.sh > "$OUT/vm-virtio.log" 2>&1
+  VMRC=$?
+  sed 's/^/  vm-virtio: /' "$OUT/vm-virtio.log"
+  [ "$VMRC" = 0 ] && result vm-boot-virtio PASS "$(tail -1 "$OUT/vm-virtio.log")" || result vm-boot-virtio FAIL "run-vm.sh exit $VMRC"
+}
+judge_virtio() {
+  # (v) virtio-gpu: the pattern, the commit path it got, paced by the timer (no vblank), turned 90°
+  L="$OUT/virtio/virtio.log"
+  if [ "$(field exit "$L")" = 0 ] && [ "$(field flips "$L")" -ge 120 ] 2>/dev/null && [ "$(field pacing "$L")" = timer ] \
+     && D=$($CHECK "$OUT/virtio/virtio.ppm" pattern 2>&1); then
+    result virtio-pattern PASS "$(field flips "$L") flips (commit $(field commit "$L"), pacing timer, $(field hz "$L") Hz); $D"
+  else
+    result virtio-pattern FAIL "exit=$(field exit "$L") flips=$(field flips "$L") pacing=$(field pacing "$L"); $($CHECK "$OUT/virtio/virtio.ppm" pattern 2>&1)"
+  fi
+  L="$OUT/virtio/virtio-rot90.log"; RP=$(field rotation_path "$L")
+  if [ "$(field exit "$L")" = 0 ] && [ -n "$RP" ] && [ "$RP" = "$(rot_expected "$L")" ] && D=$($CHECK "$OUT/virtio/virtio-rot90.ppm" pattern-rot90 2>&1); then
+    result virtio-rotation PASS "rotation 90 by $RP (plane turns: $(field plane_turns "$L")); $D"
+  else
+    result virtio-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L"); $($CHECK "$OUT/virtio/virtio-rot90.ppm" pattern-rot90 2>&1)"
+  fi
+  # (v'') the second head: QEMU (-display none) enables head 0 only, so Virtual-2 starts
+  # disconnected; forced on through sysfs it has the driver's modes, and display-check on it alone
+  # shows the pattern on head 1 (QMP screendump device tbgpu head 1) while head 0 shows none of it
+  L="$OUT/virtio/virtio-head1.log"
+  if [ "$(field head1_before "$L")" = disconnected ] && [ "$(field exit "$L")" = 0 ] && grep -q ' Virtual-2 ' "$L" \
+     && D=$($CHECK "$OUT/virtio/virtio-head1.head1.ppm" pattern 2>&1) && D0=$($CHECK "$OUT/virtio/virtio-head1.head0.ppm" console 2>&1); then
+    result virtio-second-head PASS "Virtual-2 $(field head1_before "$L") until forced on; display-check on it: $(grep -o 'Virtual-2 [0-9x@.]*' "$L" | head -1), $(field flips "$L") flips; head 1: $D; head 0: $D0; screendumps $(awk '{ printf "%s %.0f ms, ", $1, ($4 - $3) * 1000 }' "$OUT/virtio/virtio-head1.heads.done" 2>/dev/null)"
+  else
+    result virtio-second-head FAIL "head1_before=$(field head1_before "$L") exit=$(field exit "$L") $(grep -E 'display-check: (kms|/dev)' "$L" | tail -2 | tr '\n' '|'); head 1: $($CHECK "$OUT/virtio/virtio-head1.head1.ppm" pattern 2>&1); head 0: $($CHECK "$OUT/virtio/virtio-head1.head0.ppm" console 2>&1)"
+  fi
+}
+. "$HERE/outputs-judge.sh"
+if [ "${TB_E2E_ONLY:-}" = virtio ]; then run_virtio_vm; judge_virtio; judge_outputs; echo "artefacts: $OUT"; finish; fi
 VKMS=--vkms; [ -f /var/cache/tickerboard-vm/vkms/vkms.ko ] || [ -f "${TB_VM_CACHE:-/nonexistent}/vkms/vkms.ko" ] || VKMS=""
 bash "$HERE/run-vm.sh" --gpu bochs $VKMS --timeout 240 --out "$OUT" -- sh /run/e2e/guest-display.sh > "$OUT/vm.log" 2>&1
 VMRC=$?
 sed 's/^/  vm: /' "$OUT/vm.log"
 [ "$VMRC" = 0 ] && result vm-boot PASS "$(tail -1 "$OUT/vm.log")" || result vm-boot FAIL "run-vm.sh exit $VMRC"
-bash "$HERE/run-vm.sh" --gpu virtio --timeout 180 --out "$OUT/virtio" -- sh /run/e2e/guest-virtio.sh > "$OUT/vm-virtio.log" 2>&1
-VMRC=$?
-sed 's/^/  vm-virtio: /' "$OUT/vm-virtio.log"
-[ "$VMRC" = 0 ] && result vm-boot-virtio PASS "$(tail -1 "$OUT/vm-virtio.log")" || result vm-boot-virtio FAIL "run-vm.sh exit $VMRC"
-CHECK="python3 $HERE/check-screen.py"
-# rotated RUN: the rotation path a --rotation 90 log took must be the one its plane offers
-rot_expected() { case ",$(field plane_turns "$1")," in *,90,*) echo plane;; *) echo copy;; esac; }
+run_virtio_vm
 
 # (a) bochs: display-check takes the screen, flips 120 times, the capture shows the pattern
 L="$OUT/bochs.log"; F=$(field flips "$L")
@@ -116,20 +150,8 @@ if [ -n "$VKMS" ]; then
     result vkms-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L") flips=$(field flips "$L")"
   fi
 fi
-# (v) virtio-gpu: the pattern, the commit path it got, paced by the timer (no vblank), turned 90°
-L="$OUT/virtio/virtio.log"
-if [ "$(field exit "$L")" = 0 ] && [ "$(field flips "$L")" -ge 120 ] 2>/dev/null && [ "$(field pacing "$L")" = timer ] \
-   && D=$($CHECK "$OUT/virtio/virtio.ppm" pattern 2>&1); then
-  result virtio-pattern PASS "$(field flips "$L") flips (commit $(field commit "$L"), pacing timer, $(field hz "$L") Hz); $D"
-else
-  result virtio-pattern FAIL "exit=$(field exit "$L") flips=$(field flips "$L") pacing=$(field pacing "$L"); $($CHECK "$OUT/virtio/virtio.ppm" pattern 2>&1)"
-fi
-L="$OUT/virtio/virtio-rot90.log"; RP=$(field rotation_path "$L")
-if [ "$(field exit "$L")" = 0 ] && [ -n "$RP" ] && [ "$RP" = "$(rot_expected "$L")" ] && D=$($CHECK "$OUT/virtio/virtio-rot90.ppm" pattern-rot90 2>&1); then
-  result virtio-rotation PASS "rotation 90 by $RP (plane turns: $(field plane_turns "$L")); $D"
-else
-  result virtio-rotation FAIL "exit=$(field exit "$L") rotation_path=$RP plane_turns=$(field plane_turns "$L"); $($CHECK "$OUT/virtio/virtio-rot90.ppm" pattern-rot90 2>&1)"
-fi
+judge_virtio
+judge_outputs
 # (w) damage to the glass: on the backports kernel virtio-gpu's plane has FB_DAMAGE_CLIPS. The flips
 # must carry it, be accepted (still atomic at the end: a malformed blob fails the commit and falls
 # back), and the capture after 90 flips that each damaged only the block's band must show the last
