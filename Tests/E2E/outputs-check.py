@@ -20,13 +20,19 @@ virtio-gpu VM with two heads, guest-virtio.sh's `outputs` phases). Standard libr
                             FRAME_S) + 0.25 px (a late frame under TCG; an item-sized error fails),
                             and, d being as likely either way, the median of the 2N readings
                             within 0.5 px (a 1-px error fails).
+  selftest BIN              the span judge on pictures `BIN render --scene tape` draws of one strip
+                            cut in two at column 1024 (the frames of each pair up to 0.05 s
+                            apart): it must pass the true seam and fail head 1 cut 1 px right,
+                            1 px left or 40 px right (what proves the check can fail)
 Prints one line of detail; exit 0 when the check holds.
 """
 import contextlib
 import importlib.util
 import io
 import os
+import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("daemon_check", os.path.join(HERE, "daemon-check.py"))
@@ -218,11 +224,50 @@ def check_span(args):
     return (0 if ok else 1), head + "; " + "; ".join(details)
 
 
+def selftest(binary):
+    """See the module doc: renders one 2200x256 strip at six moments and judges cuts of it."""
+    tmp = tempfile.mkdtemp(prefix="outputs-selftest.")
+    conf = os.path.join(tmp, "tape.conf")
+    with open(conf, "w") as f:
+        f.write("[tape]\nposition = full\nspeed = 10\n")
+    strips = {}
+    for at in ("3", "3.03", "3.05", "11", "11.02", "11.04"):
+        png = os.path.join(tmp, "at%s.png" % at)
+        subprocess.run([binary, "render", "--config", conf, "--scene", "tape", "--at", at, "--size", "2200x256",
+                        "--output", png], check=True, stdout=subprocess.DEVNULL)
+        strips[at] = dc.load(png)
+
+    def cut(img, x0, path):
+        rows = b"".join(img.rgb[(y * img.width + x0) * 3:(y * img.width + x0 + 1024) * 3] for y in range(img.height))
+        with open(path, "wb") as f:
+            f.write(b"P6\n1024 %d\n255\n" % img.height + rows)
+
+    # (A head 0, A head 1, B head 0, B head 1) moments of two pairs of pairs: heads up to 0.05 s apart
+    moments = [("3", "3.03", "11.04", "11"), ("3.05", "3", "11", "11.02")]
+    outcome = []
+    for offset, want in ((1024, 0), (1025, 1), (1023, 1), (1064, 1)):
+        where = os.path.join(tmp, "cut%d" % offset)
+        os.mkdir(where)
+        for i, m in enumerate(moments, 1):
+            for stem, (t0, t1) in (("spanA", m[:2]), ("spanB", m[2:])):
+                cut(strips[t0], 0, os.path.join(where, "%s%d.head0.ppm" % (stem, i)))
+                cut(strips[t1], offset, os.path.join(where, "%s%d.head1.ppm" % (stem, i)))
+                with open(os.path.join(where, "%s%d.heads.done" % (stem, i)), "w") as f:
+                    f.write("a 0 0.000 0.005\nb 1 0.005 0.012\n")
+        rc, detail = check_span(["10", "0.05", where, str(len(moments))])
+        outcome.append((offset, want, rc, detail.split(";")[0]))
+    ok = all(rc == want for _, want, rc, _ in outcome)
+    return (0 if ok else 1), "; ".join("head 1 from strip column %d: %s (%s)" % (
+        o, "PASS" if rc == 0 else "FAIL", d) + ("" if rc == w else " <- WRONG") for o, w, rc, d in outcome)
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "tape":
         rc, detail = check_tape(argv[1])
     elif len(argv) >= 3 and argv[0] == "scenes":
         rc, detail = check_scenes(argv[1], argv[2])
+    elif len(argv) >= 2 and argv[0] == "selftest":
+        rc, detail = selftest(argv[1])
     elif len(argv) >= 5 and argv[0] == "span":
         rc, detail = check_span(argv[1:5])
     else:
@@ -235,6 +280,6 @@ def main(argv):
 if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv[1:]))
-    except (OSError, ValueError, IndexError, ZeroDivisionError) as e:   # a missing or odd capture: a FAIL that says so
+    except (OSError, ValueError, IndexError, ZeroDivisionError, subprocess.CalledProcessError) as e:   # a missing or odd capture: a FAIL that says so
         print("outputs-check: %s: %s" % (type(e).__name__, e))
         sys.exit(1)

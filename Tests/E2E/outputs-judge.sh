@@ -1,7 +1,8 @@
 # outputs-judge.sh — display-e2e.sh's judges of one daemon driving two outputs (issue 34), sourced
 # by it: judge_outputs reads what guest-virtio.sh's outputs_phases left in $OUT/virtio (status notes
 # "TAG: first=STATE,FLIPS,CONNECTOR,SCENE second=... time=T", both heads' screendumps, the
-# screendumps' host times in *.heads.done) and prints the RESULT lines two-outputs-own-scenes,
+# screendumps' host times in *.heads.done) and prints the RESULT lines outputs-check-selftest (the
+# seam judge on drawn pictures, started by display-e2e.sh), two-outputs-own-scenes,
 # one-output-unplugged-other-runs and tape-spans-two-outputs.
 
 # note_of LOG TAG: the last note TAG of LOG ("" when none)
@@ -19,6 +20,12 @@ pair_gap() { awk 'NR == 1 { s = $3 } { e = $4 } END { if (NR == 2) printf "%.3f"
 
 judge_outputs() {
   local V="$OUT/virtio" OC="python3 $HERE/outputs-check.py" DC="python3 $HERE/daemon-check.py"
+  # (started by display-e2e.sh before the VMs: outputs-check.py selftest)
+  if wait "${SELFTEST:-0}" 2>/dev/null; then
+    result outputs-check-selftest PASS "$(cat "$OUT/outputs-selftest.log")"
+  else
+    result outputs-check-selftest FAIL "$(cat "$OUT/outputs-selftest.log" 2>/dev/null)"
+  fi
   # --- two-outputs-own-scenes: the chart on Virtual-1, the full-screen tape on Virtual-2
   local L="$V/outputs-own.log" N S D OK
   N=$(note_of "$L" started); S=own
