@@ -512,7 +512,10 @@ package final class Daemon: KioskShell {
 
     /// Rewrites the status file with every output's state (an extra output's core saw a change).
     func rewriteStatus() {
-        if let lastCoreStatus { writeStatus(lastCoreStatus) }
+        guard var status = lastCoreStatus else { return }
+        // The write's own time: an idle first output's status may be a minute old.
+        status.time = clock.now().wall
+        writeStatus(status)
     }
 
     /// One line of the status file's `outputs` per section (empty without sections).
