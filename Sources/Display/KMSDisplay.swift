@@ -393,6 +393,10 @@ public final class KMSDisplay: Display {
         return out
     }
 
+    /// True when a read of the shared descriptor by another output (or by this one's wait) left
+    /// a completion of this output's flip that ``handleReadable()`` has not reported yet.
+    public var hasRoutedFlips: Bool { !flips.pending.isEmpty }
+
     /// Completions a sibling output's read of the shared descriptor routed here (nothing to read).
     func takeRoutedFlips() -> [DisplayEvent] {
         flips.pending.isEmpty ? [] : handleDRMEvents()

@@ -59,7 +59,18 @@ extension KMSDisplay {
     }
 
     /// Every connector of the card in its order, with its state and modes.
-    public func surveyConnectors() -> [ConnectorSurvey] {
+    public func surveyConnectors() -> [ConnectorSurvey] { Self.survey(card) }
+
+    /// The other KMS cards (each its own DRM master: a DSI panel's card beside an HDMI card) and
+    /// their connectors, in card order; cards without KMS resources (render-only) are left out.
+    public static func surveyOtherCards(than path: String) -> [(path: String, connectors: [ConnectorSurvey])] {
+        DRMCardFinder.cardPaths().filter { $0 != path }.compactMap { other in
+            guard let card = try? DRMCard(path: other), (try? card.resources()) != nil else { return nil }
+            return (other, survey(card))
+        }
+    }
+
+    static func survey(_ card: DRMCard) -> [ConnectorSurvey] {
         guard let res = try? card.resources() else { return [] }
         return res.connectors.compactMap { id in
             guard let c = card.connector(id) else { return nil }

@@ -96,6 +96,8 @@ package final class Daemon: KioskShell {
     private var extras: [ExtraOutput] = []
     /// Which connector drives which section, from the survey when the card was opened.
     private var assignment: OutputAssignment?
+    /// The connectors of other cards in the survey: their card and their own name there.
+    private var connectorCards: [String: (path: String, name: String)] = [:]
     /// The newest series and fetch status of each instrument: what an output started later (its
     /// card opened after a hotplug) is told at once.
     private var lastSeries: [String: KioskEvent] = [:]
@@ -256,12 +258,32 @@ package final class Daemon: KioskShell {
         if fanned, case .vtRelease = event { for extra in extras { extra.runner.send(event) } }
         let emptied = runner.send(event)
         if fanned, !Daemon.isVTRelease(event) { for extra in extras { extra.runner.send(event) } }
-        if emptied { armTimer() }
+        if emptied {
+            collectRoutedFlips()
+            armTimer()
+        }
     }
 
     /// An event for one output's core (its display's flips and changes, its frames' reports).
     func send(_ event: KioskEvent, to extra: ExtraOutput) {
-        if extra.runner.send(event) { armTimer() }
+        if extra.runner.send(event) {
+            collectRoutedFlips()
+            armTimer()
+        }
+    }
+
+    private var collectingFlips = false
+
+    /// An output that waited for its own flip (before DPMS, a turn, a modeset, at exit) read the
+    /// shared descriptor and may have taken another output's completion with it: nothing wakes
+    /// the loop for that one, so after every batch of events the outputs are asked.
+    private func collectRoutedFlips() {
+        guard !extras.isEmpty, !collectingFlips else { return }
+        let displays: [(any Display)?] = [display] + extras.map(\.display)
+        guard displays.contains(where: { ($0 as? KMSDisplay)?.hasRoutedFlips ?? false }) else { return }
+        collectingFlips = true
+        defer { collectingFlips = false }
+        handleAllDisplayEvents()
     }
 
     /// Events every output's core hears: time, data, people, the screen's power by hand. The
@@ -440,10 +462,25 @@ package final class Daemon: KioskShell {
     private func startExtras() {
         let sections = config.effectiveOutputs
         guard extras.isEmpty, sections.count > 1, let d = display else { return }
-        let survey: [OutputAssignment.Connector]
+        var survey: [OutputAssignment.Connector]
         if let kms = d as? KMSDisplay {
             survey = kms.surveyConnectors().map {
                 OutputAssignment.Connector(name: $0.name, connected: $0.connected, modes: $0.modes, panelRotation: $0.panelQuarterTurns * 90)
+            }
+            connectorCards = [:]
+            // Other cards, each its own master (a DSI panel's card beside the HDMI card), after the
+            // first output's; a connector whose name the survey has already is called cardN-NAME.
+            if config.displayDevice == nil {
+                for (path, connectors) in KMSDisplay.surveyOtherCards(than: kms.devicePath) {
+                    let cardName = String(path.split(separator: "/").last ?? "")
+                    for c in connectors {
+                        let taken = survey.contains { $0.name.lowercased() == c.name.lowercased() }
+                        let name = taken ? "\(cardName)-\(c.name)" : c.name
+                        connectorCards[name] = (path, c.name)
+                        survey.append(OutputAssignment.Connector(name: name, connected: c.connected, modes: c.modes,
+                                                                 panelRotation: c.panelQuarterTurns * 90))
+                    }
+                }
             }
         } else if extraDisplayOpener != nil {
             // The tests' displays: a connector per section, each the first display's size.
@@ -494,7 +531,12 @@ package final class Daemon: KioskShell {
         let connector = assignment?.states[extra.index].connector
         do {
             let d: any Display
-            if let extraDisplayOpener { d = try extraDisplayOpener(extra.index) } else {
+            if let extraDisplayOpener { d = try extraDisplayOpener(extra.index) } else if let other = connector.flatMap({ connectorCards[$0] }) {
+                // Another card: its own descriptor and master.
+                d = try KMSDisplay(options: .init(devicePath: other.path, connectorName: other.name, waitForOutput: true,
+                                                  shiftMargin: config.burnInShift),
+                                   log: { Log.notice("display: \(name) \($0)") })
+            } else {
                 d = try KMSDisplay(options: .init(devicePath: kms!.devicePath, connectorName: connector, waitForOutput: true,
                                                   shiftMargin: config.burnInShift),
                                    sharing: kms, log: { Log.notice("display: \(name) \($0)") })
@@ -528,7 +570,11 @@ package final class Daemon: KioskShell {
             let kms = d as? KMSDisplay
             // What the output's core says of its display where the display cannot say more.
             let coreState = i == 0 ? core.status().display : extra?.runner.core.status().display
-            let connector = kms.flatMap { $0.connectorName.isEmpty ? nil : $0.connectorName }
+            // A connector of another card by the name the survey gave it (cardN-NAME on a clash).
+            let own = kms.flatMap { $0.connectorName.isEmpty ? nil : $0.connectorName }
+            let connector = own.map { own in
+                connectorCards.first { $0.value.path == kms?.devicePath && $0.value.name == own }?.key ?? own
+            }
             return KioskStatus.Output(name: sections[i].name.description, connector: connector,
                                       mode: connector == nil ? nil : kms?.modeDescription, scene: sections[i].scene.rawValue,
                                       state: kms?.outputState ?? coreState ?? "waiting: no display open",

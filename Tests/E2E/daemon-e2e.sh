@@ -255,6 +255,32 @@ judge_tape() {
       result tape-vkms-1080-paced FAIL "$DETAIL; exit $(field exit "$L"); log: $(grep -v stats "$L" | tail -4 | tr '\n' '|')"
     fi
   fi
+  # two cards, each its own master: the chart on bochs (captured), the tape on vkms flipping
+  L="$OUT/d-two-cards.log"
+  if [ -e "$L" ]; then
+    if D=$(python3 - "$OUT/two-cards-1.json" "$OUT/two-cards-2.json" <<'PY' 2>&1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+def out(s, name):
+    found = [o for o in s["outputs"] if o["name"] == name]
+    assert found, "no output %s in the status: %s" % (name, s["outputs"])
+    return found[0]
+f1, s1, s2 = out(a, "first"), out(a, "second"), out(b, "second")
+assert f1["connector"] == "Virtual-1" and f1["scene"] == "chart" and f1["state"] == "running", "first: %s" % f1
+# (The kernel numbers connectors of a type across cards: vkms's is Virtual-2 beside bochs's Virtual-1.)
+assert s1["connector"] not in (None, f1["connector"]) and s1["scene"] == "tape" and s1["state"] == "running", "second: %s" % s1
+assert s2["flips"] >= s1["flips"] + 60, "the second output's flips %d -> %d" % (s1["flips"], s2["flips"])
+print("first %s %s %s; second %s %s %s, flips %d -> %d, missed vblanks %d -> %d" % (
+    f1["connector"], f1["mode"], f1["scene"], s2["connector"], s2["mode"], s2["scene"],
+    s1["flips"], s2["flips"], s1["missed_vblanks"], s2["missed_vblanks"]))
+PY
+) && grep -q 'output second\] /dev/dri/card1 (vkms)' "$L" && C=$($CHECK chart "$OUT/d-two-cards.ppm" 2>&1) \
+       && [ "$(field exit "$L")" = 0 ]; then
+      result two-cards-two-masters PASS "$D (vkms, card1: its own descriptor and master); bochs capture: $C"
+    else
+      result two-cards-two-masters FAIL "$D; capture: $($CHECK chart "$OUT/d-two-cards.ppm" 2>&1 | tail -2 | tr '\n' ' '); exit $(field exit "$L"); log: $(grep -v stats "$L" | tail -5 | tr '\n' '|')"
+    fi
+  fi
   # bochs: two captures with frames between them: the band at the foot moved, nothing above it changed
   L="$OUT/d-tape-bochs.log"
   if D=$(python3 - "$OUT/d-tape-1.ppm" "$OUT/d-tape-2.ppm" "$HERE" <<'PY' 2>&1
