@@ -155,7 +155,7 @@ public final class AlertHooks {
         public var killed = false
     }
 
-    public let alerts: [AlertConfig]
+    public private(set) var alerts: [AlertConfig]
     public let policy: AlertCommandPolicy
     let sources: [String: AlertSource]
     public private(set) var states: [String: AlertState] = [:]
@@ -288,6 +288,24 @@ public final class AlertHooks {
     public func adopt(_ other: AlertHooks) {
         running += other.running
         lastTick = other.lastTick
+    }
+
+    /// True when the hooks judge nothing and wait for no command: a reload left them only to
+    /// collect their children, and they have.
+    public var isSpent: Bool { alerts.isEmpty && running.isEmpty }
+
+    /// The hooks after a reload: the new configuration's, holding the old one's running commands;
+    /// or, when no alert has a command any more, the old ones judging nothing, until their commands
+    /// have ended and been collected (else a command running at the reload stays a zombie).
+    public static func afterReload(old: AlertHooks?, new: AlertHooks?) -> AlertHooks? {
+        guard let old else { return new }
+        if let new {
+            new.adopt(old)
+            return new
+        }
+        guard !old.running.isEmpty else { return nil }
+        old.alerts = []
+        return old
     }
 
     func save() {

@@ -161,8 +161,7 @@ public enum FetchCommand {
             fetcher = Fetcher(config: config, mode: .write, environment: environment)
             // The commands the old configuration started are still collected (and killed when late).
             if let old = previous.alertHooks {
-                fetcher.alertHooks = AlertHooks(config: config, statePath: fetcher.alertStatePath)
-                fetcher.alertHooks?.adopt(old)
+                fetcher.alertHooks = AlertHooks.afterReload(old: old, new: AlertHooks(config: config, statePath: fetcher.alertStatePath))
             }
             FetchLog.standardError.write(.info, "tickerboard-fetch: configuration reloaded, \(fetcher.jobs.count) files")
         }

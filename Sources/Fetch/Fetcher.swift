@@ -354,6 +354,8 @@ public final class Fetcher {
                 if !sleep(seconds) { saveState(); return }
             }
             alertHooks?.poll(now: clock())
+            // Hooks a reload kept only to collect their commands go once those are collected.
+            if alertHooks?.isSpent == true { alertHooks = nil }
         }
     }
 

@@ -170,6 +170,35 @@ final class FakeLauncher: AlertLauncher {
         #expect(forgetful.started.count == 2)
     }
 
+    /// A reload that removes every alert command while one runs: the old hooks stay to collect it
+    /// (no zombie), judge nothing more, and are spent once it has ended.
+    @Test func reloadWithoutCommandsStillCollects() throws {
+        let fake = FakeLauncher()
+        let hooks = try #require(AlertHooks(config: config(), launcher: fake, log: FetchLog { _, _ in }, statePath: nil))
+        let observe: (String, Int64) -> AlertObservation? = { _, t in
+            AlertObservation(price: ExactDecimal("301")!, previousClose: ExactDecimal("290")!, priceTime: t, day: Self.day)
+        }
+        hooks.judge(instrument: "AAPL", now: Self.t0, observe: observe)
+        #expect(hooks.running.map(\.pid) == [1001])
+        let (bare, _) = FetchConfig.parse("[instrument AAPL]\nsymbol = AAPL\ndaily = A.csv\n", file: "t.conf")
+        let kept = try #require(AlertHooks.afterReload(old: hooks, new: AlertHooks(config: bare, statePath: nil)))
+        #expect(kept === hooks && kept.alerts.isEmpty && !kept.isSpent)
+        #expect(kept.judge(instrument: nil, now: Self.t0 + 600, observe: observe).isEmpty && fake.started.count == 1)
+        kept.poll(now: Self.t0 + 5, observe: observe)
+        #expect(kept.running.map(\.pid) == [1001], "still running")
+        fake.ended[1001] = .exited(0)
+        kept.poll(now: Self.t0 + 6, observe: observe)
+        #expect(kept.isSpent)
+        // Nothing running at the reload: no hooks at all.
+        let idle = try #require(AlertHooks(config: config(), launcher: FakeLauncher(), log: FetchLog { _, _ in }, statePath: nil))
+        #expect(AlertHooks.afterReload(old: idle, new: nil) == nil)
+        // Commands in the new configuration: the new hooks, holding the old children.
+        let again = try #require(AlertHooks(config: config(), launcher: fake, log: FetchLog { _, _ in }, statePath: nil))
+        let other = try #require(AlertHooks(config: config(), launcher: FakeLauncher(), log: FetchLog { _, _ in }, statePath: nil))
+        again.judge(instrument: "AAPL", now: Self.t0, observe: observe)
+        #expect(AlertHooks.afterReload(old: again, new: other) === other && other.running.count == 1)
+    }
+
     @Test func noCommandNoHooks() {
         let (c, _) = FetchConfig.parse("[instrument A]\nsymbol = A\ndaily = A.csv\n[alert a]\ninstrument = A\nabove = 1\n", file: "t.conf")
         #expect(AlertHooks(config: c, statePath: nil) == nil)
