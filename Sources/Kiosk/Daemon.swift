@@ -102,6 +102,8 @@ package final class Daemon: KioskShell {
     /// card opened after a hotplug) is told at once.
     private var lastSeries: [String: KioskEvent] = [:]
     private var lastFetchStatus: [String: KioskEvent] = [:]
+    /// The complete set of data problems as last given (each `.dataProblems` replaces it).
+    private var lastDataProblems: KioskEvent?
     /// The first output's core's status as last written (the extras' cores rewrite the file with it).
     private var lastCoreStatus: KioskStatus?
 
@@ -250,7 +252,11 @@ package final class Daemon: KioskShell {
             return
         }
         if let key = Daemon.remembered(event) {
-            if case .series = event { lastSeries[key] = event } else { lastFetchStatus[key] = event }
+            switch event {
+            case .series: lastSeries[key] = event
+            case .dataProblems: lastDataProblems = event
+            default: lastFetchStatus[key] = event
+            }
         }
         let fanned = Daemon.fansOut(event)
         // The extras let go of the shared descriptor's master before the first output's VT is
@@ -286,12 +292,13 @@ package final class Daemon: KioskShell {
         handleAllDisplayEvents()
     }
 
-    /// Events every output's core hears: time, data, people, the screen's power by hand. The
-    /// control socket's requests other than power and messages drive the first output's chart.
+    /// Events every output's core hears: time, data, people, the screen's power by hand, SIGUSR1
+    /// (each output logs its `stats:` line, the others prefixed `[output NAME]`). The control
+    /// socket's requests other than power and messages drive the first output's chart.
     static func fansOut(_ event: KioskEvent) -> Bool {
         switch event {
         case .start, .timer, .series, .fetchStatus, .dataProblems, .clockStepped, .presence, .key, .vtRelease, .vtAcquire,
-             .reloadRequested, .reloadRejected, .terminate:
+             .reloadRequested, .reloadRejected, .terminate, .statisticsRequested:
             return true
         case .control(_, let command):
             switch command {
@@ -313,6 +320,7 @@ package final class Daemon: KioskShell {
         switch event {
         case .series(let id, let slot, _): return "\(id)\u{1F}\(slot)"
         case .fetchStatus(let id, _): return id
+        case .dataProblems: return ""
         default: return nil
         }
     }
@@ -507,6 +515,7 @@ package final class Daemon: KioskShell {
             extra.runner.send(.start)
             for event in lastSeries.values { extra.runner.send(event) }
             for event in lastFetchStatus.values { extra.runner.send(event) }
+            if let lastDataProblems { extra.runner.send(lastDataProblems) }
         }
         armTimer()
     }

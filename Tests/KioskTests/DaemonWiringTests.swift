@@ -108,7 +108,8 @@ final class DaemonWiringTests {
         return text
     }
 
-    func startDaemon(config text: String, timeScale: Double = 1, extra: RecordingDisplay? = nil) throws {
+    /// `extra`: the displays the outputs after the first open, one per opening, in turn.
+    func startDaemon(config text: String, timeScale: Double = 1, extra: [RecordingDisplay] = []) throws {
         try replace("tickerboard.conf", text)
         let (config, issues) = Config.load(path: configPath)
         #expect(issues.filter { $0.severity == .error }.isEmpty, "\(issues)")
@@ -117,9 +118,13 @@ final class DaemonWiringTests {
         options.displayChoice = .headless
         options.statusFile = statusPath
         options.timeScale = timeScale
-        if let extra {
+        if !extra.isEmpty {
+            var opened = 0
             daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display },
-                                openExtraDisplay: { _ in extra })
+                                openExtraDisplay: { _ in
+                                    defer { opened += 1 }
+                                    return extra[min(opened, extra.count - 1)]
+                                })
         } else {
             daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display })
         }
@@ -230,11 +235,11 @@ final class DaemonWiringTests {
     }
     @Test("two outputs: each its own core and scene (chart, tape), the data reaches both, one unplugged leaves the other running, the status lists both")
     func twoOutputs() throws {
-        let second = RecordingDisplay()
+        let second = RecordingDisplay(), third = RecordingDisplay()
         try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
         try startDaemon(config: config(instruments: ["AAA"], extra: "[output first]\nscene = chart\n[output second]\nscene = tape\n[tape]\nspeed = 60\n"
                                                    + "[input]\noutput = second\n"),
-                        extra: second)
+                        extra: [second, third])
         try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating && second.presents > 10 },
                 "the chart at rest on the first output while the tape crawls on the second")
         // The tape alone: its band across the middle, background above and below; the chart's
@@ -271,6 +276,14 @@ final class DaemonWiringTests {
         display.injected = [.connectorReturned]
         daemon.handleAllDisplayEvents()
         try run(until: { display.presents > lost }, "the chart back on the first output")
+        // A reload that renames the second section starts its output again (a new core, its display
+        // opened anew): it has the data and crawls on.
+        try replace("tickerboard.conf", config(instruments: ["AAA"], extra: "[output first]\nscene = chart\n[output DP-1]\nscene = tape\n"))
+        daemon.reload()
+        let restarted = try #require(daemon.extraCores.first)
+        #expect(restarted !== extraCore)
+        #expect(restarted.tapeEntries().first?.instrument.market.daily?.bars.last?.close == 123.5)
+        try run(until: { third.presents > 10 }, "the restarted output's tape crawling on its display")
     }
 }
 
