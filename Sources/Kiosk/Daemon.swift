@@ -60,7 +60,7 @@ package final class Daemon: KioskShell {
     private let clock: ScaledClock
     private var timer: EventLoop.Registration?
     /// The first output's screen (the only one without `[output]` sections).
-    private let screen: OutputScreen
+    let screen: OutputScreen
     private var display: (any Display)? {
         get { screen.display }
         set { screen.display = newValue }
@@ -862,6 +862,7 @@ package final class Daemon: KioskShell {
         status.presentMethod = display?.presentMethod
         status.pacing = display?.pacingMethod
         status.rssKB = ProcessResources.residentKB()
+        status.peakRSSKB = ProcessResources.peakKB()
         status.openFDs = ProcessResources.openDescriptors()
         status.outputs = outputStatus
         return status

@@ -52,6 +52,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var pacing: String?
     /// Filled in by the shell, which can measure them.
     public var rssKB: Int?
+    /// The peak of the resident memory since the program started (VmHWM).
+    public var peakRSSKB: Int?
     public var openFDs: Int?
     /// The screen's level in percent (0 while off) and how it is carried out (`backlight NAME`, `software`).
     public var level: Int?
@@ -174,10 +176,10 @@ public struct KioskStatus: Sendable, Equatable {
          ("scanout_copy_fraction", .number(scanoutCopyFraction)), ("burn_in_shift", .text(burnInShift)),
          ("rotation", .text(rotation)), ("present_method", .text(presentMethod)), ("pacing", .text(pacing)),
          ("level", .raw(level.map(String.init) ?? "null")), ("brightness_means", .text(brightnessMeans)),
-         ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
+         ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("peak_rss_kb", .raw(peakRSSKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
          ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
          ("screen_control", .text(screenControl)), ("message", .text(message)),
-         ("animating", .raw(String(animating))), ("paused", .raw(String(paused))), ("cec", .text(cec)),
+         ("cec", .text(cec)),
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),

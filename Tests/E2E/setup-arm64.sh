@@ -15,7 +15,9 @@ CACHE="${TB_VM_ARM64_CACHE:-/var/cache/tickerboard-vm-arm64}"
 mkdir -p "$CACHE"
 log() { echo "setup-arm64: $*" >&2; }
 need=()
-for p in qemu-system-arm qemu-user-static binfmt-support mmdebstrap cpio xz-utils kmod; do
+# arch-test: mmdebstrap refuses a foreign --arch without it ("E: install arch-test for foreign
+# architecture support"); it is only a Recommends of mmdebstrap, and we install without those.
+for p in qemu-system-arm qemu-user-static binfmt-support mmdebstrap arch-test cpio xz-utils kmod; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

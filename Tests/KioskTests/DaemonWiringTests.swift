@@ -102,8 +102,8 @@ final class DaemonWiringTests {
         try AtomicFile.write(Array(text.utf8), to: directory + "/" + name)
     }
 
-    func config(instruments: [String], extra: String = "") -> String {
-        var text = "[data]\ndirectory = \(directory)\n[chart]\ncycle-interval = 0\n[burn-in]\nshift = 0\n" + extra
+    func config(instruments: [String], extra: String = "", cycle: String = "0") -> String {
+        var text = "[data]\ndirectory = \(directory)\n[chart]\ncycle-interval = \(cycle)\n[burn-in]\nshift = 0\n" + extra
         for id in instruments { text += "[instrument \(id)]\ndaily = \(id).csv\ntime-zone = America/New_York\n" }
         return text
     }
@@ -159,6 +159,13 @@ final class DaemonWiringTests {
         try run(until: { statusFile.contains("123.5") }, "status.json naming the new price")
         try run(until: { status.settledFrame == status.frames }, "the update settled on screen")
         #expect(display.screen.pixels != pictureBefore.pixels, "the picture changed with the data")
+        // Each key once (a JSON reader keeps one of two, silently: "animating" and "paused" were
+        // written twice), and the peak memory as the kernel counts it for this program (VmHWM).
+        let keys = statusFile.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: ":")[0] }
+        #expect(Set(keys).count == keys.count, "a key written twice: \(keys.filter { k in keys.filter { $0 == k }.count > 1 })")
+        let peak = statusFile.split(separator: "\n").first { $0.hasPrefix("  \"peak_rss_kb\": ") }
+            .flatMap { Int($0.dropFirst("  \"peak_rss_kb\": ".count).prefix { $0.isNumber }) }
+        #expect(peak.map { $0 >= ProcessStatus.kilobytes("VmRSS") / 2 && $0 > 1000 } == true, "peak_rss_kb: \(String(describing: peak))")
     }
 
     @Test("reload: a good config file is taken (a new instrument's file is read); a broken one keeps the running config")
@@ -284,6 +291,44 @@ final class DaemonWiringTests {
         #expect(restarted !== extraCore)
         #expect(restarted.tapeEntries().first?.instrument.market.daily?.bars.last?.close == 123.5)
         try run(until: { third.presents > 10 }, "the restarted output's tape crawling on its display")
+    }
+}
+
+/// Where the display cannot read back (KMS, fbdev), a screenshot is the shell's own record of the
+/// last picture. That record used to be a second owner of the canvas's pixel array, so the next
+/// frame's first write copied the whole picture (issue 50: ~2,000 page faults a 1080p frame).
+extension DaemonWiringTests {
+    static let lastPictureSetups = [
+        "",                                         // the canvas itself
+        "[tape]\nposition = bottom\n",              // the tape composer's screen
+        "[display]\nrotation = 90\n",               // turned by copy
+        "[burn-in]\nshift = 2\nperiod = 10s\n",      // moved by copy
+    ]
+
+    @Test("the last picture equals what the display received (plain, beside a tape band, turned, shifted by copy), and frames reuse their buffers",
+          arguments: lastPictureSetups)
+    func lastPictureWithoutACopy(extra: String) throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 60, lastClose: 111.25))
+        try replace("BBB.csv", Self.dailyCSV(rows: 60, lastClose: 99.5))
+        let cycling = config(instruments: ["AAA", "BBB"], extra: extra, cycle: "2s")
+        try startDaemon(config: cycling, timeScale: 30)
+        try run(until: { display.presents > 30 }, "the first frames (a burn-in step among them)")
+        func storage(_ b: PixelBuffer?) -> UnsafeRawPointer? { b?.pixels.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+        // The canvas and the turned and moved copies: each drawn in place frame after frame.
+        func buffers() -> [UnsafeRawPointer?] {
+            [storage(daemon.screen.renderer.canvas.buffer), storage(daemon.screen.rotated), storage(daemon.screen.shifted)]
+        }
+        let first = buffers()
+        let presents = display.presents
+        // Every picture of the morphs and cycles between: the record follows without being kept.
+        try run(until: { display.presents > presents + 40 }, "40 more frames (cycling at 30x)")
+        let last = try #require(daemon.screen.lastPresented)
+        #expect(last.width == display.screen.width && last.height == display.screen.height)
+        #expect(last.pixels == display.screen.pixels, "the screenshot is the picture last presented")
+        for (before, after) in zip(first, buffers()) where before != nil && after != nil {
+            #expect(before == after, "a buffer drawn into a new allocation 40 frames later (copied on write): \(first) \(buffers())")
+        }
+        #expect(first[0] != nil)
     }
 }
 

@@ -35,7 +35,8 @@ done
 say() { echo "arm64-build: $*" >&2; }
 die() { echo "arm64-build: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap, chroot and bind mounts)"
-for p in mmdebstrap qemu-user-static; do
+# arch-test: mmdebstrap needs it for the arm64 sysroot (a Recommends only; see setup-arm64.sh).
+for p in mmdebstrap arch-test qemu-user-static; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
     say "installing $p"
     apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
