@@ -81,7 +81,8 @@ public struct MarketData: Sendable {
     public init(daily: PriceSeries?, intraday: PriceSeries?, timeZone: ExchangeTimeZone,
                 priceField: PriceField = .close, calendar: ExchangeCalendar? = nil) {
         self.daily = daily
-        self.intraday = intraday
+        // Times written without an offset are the exchange's wall clock (README, "What the numbers mean").
+        self.intraday = intraday?.anchored(in: timeZone)
         self.timeZone = timeZone
         self.priceField = priceField
         self.calendar = calendar

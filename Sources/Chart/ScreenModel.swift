@@ -310,7 +310,8 @@ public final class ScreenModel {
                             price: shown, baseline: summary?.first, baselineKind: selection.baselineKind.rawValue,
                             lastDataTime: placeholder == nil ? selection.points.last?.time : nil,
                             scrubbedTime: focus?.time, waitingFor: placeholder,
-                            note: words.note, priceText: words.price, changeText: words.change)
+                            note: words.note, priceText: words.price, changeText: words.change,
+                            intradayTimesZone: instrument.market.intraday?.assumedZone)
     }
 
     /// What the frame for `time` shows, with the scene moved to `time` (a finished draw-in becomes
@@ -387,6 +388,8 @@ public struct ScreenValues: Equatable, Sendable {
     /// The header's price and change exactly as drawn (`23.874,12 €`, `+1,23 (+0,45 %)`).
     public var priceText = ""
     public var changeText = ""
+    /// The zone the intraday file's offset-less times were read in (nil: they had offsets).
+    public var intradayTimesZone: String?
 
     public var change: Double? {
         guard let price, let baseline else { return nil }

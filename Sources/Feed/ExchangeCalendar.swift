@@ -216,7 +216,9 @@ public struct ExchangeCalendar: Sendable {
     /// How long after the regular close the close is still being made: the closing auction's print
     /// (Xetra, Euronext and London 5 min, Hong Kong and Toronto 10, Sydney 12; New York's cross and
     /// SIX's auction end at the calendar's close) plus 2 minutes in which index providers publish
-    /// theirs. The last print of a session day up to then is its close.
+    /// theirs. The last print of a session day before then is its close. 0 where nothing is made
+    /// after the close: a bar stamped at the close itself (Yahoo stamps a bar with its start, so its
+    /// New York 16:00 bar is 16:00-16:15) is after-hours trading there.
     public var closingPrintSeconds: Int64 {
         let auction: Int64
         switch mic {
@@ -225,7 +227,7 @@ public struct ExchangeCalendar: Sendable {
         case "XASX": auction = 12 * 60
         default: auction = 0
         }
-        return isAlwaysOpen ? 0 : auction + 2 * 60
+        return isAlwaysOpen || auction == 0 ? 0 : auction + 2 * 60
     }
 
     // MARK: Days

@@ -107,6 +107,12 @@ public struct PriceSeries: Sendable, Equatable {
     /// The field `prices()` returns when not told otherwise (what the user configured).
     public var priceField: PriceField
     public let bars: [PriceBar]
+    /// The file wrote its times of day without a UTC offset (a spreadsheet export, a broker's
+    /// download): they were read as UTC for now, and `anchored(in:)` reads them as the wall clock
+    /// of the instrument's zone. False for daily series and for times that carry an offset.
+    public var floatingTimes = false
+    /// The zone `anchored(in:)` read floating times in (nil: the file said its offsets).
+    public private(set) var assumedZone: String?
 
     /// Builds a series, sorting `bars` by time; of bars with equal times the later one in `bars`
     /// wins, which is what a feed that re-sends a corrected bar means.
@@ -144,6 +150,22 @@ public struct PriceSeries: Sendable, Equatable {
             if bars[mid].time < time { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+
+    /// The series with floating times read as wall-clock times in `zone` (the instrument's: its
+    /// exchange's, or `time-zone`): 17:30 written in a Frankfurt file is 17:30 CEST, not 17:30 UTC.
+    /// A reading that happens twice when clocks fall back is the first instant (`unixTime(for:)`).
+    /// Unchanged when the times were not floating.
+    public func anchored(in zone: ExchangeTimeZone) -> PriceSeries {
+        guard floatingTimes, interval != .daily else { return self }
+        let moved = bars.map { bar in
+            var b = bar
+            b.time = zone.unixTime(for: CivilDateTime(unixTime: bar.time))
+            return b
+        }
+        var out = PriceSeries(name: name, interval: interval, bars: moved, priceField: priceField)
+        out.assumedZone = zone.identifier
+        return out
     }
 
     /// The calendar date of a daily bar (or the UTC date of an intraday one).

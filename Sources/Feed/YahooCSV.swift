@@ -75,6 +75,9 @@ public struct ParseReport: Sendable, Equatable {
     public var skippedRows: Int = 0
     /// Rows that were valid but replaced by a later row with the same time (the later one wins).
     public var duplicateRows: Int = 0
+    /// Rows whose time of day had no UTC offset, and rows whose had one (intraday files).
+    public var offsetlessTimeRows: Int = 0
+    public var offsetTimeRows: Int = 0
     /// The first `itemisedLimit` skipped rows, in file order.
     public var firstSkipped: [SkippedRow] = []
 
@@ -585,7 +588,10 @@ private struct Parser {
             )
             days.append(Int32(truncatingIfNeeded: stamp.daysSinceEpoch))
             if stamp.secondOfDay != 0 { everyTimeIsMidnight = false }
-            if stamp.hasTime { anyTimeOfDay = true }
+            if stamp.hasTime {
+                anyTimeOfDay = true
+                if stamp.utcOffset == nil { report.offsetlessTimeRows += 1 } else { report.offsetTimeRows += 1 }
+            }
         }
 
         if bars.isEmpty { throw .noUsableRows(path: source, report: report) }
@@ -611,12 +617,15 @@ private struct Parser {
         report.duplicateRows = bars.count - sorted.count
         report.usedRows = sorted.count
         let interval: BarInterval = isDaily ? .daily : .intraday(seconds: Parser.typicalSpacing(of: sorted))
-        let series = PriceSeries(
+        var series = PriceSeries(
             name: YahooCSV.seriesName(fromSource: source),
             interval: interval,
             bars: sorted,
             priceField: priceField
         )
+        // Floating only when no row says its offset: a file that mixes both keeps UTC for the
+        // rows without one (check-config says how many), as no single zone is implied.
+        if !isDaily { series.floatingTimes = report.offsetlessTimeRows > 0 && report.offsetTimeRows == 0 }
         return (series, report)
     }
 

@@ -781,7 +781,13 @@ public final class KioskCore {
             return
         }
         let hadData = entries[i].hasData
-        if slot == .daily { entries[i].daily = series } else { entries[i].intraday = series }
+        if slot == .daily {
+            entries[i].daily = series
+        } else {
+            // Offset-less times are the instrument's wall clock, for the staleness check and the
+            // alerts as much as for the chart (MarketData anchors them too, for one-off renders).
+            entries[i].intraday = entries[i].zone.map { series.anchored(in: $0) } ?? series
+        }
         log(.info, "data: \(id): \(series.count) \(slot == .daily ? "daily" : "intraday") bars")
         if slot == .daily, !entries[i].spec.holding.isEmpty { recomputePortfolio() }
         updateTile(i)

@@ -51,6 +51,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var presentMethod: String?
     public var pacing: String?
     /// Filled in by the shell, which can measure them.
+    /// The zone offset-less intraday times were read in (nil: the file gave offsets).
+    public var intradayTimesZone: String?
     public var rssKB: Int?
     /// The peak of the resident memory since the program started (VmHWM).
     public var peakRSSKB: Int?
@@ -121,13 +123,15 @@ public struct KioskStatus: Sendable, Equatable {
         lastDataTime = v.lastDataTime
         waitingFor = v.waitingFor
         note = v.note.isEmpty ? nil : v.note
+        intradayTimesZone = v.intradayTimesZone
     }
 
     /// The keys `render --values` prints: what the picture says.
     public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
                                                   "price_text", "change_text",
                                                   "baseline", "baseline_kind", "session_state", "as_of",
-                                                  "last_data_time", "waiting_for", "problem", "note", "alerts"]
+                                                  "last_data_time", "waiting_for", "problem", "note", "alerts",
+                                                  "intraday_times_zone"]
 
     private enum Value {
         case text(String?), number(Double?), raw(String), list([String])
@@ -168,6 +172,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("price", .number(price)), ("change", .number(change)), ("change_percent", .number(changePercent)),
          ("price_text", .text(priceText)), ("change_text", .text(changeText)),
          ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)), ("session_state", .text(sessionState)),
+         ("intraday_times_zone", .text(intradayTimesZone)),
          ("as_of", .raw(asOf.map(String.init) ?? "null")), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
          ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("problem", .text(problem)), ("note", .text(note)), ("display", .text(display)),
          ("frames", .raw(String(frames))), ("settled_frame", .raw(String(settledFrame))), ("missed_vblanks", .raw(String(missedVblanks))),

@@ -109,10 +109,30 @@ struct RangeTests {
         let day = market.points(for: .oneDay)
         #expect(day.baselineKind == .previousClose)
         #expect(day.baseline == 102.5)
-        // New York's closing cross is at 16:00: nothing after the close counts there but the 2 min.
-        #expect(ExchangeCalendar.named("XNYS")?.closingPrintSeconds == 120)
+        // New York's closing cross is at 16:00: nothing is made after the close there.
+        #expect(ExchangeCalendar.named("XNYS")?.closingPrintSeconds == 0)
         #expect(xetra.closingPrintSeconds == 420)
         #expect(ExchangeCalendar.alwaysOpen.closingPrintSeconds == 0)
+    }
+
+    /// Issue 48 item 2. Yahoo stamps a bar with its start (its 15-minute bar "15:45" is 15:45-16:00),
+    /// so the bar stamped 16:00 is after-hours trading (16:00-16:15) and the 15:45 bar's close is the
+    /// session's. Expected by hand: previous close 100, today 101, change +1.00 (+1.00 %).
+    @Test("New York: the first post-market bar (stamped 16:00, Yahoo's bar start) is not the previous close, whatever extended-hours says",
+          arguments: [ExtendedHoursDisplay.hide, .dim, .show])
+    func newYorkPostMarketIsNotTheClose(mode: ExtendedHoursDisplay) throws {
+        let york = try ExchangeTimeZone(identifier: "America/New_York")
+        let nasdaq = try #require(ExchangeCalendar.named("XNAS"))
+        func at(_ day: Int, _ h: Int, _ m: Int, _ v: Double) -> PriceBar {
+            PriceBar(time: york.unixTime(for: CivilDateTime(year: 2026, month: 6, day: day, hour: h, minute: m)!), open: v, high: v, low: v, close: v)
+        }
+        let bars = [at(2, 15, 30, 100), at(2, 15, 45, 100), at(2, 16, 0, 99), at(2, 16, 15, 98), at(3, 9, 30, 101)]
+        let market = MarketData(daily: nil, intraday: PriceSeries(name: "US", interval: .intraday(seconds: 900), bars: bars),
+                                timeZone: york, calendar: nasdaq)
+        let day = market.points(for: .oneDay, options: RangeOptions(extendedHours: mode))
+        #expect(day.baselineKind == .previousClose)
+        #expect(day.baseline == 100)
+        #expect(day.points.last?.value == 101)
     }
 
     @Test("without intraday data 1D and 5D fall back to daily bars and say so")

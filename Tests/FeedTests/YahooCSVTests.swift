@@ -591,3 +591,29 @@ import Testing
         #expect(report.message == "AAPL.csv:2: Close is \"abc\", expected a number; row skipped")
     }
 }
+
+/// Issue 48 item 1: times of day written without a UTC offset (spreadsheet exports, broker
+/// downloads) are the instrument's wall clock, not UTC. Expected instants from Python's zoneinfo:
+/// `datetime(2024,8,5,17,30,tzinfo=ZoneInfo('Europe/Berlin')).timestamp()` = 1722871800, and the
+/// fall-back hour's first reading `datetime(2024,10,27,2,30,fold=0,…)` = 1729989000.
+@Suite struct OffsetlessTimesTests {
+    @Test("offset-less intraday times are floating until anchored in the instrument's zone; a file with offsets is not")
+    func anchoredInTheZone() throws {
+        let text = "Datetime,Open,High,Low,Close,Adj Close,Volume\n2024-08-05 17:30:00,1,1,1,1,1,0\n2024-10-27 02:30:00,2,2,2,2,2,0\n"
+        let (series, report) = try YahooCSV.parse(text: text, source: "naive.csv")
+        #expect(series.floatingTimes && report.offsetlessTimeRows == 2 && report.offsetTimeRows == 0)
+        let berlin = try ExchangeTimeZone(identifier: "Europe/Berlin")
+        let anchored = series.anchored(in: berlin)
+        #expect(anchored.bars.map(\.time) == [1_722_871_800, 1_729_989_000])
+        #expect(anchored.assumedZone == "Europe/Berlin" && !anchored.floatingTimes)
+        #expect(anchored.anchored(in: .utc) == anchored, "anchoring twice changes nothing")
+
+        let withOffsets = try YahooCSV.parse(text: "Datetime,Close\n2024-08-05 17:30:00+02:00,1\n", source: "o.csv").0
+        #expect(!withOffsets.floatingTimes && withOffsets.anchored(in: berlin).bars == withOffsets.bars)
+        // Mixed: no single zone is implied; the rows without an offset stay UTC and check-config says so.
+        let (mixed, mixedReport) = try YahooCSV.parse(text: "Datetime,Close\n2024-08-05 17:30:00+02:00,1\n2024-08-05 17:45:00,1\n", source: "m.csv")
+        #expect(!mixed.floatingTimes && mixedReport.offsetlessTimeRows == 1 && mixedReport.offsetTimeRows == 1)
+        // Daily dates are days, never floating.
+        #expect(!(try YahooCSV.parse(text: "Date,Close\n2024-08-05,1\n2024-08-06,2\n", source: "d.csv").0.floatingTimes))
+    }
+}

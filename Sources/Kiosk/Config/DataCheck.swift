@@ -52,6 +52,19 @@ package enum DataCheck {
                         out.append(Finding(problem: KioskCore.locate(path: source.path, message: message, in: config, file: file),
                                            isError: false))
                     }
+                    // Times of day without an offset: the instrument's wall clock is assumed, which is
+                    // right for an export in exchange time and two hours off for one in UTC.
+                    if series.floatingTimes {
+                        let message = "\(source.path): its times have no UTC offset (like \"2024-08-05 17:30:00\"); "
+                            + "read as \(inst.timeZone) time, the instrument's time zone (write the offset, +02:00 or Z, if they are not)"
+                        out.append(Finding(problem: KioskCore.locate(path: source.path, message: message, in: config, file: file),
+                                           isError: false))
+                    } else if series.interval.isIntraday, report.offsetlessTimeRows > 0 {
+                        let message = "\(source.path): \(report.offsetlessTimeRows) of \(report.offsetlessTimeRows + report.offsetTimeRows) "
+                            + "times have no UTC offset while the others have one; those are read as UTC (write the offset on every row)"
+                        out.append(Finding(problem: KioskCore.locate(path: source.path, message: message, in: config, file: file),
+                                           isError: false))
+                    }
                     // Daily and intraday files swapped: each would be drawn as the other's ranges.
                     if !series.isEmpty, series.interval.isIntraday != (source.slot == .intraday) {
                         let message = source.slot == .daily
