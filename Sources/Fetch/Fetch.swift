@@ -59,6 +59,7 @@ public enum FetchProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case .transport(let error): return "\(error)"
         case .rateLimited(let retryAfter, let message):
             return "rate limited" + (retryAfter.map { " (Retry-After \($0) s)" } ?? "") + (message.isEmpty ? "" : ": \(message)")
+                + (isEdgeLimit ? " (the provider's edge: waiting at least 15 min)" : "")
         case .serverError(let status, let message): return "HTTP \(status)" + (message.isEmpty ? "" : ": \(message)")
         case .unauthorized(let status, let message):
             return "key refused (HTTP \(status))" + (message.isEmpty ? "" : ": \(message)")
@@ -77,10 +78,20 @@ public enum FetchProblem: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The server's `Retry-After`, when it sent one.
+    /// How long to wait at least: the server's `Retry-After`, when it sent one; an edge limit 15 min
+    /// at least (Yahoo's "Edge: Too Many Requests" lasts that long or more: asking again each minute
+    /// only extends it, while the next provider in `providers =` serves meanwhile).
     public var retryAfter: Int? {
-        if case .rateLimited(let seconds, _) = self { return seconds }
-        return nil
+        guard case .rateLimited(let seconds, _) = self else { return nil }
+        return isEdgeLimit ? max(seconds ?? 0, Self.edgeBackoff) : seconds
+    }
+
+    public static let edgeBackoff = 15 * 60
+
+    /// A 429 from the CDN in front of the provider rather than from its API (the body says "Edge:").
+    public var isEdgeLimit: Bool {
+        guard case .rateLimited(_, let message) = self else { return false }
+        return message.lowercased().hasPrefix("edge")
     }
 }
 

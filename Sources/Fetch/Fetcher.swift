@@ -157,7 +157,9 @@ public final class Fetcher {
                                    extendedHours: inst.extendedHours, newestBarOnDisk: existing?.bars.last?.time)
         scheduler.recordRequest(provider: providerName, at: now)
         let response: HTTPResponse
-        switch transport.get(provider.httpRequest(for: request)) {
+        var http = provider.httpRequest(for: request)
+        http.userAgent = config.providers[providerName]?.userAgent
+        switch transport.get(http) {
         case .success(let r): response = r
         case .failure(let e): return fail(.transport(e), requested: true)
         }

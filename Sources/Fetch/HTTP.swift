@@ -78,6 +78,8 @@ public struct HTTPRequest: Sendable, Equatable {
     public var url: String
     /// Extra header lines, `Name: value`.
     public var headers: [String]
+    /// The provider's `user-agent =`; nil: the transport's own (`HTTPLimits.userAgent`).
+    public var userAgent: String?
 
     public init(url: String, headers: [String] = []) {
         self.url = url
@@ -153,7 +155,7 @@ public struct CurlTransport: HTTPTransport {
             _ = tb_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "")
             // Refused before the body arrives when the server announces the length.
             _ = tb_curl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBody))
-            _ = tb_curl_set_string(handle, CURLOPT_USERAGENT, limits.userAgent)
+            _ = tb_curl_set_string(handle, CURLOPT_USERAGENT, request.userAgent ?? limits.userAgent)
             if let headerList { _ = tb_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headerList) }
             _ = tb_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
             _ = tb_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in

@@ -20,6 +20,8 @@ final class ReplayServer {
         var headers: [String: String] = [:]
         var mode = "normal"
         var size: Int?
+        /// Answer 429 "Edge: Too Many Requests" unless the User-Agent contains this (Yahoo's edge).
+        var agent_contains: String?
 
         init(_ match: String, file: String? = nil, body: String? = nil, status: Int = 200, type: String = "application/json;charset=utf-8",
              headers: [String: String] = [:], mode: String = "normal", size: Int? = nil) {
@@ -331,6 +333,40 @@ struct Scenario {
         #expect(status.provider == "stooq" && status.lastError == nil)
         let (series, _) = try YahooCSV.parse(try #require(t.file("AAPL.csv")), source: "AAPL.csv")
         #expect(series.count == 10165)
+    }
+
+    /// Issue 48 item 12: `user-agent =` was parsed and never sent. Public reports say Yahoo's edge
+    /// answers "429 Edge: Too Many Requests" to agents it takes for scripts; the replay server does
+    /// the same (`agent_contains`), so the agent is judged on the wire.
+    @Test("the provider's user-agent goes on the wire; an edge 429 backs the provider off 15 min while the next one serves")
+    func userAgentAndEdgeLimit() throws {
+        let server = try ReplayServer()
+        var yahoo = ReplayServer.Rule("/chart/", file: try chart("chart_WSU.DE_1d_2023-08-04_2023-08-09.json"))
+        yahoo.agent_contains = "Mozilla/5.0"
+        try server.serve([yahoo, .init("/q/d/l/", file: try Fixtures.path("stooq/aapl_us_d_2025-01-08_partial_last_day.csv"), type: "text/csv")])
+        let agent = "Mozilla/5.0 (X11; Linux aarch64) tickerboard-wall"
+        let s = try Scenario(server: server, conf: "[provider yahoo]\nuser-agent = \(agent)\n"
+                             + "[instrument WSU]\nsymbol = WSU.DE\ndaily = WSU.csv\ntime-zone = Europe/Berlin\n")
+        s.put("WSU.csv", Self.good)
+        let report = s.fetcher().runOnce(clock: { s.clock })
+        #expect(report.succeeded == [JobID(instrument: "WSU", slot: .daily)], "\(report)")
+        let agents = String(decoding: Fixtures.read(server.directory + "/requests.log.agents") ?? [], as: UTF8.self)
+        #expect(agents == agent + "\n", "the server saw: \(agents)")
+
+        // Without it: curl's default agent meets the edge; stooq serves, yahoo waits 15 min at least.
+        let server2 = try ReplayServer()
+        try server2.serve([yahoo, .init("/q/d/l/", file: try Fixtures.path("stooq/aapl_us_d_2025-01-08_partial_last_day.csv"), type: "text/csv")])
+        var t = try Scenario(server: server2, conf: "[instrument AAPL]\nproviders = yahoo stooq\nstooq-symbol = aapl.us\ndaily = AAPL.csv\n")
+        t.clock = 1_736_380_800  // 2025-01-09, the day after the stooq answer's last
+        let fetcher = t.fetcher()
+        let second = fetcher.runOnce(clock: { t.clock })
+        #expect(second.succeeded == [JobID(instrument: "AAPL", slot: .daily)])
+        #expect(server2.requests.map { $0.hasPrefix("/v8/") ? "yahoo" : "stooq" } == ["yahoo", "stooq"])
+        let until = try #require(fetcher.scheduler.providerBackoff["yahoo"]?.until)
+        #expect(until >= t.clock + 900, "yahoo backed off \(until - t.clock) s")
+        #expect(FetchProblem.rateLimited(retryAfter: 60, message: "Edge: Too Many Requests").retryAfter == 900)
+        #expect(FetchProblem.rateLimited(retryAfter: 3600, message: "Edge: Too Many Requests").retryAfter == 3600)
+        #expect(FetchProblem.rateLimited(retryAfter: 60, message: "API limit").retryAfter == 60)
     }
 
     @Test("twenty instruments at five AM inute") func twentyInstrumentsAtFiveAMinute() throws {

@@ -21,6 +21,9 @@ request, so a test can change the behaviour between fetches. It is a list of rul
     oversize       no Content-Length, then "size" bytes (default 4 MiB) of CSV-looking data
     redirect-loop  302 to the same path, forever
 
+"agent_contains": "Mozilla" answers 429 "Edge: Too Many Requests" to a User-Agent without it, as
+Yahoo's edge does. Every request's User-Agent is appended to LOG.agents.
+
 Every request is appended to LOG as "<unix time> <path>" and flushed before the answer, so the
 log is the count of requests the server saw.
 """
@@ -61,8 +64,15 @@ def main():
             except (OSError, ValueError) as e:
                 return self.answer(500, "text/plain", ("bad rules: %s" % e).encode())
             rule = next((r for r in rules if r.get("match", "") in self.path), None)
+            agent = self.headers.get("User-Agent", "")
+            with log_lock:
+                with open(args.log + ".agents", "a") as f:
+                    f.write(agent + "\n")
             if rule is None:
                 return self.answer(404, "text/plain", b"no rule for this path\n")
+            # As Yahoo's edge answers agents it takes for scripts (public reports, issue 48).
+            if "agent_contains" in rule and rule["agent_contains"] not in agent:
+                return self.answer(429, "text/plain", b"Edge: Too Many Requests")
             body = rule.get("body", "").encode()
             if "body_file" in rule:
                 with open(rule["body_file"], "rb") as f:
