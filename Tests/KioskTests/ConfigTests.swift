@@ -115,6 +115,23 @@ struct ConfigTests {
         #expect(config.scale == 2)
     }
 
+    /// Issue 48 item 10: a copied `[instrument X]` block left unrenamed merged silently and one
+    /// instrument vanished. Within one file it is a warning naming both lines; across drop-ins the
+    /// merge stays the documented way to change a section.
+    @Test("a section named twice in one file is a warning naming both lines; across drop-ins it merges quietly")
+    func repeatedSection() {
+        let text = "[instrument A]\ndaily = a.csv\n[instrument B]\ndaily = b.csv\n[instrument A]\nname = Other\n[output first]\nscene = chart\n[output first]\nscene = tape\n"
+        let (config, issues) = Config.parse(text, file: "t.conf")
+        #expect(config.instruments.map(\.id) == ["A", "B"])
+        #expect(issues.map(\.description) == [
+            "t.conf:5: [instrument A] again (first at line 1): the two sections merge into one and the later keys win; give this one a name of its own if it is another",
+            "t.conf:9: [output first] again (first at line 7): the two sections merge into one and the later keys win; give this one a name of its own if it is another",
+        ])
+        #expect(issues.allSatisfy { $0.severity == .warning })
+        let (_, dropIn) = Config.parse([("[instrument A]\ndaily = a.csv\n", "main.conf"), ("[instrument A]\nname = Other\n", "conf.d/10.conf")])
+        #expect(dropIn.isEmpty, "\(dropIn)")
+    }
+
     @Test("unknown keys and sections are warnings with a did-you-mean")
     func unknownKeys() {
         let text = """

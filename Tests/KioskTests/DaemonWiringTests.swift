@@ -168,6 +168,21 @@ final class DaemonWiringTests {
         #expect(peak.map { $0 >= ProcessStatus.kilobytes("VmRSS") / 2 && $0 > 1000 } == true, "peak_rss_kb: \(String(describing: peak))")
     }
 
+    /// Issue 48 item 9: the second instrument naming a file waited for data for ever (the first's
+    /// reading had made the file "unchanged" for it).
+    @Test("two instruments naming one file both get its data, at start and when it is replaced")
+    func sharedFile() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        let text = "[data]\ndirectory = \(directory)\n[chart]\ncycle-interval = 0\n[burn-in]\nshift = 0\n"
+            + "[instrument AAA]\ndaily = AAA.csv\n[instrument ALSO]\ndaily = AAA.csv\nprice = adjusted\n"
+        try startDaemon(config: text)
+        try run(until: { daemon.core.entries.count == 2 && daemon.core.entries.allSatisfy(\.hasData) }, "both instruments with data")
+        #expect(daemon.core.entries.map { $0.daily?.last?.close } == [111.25, 111.25])
+        #expect(daemon.core.entries.map { $0.daily?.priceField } == [.close, .adjustedClose], "each with its own price field")
+        try replace("AAA.csv", Self.dailyCSV(rows: 41, lastClose: 123.5))
+        try run(until: { daemon.core.entries.allSatisfy { $0.daily?.last?.close == 123.5 } }, "the replaced file reaching both")
+    }
+
     @Test("reload: a good config file is taken (a new instrument's file is read); a broken one keeps the running config")
     func reload() throws {
         try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))

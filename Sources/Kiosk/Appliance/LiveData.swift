@@ -205,8 +205,9 @@ public final class LiveData {
     public func loadAll(progress: (Int, Int) -> Void = { _, _ in }) -> [Update] {
         for (path, id) in statusFiles.sorted(by: { $0.key < $1.key }) { onStatus?(id, FetchStatus.load(path: path)) }
         var out: [Update] = []
+        var seen = Set<String>()
         for (i, source) in sources.enumerated() {
-            if let update = check(source) { out.append(update) }
+            if seen.insert(source.path).inserted { out += check(path: source.path) }
             progress(i + 1, sources.count)
         }
         return out
@@ -270,9 +271,7 @@ public final class LiveData {
         for path in due {
             pending[path] = nil
             if let id = statusFiles[path] { onStatus?(id, FetchStatus.load(path: path)) }
-            for source in sources where source.path == path {
-                if let update = check(source) { onUpdate(update) }
-            }
+            for update in check(path: path) { onUpdate(update) }
         }
         armTimer(now: now)
         return nextDeadline
@@ -293,6 +292,19 @@ public final class LiveData {
             try? timer.arm(initial: .nanoseconds(Int64(next > now ? next - now : 1)))
         } else {
             try? timer.disarm()
+        }
+    }
+
+    /// Parses the file at `path` once and gives every instrument that names it the series (two
+    /// `[instrument]` sections may share a file: the second waited for ever when the first's
+    /// reading had made the file "unchanged").
+    private func check(path: String) -> [Update] {
+        let sharing = sources.filter { $0.path == path }
+        guard let first = sharing.first, let update = check(first) else { return [] }
+        return [update] + sharing.dropFirst().map { source in
+            var series = update.series
+            series.priceField = source.priceField
+            return Update(instrumentID: source.instrumentID, slot: source.slot, path: path, series: series)
         }
     }
 

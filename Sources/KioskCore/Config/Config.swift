@@ -235,6 +235,23 @@ public struct Config: Equatable, Sendable {
         for header in parsed.flatMap(\.headers) where header.section.hasPrefix("output ") {
             issues += declareOutput(header, mainFile: mainFile, to: &config)
         }
+        // One file naming an instrument or output twice: the two merge into one, and what the
+        // second was meant to be vanishes (a copied block left unrenamed). Across drop-ins the
+        // merge is the documented way to change a section, so only repeats within a file count.
+        for file in parsed {
+            var first: [String: Int] = [:]
+            for header in file.headers where header.section.hasPrefix("instrument ") || header.section.hasPrefix("output ") {
+                let name = header.section.split(separator: " ", maxSplits: 1).map { $0.trimmingWhitespace() }.joined(separator: " ")
+                if let line = first[name] {
+                    issues.append(ConfigIssue(file: header.file, line: header.line, key: "",
+                                              message: "[\(name)] again (first at line \(line)): the two sections merge into one and "
+                                                  + "the later keys win; give this one a name of its own if it is another",
+                                              severity: .warning))
+                } else {
+                    first[name] = header.line
+                }
+            }
+        }
         for entry in parsed.flatMap(\.entries) {
             let file = entry.file
             func fail(_ message: String) {
