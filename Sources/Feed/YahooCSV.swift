@@ -75,6 +75,11 @@ public struct ParseReport: Sendable, Equatable {
     public var skippedRows: Int = 0
     /// Rows that were valid but replaced by a later row with the same time (the later one wins).
     public var duplicateRows: Int = 0
+    /// Rows whose Close lies below Low (by more than 0.1 %) while their Adj Close lies within
+    /// Low...High: Close and Adj Close swapped, a known defect of Yahoo exports (the adjusted price
+    /// is the lower one, after dividends). The first such line.
+    public var closeOutsideRangeRows: Int = 0
+    public var firstCloseOutsideRangeLine: Int?
     /// Rows whose time of day had no UTC offset, and rows whose had one (intraday files).
     public var offsetlessTimeRows: Int = 0
     public var offsetTimeRows: Int = 0
@@ -100,8 +105,18 @@ public struct ParseReport: Sendable, Equatable {
     /// The one-line warning to log or show, in the config's `FILE:LINE: message` form at the first
     /// skipped row: `AAPL.csv:7: Close is "abc", expected a number; row skipped`; nil when clean.
     public var message: String? {
-        guard let first = firstSkipped.first, let summary else { return nil }
-        return "\(source):\(first.line): \(summary)"
+        let skipped = firstSkipped.first.flatMap { first in summary.map { "\(source):\(first.line): \($0)" } }
+        let parts = [skipped, swappedColumnsMessage].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// Close below the day's Low with Adj Close within its range: the columns look swapped, and a
+    /// chart of Close would show the adjustment as a move (a +68 % 5Y change of nothing).
+    public var swappedColumnsMessage: String? {
+        guard closeOutsideRangeRows > 0, let line = firstCloseOutsideRangeLine else { return nil }
+        return "\(source):\(line): Close lies below Low on \(closeOutsideRangeRows) row\(closeOutsideRangeRows == 1 ? "" : "s") "
+            + "where Adj Close lies inside: Close and Adj Close look swapped (a known defect of Yahoo exports); "
+            + "swap the two column names in the header, or fetch the file again"
     }
 
     mutating func recordSkip(line: Int, reason: SkipReason) {
@@ -573,6 +588,10 @@ private struct Parser {
             if let reason {
                 report.recordSkip(line: lineNumber, reason: reason)
                 continue
+            }
+            if let c = close, let l = low, let h = high, let a = adjusted, c < l * 0.999, a >= l * 0.999, a <= h * 1.001 {
+                report.closeOutsideRangeRows += 1
+                if report.firstCloseOutsideRangeLine == nil { report.firstCloseOutsideRangeLine = lineNumber }
             }
 
             bars.append(
