@@ -92,10 +92,10 @@ public struct MarketData: Sendable {
     /// otherwise fall back to daily bars (`usesDailyFallback` says so, for the small note on screen).
     public func points(for range: ChartRange, options: RangeOptions = RangeOptions()) -> RangeSelection {
         if let sessions = range.sessions {
-            if let intraday, !intraday.bars.isEmpty, calendar?.isAlwaysOpen == true {
+            if let intraday, !intraday.bars.isEmpty, !intradayIsBehindDaily, calendar?.isAlwaysOpen == true {
                 return rollingSelection(range, days: sessions, of: intraday)
             }
-            if let intraday, !intraday.bars.isEmpty {
+            if let intraday, !intraday.bars.isEmpty, !intradayIsBehindDaily {
                 return intradaySelection(range, sessions: sessions, of: intraday, options: options)
             }
             // One session back needs the previous close too, so the line has a start: n + 1 bars.
@@ -122,6 +122,28 @@ public struct MarketData: Sendable {
         // Daily bars are stamped at UTC midnight of their date, so dates compare as times.
         let first = daily.firstIndex(atOrAfter: start.unixTimeAtMidnightUTC)
         return RangeSelection(range: range, points: daily.bars[first...].map(point(of:)), usesDailyFallback: false)
+    }
+
+    /// The intraday file stopped while the daily one went on (a failover to a daily-only provider):
+    /// its newest session is older than the newest daily bar. 1D and 5D then come from the daily
+    /// bars (1D leaves the cycle), so every range ends at the one newest price.
+    public var intradayIsBehindDaily: Bool {
+        guard let i = intraday?.bars.last, let d = daily?.bars.last else { return false }
+        return CivilDate(unixTime: d.time) > timeZone.localDate(atUnixTime: i.time)
+    }
+
+    /// The instrument's price, previous close and day change: one definition for the header on
+    /// 1D, the tiles' and the tape's words, `ctl instruments` (and so the bridge), the status file
+    /// and `render --values` (README, "What the numbers mean"). The newest price of both files; the
+    /// close of the session before its session (the provider's word, the daily bar before, else the
+    /// session's last print up to its closing auction); for 24/7 markets the price 24 hours before.
+    public func dayQuote(options: RangeOptions = RangeOptions()) -> DayQuote? {
+        let selection = points(for: .oneDay, options: options)
+        guard let last = selection.points.last else { return nil }
+        // One daily bar alone has no day before it: a price without a change.
+        let reference = selection.points.count >= 2 || selection.baseline != nil ? selection.baselineValue : nil
+        return DayQuote(price: last.value, time: last.time, reference: reference, referenceKind: selection.baselineKind,
+                        fromDailyBars: selection.usesDailyFallback)
     }
 
     /// Which of `ranges` this data can draw, for the selector and the cycle: 1D needs intraday
@@ -242,6 +264,27 @@ public struct MarketData: Sendable {
             startIndex = i
         }
         return startIndex
+    }
+}
+
+/// An instrument's price and the change of its day (`MarketData.dayQuote`).
+public struct DayQuote: Equatable, Sendable {
+    /// The newest price and its time.
+    public var price: Double
+    public var time: Int64
+    /// What the day's change is measured against: the previous close (`referenceKind`
+    /// previous-close), or with `[chart] baseline-1d = first` the day's first price; nil when
+    /// nothing precedes the price.
+    public var reference: Double?
+    public var referenceKind: DayBaseline
+    /// The price is a daily close (no intraday bars, or they stopped before the daily ones).
+    public var fromDailyBars: Bool
+
+    public var previousClose: Double? { referenceKind == .previousClose ? reference : nil }
+    public var change: Double? { reference.map { price - $0 } }
+    public var changePercent: Double? {
+        guard let reference, reference != 0 else { return nil }
+        return (price - reference) / abs(reference) * 100
     }
 }
 

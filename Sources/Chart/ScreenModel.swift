@@ -311,7 +311,8 @@ public final class ScreenModel {
                             lastDataTime: placeholder == nil ? selection.points.last?.time : nil,
                             scrubbedTime: focus?.time, waitingFor: placeholder,
                             note: words.note, priceText: words.price, changeText: words.change,
-                            intradayTimesZone: instrument.market.intraday?.assumedZone)
+                            intradayTimesZone: instrument.market.intraday?.assumedZone,
+                            day: placeholder == nil ? instrument.market.dayQuote(options: rangeOptions) : nil)
     }
 
     /// What the frame for `time` shows, with the scene moved to `time` (a finished draw-in becomes
@@ -390,6 +391,8 @@ public struct ScreenValues: Equatable, Sendable {
     public var changeText = ""
     /// The zone the intraday file's offset-less times were read in (nil: they had offsets).
     public var intradayTimesZone: String?
+    /// The instrument's price and day change, whatever range is shown (`MarketData.dayQuote`).
+    public var day: DayQuote?
 
     public var change: Double? {
         guard let price, let baseline else { return nil }

@@ -378,7 +378,8 @@ extension TapeItem {
     public init(instrument: Instrument, isStale: Bool, market: MarketStatus.State?, palette: ChartPalette,
                 options: RangeOptions = RangeOptions(), sparkline: Bool = true) {
         var selection = instrument.market.points(for: .oneDay, options: options)
-        for r in [ChartRange.fiveDays, .oneMonth] where selection.points.count < 2 {
+        // A day with one price so far and the close before it is a day change (`dayQuote`), not a reason to look further.
+        for r in [ChartRange.fiveDays, .oneMonth] where selection.points.count < 2 && selection.baseline == nil {
             selection = instrument.market.points(for: r, options: options)
         }
         let labels = instrument.labels(for: selection, palette: palette)

@@ -1719,9 +1719,9 @@ public final class KioskCore {
         }
     }
 
-    /// `ctl instruments`: each instrument's latest price and change (1D against the previous close
-    /// where it can draw 1D, else over its first drawable range), its market and staleness, and
-    /// the configured ranges and the scenes.
+    /// `ctl instruments`: each instrument's price and day change (`MarketData.dayQuote`, the same
+    /// as the tape's and the header's on 1D), its market and staleness, and the configured ranges
+    /// and the scenes.
     private func instrumentsJSON() -> String {
         func q(_ s: String?) -> String { s.map(FetchStatus.quoted) ?? "null" }
         func n(_ v: Double?) -> String {
@@ -1736,13 +1736,10 @@ public final class KioskCore {
                 var fields = ["\"id\": \(q(entry.spec.id))", "\"name\": \(q(entry.spec.name ?? entry.spec.id))",
                               "\"currency\": \(q(entry.spec.currency))"]
                 if entry.hasData, entry.zone != nil {
-                    let inst = instrument(of: entry)
-                    let drawable = inst.market.drawableRanges(of: config.ranges, options: config.rangeOptions)
-                    let range = drawable.contains(.oneDay) ? ChartRange.oneDay : drawable.first ?? firstRange
-                    let summary = RangeSummary(selection: inst.market.points(for: range, options: config.rangeOptions))
+                    let day = instrument(of: entry).market.dayQuote(options: config.rangeOptions)
                     let state = tileState(i)
-                    fields += ["\"price\": \(n(summary?.last))", "\"change\": \(n(summary?.change))",
-                               "\"change_percent\": \(n(summary?.changePercent))", "\"change_range\": \(q(range.rawValue))",
+                    fields += ["\"price\": \(n(day?.price))", "\"change\": \(n(day?.change))",
+                               "\"change_percent\": \(n(day?.changePercent))", "\"previous_close\": \(n(day?.previousClose))",
                                "\"session_state\": \(q(state.market?.rawValue))", "\"stale\": \(state.stale)"]
                 } else {
                     fields += ["\"price\": null", "\"waiting_for\": \(q(placeholderText(for: entry, phrases: .english)))"]
@@ -2047,6 +2044,9 @@ public final class KioskCore {
             s.price = nil
             s.change = nil
             s.baseline = nil
+            s.lastPrice = nil
+            s.previousClose = nil
+            s.dayChange = nil
         }
         if model?.placeholder == nil, !showingSample {
             s.sessionState = marketNote?.state

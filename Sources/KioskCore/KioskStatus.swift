@@ -51,6 +51,13 @@ public struct KioskStatus: Sendable, Equatable {
     public var presentMethod: String?
     public var pacing: String?
     /// Filled in by the shell, which can measure them.
+    /// The instrument's newest price, previous close and day change (`MarketData.dayQuote`): the
+    /// same numbers as the tape, the tiles' day words, `ctl instruments` and the bridge. `price`,
+    /// `range_change` are the header's: the shown range's (a scrubbed point's price while scrubbing).
+    public var lastPrice: Double?
+    public var previousClose: Double?
+    public var dayChange: Double?
+    public var dayChangePercent: Double?
     /// The zone offset-less intraday times were read in (nil: the file gave offsets).
     public var intradayTimesZone: String?
     public var rssKB: Int?
@@ -124,11 +131,16 @@ public struct KioskStatus: Sendable, Equatable {
         waitingFor = v.waitingFor
         note = v.note.isEmpty ? nil : v.note
         intradayTimesZone = v.intradayTimesZone
+        lastPrice = v.day?.price
+        previousClose = v.day?.previousClose
+        dayChange = v.day?.change
+        dayChangePercent = v.day?.changePercent
     }
 
     /// The keys `render --values` prints: what the picture says.
-    public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "change", "change_percent",
-                                                  "price_text", "change_text",
+    public static let pictureKeys: Set<String> = ["instrument_name", "range", "scene", "price", "range_change", "range_change_percent",
+                                                  "price_text", "change_text", "last_price", "previous_close", "day_change",
+                                                  "day_change_percent",
                                                   "baseline", "baseline_kind", "session_state", "as_of",
                                                   "last_data_time", "waiting_for", "problem", "note", "alerts",
                                                   "intraday_times_zone"]
@@ -169,7 +181,9 @@ public struct KioskStatus: Sendable, Equatable {
     private var fields: [(String, Value)] {
         [("instrument_id", .text(instrumentID)), ("instrument_name", .text(instrumentName)),
          ("range", .text(range)), ("scene", .text(scene)),
-         ("price", .number(price)), ("change", .number(change)), ("change_percent", .number(changePercent)),
+         ("price", .number(price)), ("range_change", .number(change)), ("range_change_percent", .number(changePercent)),
+         ("last_price", .number(lastPrice)), ("previous_close", .number(previousClose)),
+         ("day_change", .number(dayChange)), ("day_change_percent", .number(dayChangePercent)),
          ("price_text", .text(priceText)), ("change_text", .text(changeText)),
          ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)), ("session_state", .text(sessionState)),
          ("intraday_times_zone", .text(intradayTimesZone)),

@@ -149,7 +149,8 @@ try:
     out = subprocess.run([BIN, "render", "--data", CSV, "--range", "1Y", "--values"], capture_output=True, text=True)
     values = dict(line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)
     ok = out.returncode == 0 and abs(float(values.get("price", "nan")) - last_close) < 1e-6 \
-        and abs(float(values["change"]) - (float(values["price"]) - float(values["baseline"]))) < 1e-6
+        and abs(float(values["range_change"]) - (float(values["price"]) - float(values["baseline"]))) < 1e-6 \
+        and abs(float(values["last_price"]) - last_close) < 1e-6
     result("render-values", ok, repr(values))
 finally:
     code = stop(daemon, signal.SIGTERM, 20)

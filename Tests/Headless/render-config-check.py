@@ -16,7 +16,8 @@ from tbcheck import read_json, read_png, stop, wait_for  # noqa: E402
 
 BIN, CSV = sys.argv[1], sys.argv[2]
 SIZE = "800x480"  # the Raspberry Pi's 7" panel
-KEYS = ["instrument_name", "range", "scene", "price", "change", "change_percent", "price_text", "change_text",
+KEYS = ["instrument_name", "range", "scene", "price", "range_change", "range_change_percent", "price_text", "change_text",
+        "last_price", "previous_close", "day_change", "day_change_percent",
         "baseline", "baseline_kind", "session_state", "as_of", "last_data_time", "waiting_for", "problem", "note"]
 results = []
 

@@ -246,7 +246,7 @@ struct ControlCoreTests {
         #expect(Self.ask(d, .screenshot) == .ok("(shell)"))
         guard case .ok(let list?)? = Self.ask(d, .instruments) else { Issue.record("instruments"); return }
         #expect(list.hasPrefix("{\"instruments\": [{\"id\": \"A\", \"name\": \"A\", \"currency\": \"USD\", \"price\": "))
-        #expect(list.contains("\"change_range\": \"1D\""))
+        #expect(list.contains("\"previous_close\": "))
         #expect(list.hasSuffix("\"ranges\": [\"1D\", \"5D\", \"1M\", \"6M\", \"1Y\", \"5Y\"], \"scenes\": [\"chart\", \"bars\", \"draw\"]}"))
     }
 }

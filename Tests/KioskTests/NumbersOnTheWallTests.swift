@@ -1,5 +1,7 @@
 import Chart
+import Control
 import Feed
+import FoundationEssentials
 @testable import Kiosk
 @testable import KioskCore
 import LinuxIO
@@ -57,5 +59,154 @@ struct NumbersOnTheWallTests {
         let (config, _) = Config.load(path: path)
         let said = DataCheck.findings(in: config, file: path).map(\.text)
         #expect(said.contains { $0.contains("t.conf:4: intraday:") && $0.contains("no UTC offset") && $0.contains("Europe/Berlin") }, "\(said)")
+    }
+}
+
+/// Issue 48 items 3 and 4 and the property: one price and one day change per instrument, said
+/// alike by `ctl instruments` (and so the bridge), the status file, the header on 1D and the tape.
+/// The expectation is a model written here, not our code: on New York days with bars inside the
+/// regular session only, the price is the newest of the two files (a daily close counts when its
+/// date is later than the intraday file's last day); the previous close is the daily close before
+/// the price's day, else the intraday file's last bar of the session before.
+@Suite("One price, one day change")
+struct OneDayChangeTests {
+    struct Listed: Decodable { var id: String; var price: Double?; var change: Double?; var previous_close: Double? }
+    struct Listing: Decodable { var instruments: [Listed] }
+
+    static let york = try! ExchangeTimeZone(identifier: "America/New_York")
+    /// Weekdays of June 2026 that XNYS trades (19 June, Juneteenth, is a holiday).
+    static let days: [CivilDate] = (1...30).map { CivilDate(year: 2026, month: 6, day: $0)! }
+        .filter { !$0.weekday.isWeekend && $0.day != 19 }
+
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        mutating func price() -> Double { Double(5000 + next(10_000)) / 100 }
+    }
+
+    /// Daily bars on `count` days ending at day index `end`; intraday bars of `sessions` sessions
+    /// ending at `intradayEnd`, every 30 min from 09:30 to 15:30.
+    static func data(_ g: inout Generator, dailyEnd: Int?, intradayEnd: Int?) -> (PriceSeries?, PriceSeries?) {
+        var daily: PriceSeries?
+        if let end = dailyEnd {
+            let bars = days[max(0, end - 8)...end].map { d -> PriceBar in
+                let v = g.price(); return PriceBar(time: d.unixTimeAtMidnightUTC, open: v, high: v, low: v, close: v)
+            }
+            daily = PriceSeries(name: "d", interval: .daily, bars: bars)
+        }
+        var intraday: PriceSeries?
+        if let end = intradayEnd {
+            var bars: [PriceBar] = []
+            for d in days[max(0, end - 2)...end] {
+                for slot in 0..<(1 + g.next(13)) {
+                    let m = 9 * 60 + 30 + 30 * slot
+                    let t = york.unixTime(for: CivilDateTime(date: d, hour: m / 60, minute: m % 60)!)
+                    let v = g.price()
+                    bars.append(PriceBar(time: t, open: v, high: v, low: v, close: v))
+                }
+            }
+            intraday = PriceSeries(name: "i", interval: .intraday(seconds: 1800), bars: bars)
+        }
+        return (daily, intraday)
+    }
+
+    /// The model: (price, previous close) by the rules above.
+    static func expected(daily: PriceSeries?, intraday: PriceSeries?) -> (Double, Double?) {
+        let dLast = daily?.bars.last, iLast = intraday?.bars.last
+        let iDay = iLast.map { york.localDate(atUnixTime: $0.time) }
+        let useDaily = dLast != nil && (iDay == nil || CivilDate(unixTime: dLast!.time) > iDay!)
+        if useDaily {
+            let bars = daily!.bars
+            return (bars.last!.close, bars.count >= 2 ? bars[bars.count - 2].close : nil)
+        }
+        let day = iDay!
+        if let before = daily?.bars.last(where: { CivilDate(unixTime: $0.time) < day }) { return (iLast!.close, before.close) }
+        let earlier = intraday!.bars.last { york.localDate(atUnixTime: $0.time) < day }
+        return (iLast!.close, earlier?.close)
+    }
+
+    @Test("for random instruments (daily-only, intraday-only, both, either one stale) ctl, status, the 1D header and the tape agree with the model")
+    func property() throws {
+        var g = Generator(state: 48)
+        for round in 0..<40 {
+            let ids = ["A", "B", "C"]
+            let config = Config.watchlist(ids) { c in
+                c.instrumentCycleSeconds = 0
+                c.cycleSeconds = 0
+                c.tapePosition = .bottom
+            }
+            let d = CoreDriver(config: config)
+            d.send(.start)
+            var model: [String: (Double, Double?)] = [:]
+            for id in ids {
+                let kind = g.next(5)   // 0 daily, 1 intraday, 2 both, 3 intraday stale, 4 daily stale
+                let last = 10 + g.next(Self.days.count - 10)
+                let (daily, intraday) = Self.data(&g, dailyEnd: kind == 1 ? nil : kind == 3 ? last : kind == 4 ? last - 3 : last,
+                                                  intradayEnd: kind == 0 ? nil : kind == 3 ? last - 2 : last)
+                if let daily { d.send(.series(instrumentID: id, slot: .daily, series: daily)) }
+                if let intraday { d.send(.series(instrumentID: id, slot: .intraday, series: intraday)) }
+                model[id] = Self.expected(daily: daily, intraday: intraday)
+            }
+            d.run(for: 3)
+            guard case .ok(let json?)? = ControlCoreTests.ask(d, .instruments) else { Issue.record("instruments"); return }
+            let listed = try JSONDecoder().decode(Listing.self, from: Data(json.utf8)).instruments
+            let tape = d.core.tapeEntries().map { TapeItem(entry: $0, palette: config.palette, options: config.rangeOptions) }
+            for (i, id) in ids.enumerated() {
+                let (price, previous) = try #require(model[id])
+                let item = try #require(listed.first { $0.id == id })
+                #expect(item.price == price, "round \(round) \(id): ctl price \(String(describing: item.price)), model \(price)")
+                #expect(item.previous_close == previous, "round \(round) \(id): ctl previous close \(String(describing: item.previous_close)), model \(String(describing: previous))")
+                // (ctl writes 6 decimals)
+                #expect(abs((item.change ?? .infinity) - (previous.map { price - $0 } ?? .infinity)) < 1e-6 || (item.change == nil && previous == nil),
+                        "round \(round) \(id): ctl change \(String(describing: item.change))")
+                // The status file, whatever range is shown, and the header on 1D (drawable or not).
+                _ = ControlCoreTests.ask(d, .show(instrument: id, range: nil))
+                d.run(for: 2)
+                let s = d.core.status()
+                #expect(s.lastPrice == price && s.previousClose == previous && s.dayChange == previous.map { price - $0 }, "round \(round) \(id): status")
+                let market = d.core.model!.instrument.market
+                let day = RangeSummary(selection: market.points(for: .oneDay, options: config.rangeOptions))
+                if previous != nil { #expect(day?.last == price && day?.first == previous, "round \(round) \(id): 1D header") }
+                // The tape says the same words as the 1D header's labels.
+                let header = d.core.model!.instrument.labels(for: market.points(for: .oneDay, options: config.rangeOptions), palette: config.palette)
+                if previous != nil { #expect(tape[i].change == header.change, "round \(round) \(id): tape \(tape[i].change), 1D header \(header.change)") }
+            }
+        }
+    }
+}
+
+/// Issue 48 item 5. By hand: USDEUR 0.90 on 1-2 Jun 2020 and 0.92 on 1-2 Jun 2026; OLD (10 shares)
+/// closed 100 then 99 on 1-2 Jun 2020 and its data stopped; NEW (10 shares) closed 100 then 99 on
+/// 1-2 Jun 2026. At 2 Jun 2026 20:00 UTC (1780430400): each is worth 10 × 99 × 0.92 = 910.80 EUR.
+/// OLD is stale (six years past stale-after): no day gain (it was 910.80 − 10 × 100 × 0.90 = +10.80,
+/// six years of the dollar shown as today's gain). NEW: 10 × (99 − 100) × 0.92 = −9.20 at one rate.
+/// Day gain −9.20 over the previous value 910.80 + 920.00 = 1830.80: −0.5025 % → −0.50. No cost was
+/// given: no portfolio_cost and total_gain lines (they printed 0.00).
+@Suite struct StaleHoldingTests {
+    @Test("a holding whose data stopped adds no day gain and is named stale; a day's gain is at one rate; no cost, no cost lines")
+    func staleHolding() throws {
+        let text = "[portfolio]\ncurrency = EUR\n[instrument OLD]\ndaily = old.csv\ncurrency = USD\nquantity = 10\n"
+            + "[instrument NEW]\ndaily = new.csv\ncurrency = USD\nquantity = 10\n[fx USDEUR]\ndaily = usdeur.csv\n"
+        let (config, issues) = Config.parse(text, file: "p.conf")
+        #expect(!issues.contains { $0.severity == .error }, "\(issues)")
+        func daily(_ rows: [(Int, Int, Int, Double)]) -> PriceSeries {
+            PriceSeries(name: "x", interval: .daily, bars: rows.map { y, m, d, v in
+                PriceBar(time: CivilDate(year: y, month: m, day: d)!.unixTimeAtMidnightUTC, open: v, high: v, low: v, close: v)
+            })
+        }
+        let portfolio = Portfolio(config: config,
+                                  daily: ["OLD": daily([(2020, 6, 1, 100), (2020, 6, 2, 99)]),
+                                          "NEW": daily([(2026, 6, 1, 100), (2026, 6, 2, 99)])],
+                                  rates: ["USDEUR": daily([(2020, 6, 1, 0.90), (2020, 6, 2, 0.90), (2026, 6, 1, 0.92), (2026, 6, 2, 0.92)])])
+        let f = try #require(portfolio.figures(at: 1_780_430_400))
+        let lines = Portfolio.keyValueLines(f, show: .value)
+        for expected in ["portfolio_value=1821.60\n", "day_gain=-9.20\n", "day_gain_percent=-0.50\n", "position.OLD.value_home=910.80\n",
+                         "position.OLD.day_gain_home=-\n", "position.NEW.day_gain_home=-9.20\n", "portfolio_stale=OLD\n"] {
+            #expect(lines.contains(expected), "\(expected) not in \(lines)")
+        }
+        #expect(!lines.contains("portfolio_cost=") && !lines.contains("total_gain="), "\(lines)")
     }
 }

@@ -40,6 +40,19 @@ def days(date):
     return (datetime.date(y, m, d) - datetime.date(1970, 1, 1)).days
 
 
+def duration(text):
+    """`[data] stale-after`: 3d, 36h, 90m, 45s or seconds; 0 or off: never stale."""
+    text = text.strip().lower()
+    if text in ("0", "off", "never"):
+        return 0
+    units = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+    if text.endswith("min"):
+        return int(float(text[:-3]) * 60)
+    if text[-1] in units:
+        return int(float(text[:-1]) * units[text[-1]])
+    return int(float(text))
+
+
 def read_config(path):
     sections = {}
     order = []
@@ -120,6 +133,7 @@ def main():
             pair = name[3:].strip().upper().replace("/", "").replace("-", "")
             pairs[(pair[:3], pair[3:])] = read_csv(resolve(dict(sections[name])["daily"]))
     portfolio = dict(sections.get("portfolio", []))
+    stale_after = duration(dict(sections.get("data", [])).get("stale-after", "3d"))
     home = portfolio.get("currency") or SUBUNITS.get(holdings[0][1], holdings[0][1])
 
     def rate(money, t):
@@ -136,8 +150,10 @@ def main():
     for now in moments:
         today = (now // 86400) * 86400
         total_value = total_prev = total_cost = total_gain = day_gain = Decimal(0)
+        any_cost = False
         out = []
         missing = []
+        stale = []
         for ident, code, lots, rows in holdings:
             money = SUBUNITS.get(code, code)
             scale = Decimal("0.01") if code in SUBUNITS else Decimal(1)
@@ -154,10 +170,13 @@ def main():
             local = q12(qty * q12(quote * scale))
             value_home = line(q12(local * r), home)
             prev_home = None
-            if i > 0:
-                r0 = rate(money, rows[i - 1][0])
-                if r0 is not None:
-                    prev_home = line(q12(q12(qty * q12(rows[i - 1][1] * scale)) * r0), home)
+            # Stale: the newest close more than stale-after past the end of its (UTC) day; no day gain.
+            is_stale = stale_after > 0 and now - (rows[i][0] + 86400) > stale_after
+            if is_stale:
+                stale.append(ident)
+            elif i > 0:
+                # The day's change at one rate, now's.
+                prev_home = line(q12(q12(qty * q12(rows[i - 1][1] * scale)) * r), home)
             cost = Decimal(0)
             for date, lqty, lcost in held:
                 if lcost is None:
@@ -173,6 +192,7 @@ def main():
             if prev_home is not None:
                 day_gain += value_home - prev_home
             if cost is not None:
+                any_cost = True
                 total_cost += cost
                 total_gain += value_home - cost
             key = "position." + ident
@@ -188,14 +208,16 @@ def main():
         print(f"now={now}")
         print(f"portfolio_currency={home}")
         print(f"portfolio_value={fmt(total_value, home)}")
-        print(f"portfolio_cost={fmt(total_cost, home)}")
-        print(f"total_gain={fmt(total_gain, home)}")
+        if any_cost:
+            print(f"portfolio_cost={fmt(total_cost, home)}")
+            print(f"total_gain={fmt(total_gain, home)}")
         print(f"day_gain={fmt(day_gain, home)}")
         print(f"total_gain_percent={pct(total_gain, total_cost)}")
         print(f"day_gain_percent={pct(day_gain, total_prev)}")
         for o in out:
             print(o)
         print("portfolio_missing=" + (",".join(missing) if missing else "-"))
+        print("portfolio_stale=" + (",".join(stale) if stale else "-"))
 
 
 if __name__ == "__main__":

@@ -7,9 +7,13 @@
 //   bar is stamped at its date's midnight UTC, as the data files hold it). An exchange that is
 //   closed (a weekend, its holiday) therefore carries its last close.
 // - The day's baseline is the bar before that one: the previous close, the 1D chart's baseline.
+//   The day's gain is the change between the two at one rate, `now`'s (issue 48: at the old day's
+//   rate, a holding whose data stopped years ago showed years of currency movement as today's).
+// - A holding is stale when its newest close is more than `[data] stale-after` past the end of
+//   its day (UTC): it is valued at that close but adds no day gain (`portfolio_stale` names it).
 // - A rate is the newest bar of the `[fx]` pair at or before the moment it converts: `now` for the
-//   value, the previous close's time for the baseline, a lot's date for its cost (an undated cost
-//   converts at `now`'s rate). A pair configured the other way round is used as 1/rate.
+//   value and the day's baseline, a lot's date for its cost (an undated cost converts at `now`'s
+//   rate). A pair configured the other way round is used as 1/rate.
 // - Sub-unit quotes (GBp, ZAc, ILA) are hundredths: the price is shifted two places to money.
 // - Products and quotients are rounded half to even at 12 decimals; each line (a position's
 //   value, a lot's cost) is rounded half to even to the currency's minor units, and the totals
@@ -32,6 +36,8 @@ public struct PositionFigures: Equatable, Sendable {
     public var dayGainHome: ExactDecimal? { previousValueHome.map { valueHome - $0 } }
     /// nil when a lot has no cost.
     public var costHome: ExactDecimal?
+    /// The newest close is older than `stale-after`: no day gain.
+    public var isStale = false
     public var totalGainHome: ExactDecimal? { costHome.map { valueHome - $0 } }
 }
 
@@ -129,9 +135,10 @@ public struct Portfolio: Sendable {
             var position = PositionFigures(id: inst.id, currency: money, quantity: quantity, price: quote,
                                            value: local.rounded(to: Self.minorUnits(money)),
                                            valueHome: home.rounded(to: homeMinor))
-            if i > 0, let q = Self.price(series.bars[i - 1], field), let p = toMoney(q),
-               let l = quantity.multiplied(by: p), let r0 = rate(from: money, at: series.bars[i - 1].time),
-               let h = l.multiplied(by: r0) {
+            let limit = Int64(config.staleAfterSeconds)
+            position.isStale = limit > 0 && now - (series.bars[i].time + 86_400) > limit
+            if !position.isStale, i > 0, let q = Self.price(series.bars[i - 1], field), let p = toMoney(q),
+               let l = quantity.multiplied(by: p), let h = l.multiplied(by: r) {
                 position.previousValueHome = h.rounded(to: homeMinor)
             }
             position.costHome = cost(of: inst, lots: lots, money: money, now: now, homeMinor: homeMinor, toMoney: toMoney)
@@ -169,8 +176,11 @@ public struct Portfolio: Sendable {
         if show == .value {
             add("portfolio_currency", f.currency)
             add("portfolio_value", f.value.formatted(decimals: minor))
-            add("portfolio_cost", f.cost.formatted(decimals: minor))
-            add("total_gain", f.totalGain.formatted(decimals: minor))
+            // No cost given anywhere: no cost and no gain, rather than 0.00 read as "break-even".
+            if f.positions.contains(where: { $0.costHome != nil }) {
+                add("portfolio_cost", f.cost.formatted(decimals: minor))
+                add("total_gain", f.totalGain.formatted(decimals: minor))
+            }
             add("day_gain", f.dayGain.formatted(decimals: minor))
         }
         add("total_gain_percent", f.totalGainPercent?.formatted(decimals: 2) ?? "-")
@@ -187,6 +197,8 @@ public struct Portfolio: Sendable {
             }
         }
         add("portfolio_missing", f.missing.isEmpty ? "-" : f.missing.map(\.id).joined(separator: ","))
+        let stale = f.positions.filter(\.isStale).map(\.id)
+        add("portfolio_stale", stale.isEmpty ? "-" : stale.joined(separator: ","))
         return lines.map { $0 + "\n" }.joined()
     }
 }
