@@ -114,7 +114,19 @@ public final class ScreenModel {
         let points = selection.points
         let first = selection.baselineValue ?? 0, last = points.last?.value ?? 0
         // The baseline is fitted too: a previous close outside the day's prices stays on screen.
+        // Dimmed pre- and post-market bars widen the scale by half the regular session's span at
+        // most (one thin pre-market print at half the price made the session a flat line); beyond
+        // that they are drawn clamped at the plot's edge.
+        let dimmed = rangeOptions.extendedHours == .dim ? points.filter { selection.isExtendedHours($0.time) }.count : 0
         var fitted = points
+        if dimmed > 0 && dimmed < points.count {
+            var regular = points.filter { !selection.isExtendedHours($0.time) }.map(\.value)
+            if let base = selection.baseline { regular.append(base) }
+            let lo = regular.min() ?? 0, hi = regular.max() ?? 0, reach = (hi - lo) / 2
+            fitted = points.map { p in
+                selection.isExtendedHours(p.time) ? ChartPoint(time: p.time, value: min(max(p.value, lo - reach), hi + reach)) : p
+            }
+        }
         if let base = selection.baseline, let p = points.first { fitted.append(ChartPoint(time: p.time, value: base)) }
         let scale = LineChartScale(fitting: fitted.sorted { $0.time < $1.time }, in: plot)
         let palette = screen.palette
@@ -127,6 +139,11 @@ public final class ScreenModel {
             if let lunch = session.lunch, p1.time >= lunch.upperBound { separators.append(lunch.upperBound) }
         } else {
             positions = scale.positions(of: points, axis: timeAxis)
+        }
+        if dimmed > 0 && dimmed < points.count {
+            for i in points.indices where selection.isExtendedHours(points[i].time) {
+                positions[i].y = min(max(positions[i].y, plot.top), plot.bottom)
+            }
         }
         var regular: [Range<Int64>] = []
         if rangeOptions.extendedHours == .dim, points.contains(where: { selection.isExtendedHours($0.time) }) {

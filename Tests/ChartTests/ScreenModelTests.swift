@@ -50,6 +50,32 @@ struct ScreenModelTests {
         #expect(scrubbed.selectionColor == palette.down)
     }
 
+    /// Issue 48 item 6. By hand: the regular session holds 100 and 101 only, the previous close is
+    /// 100.5; a dimmed bar widens the scale by half the session's span at most, so the print at 50
+    /// counts as 99.5 and the scale fits 99.5...101 with 8 % padding each side: the session spans
+    /// 1 / (1.5 × 1.16) = 57.5 % of the plot's height. Before, the print set the scale: 1 / (51 × 1.16)
+    /// = 1.7 %, a flat line.
+    @Test("dimmed pre-market bars do not set the scale: one thin print at half the price leaves the session its height")
+    func dimmedBarsDoNotScale() throws {
+        let york = try ExchangeTimeZone(identifier: "America/New_York")
+        func at(_ day: Int, _ h: Int, _ m: Int, _ v: Double) -> PriceBar {
+            PriceBar(time: york.unixTime(for: CivilDateTime(year: 2026, month: 6, day: day, hour: h, minute: m)!), open: v, high: v, low: v, close: v)
+        }
+        var bars = [at(2, 15, 30, 100.5), at(3, 8, 0, 50)]
+        for i in 0..<13 { bars.append(at(3, 9 + (30 + 30 * i) / 60, (30 + 30 * i) % 60, i % 2 == 0 ? 100 : 101)) }
+        let market = MarketData(daily: nil, intraday: PriceSeries(name: "US", interval: .intraday(seconds: 1800), bars: bars),
+                                timeZone: york, calendar: ExchangeCalendar.named("XNYS"))
+        let model = ScreenModel(instrument: Instrument(name: "US", market: market), width: 960, height: 540, fonts: Self.fonts, range: .oneDay)
+        let view = model.presentationForTesting(at: 10)
+        let plot = model.screen.layout.plot
+        #expect(view.times.count == 14)
+        let regular = view.positions.dropFirst()
+        let spread = (regular.map(\.y).max() ?? 0) - (regular.map(\.y).min() ?? 0)
+        #expect(abs(spread - plot.height / (1.5 * 1.16)) < 1, "the session spans \(spread) of \(plot.height) px")
+        let pre = try #require(view.positions.first)
+        #expect(pre.y >= plot.top && pre.y <= plot.bottom && pre.y > regular.map(\.y).max()!, "the dimmed print is drawn within the plot, below the session")
+    }
+
     @Test("on a narrow panel the note drops its least parts first and never reaches the change", arguments: [
         (800, 480, 2.0), (480, 320, 1.5), (480, 320, nil), (1080, 1920, nil), (1920, 1080, nil),
     ] as [(Int, Int, Double?)])
