@@ -1015,9 +1015,9 @@ public final class KioskCore {
         else { return }
         stale = staleness.isStale
         let fetch = entries[instrumentIndex % entries.count].fetch
-        // Without the fetcher's status a daily file says nothing about today's market: the line
-        // then appears only for intraday data (or when stale), as plain renders expect.
-        let calendar = fetch != nil || newest.interval.isIntraday ? market.calendar : nil
+        // The exchange's calendar says whether the market is open, daily file or not (files kept
+        // fresh by cron or a broker export have no fetcher's status beside them).
+        let calendar = market.calendar
         let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
                                     fetch: fetch, newest: newest, staleness: staleness, phrases: phrases)
         self.marketNote = marketNote

@@ -60,6 +60,27 @@ struct NumbersOnTheWallTests {
         let said = DataCheck.findings(in: config, file: path).map(\.text)
         #expect(said.contains { $0.contains("t.conf:4: intraday:") && $0.contains("no UTC offset") && $0.contains("Europe/Berlin") }, "\(said)")
     }
+
+    /// Issue 48 item 7: a daily file kept fresh by cron has no fetcher's status beside it, and the
+    /// chart never said whether the market was open. XNYS on Friday 1 March 2013 (a trading day,
+    /// 09:30-16:00 EST): open at 11:00 (1362153600, Python's zoneinfo), after hours at 18:00
+    /// (1362178800), closed on Saturday at 11:00 (1362240000) until Monday 09:30.
+    @Test("a daily-only chart says whether its exchange is open, from the calendar", arguments: [
+        (Int64(1_362_153_600), "open", "Open"), (1_362_178_800, "after-hours", "After hours"),
+        (1_362_240_000, "closed", "Closed · opens Mon 09:30"),
+    ])
+    func dailyOnlyMarketState(now: Int64, state: String, note: String) throws {
+        var rows = "Date,Open,High,Low,Close,Adj Close,Volume\n"
+        for (i, day) in ["2013-02-25", "2013-02-26", "2013-02-27", "2013-02-28", "2013-03-01"].enumerated() {
+            rows += "\(day),\(440 + i),\(445 + i),\(435 + i),\(441 + i),\(441 + i),1000\n"
+        }
+        let path = try Self.setUp("daily-\(state)", files: ["aapl.csv": rows]) { dir in
+            "[data]\ndirectory = \(dir)\n[instrument AAPL]\ndaily = aapl.csv\nexchange = XNYS\n"
+        }
+        let s = try Self.status(path, now: now, range: .fiveDays)
+        #expect(s.sessionState == state)
+        #expect(s.note?.hasSuffix(note) == true, "\(s.note ?? "nil")")  // 5D from daily bars says so first
+    }
 }
 
 /// Issue 48 items 3 and 4 and the property: one price and one day change per instrument, said
