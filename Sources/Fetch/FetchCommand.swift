@@ -90,14 +90,16 @@ public enum FetchCommand {
         if check {
             let fetcher = Fetcher(config: config, transport: NoTransport(), mode: .dryRun, environment: environment)
             for problem in fetcher.setupProblems { printError("\(path): \(problem)") }
+            for issue in config.alertIssues { printError("\(issue)") }
             for job in fetcher.jobs {
                 printOut("\(job.id.instrument) \(job.id.slot): \(job.providers.joined(separator: " then "))")
             }
             if fetcher.jobs.isEmpty { printOut("\(path): no instrument names a symbol or providers: nothing to fetch") }
-            return fetcher.setupProblems.isEmpty ? 0 : 2
+            return fetcher.setupProblems.isEmpty && config.alertIssues.isEmpty ? 0 : 2
         }
         let fetcher = Fetcher(config: config, mode: dryRun ? .dryRun : .write, environment: environment)
         for problem in fetcher.setupProblems { printError(problem) }
+        for issue in config.alertIssues { printError("\(issue.file):\(issue.line): warning: \(issue.message); this alert is not judged") }
         if fetcher.jobs.isEmpty {
             printError("\(path): no instrument names a symbol or providers (see tickerboard-fetch --help)")
             return 2
@@ -106,6 +108,9 @@ public enum FetchCommand {
             let report = fetcher.runOnce(clock: { Int64(time(nil)) })
             printError("tickerboard-fetch: \(report.succeeded.count) fetched, \(report.failed.count) failed, \(report.deferred.count) deferred"
                 + (dryRun ? " (dry run: nothing written)" : ""))
+            // The alerts are judged on what was written, as the service does, and their commands run
+            // to their end (or their timeout): `--once` is how a new alert command is tried.
+            if !dryRun { fetcher.judgeAlertsOnce(clock: { Int64(time(nil)) }) }
             return !report.failed.isEmpty ? 1 : !report.deferred.isEmpty ? 3 : 0
         }
         return runService(initial: fetcher, path: path, dropIns: { dropIns(path) }, environment: environment)

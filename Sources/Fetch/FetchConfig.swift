@@ -51,6 +51,10 @@ public struct FetchConfig: Sendable, Equatable {
     public var alertPolicy = AlertCommandPolicy()
     /// Every instrument an alert names (fetched here or not), for its files.
     public var alertInstruments: [FetchInstrument] = []
+    /// What `check-config` refuses in the `[alert]` sections (a bad value, no instrument or an
+    /// unknown one, no condition): such an alert is not run. `--check` fails on them, as
+    /// `check-config` does; the service says them as warnings.
+    public var alertIssues: [Issue] = []
 
     public init() {
         for kind in ProviderKind.all where kind.isBuiltIn {
@@ -92,10 +96,12 @@ public struct FetchConfig: Sendable, Equatable {
         // Lines are numbered across the files (a drop-in's first line follows the previous file's
         // last), so one number locates a line in any of them.
         var starts: [(first: Int, file: String)] = []
-        func issue(_ line: Int, _ message: String, error: Bool = true) {
+        func located(_ line: Int, _ message: String, error: Bool) -> Issue {
             let source = starts.last { $0.first <= line } ?? (0, sources.first?.file ?? "")
-            issues.append(Issue(file: source.file, line: line == 0 ? 0 : line - source.first + 1, message: message, isError: error))
+            return Issue(file: source.file, line: line == 0 ? 0 : line - source.first + 1, message: message, isError: error)
         }
+        func issue(_ line: Int, _ message: String, error: Bool = true) { issues.append(located(line, message, error: error)) }
+        func alertIssue(_ line: Int, _ message: String) { config.alertIssues.append(located(line, message, error: true)) }
         var section = ""
         var instruments: [String: FetchInstrument] = [:]
         var order: [String] = []
@@ -181,8 +187,11 @@ public struct FetchConfig: Sendable, Equatable {
                     let name = String(section.dropFirst("alert ".count)).trimmingCharacters(in: " \t")
                     guard !name.isEmpty else { continue }
                     if !alertOrder.contains(name) { alertOrder.append(name); alertsByName[name] = AlertConfig(name: name, line: sectionLine) }
-                    if case .invalid(let message) = alertsByName[name]!.apply(key, value), key == "command" {
-                        issue(lineNumber, "\(key): \(message)")
+                    switch alertsByName[name]!.apply(key, value) {
+                    case .invalid(let message) where key == "command": issue(lineNumber, "\(key): \(message)")
+                    case .invalid(let message): alertIssue(lineNumber, "\(key): \(message)")
+                    case .unknown: alertIssue(lineNumber, "\(key): unknown key in [alert \(name)] (known: \(AlertConfig.keys.joined(separator: ", ")))")
+                    case .ok: break
                     }
                 } else if let name = FetchSettings.providerName(ofSection: section) {
                     switch FetchSettings.checkProviderKey(name: name, key, value) {
@@ -232,6 +241,16 @@ public struct FetchConfig: Sendable, Equatable {
         }
 
         config.alerts = alertOrder.compactMap { alertsByName[$0] }
+        for alert in config.alerts {
+            if let id = alert.instrument {
+                if instruments[id] == nil {
+                    alertIssue(alert.line, "[alert \(alert.name)] instrument: no [instrument \(id)] (it has: \(order.joined(separator: " ")))")
+                }
+            } else {
+                alertIssue(alert.line, "[alert \(alert.name)] needs instrument = ID")
+            }
+            if alert.condition == nil { alertIssue(alert.line, "[alert \(alert.name)] needs one of above =, below =, move = or stale =") }
+        }
         let named = Set(config.alerts.compactMap(\.instrument))
         config.alertInstruments = order.filter { named.contains($0) }.compactMap { instruments[$0] }
         if !config.dataDirectory.hasPrefix("/") { issue(0, "[data] directory must be an absolute path") }

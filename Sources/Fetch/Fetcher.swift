@@ -322,6 +322,18 @@ public final class Fetcher {
         log.write(.notice, "\(job.id.instrument): \(job.id.slot) deferred \(wait) s (request budget or backoff of \(job.providers.joined(separator: ", ")))")
     }
 
+    /// `--once`: every alert judged on the files as they are now, the commands of those that fire
+    /// started and waited for (each until its `alert-command-timeout`, then killed).
+    public func judgeAlertsOnce(clock: () -> Int64, wait: (Int64) -> Void = { _ in usleep(50_000) }) {
+        if alertHooks == nil { alertHooks = AlertHooks(config: config, log: log, statePath: alertStatePath) }
+        guard let hooks = alertHooks else { return }
+        hooks.judge(instrument: nil, now: clock())
+        while !hooks.running.isEmpty {
+            wait(clock())
+            hooks.poll(now: clock())
+        }
+    }
+
     /// Runs until `sleep` returns false. `sleep(seconds)` waits (or is interrupted) and says whether
     /// to go on; the loop asks the scheduler again after every wake-up.
     public func runForever(clock: () -> Int64, sleep: (Int64) -> Bool) {

@@ -349,3 +349,58 @@ final class FakeLauncher: AlertLauncher {
         #expect(saved.hasPrefix("hi fired "), "\(saved)")
     }
 }
+
+/// Issue 48 item 11: the README's quick start tries an alert with `--once`, which judged nothing;
+/// `--check` passed alerts `check-config` refuses.
+@Suite struct AlertOnceTests {
+    @Test("--once judges the alerts on the files it wrote and waits for their commands (a real /bin/sh)")
+    func onceRunsAlertCommands() throws {
+        let dir = Fixtures.scratchDirectory()
+        defer { Fixtures.cleanUp(dir) }
+        Fixtures.write(dir + "/A.csv", "Date,Open,High,Low,Close,Adj Close,Volume\n2026-06-01,10,10,10,10,10,1\n2026-06-02,12,12,12,12,12,1\n")
+        let out = dir + "/fired"
+        let (config, issues) = FetchConfig.parse("""
+            [data]
+            directory = \(dir)
+            [instrument A]
+            daily = A.csv
+            [alert a-high]
+            instrument = A
+            above = 11
+            command = /bin/sh -c "echo $TICKERBOARD_ALERT_NAME $TICKERBOARD_ALERT_PRICE > \(out)"
+            """, file: "t.conf")
+        #expect(issues.isEmpty && config.alertIssues.isEmpty, "\(issues) \(config.alertIssues)")
+        let fetcher = Fetcher(config: config, mode: .write, environment: [:], log: FetchLog { _, _ in })
+        fetcher.judgeAlertsOnce(clock: { 1_780_430_400 })
+        // Waited for: the command's file is there when the call returns.
+        #expect(Fixtures.read(out).map { String(decoding: $0, as: UTF8.self) } == "a-high 12\n")
+    }
+
+    @Test("the alert problems check-config refuses are the fetcher's too: a bad value, no or an unknown instrument, no condition")
+    func alertIssuesMatchCheckConfig() {
+        let (config, issues) = FetchConfig.parse("""
+            [data]
+            directory = /tmp
+            [instrument A]
+            daily = A.csv
+            [alert one]
+            instrument = A
+            above = ten
+            [alert two]
+            above = 5
+            [alert three]
+            instrument = B
+            below = 4
+            [alert four]
+            instrument = A
+            """, file: "t.conf")
+        #expect(!issues.contains { $0.isError }, "\(issues)")
+        let said = config.alertIssues.map(\.description)
+        #expect(said.count == 5, "\(said)")
+        #expect(said.contains { $0.hasPrefix("t.conf:7: above:") })
+        #expect(said.contains { $0.hasPrefix("t.conf:5: [alert one] needs one of above") })
+        #expect(said.contains { $0.hasPrefix("t.conf:8: [alert two] needs instrument = ID") })
+        #expect(said.contains { $0.hasPrefix("t.conf:10: [alert three] instrument: no [instrument B]") })
+        #expect(said.contains { $0.hasPrefix("t.conf:13: [alert four] needs one of above") })
+    }
+}

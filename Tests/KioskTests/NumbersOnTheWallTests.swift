@@ -231,3 +231,20 @@ struct OneDayChangeTests {
         #expect(!lines.contains("portfolio_cost=") && !lines.contains("total_gain="), "\(lines)")
     }
 }
+
+/// Issue 48 item 11: on a German wall `below = 20.400` is read as 20.4 and never fires.
+@Suite struct ImplausibleLevelTests {
+    @Test("check-config warns about an alert level 50 times the last price or a fiftieth of it, at its line")
+    func implausibleLevel() throws {
+        let rows = "Date,Open,High,Low,Close,Adj Close,Volume\n2026-06-01,20410,20500,20300,20412.5,20412.5,1\n"
+        let path = try NumbersOnTheWallTests.setUp("level", files: ["dax.csv": rows]) { dir in
+            "[data]\ndirectory = \(dir)\n[instrument DAX]\ndaily = dax.csv\nexchange = XETR\n"
+                + "[alert dax-low]\ninstrument = DAX\nbelow = 20.400\n[alert dax-high]\ninstrument = DAX\nabove = 21000\n"
+        }
+        let (config, _) = Config.load(path: path)
+        let said = DataCheck.findings(in: config, file: path).map(\.text)
+        // 20412.5 / 20.4 = 1000.6: "1/1001"; 21000 is a plausible level and says nothing.
+        #expect(said.contains { $0.contains("t.conf:8: below: [alert dax-low] below = 20.4 is 1/1001 of DAX's last price 20412.5") }, "\(said)")
+        #expect(!said.contains { $0.contains("dax-high") })
+    }
+}

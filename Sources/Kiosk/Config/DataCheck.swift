@@ -39,6 +39,7 @@ package enum DataCheck {
             out.append(Finding(problem: KioskProblem(file: "fonts", line: 0, key: "", message: "\(error)"), isError: true))
         }
         let sources = DataSources.sources(for: config)
+        var newest: [String: PriceBar] = [:]
         for inst in config.instruments {
             if inst.dailyFile == nil && inst.intradayFile == nil {
                 out.append(Finding(problem: KioskProblem(file: file, line: inst.lines.values.min() ?? 0, key: "daily",
@@ -48,6 +49,7 @@ package enum DataCheck {
             for source in sources where source.instrumentID == inst.id {
                 do {
                     let (series, report) = try YahooCSV.load(path: source.path, priceField: source.priceField)
+                    if let last = series.last, last.time >= newest[inst.id]?.time ?? .min { newest[inst.id] = last }
                     if let message = report.message {
                         out.append(Finding(problem: KioskCore.locate(path: source.path, message: message, in: config, file: file),
                                            isError: false))
@@ -80,6 +82,29 @@ package enum DataCheck {
             }
         }
         out += zones(for: config, file: file).problems.map { Finding(problem: $0, isError: true) }
+        out += implausibleLevels(config, newest: newest, file: file)
+        return out
+    }
+
+    /// An alert level 50 times the last price or a fiftieth of it can never fire: on a German wall
+    /// `below = 20.400` is read as 20.4 (a point is the decimal separator in the config).
+    static func implausibleLevels(_ config: Config, newest: [String: PriceBar], file: String) -> [Finding] {
+        var out: [Finding] = []
+        for alert in config.alerts {
+            guard let id = alert.instrument, let inst = config.instruments.first(where: { $0.id == id }), let bar = newest[id] else { continue }
+            let (key, level): (String, Double)
+            switch alert.condition {
+            case .above(let v)?: (key, level) = ("above", v.doubleValue)
+            case .below(let v)?: (key, level) = ("below", v.doubleValue)
+            default: continue
+            }
+            let price = bar.price(inst.adjusted ? .adjustedClose : .close)
+            guard price > 0, level > 0, level / price >= 50 || price / level >= 50 else { continue }
+            let at = alert.location(of: key, mainFile: file)
+            let message = "[alert \(alert.name)] \(key) = \(level) is \(level > price ? "\(Int((level / price).rounded()))×" : "1/\(Int((price / level).rounded())) of") "
+                + "\(id)'s last price \(price): a level that far never fires (a decimal comma or a thousands separator? levels are written 20400 or 20.4)"
+            out.append(Finding(problem: KioskProblem(file: at.file, line: at.line, key: key, message: message), isError: false))
+        }
         return out
     }
 }

@@ -89,7 +89,7 @@ public struct FXPairConfig: Equatable, Sendable {
 
 /// A named section (`[fx PAIR]`, `[alert NAME]`) that may be spread over the main file and its
 /// drop-ins: where each key was set, for `FILE:LINE: key:` messages.
-protocol SectionLocation {
+package protocol SectionLocation {
     /// The line of the section's first key.
     var line: Int { get }
     var lines: [String: Int] { get set }
@@ -99,7 +99,7 @@ protocol SectionLocation {
 
 extension SectionLocation {
     /// Where `key` was set, else the section's first key.
-    func location(of key: String, mainFile: String) -> (file: String, line: Int) {
+    package func location(of key: String, mainFile: String) -> (file: String, line: Int) {
         lines[key] != nil ? (files[key] ?? mainFile, lines[key]!) : (files[""] ?? mainFile, line)
     }
 
