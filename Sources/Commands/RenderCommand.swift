@@ -387,6 +387,8 @@ enum RenderCommand {
                 do { try PNG.write(tape.picture, to: output) } catch { Log.error("render: \(error)"); return 1 }
             }
             if values {
+                // The scene beside a band says what it says without one (the daemon's status file).
+                if position != .full { print(tape.status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "") }
                 let b = tape.band
                 printLine("tape_position=\(position.rawValue)")
                 printLine("tape_band=\(b.x0),\(b.y0),\(b.x1),\(b.y1)")
@@ -460,6 +462,22 @@ enum RenderCommand {
         for problem in problems { Log.warning("render: data: \(problem)") }
         if values { print(portfolioValues(portfolio, at: now), terminator: "") }
         guard let output else { return 0 }
+        if config.tapePosition == .bottom || config.tapePosition == .top {
+            // The portfolio screen beside its band, as the daemon shows it: its core, shown "portfolio".
+            let fonts: FontSet
+            do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
+            var request = StillFrame.Request(configPath: path, now: Double(now))
+            request.show = ShowRequest(instrumentID: KioskCore.portfolioID, range: rangeText.flatMap { ChartRange(label: $0) })
+            request.size = size
+            request.scrubX = scrubX
+            guard let still = TapeStill.render(request, config: config, position: config.tapePosition, time: 0, fonts: fonts) else {
+                Log.error("render: \(path): nothing was drawn")
+                return 1
+            }
+            do { try PNG.write(still.picture, to: output) } catch { Log.error("render: \(error)"); return 1 }
+            if !values { printLine("wrote \(output) (\(still.picture.width)x\(still.picture.height), portfolio in \(home) beside the tape)") }
+            return 0
+        }
         var range = config.startRange
         if let rangeText {
             guard let r = ChartRange(label: rangeText) else {

@@ -90,7 +90,7 @@ package final class StillFrame: KioskShell {
                 }
                 live.onStatus = { [unowned self] id, status in send(.fetchStatus(instrumentID: id, status)) }
                 for update in live.loadAll() {
-                    send(.series(instrumentID: update.instrumentID, slot: update.slot, series: update.series))
+                    send(.series(instrumentID: update.instrumentID, slot: update.slot, series: Self.upTo(request.now, update.series)))
                 }
                 send(.dataProblems(live.problems))
             } catch {
@@ -117,6 +117,16 @@ package final class StillFrame: KioskShell {
     }
 
     private func send(_ event: KioskEvent) { runner.send(event) }
+
+    /// What the files held at `now`: a moment in the past is shown as the daemon showed it then,
+    /// without the prices that came after (they would also say the clock was not set).
+    static func upTo(_ now: Double, _ series: PriceSeries) -> PriceSeries {
+        guard let last = series.last, Double(last.time) > now else { return series }
+        var out = PriceSeries(name: series.name, interval: series.interval, bars: series.bars.filter { Double($0.time) <= now },
+                              priceField: series.priceField)
+        out.floatingTimes = series.floatingTimes
+        return out
+    }
 
     // MARK: KioskShell
 

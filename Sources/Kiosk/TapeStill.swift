@@ -12,6 +12,8 @@ package enum TapeStill {
         package var band: IntRect
         package var items: [TapeItem]
         package var messages: [String]
+        /// What the status file says of the scene beside the band (the chart's keys).
+        package var status: KioskStatus
     }
 
     /// `scene` is what shares the screen with a band (line, bars, draw, watchlist) or `nil` for the
@@ -36,7 +38,7 @@ package enum TapeStill {
         let items = still.tapeEntries.map { TapeItem(entry: $0, palette: config.palette, options: config.rangeOptions) }
         tape.setItems(items, now: 0)
         tape.draw(at: time, on: canvas)
-        return Result(picture: canvas.buffer, band: tape.band, items: items, messages: still.messages)
+        return Result(picture: canvas.buffer, band: tape.band, items: items, messages: still.messages, status: still.status)
     }
 
     /// Copies `picture` into `area` of `buffer` (row by row, clipped to both).

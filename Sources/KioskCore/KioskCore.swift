@@ -1016,8 +1016,9 @@ public final class KioskCore {
         stale = staleness.isStale
         let fetch = entries[instrumentIndex % entries.count].fetch
         // The exchange's calendar says whether the market is open, daily file or not (files kept
-        // fresh by cron or a broker export have no fetcher's status beside them).
-        let calendar = market.calendar
+        // fresh by cron or a broker export have no fetcher's status beside them). The portfolio
+        // is no market: its holdings may trade on several.
+        let calendar = entries[instrumentIndex % entries.count].isPortfolio ? nil : market.calendar
         let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
                                     fetch: fetch, newest: newest, staleness: staleness, phrases: phrases)
         self.marketNote = marketNote

@@ -10,6 +10,7 @@ import Kiosk
 import KioskCore
 import TestSupport
 import Testing
+import Text
 
 #if canImport(Glibc)
 import Glibc
@@ -291,6 +292,33 @@ import Glibc
         #expect(lines.popLast() == "alerts=aapl-high")
         #expect(lines == expected.first)
         #expect(printed.contains("portfolio_value=20232.24\n"))
+    }
+
+    /// Issue 48: the portfolio screen beside a tape band, as the daemon shows it (its core shown
+    /// "portfolio", the band at the foot); the header's value is the one `--values` prints at that
+    /// moment (20644.78 at 22 Nov 2024 22:00 UTC, which Python's computation gives in `figures`).
+    @Test("the portfolio screen renders beside the tape band as the daemon shows it, with --values' value in its header")
+    func portfolioBesideTheTape() throws {
+        let stooq = try #require(PortfolioTests.stooq, "../shared/data not found")
+        let path = TestPaths.temporary("pf-band.conf")
+        let file = try #require(fopen(path, "w"))
+        fputs(PortfolioTests.configText(stooq: stooq, show: "value") + "\n[tape]\nposition = bottom\n", file)
+        fclose(file)
+        defer { unlink(path) }
+        let expected = try PortfolioTests.python(configPath: path, moments: [1_732_312_800])
+        #expect(expected.first?.contains("portfolio_value=20644.78") == true, "\(expected)")
+        var request = StillFrame.Request(configPath: path, now: 1_732_312_800)
+        request.show = ShowRequest(instrumentID: KioskCore.portfolioID, range: .fiveDays)
+        request.size = (960, 540)
+        let (config, _) = Config.load(path: path)
+        let still = try #require(TapeStill.render(request, config: config, position: .bottom, time: 0, fonts: try FontSet.load()))
+        #expect(still.status.priceText == "€20,644.78", "\(still.status.priceText ?? "nil")")
+        #expect(still.band.y1 == 540 && still.band.y0 > 480)
+        let frame = try renderedFrame(["render", "--config", path, "--scene", "portfolio", "--now", "1732312800", "--range", "5D",
+                                       "--size", "960x540"], tag: "pf-band")
+        #expect(frame.pixels == still.picture.pixels, "render --scene portfolio draws the same picture")
+        let result = ImageComparison.checkScreen(frame, golden: "portfolio-value-5D-band.png")
+        #expect(result.passed, "\(result.report)")
     }
 
     @Test("the portfolio line: value and percent, a red week (to 4 Nov) and a green one (to 22 Nov)", arguments: [
