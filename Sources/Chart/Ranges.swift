@@ -117,11 +117,24 @@ public struct MarketData: Sendable {
         guard let months = range.months, let daily, let newest = daily.bars.last else {
             return RangeSelection(range: range, points: [], usesDailyFallback: false)
         }
-        let end = CivilDate(unixTime: newest.time)
+        // One price per instrument: where the intraday file reaches the daily file's last day, or
+        // a later one, the line ends at its newest price (a daily bar written during the session,
+        // or one day behind, would end 1M at another price than 1D and the tape).
+        var points = daily.bars.map(point(of:))
+        var end = CivilDate(unixTime: newest.time)
+        if let live = intraday?.bars.last, live.price(priceField).isFinite {
+            let day = timeZone.localDate(atUnixTime: live.time)
+            if day == end {
+                points[points.count - 1].value = live.price(priceField)
+            } else if day > end {
+                points.append(ChartPoint(time: day.unixTimeAtMidnightUTC, value: live.price(priceField)))
+                end = day
+            }
+        }
         let start = end.addingMonths(-months)
         // Daily bars are stamped at UTC midnight of their date, so dates compare as times.
         let first = daily.firstIndex(atOrAfter: start.unixTimeAtMidnightUTC)
-        return RangeSelection(range: range, points: daily.bars[first...].map(point(of:)), usesDailyFallback: false)
+        return RangeSelection(range: range, points: Array(points[first...]), usesDailyFallback: false)
     }
 
     /// The intraday file stopped while the daily one went on (a failover to a daily-only provider):

@@ -168,6 +168,15 @@ public struct PriceSeries: Sendable, Equatable {
         return out
     }
 
+    /// The bars up to `time` (what the file held then), with what is known of its times.
+    public func through(_ time: Int64) -> PriceSeries {
+        guard let last = bars.last, last.time > time else { return self }
+        var out = PriceSeries(name: name, interval: interval, bars: bars.filter { $0.time <= time }, priceField: priceField)
+        out.floatingTimes = floatingTimes
+        out.assumedZone = assumedZone
+        return out
+    }
+
     /// The calendar date of a daily bar (or the UTC date of an intraday one).
     public static func date(of bar: PriceBar) -> CivilDate { CivilDate(unixTime: bar.time) }
 

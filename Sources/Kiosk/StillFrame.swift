@@ -89,8 +89,13 @@ package final class StillFrame: KioskShell {
                                                                 file: request.configPath).description)
                 }
                 live.onStatus = { [unowned self] id, status in send(.fetchStatus(instrumentID: id, status)) }
+                // Offset-less times are anchored first (as the core would): they are cut at `now` as instants.
+                let zones = DataCheck.zones(for: config, file: request.configPath).zones
                 for update in live.loadAll() {
-                    send(.series(instrumentID: update.instrumentID, slot: update.slot, series: Self.upTo(request.now, update.series)))
+                    let series = zones[update.instrumentID].map { update.series.anchored(in: $0) } ?? update.series
+                    // What the files held at `now`: a moment in the past is shown as the daemon showed
+                    // it then, without the prices that came after (they would also say the clock was not set).
+                    send(.series(instrumentID: update.instrumentID, slot: update.slot, series: series.through(Int64(max(-9e18, min(9e18, request.now.rounded(.down)))))))
                 }
                 send(.dataProblems(live.problems))
             } catch {
@@ -118,15 +123,6 @@ package final class StillFrame: KioskShell {
 
     private func send(_ event: KioskEvent) { runner.send(event) }
 
-    /// What the files held at `now`: a moment in the past is shown as the daemon showed it then,
-    /// without the prices that came after (they would also say the clock was not set).
-    static func upTo(_ now: Double, _ series: PriceSeries) -> PriceSeries {
-        guard let last = series.last, Double(last.time) > now else { return series }
-        var out = PriceSeries(name: series.name, interval: series.interval, bars: series.bars.filter { Double($0.time) <= now },
-                              priceField: series.priceField)
-        out.floatingTimes = series.floatingTimes
-        return out
-    }
 
     // MARK: KioskShell
 

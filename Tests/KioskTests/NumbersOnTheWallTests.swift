@@ -191,6 +191,10 @@ struct OneDayChangeTests {
                 let market = d.core.model!.instrument.market
                 let day = RangeSummary(selection: market.points(for: .oneDay, options: config.rangeOptions))
                 if previous != nil { #expect(day?.last == price && day?.first == previous, "round \(round) \(id): 1D header") }
+                // Every range ends at that price (1M from daily bars too).
+                if market.daily != nil {
+                    #expect(market.points(for: .oneMonth, options: config.rangeOptions).points.last?.value == price, "round \(round) \(id): 1M ends elsewhere")
+                }
                 // The tape says the same words as the 1D header's labels.
                 let header = d.core.model!.instrument.labels(for: market.points(for: .oneDay, options: config.rangeOptions), palette: config.palette)
                 if previous != nil { #expect(tape[i].change == header.change, "round \(round) \(id): tape \(tape[i].change), 1D header \(header.change)") }
