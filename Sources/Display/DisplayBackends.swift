@@ -20,11 +20,11 @@ extension DisplayBackends {
     /// there is no device at all.
     public static func open(
         _ choice: Choice = .auto, device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
-        shiftMargin: Int = 0, log: @escaping (String) -> Void = { _ in }
+        maxSize: ModeRequest? = ModePolicy.defaultMaxSize, shiftMargin: Int = 0, log: @escaping (String) -> Void = { _ in }
     ) throws(DisplayError) -> any Display {
         func kms(_ path: String?, wait: Bool) throws(DisplayError) -> any Display {
             try KMSDisplay(options: .init(devicePath: path, connectorName: connector, mode: mode, waitForOutput: wait,
-                                          shiftMargin: shiftMargin), log: log)
+                                          shiftMargin: shiftMargin, maxSize: maxSize), log: log)
         }
         switch choice {
         case .headless:

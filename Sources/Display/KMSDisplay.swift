@@ -23,8 +23,10 @@ public final class KMSDisplay: Display {
         public var devicePath: String?
         /// A connector name such as `HDMI-A-1`; nil = the first connected one.
         public var connectorName: String?
-        /// `WxH` or `WxH@Hz`; nil = the connector's preferred mode.
+        /// `WxH` or `WxH@Hz`; nil = `auto` (`ModePolicy.autoMode` within `maxSize`).
         public var mode: ModeRequest?
+        /// The largest mode `auto` drives (nil: the connector's preferred mode, however large).
+        public var maxSize: ModeRequest? = ModePolicy.defaultMaxSize
         /// Start even when nothing is connected, and wait for a hotplug (needs `devicePath`).
         public var waitForOutput: Bool
         /// Pace with the timer even if the driver has a vblank counter (tests).
@@ -37,8 +39,9 @@ public final class KMSDisplay: Display {
 
         public init(devicePath: String? = nil, connectorName: String? = nil, mode: ModeRequest? = nil,
                     waitForOutput: Bool = false, forceTimerPacing: Bool = false, legacyOnly: Bool = false,
-                    shiftMargin: Int = 0) {
+                    shiftMargin: Int = 0, maxSize: ModeRequest? = ModePolicy.defaultMaxSize) {
             self.shiftMargin = max(0, min(64, shiftMargin))
+            self.maxSize = maxSize
             self.devicePath = devicePath
             self.connectorName = connectorName
             self.mode = mode

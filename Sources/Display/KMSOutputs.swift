@@ -123,11 +123,20 @@ extension KMSDisplay {
                 }
                 mode = best
             } else {
-                mode = c.modes.first(where: \.isPreferred) ?? c.modes[0]
+                mode = c.modes[ModePolicy.autoMode(Self.offered(c.modes), maxSize: options.maxSize) ?? 0]
+                if let preferred = c.modes.first(where: \.isPreferred), preferred.width * preferred.height > mode.width * mode.height {
+                    log("\(card.path): \(c.name) prefers \(preferred.width)x\(preferred.height)@\(ModeRequest.formatHz(preferred.refreshHz)); "
+                        + "driving \(mode.width)x\(mode.height)@\(ModeRequest.formatHz(mode.refreshHz)), the best mode up to "
+                        + "[display] max-size = \(options.maxSize.map { "\($0.width)x\($0.height)" } ?? "none") (mode = preferred for the larger one)")
+                }
             }
             return Output(connector: c, crtc: crtc, mode: mode)
         }
         return nil
+    }
+
+    static func offered(_ modes: [DRMMode]) -> [OfferedMode] {
+        modes.map { OfferedMode(width: $0.width, height: $0.height, refreshHz: $0.refreshHz, isPreferred: $0.isPreferred) }
     }
 
     /// Takes over an output: remembers its CRTC's state for the restore, makes buffers of its size.
@@ -147,8 +156,13 @@ extension KMSDisplay {
         }
         crtcID = output.crtc
         mode = output.mode
-        refreshHz = output.mode.refreshHz
+        let rate = ModePolicy.pacingRate(timingsHz: output.mode.refreshHz)
+        refreshHz = rate.hz
         pacer.setRefresh(hz: refreshHz)
+        if !rate.known {
+            log("\(card.path) (\(card.driverName)): \(output.connector.name)'s mode has no real timings (\(ModeRequest.formatHz(output.mode.refreshHz)) Hz: "
+                + "an SPI panel's); frames are paced by the commit's completion, at 60 Hz at most (the status file's flips say the rate reached)")
+        }
         // The commit path, chosen once for the device from what it offers (a path that a failure
         // at run time proved wrong stays dropped for later outputs of the same device).
         let hasPipe = card.crtcIndex(output.crtc).flatMap {
@@ -171,7 +185,17 @@ extension KMSDisplay {
             buffers = []
             width = output.mode.width
             height = output.mode.height
-            try makeBuffers()
+            do { try makeBuffers() } catch {
+                // Not even one buffer of this mode: the next smaller one (`mode = auto` only; a
+                // configured mode is what was asked for, and its failure is said as it is).
+                let modes = output.connector.modes
+                var fallback = BufferFallback(modes: Self.offered(modes), start: modes.firstIndex(of: output.mode) ?? 0)
+                guard options.mode == nil, case .make(let next, _) = fallback.made(0) else { throw error }
+                let smaller = modes[next]
+                log("\(card.path): no \(output.mode.width)x\(output.mode.height) buffer can be made (\(error)); "
+                    + "trying \(smaller.width)x\(smaller.height)@\(ModeRequest.formatHz(smaller.refreshHz))")
+                try adopt(Output(connector: output.connector, crtc: output.crtc, mode: smaller))
+            }
         }
     }
 
@@ -216,7 +240,15 @@ extension KMSDisplay {
             if !quiet { log("\(card.path): \(problem ?? ""); burn-in shift copies the picture") }
         }
         var made: [ScanoutBuffer] = []
-        for _ in 0..<2 { made.append(try ScanoutBuffer(card: card, width: width, height: height)) }
+        for n in 0..<2 {
+            do { made.append(try ScanoutBuffer(card: card, width: width, height: height)) } catch {
+                // The second buffer does not fit (a CMA pool the console already half fills): draw
+                // into the one on screen (it may tear) rather than show nothing.
+                guard n == 1 else { throw error }
+                log("\(card.path): a second \(width)x\(height) buffer cannot be made (\(error)); drawing into the one on screen, "
+                    + "which may tear (a smaller [display] mode or max-size gives two)")
+            }
+        }
         buffers = made
     }
 

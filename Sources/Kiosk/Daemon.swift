@@ -395,7 +395,8 @@ package final class Daemon: KioskShell {
             let d: any Display
             if let displayOpener { d = try displayOpener() } else {
                 d = try DisplayBackends.open(options.displayChoice, device: config.displayDevice, connector: firstConnector,
-                                             mode: options.modeOverride ?? config.mode, shiftMargin: config.burnInShift,
+                                             mode: options.modeOverride ?? config.mode, maxSize: config.maxModeSize,
+                                             shiftMargin: config.burnInShift,
                                              log: { Log.notice("display: \($0)") })
             }
             display = d
@@ -543,11 +544,11 @@ package final class Daemon: KioskShell {
             if let extraDisplayOpener { d = try extraDisplayOpener(extra.index) } else if let other = connector.flatMap({ connectorCards[$0] }) {
                 // Another card: its own descriptor and master.
                 d = try KMSDisplay(options: .init(devicePath: other.path, connectorName: other.name, waitForOutput: true,
-                                                  shiftMargin: config.burnInShift),
+                                                  shiftMargin: config.burnInShift, maxSize: config.maxModeSize),
                                    log: { Log.notice("display: \(name) \($0)") })
             } else {
                 d = try KMSDisplay(options: .init(devicePath: kms!.devicePath, connectorName: connector, waitForOutput: true,
-                                                  shiftMargin: config.burnInShift),
+                                                  shiftMargin: config.burnInShift, maxSize: config.maxModeSize),
                                    sharing: kms, log: { Log.notice("display: \(name) \($0)") })
             }
             extra.screen.display = d

@@ -115,6 +115,18 @@ struct ConfigTests {
         #expect(config.scale == 2)
     }
 
+    /// Issue 49 item 4: `mode = auto` drives at most 1920x1080 unless told otherwise.
+    @Test("[display] max-size and mode = preferred: the cap on what auto drives")
+    func maxSize() {
+        #expect(Config.parse("", file: "t.conf").0.maxModeSize == ModeRequest(width: 1920, height: 1080))
+        #expect(Config.parse("[display]\nmax-size = 1280x720\n", file: "t.conf").0.maxModeSize == ModeRequest(width: 1280, height: 720))
+        #expect(Config.parse("[display]\nmax-size = none\n", file: "t.conf").0.maxModeSize == nil)
+        let preferred = Config.parse("[display]\nmode = preferred\n", file: "t.conf").0
+        #expect(preferred.mode == nil && preferred.maxModeSize == nil)
+        let (_, issues) = Config.parse("[display]\nmax-size = 1920x1080@60\n", file: "t.conf")
+        #expect(issues.map(\.description) == ["t.conf:2: max-size: expected WxH like 1920x1080 (the largest mode mode = auto drives) or none, found \"1920x1080@60\""])
+    }
+
     /// Issue 48 item 10: a copied `[instrument X]` block left unrenamed merged silently and one
     /// instrument vanished. Within one file it is a warning naming both lines; across drop-ins the
     /// merge stays the documented way to change a section.

@@ -105,6 +105,9 @@ public struct Config: Equatable, Sendable {
     public var displayDevice: String?
     public var connector: String?
     public var mode: ModeRequest?
+    /// The largest mode `mode = auto` drives (nil: the connector's preferred mode however large:
+    /// `mode = preferred` or `max-size = none`).
+    public var maxModeSize: ModeRequest? = ModePolicy.defaultMaxSize
     /// Clockwise degrees; nil ("auto") follows the connector's panel-orientation property.
     public var rotation: Int?
     public var scale: Double?
@@ -461,13 +464,21 @@ public struct Config: Equatable, Sendable {
             },
             "connector": { c, v in c.connector = v.lowercased() == "auto" ? nil : v; return nil },
             "mode": { c, v in
-                if v.lowercased() == "auto" || v.lowercased() == "preferred" { c.mode = nil; return nil }
+                if v.lowercased() == "auto" { c.mode = nil; return nil }
+                if v.lowercased() == "preferred" { c.mode = nil; c.maxModeSize = nil; return nil }
                 // Bounded: headless mode draws a picture of this size, and a KMS mode is never larger.
                 guard let m = ModeRequest(v), m.width <= Limits.modeSide, m.height <= Limits.modeSide,
                       m.refreshHz.map({ $0.isFinite && $0 >= 1 && $0 <= 1000 }) ?? true else {
                     return "expected WxH or WxH@Hz like 1920x1080@60 (at most \(Limits.modeSide)x\(Limits.modeSide), 1 to 1000 Hz), found \"\(v)\""
                 }
                 c.mode = m; return nil
+            },
+            "max-size": { c, v in
+                if v.lowercased() == "none" { c.maxModeSize = nil; return nil }
+                guard let m = ModeRequest(v), m.refreshHz == nil, m.width <= Limits.modeSide, m.height <= Limits.modeSide else {
+                    return "expected WxH like 1920x1080 (the largest mode mode = auto drives) or none, found \"\(v)\""
+                }
+                c.maxModeSize = m; return nil
             },
             "rotation": { c, v in
                 if v.lowercased() == "auto" { c.rotation = nil; return nil }
