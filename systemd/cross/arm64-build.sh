@@ -114,6 +114,24 @@ bin="$cache/scratch/aarch64-unknown-linux-gnu/release"
 for x in tickerboard tickerboard-fetch; do
     LC_ALL=C readelf -h "$bin/$x" 2>/dev/null | grep -q 'Machine:.*AArch64' || die "$bin/$x is not an aarch64 executable"
 done
+# The Pi 5's kernel runs with 16 KiB pages: a LOAD segment aligned to less cannot be mapped there
+# ("ELF load command address/offset not page-aligned"). Every executable and the Swift runtime
+# libraries they load (libswiftlang's, from the sysroot) must align theirs to 0x4000 at least.
+align_ok() {   # align_ok FILE: every LOAD segment's alignment (readelf -lW's last column) >= 0x4000
+    local a bad=""
+    for a in $(LC_ALL=C readelf -lW "$1" | awk '$1 == "LOAD" { print $NF }'); do
+        [ $((a)) -ge 16384 ] || bad="$bad $a"
+    done
+    [ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+for f in "$bin/tickerboard" "$bin/tickerboard-fetch"; do
+    bad=$(align_ok "$f") || die "$f: LOAD segments aligned to$bad, below the 16 KiB pages of the Pi 5's kernel"
+done
+# Debian's libswiftlang is not ours to relink: a misaligned one is said (the README's Pi table names it).
+for f in $(ls "$cache"/sysroot/usr/lib/swift/linux/lib*.so 2>/dev/null); do
+    bad=$(align_ok "$f") || say "warning: $(basename "$f") (libswiftlang): LOAD segments aligned to$bad, below 16 KiB pages"
+done
+say "the executables' LOAD segments are aligned to 16 KiB or more (readelf -lW)"
 say "built in $(( $(date +%s) - t0 )) s: $bin"
 if [ -n "$out" ]; then
     mkdir -p "$out"; cp "$bin/tickerboard" "$bin/tickerboard-fetch" "$out/"; bin=$(cd "$out" && pwd)
