@@ -107,6 +107,11 @@ public struct MarketData: Sendable {
                 if options.dayBaseline == .first, let last = bars.last, last.open.isFinite, last.open > 0 {
                     selection.baseline = last.open
                     selection.baselineKind = .first
+                } else if let reported = reportedPreviousClose, let last = bars.last, reported.value.isFinite,
+                          reported.session == CivilDate(unixTime: last.time) {
+                    // The provider's (or the portfolio's) own previous close for that day.
+                    selection.baseline = reported.value
+                    selection.baselineKind = .previousClose
                 } else {
                     selection.baseline = picked[0].value
                     selection.baselineKind = .previousClose

@@ -756,12 +756,17 @@ public final class KioskCore {
             && !config.instruments.contains { $0.id == portfolioID }
     }
 
+    /// The held instruments' daily series by id.
+    private var portfolioDaily: [String: PriceSeries] {
+        var daily: [String: PriceSeries] = [:]
+        for entry in entries where !entry.spec.holding.isEmpty { daily[entry.spec.id] = entry.daily }
+        return daily
+    }
+
     /// The portfolio's value series again, from what is known of the holdings and the rates.
     private func recomputePortfolio(logged: Bool = true) {
         guard let p = entries.lastIndex(where: { $0.isPortfolio }) else { return }
-        var daily: [String: PriceSeries] = [:]
-        for entry in entries where !entry.spec.holding.isEmpty { daily[entry.spec.id] = entry.daily }
-        let portfolio = Portfolio(config: config, daily: daily, rates: rates)
+        let portfolio = Portfolio(config: config, daily: portfolioDaily, rates: rates)
         guard let series = portfolio.valueSeries(name: Self.portfolioID), series != entries[p].daily else { return }
         if logged {
             seriesArrived(id: Self.portfolioID, slot: .daily, series: series)
@@ -815,6 +820,13 @@ public final class KioskCore {
         // The provider's previous close is the one before the session of its newest price.
         if let close = entry.fetch?.previousClose, let t = entry.fetch?.lastPriceTime {
             market.reportedPreviousClose = (close, zone.localDate(atUnixTime: t))
+        }
+        // The portfolio's day change is the holdings' day gain (each at one rate, stale ones none),
+        // the figure `render --values` prints as day_gain, not the value line's step between two
+        // dates valued at two days' rates.
+        if entry.isPortfolio, let last = entry.daily?.last,
+           let f = Portfolio(config: config, daily: portfolioDaily, rates: rates).figures(at: Int64(now.wall.clampedToInt64)) {
+            market.reportedPreviousClose = ((f.value - f.dayGain).doubleValue, CivilDate(unixTime: last.time))
         }
         return market
     }

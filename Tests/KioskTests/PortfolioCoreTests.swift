@@ -179,3 +179,30 @@ import Testing
         }
     }
 }
+
+/// Issue 48: the portfolio's day change on the wall is the holdings' day gain (one rate a day),
+/// the same figure `render --values` prints. By hand, with B held in EUR at a rate that moves:
+/// A closes 199.75 after 199.50 (2 held: +0.50 USD), B closes 42 after 41 (3 held: +3 EUR, at
+/// today's 1.30: +3.90 USD); the day gain is +4.40 USD, whatever yesterday's rate (1.20) was. The
+/// value line's step between the two days is 2 x 199.75 + 3 x 42 x 1.30 - (2 x 199.50 + 3 x 41 x 1.20)
+/// = +16.70, which the header said before.
+@Suite struct PortfolioDayChangeTests {
+    @Test("the portfolio screen's day change is the day gain at one rate, not the value line's step")
+    func dayChangeIsDayGain() throws {
+        let rates = PortfolioCoreTests.series("EURUSD") { $0 == 399 ? 1.30 : 1.20 }
+        let b = PortfolioCoreTests.series("B") { $0 == 399 ? 42 : $0 == 398 ? 41 : 40 }
+        let d = CoreDriver(config: PortfolioCoreTests.config(bInEUR: true))
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: PortfolioCoreTests.a))
+        d.send(.series(instrumentID: "B", slot: .daily, series: b))
+        d.send(.series(instrumentID: "fx-EURUSD", slot: .daily, series: rates))
+        d.run(for: 2)
+        _ = ControlCoreTests.ask(d, .show(instrument: KioskCore.portfolioID, range: nil))
+        d.run(for: 2)
+        let s = d.core.status()
+        #expect(s.instrumentID == KioskCore.portfolioID)
+        let change = try #require(s.dayChange)
+        #expect(abs(change - 4.40) < 0.005, "day change \(change)")
+        #expect(abs((s.lastPrice ?? 0) - (2 * 199.75 + 3 * 42 * 1.30)) < 0.005)
+    }
+}
