@@ -22,6 +22,7 @@ public enum BridgeCommand {
         """
 
     public static func main(_ arguments: [String], version: String) -> Int32 {
+        ProcessResources.ignoreBrokenPipes()
         var path = "/etc/tickerboard/tickerboard.conf"
         var directory: String?
         var check = false

@@ -5,6 +5,7 @@ import Input
 import InputModel
 import Kiosk
 import KioskCore
+import LinuxIO
 
 /// The `tickerboard` command line: one entry point, one subcommand per job.
 public enum Tickerboard {
@@ -35,6 +36,7 @@ public enum Tickerboard {
     /// Runs the command line `arguments` (without the program name) and returns the exit status:
     /// 0 done, 1 failed at run time, 2 a usage mistake (one line on stderr).
     public static func main(_ arguments: [String]) -> Int32 {
+        ProcessResources.ignoreBrokenPipes()
         if arguments.first == "--version" || arguments.first == "version" {
             printLine("tickerboard \(TickerboardVersion.string)")
             return 0

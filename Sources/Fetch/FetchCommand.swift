@@ -37,6 +37,7 @@ public enum FetchCommand {
         """
 
     public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+        ProcessResources.ignoreBrokenPipes()
         var configPath: String?
         var configDirectory: String?
         /// The drop-ins read after the config: `--config-dir`, else `conf.d` beside the config.

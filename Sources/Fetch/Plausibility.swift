@@ -22,7 +22,12 @@ enum Plausibility {
                 return "a \(name) of \(value) on \(CivilDate(unixTime: bar.time)) is no market's price; held back"
             }
         }
-        guard let lastOld = existing.last, lastOld.close > 0 else { return nil }
+        guard let lastOld = existing.last, lastOld.close > 0 else {
+            // A first fetch: the answer's own last year, pair by pair (`…100, 100, 100000` would show
+            // +99,900 %); older history is not judged (early bitcoin rose tenfold within days).
+            let recent = new.filter { $0.close > 0 && $0.time >= (new.last?.time ?? 0) - 366 * 86_400 }
+            return jumpProblem(in: recent)
+        }
         let old = Dictionary(existing.map { ($0.time, $0.close) }, uniquingKeysWith: { _, b in b })
         let ratios = new.compactMap { bar in old[bar.time].flatMap { $0 > 0 && bar.close > 0 ? bar.close / $0 : nil } }.sorted()
         var rescale = 1.0
@@ -39,11 +44,19 @@ enum Plausibility {
                 rescale = median   // the provider's history re-based (a split): the file follows it
             }
         }
-        if let next = new.first(where: { $0.time > lastOld.time }), next.close > 0 {
-            let jump = next.close / (lastOld.close * rescale)
+        // Every step from the file's last close through the new bars, not only the first.
+        let c = lastOld.close * rescale
+        let last = PriceBar(time: lastOld.time, open: c, high: c, low: c, close: c)
+        return jumpProblem(in: [last] + new.filter { $0.time > lastOld.time && $0.close > 0 })
+    }
+
+    /// The first step between consecutive closes of more than `largestJump` either way.
+    static func jumpProblem(in bars: [PriceBar]) -> String? {
+        for (a, b) in zip(bars, bars.dropFirst()) where a.close > 0 && b.close > 0 {
+            let jump = b.close / a.close
             if jump > largestJump || jump < 1 / largestJump {
-                return "a jump from \(short(lastOld.close * rescale)) to \(short(next.close)) (x\(short(jump))) on "
-                    + "\(CivilDate(unixTime: next.time)) is not plausible; held back, the file is kept"
+                return "a jump from \(short(a.close)) to \(short(b.close)) (x\(short(jump))) on "
+                    + "\(CivilDate(unixTime: b.time)) is not plausible; held back, the file is kept"
             }
         }
         return nil

@@ -1737,10 +1737,8 @@ public final class KioskCore {
     /// and the scenes.
     private func instrumentsJSON() -> String {
         func q(_ s: String?) -> String { s.map(FetchStatus.quoted) ?? "null" }
-        func n(_ v: Double?) -> String {
-            guard let v, v.isFinite else { return "null" }
-            return String((v * 1e6).rounded() / 1e6)
-        }
+        // The status file's numbers (a close of 1e303 printed "inf", which no JSON reader takes).
+        func n(_ v: Double?) -> String { jsonNumber(v) }
         var items: [String] = []
         if !showingSample {
             // The portfolio is no instrument: its value is not for the bridge's sensors.

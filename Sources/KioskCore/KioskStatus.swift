@@ -230,7 +230,7 @@ public struct KioskStatus: Sendable, Equatable {
 private func jsonString(_ s: String?) -> String { s.map(FetchStatus.quoted) ?? "null" }
 
 /// Numbers as JSON allows them: no NaN or infinity (null instead), at most 6 decimals.
-private func jsonNumber(_ v: Double?) -> String {
+func jsonNumber(_ v: Double?) -> String {
     guard let v, v.isFinite else { return "null" }
     if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
     // Six decimals by scaling, where scaling cannot overflow (1.8e302 × 1e6 is inf, which is no

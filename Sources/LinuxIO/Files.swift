@@ -122,6 +122,14 @@ public enum ProcessResources {
         _ = malloc_trim(0)
     }
 
+    /// Writes to a pipe or socket whose reader has left fail with EPIPE instead of ending the
+    /// process with SIGPIPE (status 141: `tickerboard ctl screenshot | head -c 8192` killed a daemon
+    /// started by hand; systemd's default masks it for the unit only). Children get the default
+    /// back (`ChildProcess` resets every signal).
+    public static func ignoreBrokenPipes() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
     /// Peak resident memory of this program in KiB: the kernel's VmHWM. Not `getrusage`'s maxrss,
     /// which keeps the peak of the process before `execve` (under `swift run` it said 121 MB where
     /// VmHWM said 33 MB); that only where /proc cannot be read.

@@ -363,4 +363,19 @@ import Testing
         // Nothing on disk yet: any quotable first answer is taken.
         #expect(Plausibility.problem(new: days([0.0004, 0.0005]), existing: []) == nil)
     }
+
+    /// Issue 54 item 14: only the first new bar was compared with the file, and a first fetch not at
+    /// all: `…100, 100, 100000` was merged and the wall showed +99,900 %.
+    @Test("every step from the file's last close through the new bars is judged, and a first answer's last year")
+    func everyStep() {
+        let old = days([100, 101, 102, 101])
+        #expect(Plausibility.problem(new: days([100, 100, 100_000], from: 5), existing: old)?.contains("x1000") == true)
+        #expect(Plausibility.problem(new: days([100, 100, 100_000]), existing: [])?.contains("x1000") == true)
+        #expect(Plausibility.problem(new: days([100, 99, 2], from: 5), existing: old)?.contains("x0.02") == true)
+        // A first answer's old history is not judged: bitcoin's 2010 (0.008 to 0.08 within days).
+        let early = [0.008, 0.08, 0.07].enumerated().map { i, c in
+            PriceBar(time: CivilDate(year: 2010, month: 7, day: 12 + i)!.unixTimeAtMidnightUTC, open: c, high: c, low: c, close: c)
+        }
+        #expect(Plausibility.problem(new: early + days([60_000, 61_000]), existing: []) == nil)
+    }
 }

@@ -254,3 +254,21 @@ struct ControlCoreTests {
 extension ControlReply {
     var isOK: Bool { if case .ok = self { true } else { false } }
 }
+
+/// Issue 54 item 5: a close of 1e303 made `ctl instruments` print `"price": inf`; the bridge could
+/// not parse it and took the whole device offline.
+@Suite struct InstrumentsJSONTests {
+    @Test("ctl instruments is valid JSON with a close of 1e303 (1e+303, not inf)")
+    func hugeClose() throws {
+        let d = CoreDriver(config: Config.watchlist(["A"]))
+        d.send(.start)
+        let bars = (0..<10).map { i in
+            PriceBar(time: CivilDate(year: 2026, month: 6, day: 1 + i)!.unixTimeAtMidnightUTC, open: 1e303, high: 1e303, low: 1e303, close: 1e303)
+        }
+        d.send(.series(instrumentID: "A", slot: .daily, series: PriceSeries(name: "A", interval: .daily, bars: bars)))
+        d.run(for: 2)
+        guard case .ok(let list?)? = ControlCoreTests.ask(d, .instruments) else { Issue.record("instruments"); return }
+        #expect(!list.contains("inf") && !list.contains("nan"), "\(list)")
+        #expect(list.contains("\"price\": 1e+303"), "\(list)")
+    }
+}

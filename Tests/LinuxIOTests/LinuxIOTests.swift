@@ -228,3 +228,19 @@ import Testing
         #expect(rss > 0 && rss <= peak)
     }
 }
+
+/// Issue 54 item 11: `tickerboard ctl screenshot | head -c 8192` killed a daemon started by hand
+/// with SIGPIPE (status 141) when the reader left between poll() and write().
+@Suite struct BrokenPipeTests {
+    @Test("after ignoreBrokenPipes a write to a pipe nobody reads fails with EPIPE; the process lives")
+    func brokenPipe() throws {
+        ProcessResources.ignoreBrokenPipes()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        close(fds[0])
+        defer { close(fds[1]) }
+        let byte: [UInt8] = [1]
+        let n = byte.withUnsafeBytes { write(fds[1], $0.baseAddress, 1) }
+        #expect(n == -1 && errno == EPIPE)
+    }
+}
