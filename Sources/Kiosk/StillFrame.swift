@@ -1,4 +1,5 @@
 import Chart
+import Display
 import DisplayModel
 import Feed
 import KioskCore
@@ -9,7 +10,9 @@ import Text
 /// data files, on a manual clock that starts at the moment asked for. It runs until the picture has
 /// settled and keeps that frame, so what it writes is what the daemon shows at that moment — the
 /// titles, currencies, zones, baselines and market marks of the config, not a file's stem and
-/// defaults. Nothing here decides anything: the core does, exactly as in the daemon.
+/// defaults. Nothing here decides anything: the core does, exactly as in the daemon; and nothing
+/// here draws: the daemon's own `OutputScreen` paints every plan onto a headless display (banner,
+/// software dimming, tape band, shift and turn included), so the two cannot drift apart.
 package final class StillFrame: KioskShell {
     package struct Request {
         package var configPath: String
@@ -43,9 +46,9 @@ package final class StillFrame: KioskShell {
     private var runner: KioskRunner!
     private var time: KioskTime
     private let info: DisplayInfo
-    private let renderer: SceneRenderer
+    private let screen: OutputScreen
+    private let display: HeadlessDisplay
     private let fonts: FontSet
-    private var tapeComposer: TapeComposer?
     private var picture: PixelBuffer?
     private var pendingFlip: (due: Double, sequence: UInt64)?
     private var sequence: UInt64 = 0
@@ -55,7 +58,10 @@ package final class StillFrame: KioskShell {
         time = KioskTime(mono: 1000, wall: now)
         self.info = info
         self.fonts = fonts
-        renderer = SceneRenderer(renderThreads: Daemon.renderThreads(for: setup.config))
+        screen = OutputScreen(renderThreads: Daemon.renderThreads(for: setup.config))
+        // Flips complete at once (no timerfd): the manual clock below paces them.
+        display = HeadlessDisplay(width: info.width, height: info.height, refreshHz: info.refreshHz)
+        screen.display = display
         let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: nil, writesStatus: false)
         runner = KioskRunner(core: core, now: { [unowned self] in time })
         runner.shell = self
@@ -71,10 +77,11 @@ package final class StillFrame: KioskShell {
         let info = DisplayInfo(width: mode.0, height: mode.1, refreshHz: 60)
         let still = StillFrame(setup: Daemon.setup(for: config, file: request.configPath), fonts: fonts, info: info,
                                now: request.now)
-        still.renderer.brightness = request.brightness
         still.messages = issues.map { "config: \($0)" }
         still.run(config: config, request: request)
-        guard let picture = still.picture else { return nil }
+        guard var picture = still.picture else { return nil }
+        // Brightness 0 is the screen off (`ctl brightness 0`): what the glass shows is black.
+        if request.brightness <= 0 { picture = PixelBuffer(width: picture.width, height: picture.height, fill: 0xFF00_0000) }
         return Result(picture: picture, status: still.runner.core.status(), messages: still.messages,
                       tapeEntries: still.runner.core.tapeEntries())
     }
@@ -103,6 +110,10 @@ package final class StillFrame: KioskShell {
             }
         }
         send(.show(request.show))
+        // `render --brightness N` is the daemon at `ctl brightness N`: software dimming draws it.
+        if request.brightness > 0 && request.brightness < 1 {
+            send(.control(id: 0, .brightness(Int((request.brightness * 100).rounded()))))
+        }
         if let x = request.scrubX { send(.gesture(.scrubBegan(x: x, y: Double(info.height) / 2), inputMicros: nil)) }
         // Frames until one shows nothing in motion; a minute of core time bounds a picture that
         // never settles (it cannot: every motion has an end).
@@ -127,36 +138,11 @@ package final class StillFrame: KioskShell {
     // MARK: KioskShell
 
     package func present(_ plan: FramePlan) {
-        var canvas: PixelBuffer
-        switch plan.scene {
-        case .black: canvas = PixelBuffer(width: info.width, height: info.height, fill: 0xFF00_0000)
-        case .chart(let model): canvas = renderer.render(model, at: plan.time).buffer
-        case .overview(let board): canvas = renderer.render(board).buffer
-        }
-        if let tape = plan.tape {
-            // As the daemon: the scene beside the band (the band at the core's time; `render --at`
-            // redraws it at the crawl time asked for).
-            let sideways = ((plan.quarterTurns % 2) + 2) % 2 == 1
-            let composer = tapeComposer ?? TapeComposer(fonts: fonts)
-            tapeComposer = composer
-            canvas = composer.compose(tape, scene: renderer.canvas, sceneDamage: [renderer.canvas.bounds],
-                                      width: sideways ? info.height : info.width, height: sideways ? info.width : info.height,
-                                      time: plan.time, brightness: renderer.brightness).canvas.buffer
-        }
-        var shown = canvas
-        if plan.offset != .zero {
-            shown = PixelBuffer(width: canvas.width, height: canvas.height)
-            shown.copy(from: canvas, offsetX: plan.offset.dx, offsetY: plan.offset.dy, fill: plan.background.premultiplied)
-        }
-        if ((plan.quarterTurns % 4) + 4) % 4 != 0 {
-            var turned = PixelBuffer(width: info.width, height: info.height)
-            _ = shown.rotate(quarterTurns: plan.quarterTurns, into: &turned)
-            shown = turned
-        }
-        picture = shown
+        let (answer, _) = screen.present(plan, fonts: fonts)
+        picture = display.screen
         sequence += 1
         pendingFlip = (time.mono + 1 / info.refreshHz, sequence)
-        send(.framePresented(FrameReport()))
+        send(answer)
     }
 
     package func openDisplay() { send(.displayOpened(info)) }

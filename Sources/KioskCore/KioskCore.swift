@@ -716,7 +716,7 @@ public final class KioskCore {
         alertDue = config.alerts.isEmpty ? nil : now.mono
         if !initial {
             if old.displayBackend != config.displayBackend || old.displayDevice != config.displayDevice
-                || old.connector != config.connector || old.mode != config.mode {
+                || old.connector != config.connector || old.mode != config.mode || old.maxModeSize != config.maxModeSize {
                 log(.notice, "reload: [display] changed; reopening the display")
                 emit(.reopenDisplay)
             }

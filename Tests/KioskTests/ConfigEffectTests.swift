@@ -62,6 +62,7 @@ struct ConfigEffectTests {
         Row(section: "display", line: "device = /dev/dri/card1") { reloadAsks($0, .reopenDisplay) },
         Row(section: "display", line: "connector = HDMI-A-1") { reloadAsks($0, .reopenDisplay) },
         Row(section: "display", line: "mode = 1280x720@60") { reloadAsks($0, .reopenDisplay) },
+        Row(section: "display", line: "max-size = 1280x720") { reloadAsks($0, .reopenDisplay) },
         Row(section: "display", line: "rotation = 90") { c in
             let d = drive(c)
             // The chart is laid out upright on a panel mounted on its side, and turned on the way out.

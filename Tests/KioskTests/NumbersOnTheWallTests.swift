@@ -252,3 +252,33 @@ struct OneDayChangeTests {
         #expect(!said.contains { $0.contains("dax-high") })
     }
 }
+
+/// Issue 51: `render --config` painted plans with a hand copy of the daemon's present path and
+/// dropped the alert banner (37,119 pixels differed, all in the banner band) and the plan's level.
+/// It now hands every plan to the daemon's own `OutputScreen`.
+@Suite struct OnePresentPathTests {
+    @Test("render --config draws the alert banner the daemon shows, above the tape band")
+    func bannerDrawn() throws {
+        var rows = "Datetime,Open,High,Low,Close,Adj Close,Volume\n"
+        for (day, base) in [("2024-08-02", 4700), ("2024-08-05", 4600)] {
+            for h in 9...17 { rows += "\(day) \(h < 10 ? "0" : "")\(h):30:00,\(base + h),\(base + h),\(base + h),\(base + h),\(base + h),0\n" }
+        }
+        func light(_ alert: String) throws -> Int {
+            let path = try NumbersOnTheWallTests.setUp("banner\(alert.count)", files: ["naive.csv": rows]) { dir in
+                "[data]\ndirectory = \(dir)\n[instrument SX5E]\nintraday = naive.csv\ntime-zone = Europe/Berlin\ncurrency = none\n"
+                    + "[tape]\nposition = bottom\n" + alert
+            }
+            var request = StillFrame.Request(configPath: path, now: 1_722_872_700)  // 2024-08-05 17:45 CEST
+            request.size = (800, 480)
+            let picture = try #require(StillFrame.render(request, fonts: try FontSet.load())).picture
+            // Light pixels (the banner's pale band) between the chart and the tape band.
+            var n = 0
+            for y in 400..<448 { for x in 0..<800 where picture.pixels[y * picture.stride + x] & 0xFF > 0x90 { n += 1 } }
+            return n
+        }
+        let without = try light("")
+        let with = try light("[alert sx-low]\ninstrument = SX5E\nbelow = 4650\nbanner = 1h\n")
+        #expect(without < 500, "\(without) light pixels without an alert")
+        #expect(with > 20_000, "\(with) light pixels with the banner")
+    }
+}
