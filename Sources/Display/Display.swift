@@ -72,6 +72,9 @@ public protocol Display: AnyObject {
     func capture(to path: String) throws(DisplayError)
     /// What is on screen, where the display can read it back (nil: the shell keeps what it sent).
     func capturedPicture() -> PixelBuffer?
+    /// Who holds the screen while another program is DRM master ("1234 (labwc)"; "" when that
+    /// cannot be seen); nil while the screen is ours.
+    var screenHolder: String? { get }
 }
 
 extension Display {
@@ -87,6 +90,7 @@ extension Display {
     public var presentMethod: String { "memory" }
     public var needsVirtualTerminal: Bool { false }
     public func capturedPicture() -> PixelBuffer? { nil }
+    public var screenHolder: String? { nil }
     public func capture(to path: String) throws(DisplayError) {
         throw DisplayError(.unsupported, device: "display", operation: "capture", detail: "this display cannot read back its picture")
     }

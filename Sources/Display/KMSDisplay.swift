@@ -185,7 +185,9 @@ public final class KMSDisplay: Display {
         } else {
             state = .noMaster
             log("\(card.path): another process is DRM master; waiting for it to let go")
-            try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
+            // The core hears it at once (a desktop's compositor holds the screen for good).
+            queuedEvents.append(.masterLost)
+            try? masterRetry.arm(initial: .milliseconds(1), interval: .seconds(1))
         }
     }
 

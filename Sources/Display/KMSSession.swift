@@ -13,6 +13,12 @@ import Glibc
 extension KMSDisplay {
     // MARK: - DRM master
 
+    /// Who else has the card open while we wait for master (a desktop's compositor, usually).
+    public var screenHolder: String? {
+        guard state == .noMaster, !heldBack else { return nil }
+        return FileSystem.openers(of: card.path).joined(separator: ", ")
+    }
+
     func loseMaster() {
         guard state == .running else { return }
         state = .noMaster

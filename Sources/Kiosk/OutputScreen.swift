@@ -63,7 +63,7 @@ final class OutputScreen {
         return DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
                            outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
                            scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS,
-                           backlight: backlight?.name)
+                           backlight: backlight?.name, screenHolder: d.screenHolder)
     }
 
     /// Looks up the backlight of the KMS output in use once per output, and says which means

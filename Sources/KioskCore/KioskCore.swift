@@ -54,11 +54,14 @@ public struct DisplayInfo: Sendable, Equatable {
     /// The sysfs backlight that carries the screen's level (its name under /sys/class/backlight);
     /// nil: the level is software dimming (the renderer scales the colours).
     public var backlight: String?
+    /// Who holds the screen while another program is DRM master ("1234 (labwc)", "" unknown).
+    public var screenHolder: String?
 
     public init(width: Int, height: Int, refreshHz: Double = 60, panelQuarterTurns: Int = 0, outputConnected: Bool = true,
                 scanoutShiftLimit: Int = 0, scanoutQuarterTurns: Set<Int> = [0], yieldsToKMS: Bool = false,
-                backlight: String? = nil) {
+                backlight: String? = nil, screenHolder: String? = nil) {
         self.backlight = backlight
+        self.screenHolder = screenHolder
         self.yieldsToKMS = yieldsToKMS
         self.scanoutShiftLimit = max(0, scanoutShiftLimit)
         self.scanoutQuarterTurns = scanoutQuarterTurns.union([0])
@@ -1148,6 +1151,9 @@ public final class KioskCore {
         }
     }
 
+    /// Why the display shows nothing of ours, for the status file (`display_detail`); nil while it does.
+    private var displayDetail: String?
+
     private func displayChanged(_ change: DisplayChange, _ info: DisplayInfo) {
         switch change {
         case .connectorLost:
@@ -1157,6 +1163,7 @@ public final class KioskCore {
             stats.resetSequence()
         case .connectorReturned, .masterRegained:
             log(.notice, "display: output back (\(info.width)x\(info.height)); redrawing")
+            displayDetail = nil
             let resized = info.width != displayInfo?.width || info.height != displayInfo?.height
             displayInfo = info
             displayState = .presenting
@@ -1170,7 +1177,15 @@ public final class KioskCore {
             needs.insert(.wholeCopy)
             needs.insert(.picture)
         case .masterLost:
-            log(.notice, "display: another process took the display; pausing")
+            // Raspberry Pi OS with the desktop: its compositor is DRM master on the active VT and
+            // stays so; the service is "active" and the screen never shows us. Said once a holder.
+            let holder = info.screenHolder.map { $0.isEmpty ? "another program" : $0 } ?? "another program"
+            let detail = "\(holder) holds the screen (DRM master)"
+            if displayDetail != detail {
+                log(.warning, "display: \(detail); waiting for it to let go. A desktop image? Use Raspberry Pi OS Lite, "
+                    + "or systemctl set-default multi-user.target and reboot")
+            }
+            displayDetail = detail
             displayState = .otherMaster
             flip = .idle
             stats.resetSequence()
@@ -2065,6 +2080,7 @@ public final class KioskCore {
         }
         s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
+        s.displayDetail = displayDetail
         s.animating = model?.isAnimating(at: now.mono) ?? false
         // The reason the screen gives: why it waits, else why the prices are not fresh. In English
         // whatever the locale: scripts and monitoring match it (the screen's own words are `note`

@@ -61,6 +61,8 @@ public struct KioskStatus: Sendable, Equatable {
     /// The zone offset-less intraday times were read in (nil: the file gave offsets).
     public var intradayTimesZone: String?
     public var rssKB: Int?
+    /// Why the screen shows nothing of ours: "1234 (labwc) holds the screen (DRM master)".
+    public var displayDetail: String?
     /// The peak of the resident memory since the program started (VmHWM).
     public var peakRSSKB: Int?
     public var openFDs: Int?
@@ -189,6 +191,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("intraday_times_zone", .text(intradayTimesZone)),
          ("as_of", .raw(asOf.map(String.init) ?? "null")), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
          ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("problem", .text(problem)), ("note", .text(note)), ("display", .text(display)),
+         ("display_detail", .text(displayDetail)),
          ("frames", .raw(String(frames))), ("settled_frame", .raw(String(settledFrame))), ("missed_vblanks", .raw(String(missedVblanks))),
          ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),
          ("scanout_bytes_per_frame", .number(scanoutBytesPerFrame.map { $0.rounded() })),

@@ -57,6 +57,21 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// The other processes that hold `device` open, as "PID (comm)", read from /proc/PID/fd: only
+    /// those this process may look into (its own user's, or all of them as root). Empty when none
+    /// can be seen: the caller then says it does not know.
+    public static func openers(of device: String) -> [String] {
+        let me = String(getpid())
+        var found: [String] = []
+        for pid in list("/proc") where pid != me && pid.allSatisfy(\.isNumber) {
+            let fds = "/proc/\(pid)/fd"
+            guard list(fds).contains(where: { readLink(fds + "/" + $0) == device }) else { continue }
+            let comm = (try? RegularFile.read("/proc/\(pid)/comm", limit: 64)).map { String(decoding: $0, as: UTF8.self) }
+            found.append(pid + (comm.map { " (" + $0.filter { $0 != "\n" } + ")" } ?? ""))
+        }
+        return found
+    }
+
     /// Where the symbolic link `path` points (as written in the link); nil when it is no link.
     public static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -26,6 +26,9 @@ final class RecordingDisplay: Display {
     private(set) var resumeCalls = 0
     /// Events to report with the next `handleReadable` (a connector lost or back, a master lost).
     var injected: [DisplayEvent] = []
+    /// Who holds the screen while a master is lost (as KMSDisplay reads it from /proc).
+    var holder: String?
+    var screenHolder: String? { holder }
 
     var width: Int { inner.width }
     var height: Int { inner.height }
@@ -221,6 +224,25 @@ final class DaemonWiringTests {
         daemon.handleDisplayEvents()
         try run(until: { display.presents > lost && status.display == KioskCore.DisplayState.presenting.rawValue },
                 "a frame after the output came back")
+    }
+
+    /// Issue 49 item 1: Raspberry Pi OS with the desktop. Its compositor is DRM master on the active
+    /// VT; the daemon waited for ever while the service was "active", and nothing said why.
+    @Test("another program holding the screen is said once, in the journal and the status file (who, when known); gone when the screen is back")
+    func desktopHoldsTheScreen() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        try startDaemon(config: config(instruments: ["AAA"]))
+        try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating }, "the first picture at rest")
+        display.holder = "4242 (labwc)"
+        display.injected = [.masterLost]
+        daemon.handleDisplayEvents()
+        #expect(status.display == KioskCore.DisplayState.otherMaster.rawValue)
+        #expect(status.displayDetail == "4242 (labwc) holds the screen (DRM master)")
+        try run(until: { statusFile.contains("\"display_detail\": \"4242 (labwc) holds the screen (DRM master)\"") }, "the status file says who")
+        display.holder = nil
+        display.injected = [.masterRegained]
+        daemon.handleDisplayEvents()
+        #expect(status.displayDetail == nil)
     }
 
     @Test("VT loss: the display is suspended and nothing is presented while away; back, it resumes and draws")

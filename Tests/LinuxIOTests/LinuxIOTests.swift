@@ -244,3 +244,32 @@ import Testing
         #expect(n == -1 && errno == EPIPE)
     }
 }
+
+/// Issue 49 item 1: who else holds a device open (the desktop's compositor on a Pi), from /proc.
+@Suite struct OpenersTests {
+    @Test("a child holding a file open is named by its pid and command; this process never")
+    func childHoldsFile() throws {
+        let path = "/tmp/tb-openers-\(getpid())"
+        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+        close(fd)
+        defer { unlink(path) }
+        #expect(FileSystem.openers(of: path).isEmpty)
+        var pid: pid_t = 0
+        let args = ["sleep", "30"]
+        var argv = args.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        #expect(posix_spawnp(&pid, "sleep", &actions, nil, &argv, environ) == 0)
+        defer { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        // The child has the file as its stdin once it runs: wait for that state, not for a time.
+        var seen: [String] = []
+        for _ in 0..<500 where !seen.contains("\(pid) (sleep)") {
+            seen = FileSystem.openers(of: path)
+            if seen.isEmpty { usleep(10_000) }
+        }
+        #expect(seen == ["\(pid) (sleep)"])
+    }
+}
