@@ -33,6 +33,8 @@ public final class FBDevDisplay: Display {
     private let memory: UnsafeMutableRawPointer
     private let memoryLength: Int
     private let lineLength: Int
+    /// 4 (XRGB8888) or 2 (RGB565, converted and dithered as it is copied).
+    public let bytesPerPixel: Int
     private var variable: fb_var_screeninfo
     private let originalVariable: fb_var_screeninfo
     private var visiblePage = 0
@@ -62,10 +64,15 @@ public final class FBDevDisplay: Display {
         do { v = try device.variableInfo() } catch { throw failure("FBIOGET_VSCREENINFO", errno: error) }
         originalVariable = v
         driverName = withUnsafeBytes(of: fix.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard v.bits_per_pixel == 32, v.red.offset == 16, v.green.offset == 8, v.blue.offset == 0 else {
-            throw failure("pixel format", .unsupported, detail: "\(v.bits_per_pixel) bpp with red at bit \(v.red.offset); need XRGB8888",
-                          errno: nil)
+        // XRGB8888, or RGB565 (vc4's fbdev emulation, fbtft SPI panels at /dev/fb1), drawn dithered.
+        let xrgb = v.bits_per_pixel == 32 && v.red.offset == 16 && v.green.offset == 8 && v.blue.offset == 0
+        let rgb565 = v.bits_per_pixel == 16 && v.red.offset == 11 && v.red.length == 5 && v.green.offset == 5
+            && v.green.length == 6 && v.blue.offset == 0 && v.blue.length == 5
+        guard xrgb || rgb565 else {
+            throw failure("pixel format", .unsupported,
+                          detail: "\(v.bits_per_pixel) bpp with red at bit \(v.red.offset); need XRGB8888 or RGB565", errno: nil)
         }
+        bytesPerPixel = xrgb ? 4 : 2
         width = Int(v.xres)
         height = Int(v.yres)
         lineLength = Int(fix.line_length)
@@ -124,7 +131,9 @@ public final class FBDevDisplay: Display {
         // One page: the copy goes straight to the glass, so start it at the vblank to keep the
         // beam from crossing a half-written region (where the driver can wait for one).
         if pageCount == 1, hasVSyncIoctl, !region.isEmpty { try? device.waitForVSync() }
-        let bytes = frame.copy(region, to: memory + target * height * lineLength, pitch: lineLength)
+        let page = memory + target * height * lineLength
+        let bytes = bytesPerPixel == 2 ? frame.copyRGB565(region, to: page, pitch: lineLength)
+            : frame.copy(region, to: page, pitch: lineLength)
         if pageCount == 2 {
             // Blocks until the next vblank; only on drivers that have it, and at most one frame.
             if hasVSyncIoctl { try? device.waitForVSync() }

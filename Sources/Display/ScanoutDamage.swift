@@ -150,3 +150,38 @@ extension PixelBuffer {
         return bytes
     }
 }
+
+extension PixelBuffer {
+    /// A 4x4 Bayer matrix (0..15): the threshold added before a channel loses its low bits, so a
+    /// gradient (the chart's area fill) breaks into a fine pattern instead of bands.
+    static let bayer4: [UInt32] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+
+    /// One opaque XRGB8888 pixel as RGB565, dithered by its position (x, y).
+    @inline(__always)
+    static func rgb565(_ p: UInt32, x: Int, y: Int) -> UInt16 {
+        let d = bayer4[(y & 3) << 2 | (x & 3)]
+        // Red and blue lose 3 bits (steps of 8), green 2 (steps of 4): thresholds of d/2 and d/4.
+        let r = min(255, (p >> 16 & 0xFF) + d / 2), g = min(255, (p >> 8 & 0xFF) + d / 4), b = min(255, (p & 0xFF) + d / 2)
+        return UInt16(truncatingIfNeeded: (r >> 3) << 11 | (g >> 2) << 5 | b >> 3)
+    }
+
+    /// As `copy(_:to:pitch:)`, into a 16 bpp RGB565 framebuffer (vc4's fbdev emulation, fbtft SPI
+    /// panels), ordered-dithered. Returns the bytes written.
+    @discardableResult
+    func copyRGB565(_ region: DamageRegion, to destination: UnsafeMutableRawPointer, pitch: Int) -> Int {
+        var bytes = 0
+        let stride = self.stride
+        pixels.withUnsafeBufferPointer { src in
+            for r in region.rects {
+                let rect = r.intersection(bounds)
+                guard !rect.isEmpty else { continue }
+                for y in rect.y0..<rect.y1 {
+                    let row = (destination + y * pitch + rect.x0 * 2).assumingMemoryBound(to: UInt16.self)
+                    for x in rect.x0..<rect.x1 { row[x - rect.x0] = Self.rgb565(src[y * stride + x], x: x, y: y) }
+                }
+                bytes += rect.width * 2 * rect.height
+            }
+        }
+        return bytes
+    }
+}

@@ -1,4 +1,6 @@
+@testable import Display
 import DisplayModel
+import Raster
 import Testing
 
 /// Issue 49 items 4 and 5, with the numbers the drivers report.
@@ -78,5 +80,38 @@ import Testing
         #expect(run(pool: 1 << 30, start: 3) == [.make(mode: 3, buffers: 2), .use(mode: 3, buffers: 2)])
         // Smaller modes, largest first, each size once at its highest rate.
         #expect(ModePolicy.smallerModes(Self.tv4K, than: 0) == [3, 4, 5, 6])
+    }
+}
+
+/// Issue 49 item 3: vc4's fbdev emulation and fbtft's SPI panels are RGB565; the fbdev backend
+/// refused them. Expected values by hand: RGB565 keeps red's and blue's top 5 bits and green's 6.
+@Suite struct RGB565Tests {
+    @Test("XRGB8888 to RGB565: exact where the value sits on a step; a 4x4 tile's mean reproduces an 8-bit value between steps")
+    func conversion() throws {
+        #expect(PixelBuffer.rgb565(0xFFFF_FFFF, x: 0, y: 0) == 0xFFFF)
+        #expect(PixelBuffer.rgb565(0xFFFF_0000, x: 3, y: 2) == 0xF800)
+        #expect(PixelBuffer.rgb565(0xFF00_FF00, x: 1, y: 1) == 0x07E0)
+        #expect(PixelBuffer.rgb565(0xFF00_0000, x: 0, y: 3) == 0x0000)   // the largest threshold (15) still black
+        // 0x80 grey at threshold 0: red 128 >> 3 = 16, green 128 >> 2 = 32, blue 16: 0x8410.
+        #expect(PixelBuffer.rgb565(0xFF80_8080, x: 0, y: 0) == 0x8410)
+        // Red 132 lies between the steps 128 and 136: over a tile half the pixels take each, mean 132.
+        var sum = 0
+        for y in 0..<4 { for x in 0..<4 { sum += Int(PixelBuffer.rgb565(0xFF84_0000, x: x, y: y) >> 11) * 8 } }
+        #expect(sum == 132 * 16)
+    }
+
+    @Test("a damaged rectangle is written as 2-byte pixels at the framebuffer's pitch, nothing else touched")
+    func copyIntoFramebuffer() {
+        var frame = PixelBuffer(width: 8, height: 4, fill: 0xFF00_0000)
+        frame.pixels[1 * frame.stride + 2] = 0xFFFF_FFFF
+        let pitch = 20   // 8 pixels of 2 bytes and 4 bytes of padding, as a driver may pad lines
+        var memory = [UInt8](repeating: 0xAA, count: pitch * 4)
+        let bytes = memory.withUnsafeMutableBytes {
+            frame.copyRGB565(DamageRegion([IntRect(x0: 2, y0: 1, x1: 4, y1: 3)], bounds: frame.bounds), to: $0.baseAddress!, pitch: pitch)
+        }
+        #expect(bytes == 2 * 2 * 2)
+        #expect(memory[1 * pitch + 4] == 0xFF && memory[1 * pitch + 5] == 0xFF)   // (2, 1) white, little-endian
+        #expect(memory[1 * pitch + 6] == 0 && memory[1 * pitch + 7] == 0)         // (3, 1) black
+        #expect(memory[0] == 0xAA && memory[1 * pitch + 3] == 0xAA && memory[3 * pitch + 4] == 0xAA)
     }
 }
