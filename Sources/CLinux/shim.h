@@ -91,4 +91,5 @@ static const unsigned long tb_cec_transmit = CEC_TRANSMIT;
 static const unsigned long tb_cec_receive = CEC_RECEIVE;
 static const unsigned long tb_cec_dqevent = CEC_DQEVENT;
 static const unsigned long tb_cec_s_mode = CEC_S_MODE;
+static const unsigned long tb_cec_adap_g_connector_info = CEC_ADAP_G_CONNECTOR_INFO;
 #endif

@@ -25,6 +25,8 @@ public final class CECAdapter {
     public private(set) var physicalAddress: UInt16
     /// Our logical address once claimed (a playback device: 4, 8, 11 or 9).
     public private(set) var logicalAddress: UInt8?
+    /// The DRM connector this adapter belongs to (vc4-hdmi-0 and -1 say theirs), when it says.
+    public private(set) var drmConnector: CECAdapterChoice.DRMConnectorID?
 
     /// What draining the descriptor found.
     public enum Incoming: Sendable, Equatable {
@@ -56,6 +58,12 @@ public final class CECAdapter {
             var mode = UInt32(CEC_MODE_INITIATOR | CEC_MODE_FOLLOWER)
             try Self.call(descriptor, tb_cec_s_mode, &mode)
             physicalAddress = 0xFFFF
+            if capabilities & UInt32(CEC_CAP_CONNECTOR_INFO) != 0 {
+                var info = cec_connector_info()
+                if (try? Self.call(descriptor, tb_cec_adap_g_connector_info, &info)) != nil, info.type == UInt32(CEC_CONNECTOR_TYPE_DRM) {
+                    drmConnector = CECAdapterChoice.DRMConnectorID(card: info.drm.card_no, connector: info.drm.connector_id)
+                }
+            }
             try refreshAddresses()
         } catch {
             try? descriptor.close()
@@ -64,6 +72,10 @@ public final class CECAdapter {
     }
 
     deinit { try? descriptor.close() }
+
+    /// Whether logical addresses are claimed or being claimed: an unconfigured adapter may send only
+    /// `f0:04`-like frames (from Unregistered to the TV).
+    public var isUnconfigured: Bool { logicalAddress == nil }
 
     /// True when the adapter can send at all (some are receive-only monitors).
     public var canTransmit: Bool { capabilities & UInt32(CEC_CAP_TRANSMIT) != 0 }

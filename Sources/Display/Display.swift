@@ -2,6 +2,7 @@
 // timestamps, hotplug, DRM master), fbdev, and headless (PNG, simulated vsync). It takes finished
 // pixel buffers and damage rectangles; it knows nothing of charts.
 
+import DisplayModel
 import LinuxIO
 import Raster
 
@@ -75,6 +76,9 @@ public protocol Display: AnyObject {
     /// Who holds the screen while another program is DRM master ("1234 (labwc)"; "" when that
     /// cannot be seen); nil while the screen is ours.
     var screenHolder: String? { get }
+    /// The DRM card number and connector id of the output in use (for the CEC adapter on its
+    /// port); nil for displays that are no DRM connector.
+    var drmConnector: CECAdapterChoice.DRMConnectorID? { get }
 }
 
 extension Display {
@@ -91,6 +95,7 @@ extension Display {
     public var needsVirtualTerminal: Bool { false }
     public func capturedPicture() -> PixelBuffer? { nil }
     public var screenHolder: String? { nil }
+    public var drmConnector: CECAdapterChoice.DRMConnectorID? { nil }
     public func capture(to path: String) throws(DisplayError) {
         throw DisplayError(.unsupported, device: "display", operation: "capture", detail: "this display cannot read back its picture")
     }

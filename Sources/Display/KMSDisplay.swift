@@ -52,7 +52,7 @@ public final class KMSDisplay: Display {
     }
 
     enum State { case running, noOutput, noMaster, shutDown }
-    enum Token: UInt64 { case drm = 1, pacer, masterRetry, uevent }
+    enum Token: UInt64 { case drm = 1, pacer, masterRetry, uevent, survey }
 
     public var devicePath: String { card.path }
     public var driverName: String { card.driverName }
@@ -98,6 +98,10 @@ public final class KMSDisplay: Display {
     let pacingTimer: PacingTimer
     var pacer: FramePacer
     let masterRetry: TimerFD
+    /// While no output is connected: look at the connectors again every `surveyInterval`, as well
+    /// as on uevents (some boards never deliver the hot-plug interrupt).
+    let surveyTimer: TimerFD
+    static let surveyInterval: Duration = .seconds(15)
     let uevents: UEventMonitor?
     let flips = DRMFlipEvents()
     var state: State
@@ -156,6 +160,8 @@ public final class KMSDisplay: Display {
             epoll = try Epoll()
             pacingTimer = try PacingTimer()
             masterRetry = try TimerFD()
+            surveyTimer = try TimerFD()
+            try epoll.add(surveyTimer.descriptor.rawValue, events: .readable, token: Token.survey.rawValue)
             try epoll.add(card.fd, events: .readable, token: Token.drm.rawValue)
             try epoll.add(pacingTimer.descriptor, events: .readable, token: Token.pacer.rawValue)
             try epoll.add(masterRetry.descriptor.rawValue, events: .readable, token: Token.masterRetry.rawValue)
@@ -176,7 +182,10 @@ public final class KMSDisplay: Display {
         state = .noOutput
 
         guard let output = try chooseOutput() else {
-            if options.waitForOutput && uevents != nil { return }
+            if options.waitForOutput {
+                try? surveyTimer.arm(initial: Self.surveyInterval, interval: Self.surveyInterval)
+                return
+            }
             throw card.error("find a connected connector", nil, .noDisplay)
         }
         try adopt(output)
@@ -373,6 +382,9 @@ public final class KMSDisplay: Display {
                 if let done = pacingTimer.expired(&pacer) { out.append(.flipCompleted(vblankNanos: done.vblankNanos, sequence: done.sequence)) }
             case .masterRetry: out += retryMaster()
             case .uevent: out += handleUEvents()
+            case .survey:
+                _ = try? surveyTimer.readExpirations()
+                if state == .noOutput { out += tryOutputAgain() } else { try? surveyTimer.disarm() }
             case nil: break
             }
         }

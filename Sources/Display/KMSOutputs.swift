@@ -25,26 +25,33 @@ extension KMSDisplay {
             log("\(card.path): \(connectorName) disconnected")
             state = .noOutput
             resetFlipState()
+            try? surveyTimer.arm(initial: Self.surveyInterval, interval: Self.surveyInterval)
             return [.connectorLost]
         case .noOutput:
-            guard let output = try? chooseOutput() else { return [] }
-            do {
-                try adopt(output)
-                guard card.becomeMaster() else {
-                    state = .noMaster
-                    try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
-                    return []
-                }
-                try modeset()
-            } catch {
-                log("\(error)")
-                return []
-            }
-            log("\(card.path): \(connectorName) connected, \(modeDescription)")
-            return [.connectorReturned]
+            return tryOutputAgain()
         case .shutDown:
             return []
         }
+    }
+
+    /// A connected output, if there is one now: taken, lit, and said (`.connectorReturned`).
+    func tryOutputAgain() -> [DisplayEvent] {
+        guard let output = try? chooseOutput() else { return [] }
+        try? surveyTimer.disarm()
+        do {
+            try adopt(output)
+            guard card.becomeMaster() else {
+                state = .noMaster
+                try? masterRetry.arm(initial: .seconds(1), interval: .seconds(1))
+                return []
+            }
+            try modeset()
+        } catch {
+            log("\(error)")
+            return []
+        }
+        log("\(card.path): \(connectorName) connected, \(modeDescription)")
+        return [.connectorReturned]
     }
 
     // MARK: - Survey

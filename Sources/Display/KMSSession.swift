@@ -13,6 +13,11 @@ import Glibc
 extension KMSDisplay {
     // MARK: - DRM master
 
+    public var drmConnector: CECAdapterChoice.DRMConnectorID? {
+        guard connectorID != 0, let card = UInt32(devicePath.drop { !$0.isNumber }.prefix { $0.isNumber }) else { return nil }
+        return CECAdapterChoice.DRMConnectorID(card: card, connector: connectorID)
+    }
+
     /// Who else has the card open while we wait for master (a desktop's compositor, usually).
     public var screenHolder: String? {
         guard state == .noMaster, !heldBack else { return nil }

@@ -149,3 +149,45 @@ public struct CECMessage: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// Which CEC adapter is ours (issue 49: a Pi 4 or 5 has `vc4-hdmi-0` and `-1`, and `/dev/cec0` with
+/// nothing behind it never claimed an address while the TV sat on the second port).
+public enum CECAdapterChoice {
+    public struct Candidate: Equatable, Sendable {
+        public var canTransmit: Bool
+        /// 0xFFFF: invalid (nothing connected, or a TV that dropped hot-plug in standby).
+        public var physicalAddress: UInt16
+        /// The DRM connector the adapter belongs to (CEC_ADAP_G_CONNECTOR_INFO), when it says.
+        public var drmConnector: DRMConnectorID?
+
+        public init(canTransmit: Bool, physicalAddress: UInt16, drmConnector: DRMConnectorID? = nil) {
+            self.canTransmit = canTransmit
+            self.physicalAddress = physicalAddress
+            self.drmConnector = drmConnector
+        }
+    }
+
+    public struct DRMConnectorID: Equatable, Hashable, Sendable {
+        public var card: UInt32
+        public var connector: UInt32
+        public init(card: UInt32, connector: UInt32) { self.card = card; self.connector = connector }
+    }
+
+    /// The adapter of the DRM connector in use; else the first with a valid physical address; else
+    /// the first that can send at all (its TV may be in standby with hot-plug dropped: it can still
+    /// be woken). Never a sink (0.0.0.0 is the TV itself) or a receive-only monitor.
+    public static func choose(_ candidates: [Candidate], output: DRMConnectorID?) -> Int? {
+        let usable = candidates.indices.filter { candidates[$0].canTransmit && candidates[$0].physicalAddress != 0 }
+        if let output, let i = usable.first(where: { candidates[$0].drmConnector == output }) { return i }
+        if let i = usable.first(where: { candidates[$0].physicalAddress != 0xFFFF }) { return i }
+        return usable.first
+    }
+}
+
+extension CECMessage {
+    /// Image View On from Unregistered (15) to the TV: `f0:04`. The CEC core lets an adapter with
+    /// no logical address send exactly this (cec-adap.c, cec_transmit_msg_fh: an unconfigured
+    /// adapter may transmit only from 0xf to 0), for a TV that dropped hot-plug in standby and so
+    /// left us without a physical address.
+    public static let wakeFromUnregistered = CECMessage(from: CECAddress.unregistered, to: CECAddress.tv, .imageViewOn)
+}

@@ -28,9 +28,13 @@ final class CECLink {
     /// `.ready` was sent for the current claim.
     private var announced = false
 
+    /// The DRM connector the daemon drives (the first output's), to pick the adapter on its port.
+    private let output: () -> CECAdapterChoice.DRMConnectorID?
+
     init(loop: EventLoop, setting: CECSetting, send: @escaping (KioskEvent) -> Void,
-         log: @escaping (Log.Priority, String) -> Void) {
+         log: @escaping (Log.Priority, String) -> Void, output: @escaping () -> CECAdapterChoice.DRMConnectorID? = { nil }) {
         self.loop = loop
+        self.output = output
         self.setting = setting
         self.send = send
         self.log = log
@@ -63,7 +67,7 @@ final class CECLink {
         let paths: [String]
         if case .device(let path) = setting { paths = [path] } else { paths = CECAdapter.devicePaths() }
         var reasons: [String] = []
-        var chosen: CECAdapter?
+        var opened: [CECAdapter] = []
         for path in paths {
             do {
                 let a = try CECAdapter(path: path)
@@ -73,11 +77,19 @@ final class CECLink {
                     reasons.append("\(path) (\(a.name)) is \(a.canTransmit ? "a sink" : "receive-only")")
                     continue
                 }
-                chosen = a
-                break
+                opened.append(a)
             } catch {
                 reasons.append("\(path): \(error)")
             }
+        }
+        // The adapter on the port the screen is on (a Pi's second HDMI port has its own), else one
+        // with a TV behind it; the others are closed again.
+        let candidates = opened.map { CECAdapterChoice.Candidate(canTransmit: $0.canTransmit, physicalAddress: $0.physicalAddress,
+                                                                  drmConnector: $0.drmConnector) }
+        let chosen = CECAdapterChoice.choose(candidates, output: output()).map { opened[$0] }
+        if opened.count > 1, let chosen {
+            log(.info, "cec: \(opened.count) adapters; \(chosen.path) (\(chosen.name)) is on "
+                + (chosen.drmConnector != nil && chosen.drmConnector == output() ? "the screen's connector" : "a port with a physical address"))
         }
         guard let a = chosen else {
             let why = paths.isEmpty ? "no HDMI-CEC adapter (/dev/cec*)" : "no usable HDMI-CEC adapter: " + reasons.joined(separator: "; ")
@@ -159,6 +171,18 @@ final class CECLink {
         case .standby: screenOn = false
         case .wake, .activeSource: screenOn = true
         case .queryPower: break
+        }
+        // A TV that drops hot-plug in standby takes our physical address with it and the adapter
+        // unconfigures: the scheduled "on" would send nothing. The CEC core lets an unconfigured
+        // adapter send Image View On from Unregistered, for exactly this.
+        if request == .wake, let a = adapter, a.isUnconfigured {
+            do throws(Errno) {
+                pending[try a.transmit(.wakeFromUnregistered)] = request
+                log(.info, "cec: \(a.path) has no address (the TV dropped hot-plug?); sent Image View On from Unregistered (f0:04)")
+            } catch {
+                send(.cec(.failed(request, reason: "\(error)")))
+            }
+            return
         }
         guard let a = adapter, let la = a.logicalAddress else { return }
         for (i, message) in CECMessage.messages(for: request, from: la, physicalAddress: a.physicalAddress).enumerated() {

@@ -220,7 +220,7 @@ package final class Daemon: KioskShell {
         cecLink = nil
         guard config.cec != .off else { return }
         let link = CECLink(loop: loop, setting: config.cec, send: { [unowned self] in send($0) },
-                           log: { Log.write($0, $1) })
+                           log: { Log.write($0, $1) }, output: { [unowned self] in display?.drmConnector })
         cecLink = link
         link.start()
     }

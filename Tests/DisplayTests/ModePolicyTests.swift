@@ -115,3 +115,32 @@ import Testing
         #expect(memory[0] == 0xAA && memory[1 * pitch + 3] == 0xAA && memory[3 * pitch + 4] == 0xAA)
     }
 }
+
+/// Issue 49 items 6 and 7. A Pi 4 has vc4-hdmi-0 and -1 (/dev/cec0 and /dev/cec1), each telling its
+/// DRM connector (CEC_CAP_CONNECTOR_INFO, drivers/gpu/drm/vc4/vc4_hdmi.c); with the TV on the second
+/// port, cec0's physical address is f.f.f.f (0xFFFF: nothing there) and cec1's 1.0.0.0.
+@Suite struct CECChoiceTests {
+    typealias C = CECAdapterChoice.Candidate
+    static let hdmi0 = CECAdapterChoice.DRMConnectorID(card: 1, connector: 32)
+    static let hdmi1 = CECAdapterChoice.DRMConnectorID(card: 1, connector: 42)
+
+    @Test("the adapter on the screen's connector, else one with a TV behind it, else one that can send; never a sink")
+    func choice() {
+        let pi = [C(canTransmit: true, physicalAddress: 0xFFFF, drmConnector: Self.hdmi0),
+                  C(canTransmit: true, physicalAddress: 0x1000, drmConnector: Self.hdmi1)]
+        #expect(CECAdapterChoice.choose(pi, output: Self.hdmi1) == 1)
+        #expect(CECAdapterChoice.choose(pi, output: nil) == 1, "vivid with two outputs, the first invalid: the second")
+        // The screen's own port wins even while its TV sleeps with hot-plug dropped (it can be woken).
+        let asleep = [C(canTransmit: true, physicalAddress: 0xFFFF, drmConnector: Self.hdmi0),
+                      C(canTransmit: true, physicalAddress: 0x2000, drmConnector: Self.hdmi1)]
+        #expect(CECAdapterChoice.choose(asleep, output: Self.hdmi0) == 0)
+        // Nothing valid anywhere: the first that can send (to wake the TV from Unregistered).
+        #expect(CECAdapterChoice.choose([C(canTransmit: false, physicalAddress: 0x1000), C(canTransmit: true, physicalAddress: 0xFFFF)], output: nil) == 1)
+        #expect(CECAdapterChoice.choose([C(canTransmit: true, physicalAddress: 0)], output: nil) == nil, "0.0.0.0 is the TV itself")
+    }
+
+    @Test("waking a TV that dropped hot-plug: Image View On from Unregistered to the TV is f0:04")
+    func wakeFrame() {
+        #expect(CECMessage.wakeFromUnregistered.bytes == [0xF0, 0x04])
+    }
+}
