@@ -175,8 +175,12 @@ public struct BridgeModel: Sendable {
     }
 
     /// The request a command topic's payload asks for.
-    public func action(topic: String, payload: String) -> BridgeAction {
+    /// `retained`: the broker replays the message to every new subscriber (an automation that
+    /// published with `retain: true`); a command is carried out when it is sent, never replayed at a
+    /// bridge start or reconnect after the owner undid it (issue 54).
+    public func action(topic: String, payload: String, retained: Bool = false) -> BridgeAction {
         guard topic.hasPrefix(base + "/"), topic.hasSuffix("/set") else { return .ignore("not a command topic: \(topic)") }
+        if retained { return .ignore("a retained command on \(topic) (published with retain) is not replayed") }
         let object = String(topic.dropFirst(base.count + 1).dropLast(4))
         let value = payload.trimmingSpaces
         func onOff(_ on: ControlCommand, _ off: ControlCommand) -> BridgeAction {

@@ -90,7 +90,8 @@ public final class BridgeService {
             let topic = String(cString: message.pointee.topic)
             let payload = message.pointee.payloadlen > 0 && message.pointee.payload != nil
                 ? String(decoding: UnsafeRawBufferPointer(start: message.pointee.payload, count: Int(message.pointee.payloadlen)), as: UTF8.self) : ""
-            Unmanaged<BridgeService>.fromOpaque(user).takeUnretainedValue().received(topic: topic, payload: payload)
+            Unmanaged<BridgeService>.fromOpaque(user).takeUnretainedValue().received(topic: topic, payload: payload,
+                                                                                     retained: message.pointee.retain)
         }
         Self.log(5, "tickerboard-mqtt: \(settings.host):\(settings.port) as \(clientID), daemon at \(settings.control), topics under \(model.base)")
         var attempt = MonotonicClock.seconds
@@ -157,8 +158,8 @@ public final class BridgeService {
         if !stopping { Self.log(4, "tickerboard-mqtt: disconnected (\(Self.describe(rc)))") }
     }
 
-    private func received(topic: String, payload: String) {
-        switch model.action(topic: topic, payload: payload) {
+    private func received(topic: String, payload: String, retained: Bool) {
+        switch model.action(topic: topic, payload: payload, retained: retained) {
         case .request(let command):
             switch request(command) {
             case .success(let reply): Self.log(6, "tickerboard-mqtt: \(command.line): \(reply)")

@@ -44,6 +44,10 @@ struct BridgeModelTests {
         let model = BridgeModel(settings: settings, version: "1")
         let b = "tickerboard/hall/"
         #expect(model.action(topic: b + "instrument/set", payload: "SAP.DE") == .request(.show(instrument: "SAP.DE", range: nil)))
+        // Issue 54 item 2: a retained `screen/set OFF` was carried out again at every start and reconnect.
+        if case .ignore(let why) = model.action(topic: b + "screen/set", payload: "OFF", retained: true) {
+            #expect(why.contains("retained"))
+        } else { Issue.record("a retained command was carried out") }
         #expect(model.action(topic: b + "range/set", payload: "1y") == .request(.range("1Y")))
         #expect(model.action(topic: b + "scene/set", payload: "watchlist") == .request(.scene("watchlist")))
         #expect(model.action(topic: b + "screen/set", payload: "OFF") == .request(.screen(.off)))
