@@ -234,15 +234,34 @@ extension PixelBuffer {
         pixels.withUnsafeBufferPointer { src in
             target.pixels.withUnsafeMutableBufferPointer { dst in
                 let s = src.baseAddress!, d = dst.baseAddress!
+                if turns % 2 == 1 {
+                    // A quarter turn reads the source down its columns: one cache line per pixel
+                    // when done row by row (a whole 4K frame took 42 ms). In tiles of 32 x 32 the
+                    // lines a tile reads stay in cache while its 32 rows are written.
+                    let tile = 32
+                    for by in Swift.stride(from: out.y0, to: out.y1, by: tile) {
+                        let yEnd = min(by + tile, out.y1)
+                        for bx in Swift.stride(from: out.x0, to: out.x1, by: tile) {
+                            let xEnd = min(bx + tile, out.x1)
+                            for ty in by..<yEnd {
+                                let row = d + ty * ts
+                                if turns == 1 {
+                                    for tx in bx..<xEnd { row[tx] = s[(h - 1 - tx) * ss + ty] }
+                                } else {
+                                    for tx in bx..<xEnd { row[tx] = s[tx * ss + (w - 1 - ty)] }
+                                }
+                            }
+                        }
+                    }
+                    return
+                }
                 for ty in out.y0..<out.y1 {
                     let row = d + ty * ts
-                    switch turns {
-                    case 1: for tx in out.x0..<out.x1 { row[tx] = s[(h - 1 - tx) * ss + ty] }
-                    case 2:
+                    if turns == 2 {
                         let srow = s + (h - 1 - ty) * ss
                         for tx in out.x0..<out.x1 { row[tx] = srow[w - 1 - tx] }
-                    case 3: for tx in out.x0..<out.x1 { row[tx] = s[tx * ss + (w - 1 - ty)] }
-                    default: (row + out.x0).update(from: s + ty * ss + out.x0, count: out.width)
+                    } else {
+                        (row + out.x0).update(from: s + ty * ss + out.x0, count: out.width)
                     }
                 }
             }
