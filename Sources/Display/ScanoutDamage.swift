@@ -133,21 +133,26 @@ extension PixelBuffer {
     @discardableResult
     func copy(_ region: DamageRegion, to destination: UnsafeMutableRawPointer, pitch: Int,
               offsetX: Int = 0, offsetY: Int = 0) -> Int {
-        var bytes = 0
         let stride = self.stride
-        pixels.withUnsafeBytes { src in
-            for r in region.rects {
-                let rect = r.intersection(bounds)
-                guard !rect.isEmpty else { continue }
-                let rowBytes = rect.width * 4
-                for y in rect.y0..<rect.y1 {
-                    (destination + (y + offsetY) * pitch + (rect.x0 + offsetX) * 4)
-                        .copyMemory(from: src.baseAddress! + (y * stride + rect.x0) * 4, byteCount: rowBytes)
-                }
-                bytes += rowBytes * rect.height
+        return pixels.withUnsafeBytes { src in
+            4 * forEachRow(of: region) { y, rect in
+                (destination + (y + offsetY) * pitch + (rect.x0 + offsetX) * 4)
+                    .copyMemory(from: src.baseAddress! + (y * stride + rect.x0) * 4, byteCount: rect.width * 4)
             }
         }
-        return bytes
+    }
+
+    /// Calls `body` with every row of every rectangle of `region` (clipped to the buffer);
+    /// returns the pixels visited.
+    func forEachRow(of region: DamageRegion, _ body: (_ y: Int, _ rect: IntRect) -> Void) -> Int {
+        var count = 0
+        for r in region.rects {
+            let rect = r.intersection(bounds)
+            guard !rect.isEmpty else { continue }
+            for y in rect.y0..<rect.y1 { body(y, rect) }
+            count += rect.width * rect.height
+        }
+        return count
     }
 }
 
@@ -169,19 +174,12 @@ extension PixelBuffer {
     /// panels), ordered-dithered. Returns the bytes written.
     @discardableResult
     func copyRGB565(_ region: DamageRegion, to destination: UnsafeMutableRawPointer, pitch: Int) -> Int {
-        var bytes = 0
         let stride = self.stride
-        pixels.withUnsafeBufferPointer { src in
-            for r in region.rects {
-                let rect = r.intersection(bounds)
-                guard !rect.isEmpty else { continue }
-                for y in rect.y0..<rect.y1 {
-                    let row = (destination + y * pitch + rect.x0 * 2).assumingMemoryBound(to: UInt16.self)
-                    for x in rect.x0..<rect.x1 { row[x - rect.x0] = Self.rgb565(src[y * stride + x], x: x, y: y) }
-                }
-                bytes += rect.width * 2 * rect.height
+        return pixels.withUnsafeBufferPointer { src in
+            2 * forEachRow(of: region) { y, rect in
+                let row = (destination + y * pitch + rect.x0 * 2).assumingMemoryBound(to: UInt16.self)
+                for x in rect.x0..<rect.x1 { row[x - rect.x0] = Self.rgb565(src[y * stride + x], x: x, y: y) }
             }
         }
-        return bytes
     }
 }
