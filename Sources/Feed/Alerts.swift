@@ -137,9 +137,13 @@ public enum Alerts {
     }
 
     /// What is known at `now`: the newest bar at or before it (intraday when newer than the daily
-    /// bars) and the daily close before that bar's day.
+    /// bars) and the close of the session before that bar's day, as the chart's 1D and the day
+    /// change say it (README, "What the numbers mean"): the daily close before, else the last
+    /// intraday print of the day before up to its closing auction (`calendar`); a `move` alert on an
+    /// instrument with minute bars only never fired without it.
     public static func observation(daily: PriceSeries?, intraday: PriceSeries? = nil, field: PriceField,
-                                   zone: ExchangeTimeZone = .utc, at now: Int64) -> AlertObservation? {
+                                   zone: ExchangeTimeZone = .utc, calendar: ExchangeCalendar? = nil,
+                                   at now: Int64) -> AlertObservation? {
         func newest(_ series: PriceSeries?) -> PriceBar? {
             guard let series else { return nil }
             let i = series.firstIndex(atOrAfter: now + 1) - 1
@@ -147,13 +151,32 @@ public enum Alerts {
         }
         let d = newest(daily), m = newest(intraday)
         // A daily bar is stamped at its date's midnight UTC; an intraday one's day is the exchange's.
-        let useIntraday = m.map { bar in d.map { CivilDate(unixTime: $0.time) < zone.localDateTime(atUnixTime: bar.time).date } ?? true } ?? false
+        // On the same day the minute bar is the newer price (a daily bar written during the session
+        // is its price then), as on the chart.
+        let useIntraday = m.map { bar in d.map { CivilDate(unixTime: $0.time) <= zone.localDateTime(atUnixTime: bar.time).date } ?? true } ?? false
         guard let bar = useIntraday ? m : d, let price = ExactDecimal(shortest: bar.price(field)) else { return nil }
         let day = useIntraday ? zone.localDateTime(atUnixTime: bar.time).date : CivilDate(unixTime: bar.time)
         var previous: ExactDecimal?
         if let daily {
             let j = daily.firstIndex(atOrAfter: day.unixTimeAtMidnightUTC) - 1
             if j >= 0, j < daily.count { previous = ExactDecimal(shortest: daily.bars[j].price(field)) }
+        }
+        if previous == nil, useIntraday, let intraday {
+            // The day before with bars, and its last print up to the closing auction (after-hours
+            // trading is not the close); an older day's close is not the previous close.
+            var k = intraday.firstIndex(atOrAfter: zone.startOfDay(day)) - 1
+            while k >= 0, zone.localDate(atUnixTime: intraday.bars[k].time) >= day { k -= 1 }
+            if k >= 0 {
+                let before = zone.localDate(atUnixTime: intraday.bars[k].time)
+                let end = calendar?.session(on: before, zone: zone).map { $0.close + (calendar?.closingPrintSeconds ?? 0) }
+                while k >= 0, zone.localDate(atUnixTime: intraday.bars[k].time) == before {
+                    if end.map({ intraday.bars[k].time < $0 }) ?? true {
+                        previous = ExactDecimal(shortest: intraday.bars[k].price(field))
+                        break
+                    }
+                    k -= 1
+                }
+            }
         }
         return AlertObservation(price: price, previousClose: previous, priceTime: bar.time, day: day)
     }

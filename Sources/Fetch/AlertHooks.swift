@@ -144,6 +144,8 @@ public struct AlertSource: Sendable, Equatable {
     public var intradayPath: String?
     public var zone: String
     public var adjusted: Bool
+    /// `exchange =` (else the zone's exchange): the previous close's closing auction.
+    public var exchange: String?
 }
 
 /// The alerts with a command, judged on the data files; their states survive restarts in a file.
@@ -184,7 +186,7 @@ public final class AlertHooks {
         var sources: [String: AlertSource] = [:]
         for inst in config.alertInstruments {
             sources[inst.id] = AlertSource(dailyPath: inst.dailyFile.map(config.path(of:)), intradayPath: inst.intradayFile.map(config.path(of:)),
-                                           zone: inst.timeZone, adjusted: inst.adjusted)
+                                           zone: inst.timeZone, adjusted: inst.adjusted, exchange: inst.exchange)
         }
         self.sources = sources
         if let statePath, let bytes = try? FeedFileReader.read(path: statePath, limit: 1 << 20) {
@@ -200,8 +202,10 @@ public final class AlertHooks {
             do throws(FeedError) { return try YahooCSV.load(path: path).0 } catch { return nil }
         }
         let zone = (try? ExchangeTimeZone(identifier: source.zone)) ?? .utc
-        return Alerts.observation(daily: load(source.dailyPath), intraday: load(source.intradayPath),
-                                  field: source.adjusted ? .adjustedClose : .close, zone: zone, at: now)
+        let calendar = source.exchange.flatMap(ExchangeCalendar.named) ?? ExchangeCalendar.forTimeZone(source.zone)
+        // Offset-less times are the instrument's wall clock here as on the wall.
+        return Alerts.observation(daily: load(source.dailyPath), intraday: load(source.intradayPath)?.anchored(in: zone),
+                                  field: source.adjusted ? .adjustedClose : .close, zone: zone, calendar: calendar, at: now)
     }
 
     /// Judges the alerts of `instrument` (nil: all) at `now` with `observe`, and starts the commands

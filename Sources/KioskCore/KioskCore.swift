@@ -1073,7 +1073,7 @@ public final class KioskCore {
                   Double(newest) - 36 * 3600 <= now.wall else { continue }
             let observation = Alerts.observation(daily: entry.daily, intraday: entry.intraday,
                                                  field: entry.spec.adjusted ? .adjustedClose : .close,
-                                                 zone: entry.zone ?? .utc, at: wall)
+                                                 zone: entry.zone ?? .utc, calendar: entry.spec.calendar, at: wall)
             let (state, fired) = Alerts.step(alert, observation, now: wall, state: alertStates[alert.name] ?? AlertState())
             alertStates[alert.name] = state
             guard fired, let observation else { continue }

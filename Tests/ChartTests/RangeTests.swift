@@ -152,3 +152,22 @@ struct RangeTests {
         #expect(ChartRange(label: "2W") == nil)
     }
 }
+
+/// Issue 48: a `move` alert on an instrument with minute bars only had no previous close and never
+/// fired. By hand, as the 1D chart: New York's 15:45 bar (100) is the close; 16:00 (99) after-hours.
+@Suite struct AlertPreviousCloseTests {
+    @Test("an alert's previous close from minute bars alone is the session's last print before the close")
+    func intradayOnly() throws {
+        let york = try ExchangeTimeZone(identifier: "America/New_York")
+        func at(_ day: Int, _ h: Int, _ m: Int, _ v: Double) -> PriceBar {
+            PriceBar(time: york.unixTime(for: CivilDateTime(year: 2026, month: 6, day: day, hour: h, minute: m)!), open: v, high: v, low: v, close: v)
+        }
+        let series = PriceSeries(name: "US", interval: .intraday(seconds: 900),
+                                 bars: [at(2, 15, 30, 100), at(2, 15, 45, 100), at(2, 16, 0, 99), at(3, 9, 30, 101)])
+        let o = try #require(Alerts.observation(daily: nil, intraday: series, field: .close, zone: york,
+                                                calendar: ExchangeCalendar.named("XNAS"), at: at(3, 10, 0, 0).time))
+        #expect(o.price == ExactDecimal(101) && o.previousClose == ExactDecimal(100))
+        // Without a calendar the day's last print is all that is known.
+        #expect(Alerts.observation(daily: nil, intraday: series, field: .close, zone: york, at: at(3, 10, 0, 0).time)?.previousClose == ExactDecimal(99))
+    }
+}

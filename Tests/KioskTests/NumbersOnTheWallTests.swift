@@ -149,7 +149,7 @@ struct OneDayChangeTests {
         return (iLast!.close, earlier?.close)
     }
 
-    @Test("for random instruments (daily-only, intraday-only, both, either one stale) ctl, status, the 1D header and the tape agree with the model")
+    @Test("for random instruments (daily-only, intraday-only, both, either one stale) ctl, status, the 1D header, the tape and the alerts agree with the model")
     func property() throws {
         var g = Generator(state: 48)
         for round in 0..<40 {
@@ -191,6 +191,11 @@ struct OneDayChangeTests {
                 let market = d.core.model!.instrument.market
                 let day = RangeSummary(selection: market.points(for: .oneDay, options: config.rangeOptions))
                 if previous != nil { #expect(day?.last == price && day?.first == previous, "round \(round) \(id): 1D header") }
+                // The alerts judge the same day: their observation's price and previous close.
+                let seen = Alerts.observation(daily: market.daily, intraday: market.intraday, field: .close, zone: Self.york,
+                                              calendar: ExchangeCalendar.named("XNYS"), at: 1_796_000_000)
+                #expect(seen?.price == ExactDecimal(shortest: price), "round \(round) \(id): alert price")
+                #expect(seen?.previousClose == previous.flatMap { ExactDecimal(shortest: $0) }, "round \(round) \(id): alert previous close")
                 // Every range ends at that price (1M from daily bars too).
                 if market.daily != nil {
                     #expect(market.points(for: .oneMonth, options: config.rangeOptions).points.last?.value == price, "round \(round) \(id): 1M ends elsewhere")

@@ -205,4 +205,34 @@ import Testing
         #expect(abs(change - 4.40) < 0.005, "day change \(change)")
         #expect(abs((s.lastPrice ?? 0) - (2 * 199.75 + 3 * 42 * 1.30)) < 0.005)
     }
+
+    /// The same over random closes and rates: the wall's day change of the portfolio is
+    /// 2 x (A today - A yesterday) + 3 x (B today - B yesterday) x today's rate, by this formula.
+    @Test("random closes and rates: the portfolio's day change on the wall is the holdings' day gain at today's rate")
+    func randomDays() throws {
+        var state: UInt64 = 48
+        func next(_ n: Int) -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double((state >> 33) % UInt64(n))
+        }
+        for round in 0..<12 {
+            let (a0, a1, b0, b1) = (50 + next(100), 50 + next(100), 20 + next(40), 20 + next(40))
+            let (r0, r1) = (1 + next(50) / 100, 1 + next(50) / 100)
+            let a = PortfolioCoreTests.series("A") { $0 == 399 ? a1 : $0 == 398 ? a0 : 60 }
+            let b = PortfolioCoreTests.series("B") { $0 == 399 ? b1 : $0 == 398 ? b0 : 30 }
+            let rates = PortfolioCoreTests.series("EURUSD") { $0 == 399 ? r1 : r0 }
+            let d = CoreDriver(config: PortfolioCoreTests.config(bInEUR: true))
+            d.send(.start)
+            d.send(.series(instrumentID: "A", slot: .daily, series: a))
+            d.send(.series(instrumentID: "B", slot: .daily, series: b))
+            d.send(.series(instrumentID: "fx-EURUSD", slot: .daily, series: rates))
+            d.run(for: 2)
+            _ = ControlCoreTests.ask(d, .show(instrument: KioskCore.portfolioID, range: nil))
+            d.run(for: 2)
+            let expected = 2 * (a1 - a0) + 3 * (b1 - b0) * r1
+            let change = try #require(d.core.status().dayChange)
+            // Each line rounded to the cent, as a statement adds up: within a cent per holding.
+            #expect(abs(change - expected) < 0.021, "round \(round): \(change) against \(expected)")
+        }
+    }
 }
