@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "DisplayModel", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
         .target(name: "Input", dependencies: ["CLibinput", "CLinux", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
         // The kiosk's decisions: config, cycling, scrubbing, screen power, what each frame shows. No
-        // I/O module is a dependency, so the compiler keeps it pure (time and events come in as values).
+        // I/O module is a dependency (time and events come in as values); SwiftPM would still let a
+        // file import a built one, so SourceRulesTests checks the imports.
         .target(name: "KioskCore", dependencies: ["Raster", "Text", "Feed", "Chart", "DisplayModel", "InputModel", "Control"], swiftSettings: fuzzFlags),
         // The shell around the core: event loop, display and renderer, input, data files, systemd.
         .target(name: "Kiosk", dependencies: ["KioskCore", "Control", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),

@@ -1,8 +1,9 @@
 // KioskCore: every decision the daemon makes, as a state machine over (time, event) -> effects,
 // with the config it decides by and the pure rules it uses (burn-in, screen power, data files).
 //
-// The core never reads a clock, opens a file or calls the kernel; the target depends on no I/O
-// module, so the compiler holds it to that. The shell (`Daemon`) owns the
+// The core never reads a clock, opens a file or calls the kernel; the target declares no I/O
+// module (SwiftPM would still let a file import a built one: SourceRulesTests is what fails when
+// one does). The shell (`Daemon`) owns the
 // descriptors: it turns what the kernel says (a flip completed, a uevent, a file changed, a
 // signal, a finger moved) into `KioskEvent`s stamped with the time, hands them to `handle`, and
 // carries out the `KioskEffect`s that come back (present a frame, switch DPMS, notify systemd,
