@@ -149,7 +149,7 @@ struct OneDayChangeTests {
         return (iLast!.close, earlier?.close)
     }
 
-    @Test("for random instruments (daily-only, intraday-only, both, either one stale) ctl, status, the 1D header, the tape and the alerts agree with the model")
+    @Test("for random instruments (daily-only, intraday-only, both, either one stale) ctl, status, the 1D header, a 1D tile, the tape and the alerts agree with the model")
     func property() throws {
         var g = Generator(state: 48)
         for round in 0..<40 {
@@ -203,6 +203,10 @@ struct OneDayChangeTests {
                 // The tape says the same words as the 1D header's labels.
                 let header = d.core.model!.instrument.labels(for: market.points(for: .oneDay, options: config.rangeOptions), palette: config.palette)
                 if previous != nil { #expect(tape[i].change == header.change, "round \(round) \(id): tape \(tape[i].change), 1D header \(header.change)") }
+                // A watchlist tile on 1D says the same price and change (on other ranges its title names the range).
+                let tile = WatchlistTileContent(entry: d.core.tapeEntries()[i], range: .oneDay, palette: config.palette)
+                #expect(tile.price == tape[i].price, "round \(round) \(id): tile \(tile.price), tape \(tape[i].price)")
+                if previous != nil { #expect(tile.change == tape[i].change, "round \(round) \(id): tile \(tile.change), tape \(tape[i].change)") }
             }
         }
     }
