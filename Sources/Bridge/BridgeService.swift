@@ -38,7 +38,23 @@ public final class BridgeService {
     }
 
     static func log(_ priority: Int, _ text: String) {
-        StandardStream.error.write("<\(priority)>\(text)\n")
+        StandardStream.error.write("<\(priority)>\(oneLine(text))\n")
+    }
+
+    /// `text` as one journal line: control characters written as escapes, so a payload such as
+    /// `ON\n<0>FORGED` (echoed in "ignored: …") cannot start a line of its own at another priority.
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        for s in text.unicodeScalars {
+            switch s.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7F, 0x80..<0xA0: out += "\\u{\(String(s.value, radix: 16))}"
+            default: out.unicodeScalars.append(s)
+            }
+        }
+        return out
     }
 
     /// Reads a credential file: its first line, without the line end (the value is never logged).
@@ -47,7 +63,9 @@ public final class BridgeService {
         do {
             let bytes = try RegularFile.read(path, limit: 4096)
             let text = String(decoding: bytes, as: UTF8.self)
-            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+            // The first line without its ending, whichever it is: a file saved with CRLF kept the \r
+            // in the password ("\r\n" is one Character to Swift, so splitting at "\n" missed it).
+            return String(text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
         } catch {
             throw BridgeError("cannot read \(path): \(error)")
         }
@@ -67,8 +85,9 @@ public final class BridgeService {
             let user = try Self.secret(settings.usernameFile)
             let password = try Self.secret(settings.passwordFile)
             if user != nil || password != nil { mosquitto_username_pw_set(m, user, password) }
-            if let ca = settings.tlsCAFile {
-                let rc = mosquitto_tls_set(m, ca, nil, settings.tlsCertFile, settings.tlsKeyFile, nil)
+            if settings.usesTLS {
+                let rc = mosquitto_tls_set(m, settings.tlsCAFile, settings.tlsCAFile == nil ? MQTTSettings.systemCertificates : nil,
+                                           settings.tlsCertFile, settings.tlsKeyFile, nil)
                 guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw BridgeError("TLS: \(String(cString: mosquitto_strerror(rc)))") }
             }
         } catch {

@@ -29,6 +29,11 @@ public struct MQTTSettings: Sendable, Equatable {
 
     public var base: String { baseTopic ?? "tickerboard/\(nodeID)" }
 
+    /// Any TLS key means TLS (issue 54: a client certificate without `tls-ca-file` connected in plain
+    /// text, password included); without a CA file the system's certificates verify the broker.
+    public var usesTLS: Bool { tlsCAFile != nil || tlsCertFile != nil || tlsKeyFile != nil }
+    public static let systemCertificates = "/etc/ssl/certs"
+
     public static let keys = ["host", "port", "control", "node-id", "discovery-prefix", "base-topic", "username-file",
                               "password-file", "tls-ca-file", "tls-cert-file", "tls-key-file", "poll-interval",
                               "screenshot-interval", "keepalive"]

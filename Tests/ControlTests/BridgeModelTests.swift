@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import Bridge
@@ -103,5 +104,30 @@ struct BridgeModelTests {
         #expect(s.apply("poll-interval", "10s") == .ok && s.pollSeconds == 10)
         #expect(s.apply("poll-interval", "0") != .ok)
         #expect(s.apply("colour", "red") == .unknown)
+    }
+}
+
+/// Issue 54 item 6: forged log lines, a password file with CRLF, a client certificate without a CA
+/// that connected in plain text.
+@Suite struct BridgeHygieneTests {
+    @Test("a logged payload stays on one line; TLS whenever any TLS key is set")
+    func hygiene() throws {
+        #expect(BridgeService.oneLine("ON\n<0>FORGED\r\u{1B}[31m") == "ON\\n<0>FORGED\\r\\u{1b}[31m")
+        #expect(BridgeService.oneLine("AAPL € 1,5") == "AAPL € 1,5")
+        var s = MQTTSettings()
+        #expect(!s.usesTLS)
+        s.tlsCertFile = "/etc/tickerboard/client.pem"
+        s.tlsKeyFile = "/etc/tickerboard/client.key"
+        #expect(s.usesTLS)
+    }
+
+    @Test("a credential file saved with CRLF gives its first line without the \\r")
+    func crlfSecret() throws {
+        let path = "/tmp/tb-secret-\(getpid())"
+        let f = try #require(fopen(path, "w"))
+        fputs("hunter2\r\nsecond line\r\n", f)
+        fclose(f)
+        defer { unlink(path) }
+        #expect(try BridgeService.secret(path) == "hunter2")
     }
 }
