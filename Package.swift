@@ -72,7 +72,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         // The network side: provider adapters, request budget, merge-and-replace of the data files.
         .target(name: "Fetch", dependencies: ["CCurl", "Feed", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
-        .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch"],
+        .executableTarget(name: "tickerboard-fetch", dependencies: ["Fetch", "Control"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         // The Home Assistant bridge: MQTT discovery and commands on one side, the daemon's control
         // socket on the other. A process of its own, so the display daemon stays without network.

@@ -13,6 +13,7 @@ public enum BridgeCommand {
         tickerboard-mqtt: Tickerboard in Home Assistant, over MQTT (discovery, commands, state)
 
         usage: tickerboard-mqtt [--config FILE] [--config-dir DIR] [--check]
+               tickerboard-mqtt --version
 
         Reads [mqtt] from the config (default /etc/tickerboard/tickerboard.conf) and its drop-ins
         (conf.d/*.conf beside it): host, port, control (the daemon's socket), node-id,
@@ -30,6 +31,7 @@ public enum BridgeCommand {
         while let arg = args.popFirst() {
             switch arg {
             case "--help", "-h": print(help); return 0
+            case "--version": print("tickerboard-mqtt \(version)"); return 0
             case "--config", "--config-dir":
                 guard let v = args.popFirst(), !v.hasPrefix("--") else { return usage("\(arg) needs a value") }
                 if arg == "--config" { path = v } else { directory = v }

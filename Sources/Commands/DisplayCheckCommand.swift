@@ -210,7 +210,7 @@ enum DisplayCheckCommand {
                                     loop.stop()
                                 }
                             }
-                        case .connectorLost, .masterLost, .connectorReturned, .masterRegained:
+                        case .connectorLost, .masterLost, .connectorReturned, .masterRegained, .masterFree:
                             printLine("display-check: event \(event) after \(completed) flips")
                         }
                     }

@@ -101,7 +101,24 @@ final class DRMCard {
     }
 
     /// Becomes DRM master; succeeds when already master, fails while another process is.
-    func becomeMaster() -> Bool { drmSetMaster(fd) == 0 }
+    func becomeMaster() -> Bool {
+        guard drmSetMaster(fd) == 0 else { return false }
+        wasMaster = true
+        return true
+    }
+    /// This descriptor has held DRM master. Without CAP_SYS_ADMIN only such a descriptor may take
+    /// it again (drm_auth.c, drm_master_check_perm: `was_master` and the same process), so one
+    /// opened while a desktop's compositor was master can never become master, even after it went.
+    private(set) var wasMaster = false
+
+    /// Whether nobody is DRM master of the card at `path` now: a fresh descriptor of the primary
+    /// node becomes master when there is none (drm_file.c, drm_master_open), and gives it up
+    /// again when closed here. False when it cannot be opened.
+    static func isFree(_ path: String) -> Bool {
+        guard let fd = try? FileDescriptor.open(path, .readWrite) else { return false }
+        defer { try? fd.close() }
+        return drmIsMaster(fd.rawValue) != 0
+    }
     func dropMaster() { _ = drmDropMaster(fd) }
 
     /// Connector and CRTC ids of the card.

@@ -143,6 +143,9 @@ public enum DisplayEvent: Equatable, Sendable {
     case masterLost
     /// The display is ours again; present a full frame.
     case masterRegained
+    /// Another program was DRM master when we opened the card and has let go, but our descriptor
+    /// may not take master (it never held it): close the display and open it again.
+    case masterFree
 }
 
 /// Why a display could not be opened or used: which device, which operation, and the errno.

@@ -36,7 +36,17 @@ extension KMSDisplay {
 
     func retryMaster() -> [DisplayEvent] {
         _ = try? masterRetry.readExpirations()
-        guard state == .noMaster, !heldBack, card.becomeMaster() else { return [] }
+        guard state == .noMaster, !heldBack else { return [] }
+        guard card.becomeMaster() else {
+            // Our descriptor never held master (the desktop had it when we opened the card): it
+            // cannot take master now, only a new one can. Once the card is free, say so.
+            if !card.wasMaster, DRMCard.isFree(card.path) {
+                try? masterRetry.disarm()
+                log("\(card.path): the other DRM master has gone; opening the card again")
+                return [.masterFree]
+            }
+            return []
+        }
         try? masterRetry.disarm()
         // If we never lit the CRTC, what it shows now (the console, restored by the previous
         // master) is what to give back at exit, not what the previous master was showing at start.

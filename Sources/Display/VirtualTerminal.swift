@@ -19,11 +19,16 @@ public final class VirtualTerminal {
     private var device: VTDevice { VTDevice(fd: file.rawValue) }
     private var savedMode = vt_mode()
 
-    /// Takes part in switching of the active VT (`/sys/class/tty/tty0/active`); nil when there is
-    /// none or it cannot be opened (no VTs, or no permission: the unit may not grant a tty).
+    /// Takes part in switching of our own VT: the one on standard input when that is a VT (the
+    /// unit's TTYPath=/dev/tty1), else the active one (`/sys/class/tty/tty0/active`). Nil when
+    /// there is none or it cannot be opened (no VTs, or no permission: the unit grants tty1 only).
+    /// Our VT need not be on screen: a desktop image's compositor runs on another VT, and the
+    /// kernel then signals us when someone switches to ours.
     public init?(signal: CInt = SIGUSR2, log: (String) -> Void) {
         guard let active = Self.activeName() else { return nil }
-        path = "/dev/" + active
+        let own = Self.standardInputVT() ?? active
+        path = "/dev/" + own
+        isForeground = own == active
         self.signal = signal
         do { file = OwnedDescriptor(try FileDescriptor.open(path, .readWrite, options: .noControllingTerminal)) } catch {
             log("vt: cannot open \(path) (\(error)); VT switches are not coordinated")
@@ -42,7 +47,7 @@ public final class VirtualTerminal {
             log("vt: \(path): VT_SETMODE failed (\(error)); VT switches are not coordinated")
             return nil
         }
-        log("vt: \(path): switching away releases the display")
+        log("vt: \(path): switching away releases the display" + (isForeground ? "" : "; \(active) is on screen now"))
     }
 
     deinit { restore() }
@@ -70,6 +75,17 @@ public final class VirtualTerminal {
         guard file.descriptor != nil else { return }
         try? device.setMode(savedMode)
         file.close()
+    }
+
+    /// `ttyN` when standard input is virtual terminal N (N >= 1), else nil.
+    static func standardInputVT() -> String? {
+        guard isatty(0) == 1, let name = ttyname(0) else { return nil }
+        return vtName(String(cString: name).split(separator: "/").last.map(String.init) ?? "")
+    }
+
+    static func vtName(_ name: String) -> String? {
+        guard name.hasPrefix("tty"), name.count > 3, name.dropFirst(3).allSatisfy(\.isNumber), name != "tty0" else { return nil }
+        return name
     }
 
     static func activeName() -> String? {

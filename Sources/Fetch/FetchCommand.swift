@@ -16,6 +16,7 @@ public enum FetchCommand {
                tickerboard-fetch --provider NAME --symbol SYMBOL --print [--intraday] [--base-url URL]
                                                              show the CSV it would write, write nothing
                tickerboard-fetch --check [--config FILE]     check the fetcher's part of the config
+               tickerboard-fetch --version                   print the version
 
         The config is tickerboard.conf (default /etc/tickerboard/tickerboard.conf) and then its drop-ins,
         conf.d/*.conf beside it in lexical order (--config-dir DIR for another directory):

@@ -91,6 +91,12 @@ final class CECLink {
             log(.info, "cec: \(opened.count) adapters; \(chosen.path) (\(chosen.name)) is on "
                 + (chosen.drmConnector != nil && chosen.drmConnector == output() ? "the screen's connector" : "a port with a physical address"))
         }
+        // An adapter that is there but cannot be opened (its node still root's, a sandbox without
+        // DeviceAllow=char-cec) is worth a line even under `auto`, where "no adapter" is quiet.
+        let refused = reasons.filter { $0.contains(": ") && !$0.contains(" is a sink") && !$0.contains(" is receive-only") }
+        if chosen == nil, !refused.isEmpty {
+            log(.warning, "cec: cannot open \(refused.joined(separator: "; "))")
+        }
         guard let a = chosen else {
             let why = paths.isEmpty ? "no HDMI-CEC adapter (/dev/cec*)" : "no usable HDMI-CEC adapter: " + reasons.joined(separator: "; ")
             send(.cec(.gone(reason: why)))

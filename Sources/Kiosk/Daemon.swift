@@ -453,6 +453,7 @@ package final class Daemon: KioskShell {
         case .connectorReturned: return .display(.connectorReturned, info())
         case .masterLost: return .display(.masterLost, info())
         case .masterRegained: return .display(.masterRegained, info())
+        case .masterFree: return .display(.masterFree, info())
         }
     }
 

@@ -84,6 +84,8 @@ public enum DisplayChange: Sendable, Equatable {
     case masterLost
     /// The display is ours again.
     case masterRegained
+    /// The program that held the display let go, but ours must be opened again to take it.
+    case masterFree
 }
 
 /// A problem with the configuration or the data, located as `check-config` locates it.
@@ -1177,6 +1179,13 @@ public final class KioskCore {
             stats.resetSequence()
             needs.insert(.wholeCopy)
             needs.insert(.picture)
+        case .masterFree:
+            log(.notice, "display: the program that held the screen let it go; opening it again")
+            displayDetail = nil
+            displayState = .none
+            displayInfo = nil
+            flip = .idle
+            emit(.reopenDisplay)
         case .masterLost:
             // Raspberry Pi OS with the desktop: its compositor is DRM master on the active VT and
             // stays so; the service is "active" and the screen never shows us. Said once a holder.

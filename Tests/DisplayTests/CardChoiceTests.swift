@@ -79,3 +79,19 @@ import Testing
         #expect(OutputsReport.autoLine(.none(reason: "r"), framebuffer: false) == "auto: nothing yet (r)")
     }
 }
+
+/// Issue 49 item 1: the unit gives the daemon tty1 (TTYPath=/dev/tty1, StandardInput=tty) and only
+/// tty1 (DeviceAllow). On a desktop image another VT is on screen, so the daemon must take part in
+/// switching of its own VT, named by its standard input, not of the active one it may not open.
+@Suite struct OwnVirtualTerminalTests {
+    @Test("a VT is ttyN with N >= 1; tty0 (the active one's alias), serial lines and pseudo-terminals are not")
+    func vtNames() {
+        #expect(VirtualTerminal.vtName("tty1") == "tty1")
+        #expect(VirtualTerminal.vtName("tty12") == "tty12")
+        #expect(VirtualTerminal.vtName("tty0") == nil)
+        #expect(VirtualTerminal.vtName("ttyS0") == nil)
+        #expect(VirtualTerminal.vtName("ttyAMA0") == nil)
+        #expect(VirtualTerminal.vtName("3") == nil)
+        #expect(VirtualTerminal.vtName("tty") == nil)
+    }
+}

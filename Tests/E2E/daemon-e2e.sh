@@ -223,6 +223,29 @@ judge_cec() {
   else
     result cec-off-by-hand-stays-off FAIL "$DETAIL; log: $(grep -E 'cec:|power:' "$L" | tail -6 | tr '\n' '|')"
   fi
+  # cec-second-adapter (issue 49): two transmitters, the first without a physical address (nothing
+  # behind it, as a Pi 4's first HDMI port with the screen on the second); the daemon took the one
+  # with the TV behind it and claimed there
+  TX=$(grep -h '^cec_tv: ' "$L" | sed 's/.*cec_tx: //')
+  CHOICE=$(grep -o 'cec: [0-9]* adapters; [^|]*' "$L" | head -1)
+  DETAIL="adapters: $ADAPTERS; '$CHOICE'; '$CLAIM'"
+  if grep -q '^cec_adapter: [^ ]* vivid-000-vid-out0 f.f.f.f' "$L" && [ -n "$TX" ] && echo "$CHOICE" | grep -q "$TX (vivid-001-vid-out0) is on a port with a physical address" \
+     && echo "$CLAIM" | grep -q "cec: $TX is playback device [0-9]* at 1.0.0.0"; then
+    result cec-second-adapter PASS "$DETAIL"
+  else
+    result cec-second-adapter FAIL "$DETAIL; log: $(grep -E 'cec:' "$L" | head -4 | tr '\n' '|')"
+  fi
+  # cec-wake-unconfigured (issue 49): the adapter lost its physical address (the TV dropped
+  # hot-plug); the scheduled "on" went out as Image View On from Unregistered (f0:04), as the kernel's
+  # monitor of that adapter saw it
+  MONL="$OUT/d-cec-monitor.log"
+  DETAIL="$(grep -h '^cec_unconfigured: ' "$L"); daemon: '$(grep -o 'cec: [^|]*sent Image View On from Unregistered (f0:04)' "$L" | head -1)'; monitor: '$(grep -m1 -o 'Transmitted by Unregistered to TV (15 to 0): IMAGE_VIEW_ON[^|]*' "$MONL" 2>/dev/null)'"
+  if grep -q '^cec_unconfigured: [^ ]* f.f.f.f' "$L" && grep -q 'sent Image View On from Unregistered (f0:04)' "$L" \
+     && grep -q 'Transmitted by Unregistered to TV (15 to 0): IMAGE_VIEW_ON (0x04)' "$MONL" 2>/dev/null && [ -n "$(cm unconfigured 3)" ]; then
+    result cec-wake-unconfigured PASS "$DETAIL"
+  else
+    result cec-wake-unconfigured FAIL "$DETAIL; log: $(grep -E 'cec:|power:' "$L" | tail -5 | tr '\n' '|'); monitor: $(grep -v '^\s' "$MONL" 2>/dev/null | tail -4 | tr '\n' '|')"
+  fi
   # (d) the adapter unbound and vivid removed under the running daemon: said once, frames go on
   GONE=$(grep -h '^cec_gone_flips: ' "$L" | tail -1)
   read -r _ G0 _ G1 ALIVE <<< "$GONE"

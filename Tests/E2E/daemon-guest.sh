@@ -227,16 +227,26 @@ cec_phases() {
   wait_cec() { i=0; until grep -q "\"cec\": \"$1\"" /tmp/st-c.json 2>/dev/null || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done; }
   cmark() { echo "cmark $1 $(wc -l < "$TV" | tr -d ' ') $(up) $(grep -o '"cec": "[a-z-]*"' /tmp/st-c.json 2>/dev/null | cut -d'"' -f4) dpms=$(dpms | tr -d ' ')" >> "$L"; }
   T0=$(uptime_cs)
-  if ! modprobe -d "$CACHE/kernel" vivid n_devs=1 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1 2>> "$L"; then
+  # Two vivid instances, each an HDMI receiver and a transmitter on a bus of its own (vivid-cec.c):
+  # /dev/cec0 vivid-000-vid-cap0, cec1 vivid-000-vid-out0, cec2 vivid-001-vid-cap0, cec3
+  # vivid-001-vid-out0. The first one's EDID is cleared, so its transmitter has no physical address
+  # (f.f.f.f), as a Pi 4's vc4-hdmi-0 with nothing plugged in while the screen is on HDMI-1
+  # (cec-second-adapter): the daemon must take the second's, where the TV is.
+  if ! modprobe -d "$CACHE/kernel" vivid n_devs=2 num_inputs=1,1 input_types=0x3,0x3 num_outputs=1,1 output_types=0x1,0x1 2>> "$L"; then
     echo "cec: modprobe vivid failed" >> "$L"; return
   fi
-  wait_file /dev/cec1 200
+  wait_file /dev/cec3 200
   echo "cec_modprobe_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
+  vnode() { for v in /sys/class/video4linux/video*; do [ "$(cat "$v/name")" = "$1" ] && echo "/dev/$(basename "$v")"; done; }
+  cnode() { for c in /dev/cec*; do cec-ctl -d "$c" 2>/dev/null | grep -q "Adapter Name *: $1\$" && echo "$c"; done; }
+  v4l2-ctl -d "$(vnode vivid-000-vid-cap)" --clear-edid >> "$L" 2>&1
+  TVDEV=$(cnode vivid-001-vid-cap0) TXDEV=$(cnode vivid-001-vid-out0)
   for c in /dev/cec*; do
     echo "cec_adapter: $c $(cec-ctl -d "$c" 2>&1 | sed -n 's/^[[:space:]]*\(Adapter Name\|Physical Address\)[[:space:]]*: //p' | tr '\n' ' ')" >> "$L"
   done
+  echo "cec_tv: $TVDEV cec_tx: $TXDEV" >> "$L"
   : > "$TV"
-  H1=$(date -d '-1 min' +%H:%M) H2=$(date -d '+5 min' +%H:%M)
+  H1=$(date -d '-1 min' +%H:%M) H2=$(date -d '+5 min' +%H:%M) WSTART=$(date -d "$(date -d '-1 min' +%H:%M)" +%s)
   # Idle blanking starts with the reload after the tap (b): counted from start-up it could blank the
   # screen before a slow guest had the TV on the bus, and (0) would then retry Standby, not the wake.
   { grep -v '^blank-after-idle' "$OUT/cec.conf"; echo "schedule = Mon-Sun $H1-$H2"; } > "$OUT/cec-run.conf"
@@ -255,8 +265,8 @@ cec_phases() {
   stats $P "$L"; echo "nack_flips: $(last_flips "$L")" >> "$L"
   wait_cec not-answering
   cmark nack
-  cec-ctl -d /dev/cec0 --tv --osd-name TV > "$OUT/d-cec-tv-setup.log" 2>&1
-  stdbuf -oL -eL cec-follower -d /dev/cec0 -m -s > "$TV" 2>&1 &
+  cec-ctl -d "$TVDEV" --tv --osd-name TV > "$OUT/d-cec-tv-setup.log" 2>&1
+  stdbuf -oL -eL cec-follower -d "$TVDEV" -m -s > "$TV" 2>&1 &
   F=$!
   wait_text "$L" 'acknowledged .* again'
   wait_text "$TV" 'ACTIVE_SOURCE'
@@ -298,17 +308,37 @@ cec_phases() {
   # sends it nothing, and a presence key lights the screen without waking the TV (the daemon says
   # so when it decides; the host reads the TV's log up to the unbind below, well after it).
   cmark byhand_before
-  cec-ctl -d /dev/cec0 --to 15 --standby >> "$OUT/d-cec-tv-setup.log" 2>&1
+  cec-ctl -d "$TVDEV" --to 15 --standby >> "$OUT/d-cec-tv-setup.log" 2>&1
   wait_text "$L" 'standby from logical address 0'
   wait_count "$L" 'power: screen off' 3 2400
   $INJ create-button waitfor "$L" 'found "tickerboard e2e button"' 2 button waitfor "$L" 'a presence key' 2 > "$OUT/d-inject-key2.log" 2>&1
   wait_count "$L" 'stays off until the next scheduled on' 2
   wait_cec tv-off-by-hand
   cmark byhand
+  # (e) cec-wake-unconfigured: a TV that drops hot-plug in standby takes our physical address with
+  # it (vc4_hdmi invalidates it, the adapter unconfigures). The EDID of the daemon's instance is
+  # cleared (its adapter goes to f.f.f.f, so does the TV's), then the clock steps back into the
+  # schedule: its "on" must still wake the TV with Image View On from Unregistered, f0:04, the one
+  # message the CEC core lets an unconfigured adapter send (cec-adap.c, cec_transmit_msg_fh). A
+  # monitor on the daemon's adapter shows what went out on the bus (vivid delivers nothing to an
+  # adapter without an address, so the TV's log cannot).
+  kill $F 2>/dev/null; wait $F 2>/dev/null
+  stdbuf -oL -eL cec-ctl -d "$TXDEV" --monitor-all > "$OUT/d-cec-monitor.log" 2>&1 &
+  MON=$!
+  wait_text "$OUT/d-cec-monitor.log" 'Initial Event'
+  cmark unconfigure_before
+  v4l2-ctl -d "$(vnode vivid-001-vid-cap)" --clear-edid >> "$L" 2>&1
+  echo "cec_unconfigured: $TXDEV $(cec-ctl -d "$TXDEV" 2>&1 | sed -n 's/^[[:space:]]*Physical Address[[:space:]]*: //p')" >> "$L"
+  wait_text "$OUT/d-cec-monitor.log" 'PA: f.f.f.f'
+  date -s "@$(( WSTART + 30 ))" > /dev/null
+  wait_text "$L" 'sent Image View On from Unregistered'
+  wait_text "$OUT/d-cec-monitor.log" 'Transmitted by Unregistered to TV (15 to 0): IMAGE_VIEW_ON'
+  cmark unconfigured
+  kill $MON 2>/dev/null; wait $MON 2>/dev/null
   # (d) the adapter goes away under the daemon: unbound, then the module removed
   stats $P "$L"; F0=$(last_flips "$L")
   T0=$(uptime_cs)
-  echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind 2>> "$L" || echo "cec: unbind failed" >> "$L"
+  echo vivid.1 > /sys/bus/platform/drivers/vivid/unbind 2>> "$L" || echo "cec: unbind failed" >> "$L"
   wait_text "$L" 'cec: the adapter is gone'
   echo "cec_gone_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
   rmmod vivid 2>> "$L"; echo "cec_rmmod: $?" >> "$L"
@@ -320,7 +350,6 @@ cec_phases() {
   echo "cec_gone_flips: ${F0:-?} -> $(last_flips "$L") alive=$(kill -0 $P 2>/dev/null && echo 1 || echo 0)" >> "$L"
   cp /tmp/st-c.json "$OUT/d-cec-status.json" 2>/dev/null
   stop $P "$L"
-  kill $F 2>/dev/null; wait $F 2>/dev/null
   date -s "@$(( REAL + ($(uptime_cs) - REAL_UP) / 100 ))" > /dev/null
 }
 echo "cards: $(cut -d' ' -f1 /sys/kernel/debug/dri/*/name | tr '\n' ' ') fb0: $(cat /sys/class/graphics/fb0/name)"

@@ -2,7 +2,7 @@
 # run-vm.sh — boots Debian's kernel in qemu (TCG: KVM does not work on this machine kind) with the
 # host's root shared read-only over 9p, runs ONE shell command in the guest as root, and powers off.
 #
-# usage: run-vm.sh [--arch amd64|arm64] [--gpu bochs|virtio|virtio2|none] [--vkms] [--render-first] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
+# usage: run-vm.sh [--arch amd64|arm64 [--kernel 16k]] [--gpu bochs|virtio|virtio2|portrait|none] [--vkms] [--render-first] [--systemd] [--mem MiB] [--timeout SEC] --out DIR -- CMD...
 #
 # In the guest: / is the host root (read-only); /tmp and /run are fresh tmpfs (host /tmp is NOT
 # visible, so put binaries in DIR); $OUT=/run/e2e is DIR, read-write. A guest script takes a screen
@@ -16,6 +16,9 @@
 # --gpu virtio2: virtio-gpu with two heads (max_outputs=2): card0 has Virtual-1 and Virtual-2, a
 # head each (the device's id is tbgpu): `touch $OUT/NAME.head1.shot-request` captures head 1 into
 # DIR/NAME, `touch $OUT/STEM.heads.shot-request` both heads back to back (see vmhost.py).
+# --gpu portrait: virtio-gpu whose one head prefers 720x1280 (a portrait-native panel such as the
+# Raspberry Pi Touch Display 2); with TB_VM_APPEND="video=Virtual-1:panel_orientation=right_side_up"
+# its connector says how the panel is mounted.
 # --render-first: vgem (a render-only card, as a Raspberry Pi's v3d) is loaded first and so is card0,
 # the display card after it (a Pi's layout).
 # Exit status: CMD's; 124 on timeout; 125 when the VM failed before CMD finished.
@@ -27,12 +30,13 @@ ARCH=amd64
 for a in "$@"; do [ "$a" = arm64 ] && [ "${prev:-}" = --arch ] && ARCH=arm64; prev=$a; done
 [ "$ARCH" = arm64 ] && CACHE="${TB_VM_ARM64_CACHE:-/var/cache/tickerboard-vm-arm64}"
 KVER="$(cat "$CACHE/kver" 2>/dev/null)" || { echo "run-vm: run Tests/E2E/setup$([ "$ARCH" = arm64 ] && echo -arm64).sh first" >&2; exit 125; }
-GPU=bochs VKMS=0 RENDER_FIRST=0 INIT=sh MEM=768 TIMEOUT=180 OUT=""
+GPU=bochs VKMS=0 RENDER_FIRST=0 INIT=sh MEM=768 TIMEOUT=180 OUT="" KFLAVOUR=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --gpu) GPU="$2"; shift 2;;
     --vkms) VKMS=1; shift;;
     --arch) shift 2;;
+    --kernel) KFLAVOUR="$2"; shift 2;;
     --render-first) RENDER_FIRST=1; shift;;
     --systemd) INIT=systemd; shift;;
     --mem) MEM="$2"; shift 2;;
@@ -50,6 +54,7 @@ case "$GPU" in
   bochs)  GPUDEV=(-device VGA);        MODS="bochs";;
   virtio) GPUDEV=(-device virtio-vga); [ "$ARCH" = arm64 ] && GPUDEV=(-device virtio-gpu-pci); MODS="virtio-gpu";;
   virtio2) GPUDEV=(-device virtio-vga,max_outputs=2,edid=off,xres=1024,yres=768,id=tbgpu); [ "$ARCH" = arm64 ] && GPUDEV=(-device virtio-gpu-pci,max_outputs=2,edid=off,xres=1024,yres=768,id=tbgpu); MODS="virtio-gpu";;
+  portrait) GPUDEV=(-device virtio-vga,xres=720,yres=1280); [ "$ARCH" = arm64 ] && GPUDEV=(-device virtio-gpu-pci,xres=720,yres=1280); MODS="virtio-gpu";;
   none)   GPUDEV=();                   MODS="";;
   *) echo "run-vm: bad --gpu $GPU" >&2; exit 125;;
 esac
@@ -65,18 +70,23 @@ VMCACHE="$CACHE"; [ "$ARCH" = arm64 ] && { VMCACHE=""; MODS="$MODS uinput"; }
 squote() { local s=${1//\'/\'\\\'\'}; printf " '%s'" "$s"; }
 { printf 'cd /tmp &&'; for a in "$@"; do squote "$a"; done; echo; } > "$OUT/cmd"
 
-KERNEL="$CACHE/vmlinux-$KVER"   # uncompressed: qemu PVH-boots it, skipping XZ decompression under TCG
+KERNEL="$CACHE/vmlinux-$KVER" INITRD="$CACHE/initramfs.cpio.gz"   # uncompressed: qemu PVH-boots it, skipping XZ decompression under TCG
 QEMU=(qemu-system-x86_64 -nodefaults -no-reboot -display none -accel tcg,thread=multi -cpu max -machine pc -smp 2 -m "$MEM")
 CONSOLE=ttyS0 ROOTDIR=/
 if [ "$ARCH" = arm64 ]; then
-  KERNEL="$CACHE/vmlinuz"
+  KERNEL="$CACHE/vmlinuz" INITRD="$CACHE/initramfs.cpio.gz"
+  # --kernel 16k: Debian's arm64-16k kernel (16 KiB pages, as the Raspberry Pi 5's), setup-arm64.sh
+  if [ "$KFLAVOUR" = 16k ]; then
+    KERNEL="$CACHE/16k/vmlinuz" INITRD="$CACHE/16k/initramfs.cpio.gz" KVER="$(cat "$CACHE/16k/kver")"
+    sed -i "s/VM_KVER=[^ ]*/VM_KVER=$KVER/" "$OUT/vm.conf"
+  fi
   QEMU=(qemu-system-aarch64 -nodefaults -no-reboot -display none -accel tcg,thread=multi -cpu max -machine virt -smp 2 -m "$MEM")
   CONSOLE=ttyAMA0 ROOTDIR="$CACHE/root"
 fi
 T0=$(date +%s.%N)
 # -nodefaults: no NIC (its option ROM costs boot time), no default VGA; -no-reboot: poweroff ends qemu.
 timeout -k 5 $((TIMEOUT + 20)) "${QEMU[@]}" \
-  -kernel "$KERNEL" -initrd "$CACHE/initramfs.cpio.gz" \
+  -kernel "$KERNEL" -initrd "$INITRD" \
   -append "console=$CONSOLE quiet loglevel=4 panic=-1 vt.global_cursor_default=0 ${TB_VM_APPEND:-}" \
   -serial "file:$OUT/console.log" -qmp "unix:$OUT/qmp.sock,server=on,wait=off" \
   -virtfs local,path="$ROOTDIR",mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \

@@ -7,7 +7,7 @@
 # modules it loads (decompressed: busybox's modprobe reads no .ko.xz). The guest mounts the root
 # read-only over 9p under a tmpfs overlay, as the x86-64 systemd guest does with the host's root.
 # Cache: $TB_VM_ARM64_CACHE (default /var/cache/tickerboard-vm-arm64): root/, vmlinuz, initramfs,
-# kver. Measured here: the root about 6 min and 900 MB the first time, the initramfs seconds.
+# kver; 16k/ the same kernel built for 16 KiB pages (vmlinuz, initramfs, kver, tree/: its modules). Measured here: the root about 6 min and 900 MB the first time, the initramfs seconds.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 . "$HERE/module-deps.sh"
@@ -45,10 +45,12 @@ echo "$KVER" > "$CACHE/kver"
 cp -f "$R/boot/vmlinuz-$KVER" "$CACHE/vmlinuz"
 
 # --- initramfs: arm64 busybox, /init, and the modules guest-init.sh and the tests load
-STAMP="$(cat "$HERE/guest-init.sh" "$HERE/module-deps.sh" "$HERE/setup-arm64.sh" | md5sum | cut -c1-16)-$KVER"
-if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/dev/null)" != "$STAMP" ]; then
-  KDIR="$R/lib/modules/$KVER"
-  [ -f "$KDIR/modules.dep" ] || depmod -b "$R/usr" "$KVER" 2>/dev/null || depmod -b "$R" "$KVER"
+# make_initramfs KDIR KVER DEST: DEST/initramfs.cpio.gz from the root's busybox and KDIR's modules
+make_initramfs() {
+  local KDIR=$1 KVER=$2 DEST=$3 STAMP STAGE p d
+  STAMP="$(cat "$HERE/guest-init.sh" "$HERE/module-deps.sh" "$HERE/setup-arm64.sh" | md5sum | cut -c1-16)-$KVER"
+  [ -f "$DEST/initramfs.cpio.gz" ] && [ "$(cat "$DEST/initramfs.stamp" 2>/dev/null)" = "$STAMP" ] && return 0
+  [ -f "$KDIR/modules.dep" ] || depmod -b "${KDIR%/lib/modules/$KVER}" "$KVER"
   STAGE="$(mktemp -d)"
   mkdir -p "$STAGE"/{bin,dev,proc,sys,newroot,lib/modules/"$KVER"}
   cp "$R/usr/bin/busybox" "$STAGE/bin/busybox"
@@ -64,9 +66,37 @@ if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$(cat "$CACHE/initramfs.stamp" 2>/d
   done
   cp "$KDIR"/modules.builtin "$KDIR"/modules.builtin.modinfo "$KDIR"/modules.order "$STAGE/lib/modules/$KVER/" 2>/dev/null || true
   depmod -b "$STAGE" "$KVER"
-  (cd "$STAGE" && find . | cpio -o -H newc 2>/dev/null) | gzip -1 > "$CACHE/initramfs.cpio.gz.new"
+  (cd "$STAGE" && find . | cpio -o -H newc 2>/dev/null) | gzip -1 > "$DEST/initramfs.cpio.gz.new"
   rm -rf "$STAGE"
-  mv "$CACHE/initramfs.cpio.gz.new" "$CACHE/initramfs.cpio.gz"
-  echo "$STAMP" > "$CACHE/initramfs.stamp"
+  mv "$DEST/initramfs.cpio.gz.new" "$DEST/initramfs.cpio.gz"
+  echo "$STAMP" > "$DEST/initramfs.stamp"
+}
+KDIR="$R/lib/modules/$KVER"
+[ -f "$KDIR/modules.dep" ] || depmod -b "$R/usr" "$KVER" 2>/dev/null || depmod -b "$R" "$KVER"
+make_initramfs "$KDIR" "$KVER" "$CACHE"
+
+# --- the same kernel with 16 KiB pages (Debian's arm64-16k flavour; the Raspberry Pi 5's kernel uses
+# 16 KiB pages): in $CACHE/16k, for run-vm.sh --arch arm64 --kernel 16k. Downloaded with the host's apt
+# against the root's sources (no change to the root), unpacked, its own modules in its initramfs.
+K16="$CACHE/16k"
+if [ ! -f "$K16/vmlinuz" ]; then
+  log "fetching Debian's arm64-16k kernel"
+  W="$(mktemp -d)"; mkdir -p "$W/lists/partial" "$W/cache/archives/partial"
+  APT=(-o Dir::Etc::SourceList="$R/etc/apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent -o Dir::State::Lists="$W/lists"
+       -o Dir::Cache="$W/cache" -o Dir::State::status="$R/var/lib/dpkg/status" -o APT::Architecture=arm64
+       -o APT::Architectures::=arm64 -o Debug::NoLocking=1 -o Acquire::Languages=none)
+  apt-get "${APT[@]}" update -qq >&2
+  IMG=$(apt-cache "${APT[@]}" depends linux-image-arm64-16k | sed -n 's/^ *Depends: \(linux-image-[^ ]*-arm64-16k\)$/\1/p' | head -1)
+  [ -n "$IMG" ] || { log "no linux-image-arm64-16k in $(cat "$R/etc/apt/sources.list" | head -1)"; exit 1; }
+  (cd "$W" && apt-get "${APT[@]}" download "$IMG" >&2)
+  rm -rf "$K16.new"; mkdir -p "$K16.new/tree"
+  dpkg-deb -x "$W"/linux-image-*.deb "$K16.new/tree"
+  K16VER=$(ls "$K16.new/tree/lib/modules" 2>/dev/null || ls "$K16.new/tree/usr/lib/modules")
+  [ -d "$K16.new/tree/lib/modules/$K16VER" ] || { mkdir -p "$K16.new/tree/lib"; ln -s ../usr/lib/modules "$K16.new/tree/lib/modules"; }
+  cp "$K16.new/tree/boot/vmlinuz-$K16VER" "$K16.new/vmlinuz"
+  echo "$K16VER" > "$K16.new/kver"
+  rm -rf "$W" "$K16"; mv "$K16.new" "$K16"
 fi
+make_initramfs "$K16/tree/lib/modules/$(cat "$K16/kver")" "$(cat "$K16/kver")" "$K16"
+
 log "ok: arm64 kernel $KVER, root $R, cache $CACHE"

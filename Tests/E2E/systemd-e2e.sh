@@ -4,10 +4,12 @@
 # overlay) that install it with `dpkg -i` and drive the INSTALLED tickerboard.service through the
 # states a wall display lives in (systemd-guest.sh):
 #   nodisplay (no GPU): systemd-no-display-survives, systemd-hotplug-vkms (modprobe vkms),
+#             module-loaded-after-unit (vivid's CEC after the start), pi-desktop-holds-master,
+#             fbdev-rgb565 (vkms' fbdev at 16 bpp: video=Virtual-1:1024x768-16),
 #             systemd-reload-broken-config, systemd-journal-priorities,
 #             systemd-watchdog-restarts-stopped (kill -STOP), systemd-start-limit
 #   bochs:    (a Pi's layout: vgem as card0, bochs after it; the default backend, device by-path)
-#             pi-topology-monitor-off-at-boot, systemd-output-unplugged-survives, systemd-first-boot-before-data,
+#             pi-topology-monitor-off-at-boot, systemd-output-unplugged-survives, output-without-uevent, systemd-first-boot-before-data,
 #             systemd-bochs-chart-stop, systemd-touch-scrub (uinput), systemd-vt-switch
 #   arm64:    the arm64 package (cross-built with Debian 13's Swift) on qemu-system-aarch64 with
 #             virtio-gpu in the same layout: bochs' scenarios, prefixed arm64- (the chart on the glass
@@ -79,7 +81,7 @@ for PHASE in $PHASES; do
   P="$OUT/$PHASE"; mkdir -p "$P"
   rm -f "$P"/*.ppm "$P"/*.done "$P"/*.shot-request "$P"/journal-*.txt
   if [ "$PHASE" = arm64 ]; then cp "$DEB_ARM64" "$P/tickerboard.deb"; else cp "$DEB" "$P/tickerboard.deb"; fi
-  cp "$HERE/systemd-guest.sh" "$HERE/touch-inject.py" "$FIX"/systemd/*.conf "$DATA" "$P/"
+  cp "$HERE/systemd-guest.sh" "$HERE/touch-inject.py" "$HERE/fb-capture.py" "$FIX"/systemd/*.conf "$DATA" "$P/"
   cat > "$P/params.sh" <<EOF
 WD=$WD PANEL_W=$W PANEL_H=$H SCRUB_Y=400
 SCRUB_FROM=$(awk "BEGIN{print int($S_FROM)}") SCRUB_TO=$SCRUB_TO
@@ -91,7 +93,9 @@ EOF
   # The timeout is a bound for "never", not a judgement: the arm64 guest under emulation on a
   # loaded host took more than 420 s (248 s on a quiet one), the bochs guest 391 s (about 200 s).
   T_OUT=900; [ "$PHASE" = arm64 ] && T_OUT=1200
-  bash "$HERE/run-vm.sh" --systemd --gpu $GPU $LAYOUT --mem 1024 --timeout $T_OUT --out "$P" -- sh /run/e2e/systemd-guest.sh "$PHASE" > "$P/vm.log" 2>&1
+  # nodisplay: vkms (loaded later) gets a 16 bpp fbdev, as vc4's and the SPI panels' (fbdev-rgb565)
+  APPEND=""; [ "$PHASE" = nodisplay ] && APPEND="video=Virtual-1:1024x768-16"
+  TB_VM_APPEND="$APPEND" bash "$HERE/run-vm.sh" --systemd --gpu $GPU $LAYOUT --mem 1024 --timeout $T_OUT --out "$P" -- sh /run/e2e/systemd-guest.sh "$PHASE" > "$P/vm.log" 2>&1
   VMRC=$?
   grep -v -E '^(RESULT|FACT) ' "$P/vm.log" | sed 's/^/  vm: /'
   while read -r _ name verdict detail; do result "$name" "$verdict" "$detail"; done < <(grep '^RESULT ' "$P/vm.log")
@@ -145,6 +149,27 @@ judge() {   # judge DIR PREFIX
     result "$(named systemd-touch-scrub)" FAIL "finger at x=$SCRUB_TO, expected the indicator at x=$S_X (\$$S_PRICE): $I; label: $S; ${F#* }"
   fi
 }
+# fbdev-rgb565: the daemon's chart in vkms' 16 bpp fbdev (the page on the glass, widened to 8 bits a
+# channel) against `tickerboard render` of the same config at 1024x768: the plot and the price label.
+if [[ " $PHASES " == *" nodisplay "* ]]; then
+  F=$(fact fbdev)
+  if [ -f "$OUT/nodisplay/fbdev-rgb565.raw" ]; then
+    CONV=$($PY "$HERE/fb-capture.py" ppm "$OUT/nodisplay/fbdev-rgb565" "$OUT/nodisplay/fbdev-rgb565.ppm" 2>&1)
+    REF --range 1M --size 1024x768 --output "$OUT/ref-1m-1024.png"
+    read -r QL QT QR QB QPT QPB <<< "$($PY -c "
+import importlib.util as u; s = u.spec_from_file_location('c', '$HERE/daemon-check.py'); c = u.module_from_spec(s); s.loader.exec_module(c)
+L = c.layout(1024, 768)
+print(int(L['left']) - 4, int(L['top']) - 4, int(L['right']) + 5, int(L['bottom']) + 5, int(L['price_baseline'] - L['price_size'] * 80 / 76), int(L['price_baseline'] + L['price_size'] * 16 / 76))")"
+    C565=$($CHECK chart "$OUT/nodisplay/fbdev-rgb565.ppm" 2>&1)
+    S565=$($CHECK same "$OUT/nodisplay/fbdev-rgb565.ppm" "$OUT/ref-1m-1024.png" $QL $QT $QR $QB 0.003 2>&1); S_OK=$?
+    L565=$($CHECK same "$OUT/nodisplay/fbdev-rgb565.ppm" "$OUT/ref-1m-1024.png" 0 $QPT 512 $QPB 0.003 2>&1); L_OK=$?
+  else
+    CONV="no capture" S_OK=1 L_OK=1
+  fi
+  DET="${F#* }; capture $CONV; $C565; plot vs render: $S565; price label vs render: $L565"
+  # (the `chart` judge's exact background colour has no RGB565 value: reported, not judged)
+  if [ "${F%% *}" = ok ] && [ $S_OK = 0 ] && [ $L_OK = 0 ]; then result fbdev-rgb565 PASS "$DET"; else result fbdev-rgb565 FAIL "$DET"; fi
+fi
 [[ " $PHASES " == *" bochs "* ]] && judge "$OUT/bochs" ""
 [[ " $PHASES " == *" arm64 "* ]] && judge "$OUT/arm64" arm64-
 echo "artefacts: $OUT"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# touch-guest.sh CACHE — the in-guest half of touch-e2e.sh (run-vm.sh --gpu none). Loads uinput and
+# touch-guest.sh CACHE — the in-guest half of touch-e2e.sh (run-vm.sh --gpu portrait: a 720x1280 head). Loads uinput and
 # evdev from the harness' kernel tree in CACHE, starts systemd-udevd, then runs `input-check`
 # ($OUT/input-check: the binary under test) while $OUT/touch-inject.py plays touches on a uinput
 # touchscreen. Leaves one log per phase in $OUT; the host judges them.
@@ -116,5 +116,47 @@ if [ -x "$OUT/tests.xctest" ]; then
   timeout 120 "$OUT/tests.xctest" --testing-library swift-testing --filter uinputTouchscreenThroughLibinput \
     > "$OUT/swift-uinput-test.log" 2>&1
   echo "exit=$?" >> "$OUT/swift-uinput-test.log"
+fi
+# (p) portrait-panel-touch (issue 49 item 10): a portrait-native panel mounted on its side, as the
+# Raspberry Pi Touch Display 2 (720x1280) in a landscape case: this guest's connector is 720x1280
+# with "panel orientation" Right Side Up (video=Virtual-1:panel_orientation=right_side_up). The
+# daemon with `rotation = auto` must draw the chart upright in landscape, and a tap on the 720x1280
+# touchscreen (its axes are the panel's own, drm_connector.c: touch coordinates map 1:1 to the
+# panel) must land where it was made: on the 1Y button. The host judges the captures and the range.
+shot() {   # shot NAME: a QMP screendump into $OUT/NAME (the host answers; <= 10 s)
+  : > "$OUT/$1.shot-request"; i=0
+  while [ ! -e "$OUT/$1.done" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+}
+skey() { sed -n "s/^ *\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" /tmp/st-p.json 2>/dev/null | head -1; }
+# frames_now: the daemon's frame count from its SIGUSR1 statistics line (<= 10 s)
+frames_now() {
+  n=$(grep -c 'stats: ' "$OUT/portrait.log"); kill -USR1 $P; i=0
+  until [ "$(grep -c 'stats: ' "$OUT/portrait.log")" -gt "$n" ] || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done
+  grep 'stats: ' "$OUT/portrait.log" | tail -1 | sed -n 's/.*frames \([0-9]*\),.*/\1/p'
+}
+# still NAME: settled (status: not animating, the settled frame is the last one), captured, and the
+# same frame count after the capture (<= 10 tries)
+still() {
+  for try in 1 2 3 4 5 6 7 8 9 10; do
+    i=0; until [ "$(skey animating)" = false ] && [ -n "$(skey frames)" ] && [ "$(skey frames)" = "$(skey settled_frame)" ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+    f1=$(frames_now); shot "$1.try$try"; f2=$(frames_now)
+    cp "$OUT/$1.try$try" "$OUT/$1" 2>/dev/null
+    [ -n "$f1" ] && [ "$f1" = "$f2" ] && { echo "still $1: try $try, frame $f1"; return 0; }
+  done
+}
+if [ -e /dev/dri/card0 ] && [ -f "$OUT/portrait.conf" ]; then
+  . "$OUT/portrait-params.sh"
+  echo "portrait: $(cat /sys/class/drm/card0-Virtual-1/modes | head -1), $("$OUT/input-check.bin" outputs 2>&1 | grep -o 'panel orientation [A-Za-z ]*')"
+  "$OUT/input-check.bin" run --config "$OUT/portrait.conf" --ready-file /tmp/ready-p --status /tmp/st-p.json > "$OUT/portrait.log" 2>&1 &
+  P=$!
+  i=0; until [ -e /tmp/ready-p ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
+  still portrait-before.ppm
+  echo "portrait_before: range=$(skey range) rotation=$(skey rotation) display=$(skey display)" >> "$OUT/portrait.log"
+  timeout 120 /usr/bin/python3 "$OUT/touch-inject.py" --size 720x1280 create waitfor "$OUT/portrait.log" "$FOUND" 1 \
+    tap "$TAP_PX" "$TAP_PY" sleep 0.3 destroy > "$OUT/inject-p.log" 2>&1
+  i=0; until [ "$(skey range)" = 1Y ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+  still portrait-after.ppm
+  echo "portrait_after: range=$(skey range) rotation=$(skey rotation)" >> "$OUT/portrait.log"
+  stop $P; echo "exit=$?" >> "$OUT/portrait.log"
 fi
 for f in a b c0 c1 d f g; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done

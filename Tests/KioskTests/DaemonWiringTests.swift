@@ -56,6 +56,9 @@ final class RecordingDisplay: Display {
         return inner.setPowered(on)
     }
 
+    /// Times the shell opened it (the daemon's display opener hands out this one display).
+    var opens = 0
+
     func suspend() { suspended = true; suspendCalls += 1 }
     /// As KMS does: the screen is ours again once the display says so.
     func resume() {
@@ -72,6 +75,9 @@ final class RecordingDisplay: Display {
 final class DaemonWiringTests {
     let directory: String
     let display = RecordingDisplay()
+    /// What the shell's second and later openings get (a new descriptor, as KMS opens the card
+    /// anew); nil: the same display again.
+    var reopened: RecordingDisplay?
     var daemon: Daemon!
 
     init() throws {
@@ -123,13 +129,13 @@ final class DaemonWiringTests {
         options.timeScale = timeScale
         if !extra.isEmpty {
             var opened = 0
-            daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display },
+            daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display, reopened] in display.opens += 1; return display.opens > 1 ? reopened ?? display : display },
                                 openExtraDisplay: { _ in
                                     defer { opened += 1 }
                                     return extra[min(opened, extra.count - 1)]
                                 })
         } else {
-            daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display })
+            daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display, reopened] in display.opens += 1; return display.opens > 1 ? reopened ?? display : display })
         }
         try daemon.start()
     }
@@ -242,6 +248,31 @@ final class DaemonWiringTests {
         display.holder = nil
         display.injected = [.masterRegained]
         daemon.handleDisplayEvents()
+        #expect(status.displayDetail == nil)
+    }
+
+    /// Issue 49 item 1, the end of it: the desktop was DRM master when the daemon opened the card,
+    /// so the daemon's descriptor may never take master (drm_auth.c: only a descriptor that held it,
+    /// or CAP_SYS_ADMIN, which the unit does not grant). When the desktop lets go, KMS says
+    /// `.masterFree` and the shell opens the display again: the new descriptor is master.
+    @Test("the program holding the screen lets go: the display is opened again and draws")
+    func desktopLetsGo() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        let fresh = RecordingDisplay()
+        reopened = fresh
+        try startDaemon(config: config(instruments: ["AAA"]))
+        try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating }, "the first picture at rest")
+        #expect(display.opens == 1)
+        display.holder = "4242 (labwc)"
+        display.injected = [.masterLost]
+        daemon.handleDisplayEvents()
+        #expect(status.display == KioskCore.DisplayState.otherMaster.rawValue)
+        display.holder = nil
+        display.injected = [.masterFree]
+        daemon.handleDisplayEvents()
+        #expect(display.opens == 2, "opened again")
+        try run(until: { fresh.presents > 0 && status.display == KioskCore.DisplayState.presenting.rawValue },
+                "a frame on the display opened again")
         #expect(status.displayDetail == nil)
     }
 

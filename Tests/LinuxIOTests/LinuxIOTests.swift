@@ -211,8 +211,49 @@ import Testing
         #expect(event.properties["HOTPLUG"] == "1")
     }
 
-    @Test("rejects udev rebroadcast") func rejectsUdevRebroadcast() {
+    /// udevd's re-broadcast of vivid's /dev/cec0 appearing, recorded from the multicast group 2 of
+    /// NETLINK_KOBJECT_UEVENT in the test guest (Debian 12's systemd-udevd 252, kernel 6.1; a
+    /// Python socket bound to group 2, `modprobe vivid`): 200 bytes, a 40-byte header then 160 bytes
+    /// of properties. The node it names was already root:video 0660 (udev's rule had run).
+    static let recordedUdevCECAdd: [UInt8] = hexBytes(
+        "6c69627564657600feedcafe2800000028000000a00000002a82800a000000000000000000000000554445565f444154" +
+        "41424153455f56455253494f4e3d3100414354494f4e3d61646400444556504154483d2f646576696365732f706c6174" +
+        "666f726d2f76697669642e302f636563300053554253595354454d3d636563004445564e414d453d2f6465762f636563" +
+        "30005345514e554d3d36383500555345435f494e495449414c495a45443d39303631333937004d414a4f523d32343500" +
+        "4d494e4f523d3000")
+
+    static func hexBytes(_ hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 2)
+            out.append(UInt8(hex[i..<j], radix: 16)!)
+            i = j
+        }
+        return out
+    }
+
+    @Test("reads udevd's re-broadcast as recorded") func readsUdevRebroadcast() throws {
+        let event = try #require(UEventMonitor.parse(Self.recordedUdevCECAdd))
+        #expect(Self.recordedUdevCECAdd.count == 200)
+        #expect(event.action == "add")
+        #expect(event.subsystem == "cec")
+        #expect(event.devicePath == "/devices/platform/vivid.0/cec0")
+        // DEVNAME=/dev/cec0 in udevd's message; the kernel's own says cec0
+        #expect(event.deviceName == "cec0")
+        #expect(event.properties["MAJOR"] == "245")
+        #expect(event.properties["SEQNUM"] == "685")
+    }
+
+    @Test("rejects a damaged udev header") func rejectsDamagedUdevHeader() {
         #expect(UEventMonitor.parse(Array("libudev\0\u{1}\u{2}".utf8)) == nil)
+        var badMagic = Self.recordedUdevCECAdd
+        badMagic[8] = 0
+        #expect(UEventMonitor.parse(badMagic) == nil)
+        var pastTheEnd = Self.recordedUdevCECAdd
+        pastTheEnd[20] = 0xA1   // properties_len 161 of 160
+        #expect(UEventMonitor.parse(pastTheEnd) == nil)
+        #expect(UEventMonitor.parse(Array(Self.recordedUdevCECAdd.prefix(39))) == nil)
     }
 }
 
