@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh Debian 12 machine with the Swift toolchain, as root: installs
-# every apt package the build and the tests need (idempotent, non-interactive), runs the
-# end-to-end checks on a real kernel in qemu when they are present, then the Swift tests, whose
-# closing line is the count.
+# every apt package the build and the tests need (idempotent, non-interactive), runs the Swift tests,
+# then the end-to-end checks on a real kernel in qemu when they are present and the other stages;
+# the closing line is the Swift tests' count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +18,17 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# The Swift tests first: two minutes that catch most mistakes before an hour of guests. Their
+# summary line is repeated as this script's last line.
+swift_log=$(mktemp /var/tmp/tb-swift-test.XXXXXX)
+swift_status=0
+swift test --disable-xctest > "$swift_log" 2>&1 || swift_status=$?
+grep -E '^(✘|error:)' "$swift_log" || true
+swift_summary=$(grep -E '^(✔|✘) Test run with' "$swift_log" | tail -1)
+echo "${swift_summary:-swift test: no summary (exit $swift_status)}"
+if [ "$swift_status" != 0 ]; then tail -40 "$swift_log"; rm -f "$swift_log"; exit "$swift_status"; fi
+rm -f "$swift_log"
 
 if [ -x Tests/E2E/run-e2e.sh ] && [ "${TICKERBOARD_SKIP_E2E:-0}" != 1 ]; then
     Tests/E2E/run-e2e.sh
@@ -68,4 +79,4 @@ python3 Tests/Soak/worst-inputs.py .build/release/tickerboard .build/fuzz/releas
 # under qemu-user, the same goldens (systemd/cross/arm64-build.sh --tests; its trees are cached).
 bash systemd/cross/arm64-build.sh --tests
 
-swift test --disable-xctest
+echo "$swift_summary"

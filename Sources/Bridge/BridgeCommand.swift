@@ -39,14 +39,23 @@ public enum BridgeCommand {
             default: return usage("unknown argument \"\(arg)\"")
             }
         }
-        let (settings, problems) = load(path: path, dropIns: ConfigDropIns.files(in: directory ?? ConfigDropIns.defaultDirectory(for: path)))
+        var (settings, problems) = load(path: path, dropIns: ConfigDropIns.files(in: directory ?? ConfigDropIns.defaultDirectory(for: path)))
         for problem in problems { BridgeService.log(problem.error ? 3 : 4, problem.text) }
         if problems.contains(where: \.error) { return 2 }
+        let machineHash = (try? RegularFile.read("/etc/machine-id", limit: 4096))
+            .flatMap { MachineIdentity.hash(machineID: String(decoding: $0, as: UTF8.self)) }
+        if !settings.nodeIDGiven {
+            if let machineHash { settings.nodeID = MachineIdentity.nodeID(machineHash: machineHash) } else {
+                BridgeService.log(4, "tickerboard-mqtt: no machine id in /etc/machine-id; node id \"\(settings.nodeID)\": "
+                                  + "set [mqtt] node-id on each wall, or two walls share their entities and their broker session")
+            }
+        }
         if check {
-            print("\(path): [mqtt] OK: \(settings.host):\(settings.port), control \(settings.control), topics under \(settings.base)")
+            print("\(path): [mqtt] OK: \(settings.host):\(settings.port), control \(settings.control), node \(settings.nodeID), topics under \(settings.base)")
             return 0
         }
-        return BridgeService(settings: settings, version: version).run()
+        let clientID = MachineIdentity.clientID(nodeID: settings.nodeID, nodeIDGiven: settings.nodeIDGiven, machineHash: machineHash)
+        return BridgeService(settings: settings, version: version, clientID: clientID).run()
     }
 
     private static func usage(_ text: String) -> Int32 {

@@ -78,11 +78,20 @@ public struct BridgeModel: Sendable {
     /// Every command arrives on `BASE/<object>/set`.
     public var subscription: String { base + "/+/set" }
 
-    /// A topic-safe object id for an instrument id (`SAP.DE` -> `sap_de`).
+    /// A topic-safe object id for an instrument id, one per id (issue 54: `SAP.DE` and `SAP-DE` both
+    /// folded to `sap_de` and shared one sensor). An id of capital letters and digits (up to 48) is
+    /// only lowercased (`AAPL` -> `aapl`); any other loses something in the folding and gets the
+    /// 32-bit FNV-1a of its UTF-8 bytes after an underscore (`SAP.DE` -> `sap_de_` + 8 hex), which
+    /// a lowercased id can never end with, as it has no underscore.
     public static func objectID(_ id: String) -> String {
+        let plain = !id.isEmpty && id.utf8.count <= 48 && id.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        if plain { return id.lowercased() }
         let mapped = id.lowercased().unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" }
-        return String(mapped.prefix(48))
+        return String(mapped.prefix(39)) + "_" + StableHash.hex8(StableHash.fnv1a32(Array(id.utf8)))
     }
+
+    /// The object ids of an instrument's discovery configs (sensors `price_`, `change_`, `market_`).
+    public static let instrumentSensorPrefixes = ["price_", "change_", "market_"]
 
     private var device: String {
         "{\"identifiers\": [\(q("tickerboard_" + settings.nodeID))], \"name\": \(q("Tickerboard " + settings.nodeID)), "
@@ -90,11 +99,41 @@ public struct BridgeModel: Sendable {
     }
 
     private func config(_ component: String, _ object: String, _ fields: [String]) -> BridgeMessage {
+        // default_entity_id (domain.slug) replaced object_id in Home Assistant 2025.10; object_id
+        // stopped working in 2026.4 (Home Assistant's own warning names both).
         let common = ["\"unique_id\": \(q("tickerboard_\(settings.nodeID)_\(object)"))",
-                      "\"object_id\": \(q("tickerboard_\(settings.nodeID)_\(object)"))",
+                      "\"default_entity_id\": \(q("\(component).tickerboard_\(Self.slug(settings.nodeID))_\(object)"))",
                       "\"availability_topic\": \(q(availabilityTopic))", "\"device\": \(device)"]
-        return BridgeMessage("\(settings.discoveryPrefix)/\(component)/\(settings.nodeID)/\(object)/config",
-                             "{" + (fields + common).joined(separator: ", ") + "}")
+        return BridgeMessage(configTopic(component, object), "{" + (fields + common).joined(separator: ", ") + "}")
+    }
+
+    /// An entity id's part as Home Assistant writes them: lowercase, `-` as `_`.
+    static func slug(_ s: String) -> String { String(s.lowercased().map { $0 == "-" ? "_" : $0 }) }
+
+    /// The retained discovery topic of `component`/`object` (`homeassistant/sensor/NODE/price_aapl/config`).
+    public func configTopic(_ component: String, _ object: String) -> String {
+        "\(settings.discoveryPrefix)/\(component)/\(settings.nodeID)/\(object)/config"
+    }
+
+    /// Where retained discovery of this node's instrument sensors is read back at each connect, to
+    /// clear what is no longer configured (also what was removed while the bridge was down).
+    public var instrumentConfigSubscription: String { "\(settings.discoveryPrefix)/sensor/\(settings.nodeID)/+/config" }
+
+    /// The instrument object id of a retained sensor config topic, nil for any other topic.
+    public func instrumentObject(ofConfigTopic topic: String) -> String? {
+        let head = "\(settings.discoveryPrefix)/sensor/\(settings.nodeID)/"
+        guard topic.hasPrefix(head), topic.hasSuffix("/config") else { return nil }
+        let object = String(topic.dropFirst(head.count).dropLast(7))
+        guard let prefix = Self.instrumentSensorPrefixes.first(where: { object.hasPrefix($0) }) else { return nil }
+        let id = String(object.dropFirst(prefix.count))
+        return id.isEmpty || id.contains("/") ? nil : id
+    }
+
+    /// Empty retained payloads for an instrument that is no longer configured: Home Assistant
+    /// removes its sensors, and the broker forgets its retained state.
+    public func removal(ofInstrumentObject object: String) -> [BridgeMessage] {
+        Self.instrumentSensorPrefixes.map { BridgeMessage(configTopic("sensor", $0 + object), "") }
+            + [BridgeMessage("\(base)/instrument/\(object)/state", "")]
     }
 
     private func select(_ object: String, _ name: String, _ options: [String], icon: String) -> BridgeMessage {

@@ -28,11 +28,19 @@ public final class BridgeService {
     private var nextScreenshot = 0.0
     private var lastFrames = -1
     private var backoff = 1.0
+    /// When the connection came up: the backoff starts again at 1 s only after it lived a minute
+    /// (a broker that drops us at once, as it does a second client with our id, is not hammered).
+    private var connectedAt = 0.0
+    static let stableConnection = 60.0
     private var stopping = false
+    /// Instrument object ids with discovery on the broker (ours or read back retained).
+    private var publishedInstruments: Set<String> = []
     private let signals: SignalFD?
+    let clientID: String
 
-    public init(settings: MQTTSettings, version: String) {
+    public init(settings: MQTTSettings, version: String, clientID: String? = nil) {
         self.settings = settings
+        self.clientID = clientID ?? "tickerboard-\(settings.nodeID)"
         model = BridgeModel(settings: settings, version: version)
         signals = try? SignalFD(signals: [SIGTERM, SIGINT])
     }
@@ -74,7 +82,6 @@ public final class BridgeService {
     public func run() -> Int32 {
         mosquitto_lib_init()
         defer { mosquitto_lib_cleanup() }
-        let clientID = "tickerboard-\(settings.nodeID)"
         guard let m = mosquitto_new(clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
             Self.log(3, "tickerboard-mqtt: cannot create an MQTT client")
             return 1
@@ -137,6 +144,8 @@ public final class BridgeService {
             if rc != MOSQ_ERR_SUCCESS.rawValue {
                 Self.log(4, "tickerboard-mqtt: connection lost: \(Self.describe(rc)); reconnecting")
                 attempt = MonotonicClock.seconds
+                if connectedAt > 0, attempt - connectedAt >= Self.stableConnection { backoff = 1 }
+                connectedAt = 0
                 continue
             }
             if connected, MonotonicClock.seconds >= nextPoll { poll() }
@@ -162,9 +171,11 @@ public final class BridgeService {
             return
         }
         connected = true
-        backoff = 1
+        connectedAt = MonotonicClock.seconds
         Self.log(5, "tickerboard-mqtt: connected to \(settings.host):\(settings.port)")
         mosquitto_subscribe(mosq, nil, model.subscription, 1)
+        // Our retained instrument sensors come back on subscribing: those no longer configured go.
+        mosquitto_subscribe(mosq, nil, model.instrumentConfigSubscription, 1)
         // A broker that restarted may have lost the retained configs: everything is sent again.
         discoveryKey = ""
         lastState = [:]
@@ -178,6 +189,14 @@ public final class BridgeService {
     }
 
     private func received(topic: String, payload: String, retained: Bool) {
+        if topic.hasPrefix(settings.discoveryPrefix + "/") {
+            // Our retained sensor configs read back (not commands); an empty one is a removal.
+            guard let object = model.instrumentObject(ofConfigTopic: topic), !payload.isEmpty else { return }
+            publishedInstruments.insert(object)
+            // Known what is configured (the daemon answered): clear it at once if it is not.
+            if daemonReachable == true { clearRemovedInstruments() }
+            return
+        }
         switch model.action(topic: topic, payload: payload, retained: retained) {
         case .request(let command):
             switch request(command) {
@@ -239,6 +258,8 @@ public final class BridgeService {
         if key != discoveryKey {
             discoveryKey = key
             for message in model.discovery(instruments: instruments, ranges: ranges, scenes: scenes) { publish(message) }
+            publishedInstruments.formUnion(instruments.map { BridgeModel.objectID($0.id) })
+            clearRemovedInstruments()
         }
         if daemonReachable != true {
             publish(BridgeMessage(model.availabilityTopic, "online"))
@@ -262,6 +283,21 @@ public final class BridgeService {
             lastFrames = frames
             publishScreenshot()
         }
+    }
+
+    /// Instruments no longer configured (removed by a reload, or while the bridge was down) lose
+    /// their retained discovery and state: Home Assistant removes their sensors, instead of keeping
+    /// them "live" with the last price for ever (issue 54).
+    private func clearRemovedInstruments() {
+        let current = Set(instruments.map { BridgeModel.objectID($0.id) })
+        for object in publishedInstruments.subtracting(current).sorted() {
+            Self.log(6, "tickerboard-mqtt: instrument \(object) is no longer configured; its sensors are removed")
+            for message in model.removal(ofInstrumentObject: object) {
+                lastState[message.topic] = nil
+                publish(message)
+            }
+        }
+        publishedInstruments = current
     }
 
     /// The picture on the glass: the daemon writes the PNG into an anonymous in-memory file passed

@@ -15,6 +15,9 @@ public struct ControlLimits: Sendable, Equatable {
     /// A connection that sends nothing for this long is closed (a stuck or forgotten client must
     /// not hold one of the `clients` places).
     public var idleSeconds = 60.0
+    /// A request begun must end (its "\n") within this: a client sending a byte every 20 s is
+    /// never silent for `idleSeconds`, and eight of them held every place (issue 54).
+    public var requestSeconds = 10.0
     /// Answers a client leaves unread beyond this are its end: the connection is closed.
     public var unreadReplyBytes = 256 * 1024
 
@@ -37,6 +40,8 @@ public struct ControlSession: Sendable {
     private var tokens: Double
     private var lastRefill: Double
     public private(set) var lastActivity: Double
+    /// When the unfinished request in `buffer` began (nil: none).
+    public private(set) var requestBegan: Double?
     public private(set) var closed = false
     /// Requests answered with `busy` since the last one let through (logged once per burst).
     public private(set) var refusedForRate = 0
@@ -48,8 +53,11 @@ public struct ControlSession: Sendable {
         lastActivity = openedAt
     }
 
-    /// When the connection is closed for silence unless it sends something.
-    public var idleDeadline: Double { lastActivity + limits.idleSeconds }
+    /// When the connection is closed unless it sends something (silence), or unless it ends the
+    /// request it began.
+    public var idleDeadline: Double {
+        min(lastActivity + limits.idleSeconds, requestBegan.map { $0 + limits.requestSeconds } ?? .infinity)
+    }
 
     /// The bytes read at `time` (an empty read is the peer's end of file).
     public mutating func received(_ bytes: [UInt8], at time: Double) -> [Action] {
@@ -72,6 +80,8 @@ public struct ControlSession: Sendable {
         }
         buffer.append(contentsOf: bytes[start...])
         if buffer.count + 1 > limits.lineBytes { return actions + tooLong() }
+        // A request begun in this read (or an earlier one, still unfinished) has its own clock.
+        if buffer.isEmpty { requestBegan = nil } else if requestBegan == nil || start > 0 { requestBegan = time }
         return actions
     }
 
@@ -79,6 +89,9 @@ public struct ControlSession: Sendable {
     public mutating func idle(at time: Double) -> Action? {
         guard !closed, time >= idleDeadline else { return nil }
         closed = true
+        if let began = requestBegan, time >= began + limits.requestSeconds {
+            return .closeConnection(reason: "a request not finished within \(Int(limits.requestSeconds)) s")
+        }
         return .closeConnection(reason: "silent for \(Int(limits.idleSeconds)) s")
     }
 

@@ -8,8 +8,12 @@ public struct MQTTSettings: Sendable, Equatable {
     public var port = 1883
     /// The daemon's control socket.
     public var control = "/run/tickerboard/control"
-    /// The device's id in topics and Home Assistant (letters, digits, - and _).
+    /// The device's id in topics and Home Assistant (letters, digits, - and _). Without `node-id`
+    /// the bridge derives it from the machine (`MachineIdentity`): two walls made from one image
+    /// must not share it (issue 54: they kicked each other off the broker and shared sensors).
     public var nodeID = "tickerboard"
+    /// `node-id` was set in the config.
+    public var nodeIDGiven = false
     public var discoveryPrefix = "homeassistant"
     /// Where state is published and commands are read: `BASE/instrument/set`, … (default `tickerboard/NODE`).
     public var baseTopic: String?
@@ -66,6 +70,7 @@ public struct MQTTSettings: Sendable, Equatable {
                 return .invalid("expected letters, digits, - and _ (at most 64), like living-room")
             }
             nodeID = value
+            nodeIDGiven = true
         case "discovery-prefix":
             guard topic(value) else { return .invalid("expected an MQTT topic without wildcards, like homeassistant") }
             discoveryPrefix = value
@@ -93,5 +98,42 @@ public struct MQTTSettings: Sendable, Equatable {
             return .unknown
         }
         return .ok
+    }
+}
+
+/// A short, stable name for this machine, from systemd's machine id (`/etc/machine-id`, 32 hex
+/// digits, made at first boot, so different on every wall made from one image). The id itself is
+/// not shown: systemd asks that it not leave the machine, so only a hash of it (with this program's
+/// name, as sd_id128_get_machine_app_specific does with a key) is used.
+public enum MachineIdentity {
+    /// 8 hex digits, nil when the id is missing, empty ("uninitialized" before the first boot) or malformed.
+    public static func hash(machineID text: String) -> String? {
+        let id = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        guard id.utf8.count == 32, id.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else { return nil }
+        return StableHash.hex8(StableHash.fnv1a32(Array("tickerboard-mqtt:\(id)".utf8)))
+    }
+
+    /// The node id without `node-id`: `tickerboard-` and the machine's hash.
+    public static func nodeID(machineHash: String) -> String { "tickerboard-" + machineHash }
+
+    /// The MQTT client id: unique per machine even when two walls were given the same `node-id`
+    /// (the broker disconnects the older of two clients with one id).
+    public static func clientID(nodeID: String, nodeIDGiven: Bool, machineHash: String?) -> String {
+        guard let machineHash else { return "tickerboard-" + nodeID }
+        return nodeIDGiven ? "tickerboard-\(nodeID)-\(machineHash)" : nodeID
+    }
+}
+
+/// FNV-1a, 32 bits (offset basis 2166136261, prime 16777619): stable names, not secrecy.
+public enum StableHash {
+    public static func fnv1a32(_ bytes: [UInt8]) -> UInt32 {
+        var h: UInt32 = 2_166_136_261
+        for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return h
+    }
+
+    public static func hex8(_ v: UInt32) -> String {
+        let digits = String(v, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

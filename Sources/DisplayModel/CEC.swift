@@ -60,6 +60,10 @@ public enum CECNews: Sendable, Equatable {
     case ready(device: String, physicalAddress: UInt16, logicalAddress: UInt8)
     /// The adapter went away (unbound, unplugged: `ENODEV`), or none could be opened (`reason`).
     case gone(reason: String)
+    /// The adapter is open but has no physical address (nothing on its port, or a TV that dropped
+    /// hot-plug in standby: vc4 invalidates the address then): it cannot claim a logical address,
+    /// and Image View On from Unregistered is all it may send.
+    case addressLost(device: String, reason: String)
     /// A Standby reached us: the TV (or the whole system) was switched off by its remote.
     case standbyReceived(from: UInt8)
     /// The TV's Report Power Status.

@@ -27,6 +27,8 @@ final class CECLink {
     private var screenOn = true
     /// `.ready` was sent for the current claim.
     private var announced = false
+    /// `.addressLost` was sent since the last claim.
+    private var addressLost = false
 
     /// The DRM connector the daemon drives (the first output's), to pick the adapter on its port.
     private let output: () -> CECAdapterChoice.DRMConnectorID?
@@ -49,7 +51,8 @@ final class CECLink {
             self.monitor = monitor
             monitorRegistration = try? loop.watch(monitor.descriptor.rawValue) { [unowned self] _ in
                 let events = (try? monitor.readEvents()) ?? []
-                if adapter == nil, events.contains(where: { $0.action == "add" }) { open() }
+                let added = events.filter { $0.action == "add" }.compactMap { $0.deviceName.map { "/dev/" + $0 } }
+                if adapter == nil, !added.isEmpty { open(announced: Set(added)) }
             }
         }
         open()
@@ -62,11 +65,14 @@ final class CECLink {
         close()
     }
 
-    private func open() {
+    /// `announced`: the nodes whose arrival udevd has just announced (their group is set); another
+    /// node of the same module may still be root's for a moment, and its refusal is no news yet.
+    private func open(announced: Set<String>? = nil) {
         guard adapter == nil else { return }
         let paths: [String]
         if case .device(let path) = setting { paths = [path] } else { paths = CECAdapter.devicePaths() }
         var reasons: [String] = []
+        var refused: [String] = []
         var opened: [CECAdapter] = []
         for path in paths {
             do {
@@ -80,6 +86,7 @@ final class CECLink {
                 opened.append(a)
             } catch {
                 reasons.append("\(path): \(error)")
+                if announced?.contains(path) ?? true { refused.append("\(path): \(error)") }
             }
         }
         // The adapter on the port the screen is on (a Pi's second HDMI port has its own), else one
@@ -93,7 +100,6 @@ final class CECLink {
         }
         // An adapter that is there but cannot be opened (its node still root's, a sandbox without
         // DeviceAllow=char-cec) is worth a line even under `auto`, where "no adapter" is quiet.
-        let refused = reasons.filter { $0.contains(": ") && !$0.contains(" is a sink") && !$0.contains(" is receive-only") }
         if chosen == nil, !refused.isEmpty {
             log(.warning, "cec: cannot open \(refused.joined(separator: "; "))")
         }
@@ -121,6 +127,7 @@ final class CECLink {
         adapter = nil
         pending = [:]
         announced = false
+        addressLost = false
     }
 
     private func gone(_ reason: String) {
@@ -133,12 +140,17 @@ final class CECLink {
         if let la = a.logicalAddress, a.physicalAddress != 0xFFFF {
             guard !announced else { return }
             announced = true
+            addressLost = false
             send(.cec(.ready(device: a.path, physicalAddress: a.physicalAddress, logicalAddress: la)))
-        } else if announced {
-            // Unplugged from the TV (no physical address): nothing to talk to until it returns.
+        } else if a.physicalAddress == 0xFFFF, !addressLost {
+            // Unplugged, or a TV that dropped hot-plug in standby: the adapter stays open, as the
+            // core may still wake the TV from Unregistered; the address comes back with the TV.
+            let why = announced ? "\(a.path) lost its physical address (HDMI unplugged, or the TV dropped hot-plug in standby)"
+                                : "\(a.path) has no physical address (HDMI unplugged, or the TV is in standby)"
             announced = false
+            addressLost = true
             pending = [:]
-            send(.cec(.gone(reason: "\(a.path) lost its address (HDMI unplugged?)")))
+            send(.cec(.addressLost(device: a.path, reason: why)))
         }
     }
 

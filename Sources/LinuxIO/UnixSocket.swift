@@ -131,9 +131,15 @@ public final class UnixConnection {
         var pid: CInt = 0
         var uid: CUnsignedInt = 0, gid: CUnsignedInt = 0
         guard tb_peer_credentials(descriptor.rawValue, &pid, &uid, &gid) == 0 else { throw Errno.current }
-        var groups = [CUnsignedInt](repeating: 0, count: 256)
-        let n = groups.withUnsafeMutableBufferPointer { tb_peer_groups(descriptor.rawValue, $0.baseAddress, 256) }
-        return Credentials(pid: pid, uid: uid, gid: gid, groups: n > 0 ? Array(groups[0..<Int(n)]) : [])
+        // 256 first; a peer in more groups (up to NGROUPS_MAX, 65536) makes the kernel say ERANGE,
+        // and a member whose group came after the 256th was refused (issue 54).
+        for capacity in [256, 65_536] {
+            var groups = [CUnsignedInt](repeating: 0, count: capacity)
+            let n = groups.withUnsafeMutableBufferPointer { tb_peer_groups(descriptor.rawValue, $0.baseAddress, CInt(capacity)) }
+            if n >= 0 { return Credentials(pid: pid, uid: uid, gid: gid, groups: Array(groups[0..<Int(n)])) }
+            guard errno == ERANGE else { break }
+        }
+        return Credentials(pid: pid, uid: uid, gid: gid, groups: [])
     }
 
     /// Reads what is there (up to `maxBytes`) and the descriptors passed with it (owned by the

@@ -29,15 +29,87 @@ struct BridgeModelTests {
         let select = byTopic["homeassistant/select/hall/instrument/config"] ?? ""
         #expect(select.contains("\"options\": [\"AAPL\", \"SAP.DE\", \"VOD.L\"]"))
         #expect(select.contains("\"command_topic\": \"tickerboard/hall/instrument/set\""))
-        #expect(byTopic["homeassistant/sensor/hall/price_sap_de/config"]?.contains("\"unit_of_measurement\": \"EUR\"") == true)
+        #expect(byTopic["homeassistant/sensor/hall/price_sap_de_e26dcc8c/config"]?.contains("\"unit_of_measurement\": \"EUR\"") == true)
         // Pence are no ISO 4217 unit: no unit rather than a wrong one.
-        #expect(byTopic["homeassistant/sensor/hall/price_vod_l/config"]?.contains("unit_of_measurement") == false)
+        #expect(byTopic["homeassistant/sensor/hall/price_vod_l_0b876178/config"]?.contains("unit_of_measurement") == false)
         for (_, payload) in byTopic {
             #expect(payload.contains("\"availability_topic\": \"tickerboard/hall/availability\""))
             #expect(payload.contains("\"sw_version\": \"1.2.3\""))
             #expect(payload.contains("\"unique_id\": \"tickerboard_hall_"))
         }
         #expect(Set(messages.map(\.topic)).count == messages.count)
+    }
+
+    /// Issue 54 item 3: ids were folded to [a-z0-9_] and cut to 48, so SAP.DE and SAP-DE shared one
+    /// sensor. The suffixes are FNV-1a (32 bits) of the ids' UTF-8, computed with a Python loop
+    /// (h = (h ^ byte) * 16777619 mod 2^32 from 2166136261), not by this code.
+    @Test("object ids are one per instrument id: capitals and digits are lowercased, anything else gets a hash")
+    func objectIDsAreInjective() {
+        #expect(BridgeModel.objectID("AAPL") == "aapl")
+        #expect(BridgeModel.objectID("SAP.DE") == "sap_de_e26dcc8c")
+        #expect(BridgeModel.objectID("SAP-DE") == "sap_de_53685645")
+        #expect(BridgeModel.objectID("aapl") == "aapl_55c66b0b")
+        #expect(BridgeModel.objectID("^GSPC") == "_gspc_845d84ee")
+        #expect(BridgeModel.objectID("日経") == "___8dcd93b7")
+        #expect(BridgeModel.objectID("データ") == "____e3c8c8e4")
+        let long = String(repeating: "A", count: 60)
+        #expect(BridgeModel.objectID(long).count == 39 + 9)
+        #expect(BridgeModel.objectID(long) != BridgeModel.objectID(long + "B"))
+        // Every id in a set of look-alikes gets its own object id.
+        let ids = ["SAP.DE", "SAP-DE", "SAP_DE", "sap.de", "SAPDE", "sapde", "日経", "データ", "ÄÖÜ", "AOU"]
+        #expect(Set(ids.map(BridgeModel.objectID)).count == ids.count)
+    }
+
+    /// Issue 54 item 7: Home Assistant 2025.10 deprecated object_id ("Replace the "object_id":
+    /// "X" option with "default_entity_id": "sensor.X" in your published discovery configuration
+    /// ... This will stop working in Home Assistant Core 2026.4", its warning as users quoted it).
+    @Test("discovery names the default entity id as domain.slug, and no object_id")
+    func defaultEntityID() {
+        var s = MQTTSettings()
+        _ = s.apply("node-id", "Living-Room")
+        let messages = BridgeModel(settings: s, version: "1").discovery(instruments: instruments, ranges: [], scenes: [])
+        let byTopic = Dictionary(uniqueKeysWithValues: messages.map { ($0.topic, String(decoding: $0.payload, as: UTF8.self)) })
+        #expect(byTopic["homeassistant/light/Living-Room/screen/config"]?.contains("\"default_entity_id\": \"light.tickerboard_living_room_screen\"") == true)
+        #expect(byTopic["homeassistant/sensor/Living-Room/price_aapl/config"]?.contains("\"default_entity_id\": \"sensor.tickerboard_living_room_price_aapl\"") == true)
+        #expect(messages.allSatisfy { !String(decoding: $0.payload, as: UTF8.self).contains("object_id") })
+    }
+
+    /// Issue 54 item 4: an instrument removed by a reload kept its retained discovery and state.
+    @Test("a removed instrument's sensors are cleared with empty retained payloads; read-back topics name it")
+    func removal() {
+        let model = BridgeModel(settings: settings, version: "1")
+        let messages = model.removal(ofInstrumentObject: "sap_de_e26dcc8c")
+        #expect(messages.map(\.topic) == ["homeassistant/sensor/hall/price_sap_de_e26dcc8c/config",
+                                         "homeassistant/sensor/hall/change_sap_de_e26dcc8c/config",
+                                         "homeassistant/sensor/hall/market_sap_de_e26dcc8c/config",
+                                         "tickerboard/hall/instrument/sap_de_e26dcc8c/state"])
+        #expect(messages.allSatisfy { $0.payload.isEmpty && $0.retain })
+        #expect(model.instrumentObject(ofConfigTopic: "homeassistant/sensor/hall/price_sap_de_e26dcc8c/config") == "sap_de_e26dcc8c")
+        #expect(model.instrumentObject(ofConfigTopic: "homeassistant/sensor/hall/market_aapl/config") == "aapl")
+        #expect(model.instrumentObject(ofConfigTopic: "homeassistant/sensor/hall/display/config") == nil)
+        #expect(model.instrumentObject(ofConfigTopic: "homeassistant/sensor/other/price_aapl/config") == nil)
+        #expect(model.instrumentObject(ofConfigTopic: "homeassistant/select/hall/price_aapl/config") == nil)
+        #expect(model.instrumentConfigSubscription == "homeassistant/sensor/hall/+/config")
+    }
+
+    /// Issue 54 item 1: two walls made from one image shared node id `tickerboard` and client id
+    /// `tickerboard-tickerboard`. The expected hash is FNV-1a 32 of "tickerboard-mqtt:" + the
+    /// machine id, by a Python loop.
+    @Test("without node-id the node and client ids come from the machine id; a given node-id keeps a unique client id")
+    func machineIdentity() {
+        let id = "7b6f1d2a9c3e4f5081a2b3c4d5e6f708\n"
+        #expect(MachineIdentity.hash(machineID: id) == "ff4a7361")
+        #expect(MachineIdentity.hash(machineID: "") == nil)
+        #expect(MachineIdentity.hash(machineID: "uninitialized\n") == nil)
+        #expect(MachineIdentity.hash(machineID: "7B6F1D2A9C3E4F5081A2B3C4D5E6F708") == nil)
+        #expect(MachineIdentity.nodeID(machineHash: "ff4a7361") == "tickerboard-ff4a7361")
+        #expect(MachineIdentity.clientID(nodeID: "tickerboard-ff4a7361", nodeIDGiven: false, machineHash: "ff4a7361") == "tickerboard-ff4a7361")
+        #expect(MachineIdentity.clientID(nodeID: "hall", nodeIDGiven: true, machineHash: "ff4a7361") == "tickerboard-hall-ff4a7361")
+        #expect(MachineIdentity.clientID(nodeID: "tickerboard", nodeIDGiven: false, machineHash: nil) == "tickerboard-tickerboard")
+        var s = MQTTSettings()
+        #expect(!s.nodeIDGiven)
+        _ = s.apply("node-id", "hall")
+        #expect(s.nodeIDGiven)
     }
 
     @Test("command topics become control requests; anything else is ignored with a reason")
@@ -89,7 +161,7 @@ struct BridgeModelTests {
         #expect(messages["tickerboard/hall/cycling/state"] == "OFF")
         #expect(messages["tickerboard/hall/screen_mode/state"] == "off")
         #expect(messages["tickerboard/hall/instrument/aapl/state"] == "{\"price\": 190.5, \"change\": 1.5, \"change_percent\": 0.79, \"market\": \"open\", \"stale\": false}")
-        #expect(messages["tickerboard/hall/instrument/sap_de/state"] == "{\"price\": null, \"change\": null, \"change_percent\": null, \"market\": null, \"stale\": false}")
+        #expect(messages["tickerboard/hall/instrument/sap_de_e26dcc8c/state"] == "{\"price\": null, \"change\": null, \"change_percent\": null, \"market\": null, \"stale\": false}")
     }
 
     @Test("[mqtt] keys: good values taken, bad ones named")

@@ -109,6 +109,29 @@ struct ControlSessionTests {
         #expect(session.closed)
     }
 
+    /// Issue 54 item 12: a byte every 20 s is never 60 s of silence; eight such clients held every
+    /// place for ever. A request begun must end within 10 s, however it trickles.
+    @Test("a request trickled a byte at a time is closed 10 s after it began; finished ones reset the clock")
+    func trickledRequest() {
+        var session = ControlSession(openedAt: 0)
+        _ = session.received(bytes("s"), at: 1)
+        _ = session.received(bytes("t"), at: 6)
+        #expect(session.idleDeadline == 11)
+        #expect(session.idle(at: 10.9) == nil)
+        _ = session.received(bytes("a"), at: 10.95)
+        #expect(session.idle(at: 11) == .closeConnection(reason: "a request not finished within 10 s"))
+
+        var finished = ControlSession(openedAt: 0)
+        _ = finished.received(bytes("status\nnex"), at: 1)   // one request done, the next begun at 1
+        _ = finished.received(bytes("t\n"), at: 9)           // done within its 10 s
+        #expect(finished.requestBegan == nil)
+        #expect(finished.idleDeadline == 69)                 // silence only, from the last byte
+        _ = finished.received(bytes("sta"), at: 30)
+        #expect(finished.idleDeadline == 40)
+        #expect(finished.idle(at: 39.9) == nil)
+        #expect(finished.idle(at: 40) == .closeConnection(reason: "a request not finished within 10 s"))
+    }
+
     @Test("bad UTF-8 is an error answer, not a crash")
     func badUTF8() {
         var session = ControlSession(openedAt: 0)

@@ -246,7 +246,8 @@ cec_phases() {
   done
   echo "cec_tv: $TVDEV cec_tx: $TXDEV" >> "$L"
   : > "$TV"
-  H1=$(date -d '-1 min' +%H:%M) H2=$(date -d '+5 min' +%H:%M) WSTART=$(date -d "$(date -d '-1 min' +%H:%M)" +%s)
+  H1=$(date -d '-1 min' +%H:%M) H2=$(date -d '+5 min' +%H:%M)
+  WSTART=$(date -d "$H1" +%s) WEND=$(date -d "$H2" +%s)
   # Idle blanking starts with the reload after the tap (b): counted from start-up it could blank the
   # screen before a slow guest had the TV on the bus, and (0) would then retry Standby, not the wake.
   { grep -v '^blank-after-idle' "$OUT/cec.conf"; echo "schedule = Mon-Sun $H1-$H2"; } > "$OUT/cec-run.conf"
@@ -327,9 +328,14 @@ cec_phases() {
   MON=$!
   wait_text "$OUT/d-cec-monitor.log" 'Initial Event'
   cmark unconfigure_before
+  # Off by the schedule first (the clock past its end), so that stepping back into it is an "on".
+  n=$(grep -c 'power: screen off' "$L")
+  date -s "@$(( WEND + 60 ))" > /dev/null
+  wait_count "$L" 'power: screen off' $((n + 1))
   v4l2-ctl -d "$(vnode vivid-001-vid-cap)" --clear-edid >> "$L" 2>&1
   echo "cec_unconfigured: $TXDEV $(cec-ctl -d "$TXDEV" 2>&1 | sed -n 's/^[[:space:]]*Physical Address[[:space:]]*: //p')" >> "$L"
   wait_text "$OUT/d-cec-monitor.log" 'PA: f.f.f.f'
+  wait_text "$L" 'no physical address\|lost its physical address'
   date -s "@$(( WSTART + 30 ))" > /dev/null
   wait_text "$L" 'sent Image View On from Unregistered'
   wait_text "$OUT/d-cec-monitor.log" 'Transmitted by Unregistered to TV (15 to 0): IMAGE_VIEW_ON'

@@ -354,13 +354,21 @@ fd = os.open("/dev/dri/card0", os.O_RDWR); print("held", flush=True); time.sleep
   wait_prop ActiveState active 30
   echo "# edited by the admin" >> "$CONF"; cp "$OUT/TBE2E.csv" "$DATA/"
   PIDU=$(prop MainPID); OK=1
+  # The Home Assistant bridge runs too (no broker here: it keeps reconnecting, active); an upgrade
+  # must restart it with the new binary and a removal stop it (issue 54 item 20).
+  systemctl start --no-block tickerboard-mqtt.service
+  MQ() { systemctl show -P "$1" tickerboard-mqtt.service; }
+  d=$(( $(cs) + 6000 )); until [ "$(MQ ActiveState)" = active ] && [ "$(MQ MainPID)" != 0 ] || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+  PIDM=$(MQ MainPID)
   dpkg -i "$OUT/tickerboard.deb" > /tmp/dpkg2.log 2>&1; R1=$?
   wait_prop ActiveState active 30
-  DET="again: dpkg -i exit $R1, config $(grep -q '^# edited by the admin$' "$CONF" && echo kept || echo REPLACED), MainPID $PIDU -> $(prop MainPID) ($(prop ActiveState))"
-  { [ "$R1" = 0 ] && grep -q '^# edited by the admin$' "$CONF" && [ "$(prop MainPID)" != "$PIDU" ] && [ "$(prop ActiveState)" = active ]; } || OK=0
+  d=$(( $(cs) + 6000 )); until [ "$(MQ ActiveState)" = active ] && [ "$(MQ MainPID)" != 0 ] || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+  DET="again: dpkg -i exit $R1, config $(grep -q '^# edited by the admin$' "$CONF" && echo kept || echo REPLACED), MainPID $PIDU -> $(prop MainPID) ($(prop ActiveState)); the bridge $PIDM -> $(MQ MainPID) ($(MQ ActiveState))"
+  { [ "$R1" = 0 ] && grep -q '^# edited by the admin$' "$CONF" && [ "$(prop MainPID)" != "$PIDU" ] && [ "$(prop ActiveState)" = active ] \
+    && [ -n "$PIDM" ] && [ "$PIDM" != 0 ] && [ "$(MQ MainPID)" != "$PIDM" ] && [ "$(MQ ActiveState)" = active ]; } || OK=0
   dpkg -r tickerboard > /tmp/dpkg3.log 2>&1; R2=$?
-  DET="$DET; dpkg -r exit $R2: $(prop ActiveState), binary $([ -e /usr/bin/tickerboard ] && echo left || echo gone), config $([ -f "$CONF" ] && echo kept || echo gone), data $([ -f /var/lib/private/tickerboard/TBE2E.csv ] && echo kept || echo gone), unit $(systemctl is-enabled $U 2>&1)"
-  { [ "$R2" = 0 ] && [ "$(prop ActiveState)" = inactive ] && [ ! -e /usr/bin/tickerboard ] && [ -f "$CONF" ] && [ -f /var/lib/private/tickerboard/TBE2E.csv ]; } || OK=0
+  DET="$DET; dpkg -r exit $R2: $(prop ActiveState), the bridge $(MQ ActiveState), binary $([ -e /usr/bin/tickerboard ] && echo left || echo gone), config $([ -f "$CONF" ] && echo kept || echo gone), data $([ -f /var/lib/private/tickerboard/TBE2E.csv ] && echo kept || echo gone), unit $(systemctl is-enabled $U 2>&1)"
+  { [ "$R2" = 0 ] && [ "$(prop ActiveState)" = inactive ] && [ "$(MQ ActiveState)" != active ] && [ ! -e /usr/bin/tickerboard ] && [ -f "$CONF" ] && [ -f /var/lib/private/tickerboard/TBE2E.csv ]; } || OK=0
   dpkg -P tickerboard > /tmp/dpkg4.log 2>&1; R3=$?
   LEFT=$(ls -d /etc/tickerboard /var/lib/tickerboard /var/lib/private/tickerboard /etc/systemd/system/multi-user.target.wants/$U /etc/systemd/system/$U 2>/dev/null | tr '\n' ' ')
   DET="$DET; dpkg -P exit $R3, left: ${LEFT:-nothing}"

@@ -2,13 +2,14 @@
 """tickerboard-mqtt against a real mosquitto broker on loopback and the real daemon on the headless
 display: the Home Assistant discovery configs are retained, commands published as Home Assistant
 would publish them reach the screen (status file), state comes back, the picture is published as a
-PNG, a broker restart is survived (discovery sent again), and the last will says `offline` when the
-bridge dies. Every wait is for an observable state (a message, a status file), never a fixed sleep.
+PNG, a broker restart is survived (discovery sent again), the last will says `offline` when the
+bridge dies, an instrument removed by a reload loses its sensors, and two walls made from one image
+(no node-id, their own machine ids) stay connected side by side under node ids of their own. Every wait is for an observable state (a message, a status file), never a fixed sleep.
 
 usage: mqtt-check.py TICKERBOARD_BINARY TICKERBOARD_MQTT_BINARY DATA_CSV
 Prints RESULT <name> PASS|FAIL lines and a closing 'N passed, N failed' line.
 """
-import json, os, shutil, signal, socket, subprocess, sys, tempfile
+import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tbcheck import read_json, stop, wait_for  # noqa: E402
@@ -112,6 +113,19 @@ try:
         ok = isinstance(body.get("price"), (int, float)) and "change_percent" in body
     result("mqtt-price-sensors", ok, price[0] if price else "none")
 
+    # Issue 54 item 4: B removed by a reload loses its retained discovery and state (it stayed "live"
+    # with its last price for ever); A keeps its own.
+    with open(conf) as f:
+        text = f.read()
+    with open(conf, "w") as f:
+        f.write(text.replace("[instrument B]\ndaily = B.csv\ncurrency = EUR\n", ""))
+    daemon.send_signal(signal.SIGHUP)
+    gone = wait_for(lambda: sub("homeassistant/sensor/hall/price_b/config", 1, 2) == []
+                    and sub("tickerboard/hall/instrument/b/state", 1, 2) == [], 60)
+    kept = sub("homeassistant/sensor/hall/price_a/config", 1, 5)
+    result("mqtt-removed-instrument-cleared", bool(gone) and len(kept) == 1,
+           "B's config and state %s; A's config %s" % ("cleared" if gone else "still retained", "kept" if kept else "gone"))
+
     # The broker restarts (without persistence: the retained configs are gone): the bridge reconnects
     # and sends discovery again, and commands work again.
     stop(mosq, signal.SIGTERM, 10)
@@ -125,6 +139,43 @@ try:
     bridge.wait()
     will = wait_for(lambda: sub("tickerboard/hall/availability", 1, 5) == ["tickerboard/hall/availability offline"], 120)
     result("mqtt-last-will-offline", bool(will))
+
+    # Issue 54 item 1: two walls made from one image (the same config, no node-id) on one broker.
+    # Each runs in a mount namespace of its own with its own /etc/machine-id, as two machines do.
+    # Before, both were node `tickerboard` with client id `tickerboard-tickerboard`: the broker
+    # dropped one for the other about once a second, for ever. The node ids expected are
+    # "tickerboard-" + FNV-1a 32 of "tickerboard-mqtt:" + the machine id, computed here.
+    def fnv(text):
+        h = 2166136261
+        for b in text.encode():
+            h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+        return "%08x" % h
+    walls_conf = os.path.join(work, "walls.conf")
+    with open(walls_conf, "w") as f:
+        f.write("[mqtt]\nhost = 127.0.0.1\nport = %d\ncontrol = %s\npoll-interval = 1s\n" % (port, sock))
+    walls, nodes = [], []
+    for i, mid in enumerate(("1" * 32, "2" * 32)):
+        path = os.path.join(work, "machine-id-%d" % i)
+        with open(path, "w") as f:
+            f.write(mid + "\n")
+        nodes.append("tickerboard-" + fnv("tickerboard-mqtt:" + mid))
+        walls.append(subprocess.Popen(["unshare", "-m", "sh", "-c", 'mount --bind "$0" /etc/machine-id && exec "$1" --config "$2"',
+                                       path, BRIDGE, walls_conf],
+                                      stderr=open(os.path.join(work, "wall-%d.log" % i), "w"), stdout=subprocess.DEVNULL))
+    try:
+        online = all(wait_for(lambda n=n: sub("tickerboard/%s/availability" % n, 1, 5) == ["tickerboard/%s/availability online" % n], 60)
+                     for n in nodes)
+        # An observation window, not a wait: both stay connected through it (one connection each).
+        window_end = time.monotonic() + 15
+        while time.monotonic() < window_end:
+            time.sleep(0.5)
+        connects = [open(os.path.join(work, "wall-%d.log" % i)).read().count("connected to ") for i in range(2)]
+        configs = [len(sub("homeassistant/select/%s/instrument/config" % n, 1, 5)) for n in nodes]
+        result("mqtt-two-walls-one-image", bool(online) and connects == [1, 1] and configs == [1, 1],
+               "nodes %s, online %s, connections in 15 s %s, discovery each %s" % (nodes, bool(online), connects, configs))
+    finally:
+        for w in walls:
+            stop(w, signal.SIGTERM, 10)
 finally:
     if bridge and bridge.poll() is None:
         stop(bridge, signal.SIGTERM, 10)

@@ -263,6 +263,32 @@ struct CECTests {
         #expect(d.cecRequests.dropFirst(n).map(\.value) == [.standby])
     }
 
+    /// Issue 49 item 7: many TVs drop hot-plug in standby; vc4 then invalidates the physical address
+    /// and the adapter unconfigures (cec-adap.c: cec_phys_addr_invalidate). The link used to report
+    /// that as "gone" and the morning's scheduled on sent nothing. The CEC core lets an unconfigured
+    /// adapter send exactly Image View On from Unregistered to the TV (cec_transmit_msg_fh).
+    @Test("an adapter without a physical address: no standby, but the scheduled on still wakes the TV")
+    func wakeWithoutAddress() throws {
+        let d = try Self.started(wall: Self.wednesdayEvening)
+        d.run(for: 120)  // 22:01: the screen and the TV are off
+        #expect(!d.core.screenOn && d.core.status().cec == "tv-standby")
+        d.send(.cec(.addressLost(device: "/dev/cec1", reason: "/dev/cec1 lost its physical address")))
+        #expect(d.core.status().cec == "no-address")
+        #expect(d.logs.filter { $0.value.contains("still wakes the TV") }.count == 1)
+        let n = d.cecRequests.count
+        d.run(for: Self.thursdayMorning + 30 - d.time.wall)  // 07:00:30
+        #expect(d.core.screenOn)
+        #expect(d.cecRequests.dropFirst(n).map(\.value) == [.wake], "\(d.cecRequests.dropFirst(n).map(\.value))")
+        // The TV on again gives the address back: the claim is announced and the talk goes on.
+        d.send(.cec(Self.ready))
+        #expect(d.core.status().cec == "tv-on")
+        // Unbound while without an address: said once as gone.
+        d.send(.cec(.addressLost(device: "/dev/cec1", reason: "lost")))
+        d.send(.cec(.gone(reason: "/dev/cec1: no such device")))
+        #expect(d.core.status().cec == "no-adapter")
+        #expect(d.logs.filter { $0.value.contains("adapter is gone") }.count == 1)
+    }
+
     @Test("auto without an adapter is quiet; on without one says so once; off sends nothing")
     func settings() throws {
         let autoQuiet = CoreDriver(config: { var c = Config.watchlist(["A"]); c.cec = .auto; return c }())

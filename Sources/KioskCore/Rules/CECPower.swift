@@ -37,6 +37,8 @@ public struct CECPower: Sendable {
     public var setting: CECSetting
     /// The adapter's device and physical address once it claimed its logical address.
     public private(set) var adapter: (device: String, physicalAddress: UInt16)?
+    /// The adapter open without a physical address: a wake still goes out (from Unregistered).
+    public private(set) var unaddressed: String?
     private var goneReason: String?
     /// The screen's state as last told (nil before the first decision).
     public private(set) var wantOn: Bool?
@@ -58,10 +60,10 @@ public struct CECPower: Sendable {
 
     /// The status file's `cec`: `off`, `no-adapter`, `tv-on`, `tv-standby`, `tv-off-by-hand`,
     /// `not-answering` (requests unacknowledged, being retried), `claiming` (adapter open, no
-    /// logical address yet).
+    /// logical address yet), `no-address` (adapter open, no physical address).
     public var status: String {
         guard enabled else { return "off" }
-        guard adapter != nil else { return goneReason == nil ? "claiming" : "no-adapter" }
+        guard adapter != nil else { return unaddressed != nil ? "no-address" : goneReason == nil ? "claiming" : "no-adapter" }
         if failing { return "not-answering" }
         if offByHand { return "tv-off-by-hand" }
         switch wantOn {
@@ -77,7 +79,11 @@ public struct CECPower: Sendable {
         wantOn = on
         retryDue = nil
         failures = 0
-        guard adapter != nil else { return [] }
+        guard adapter != nil else {
+            // Without an address only the wake can go out (f0:04); a standby has nobody to reach.
+            guard on, unaddressed != nil else { return [] }
+            return wake(at: t)
+        }
         return on ? wake(at: t) : standby()
     }
 
@@ -107,15 +113,27 @@ public struct CECPower: Sendable {
         case .ready(let device, let pa, let la):
             let first = adapter == nil
             adapter = (device, pa)
+            unaddressed = nil
             goneReason = nil
             guard first else { return [] }
             var out: [Output] = [.log(.notice, "cec: \(device) is playback device \(la) at \(Self.format(pa))")]
             if let wantOn { out += wantOn ? wake(at: t) : standby() }
             return out
-        case .gone(let reason):
+        case .addressLost(let device, let reason):
             let wasThere = adapter != nil
+            adapter = nil
+            unaddressed = device
+            retryDue = nil
+            queryDue = nil
+            failures = 0
+            failing = false
+            guard wasThere else { return [] }
+            return [.log(.notice, "cec: \(reason); the next scheduled on still wakes the TV (Image View On from Unregistered)")]
+        case .gone(let reason):
+            let wasThere = adapter != nil || unaddressed != nil
             let firstWord = goneReason == nil && !wasThere
             adapter = nil
+            unaddressed = nil
             goneReason = reason
             retryDue = nil
             queryDue = nil
