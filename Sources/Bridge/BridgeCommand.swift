@@ -39,7 +39,9 @@ public enum BridgeCommand {
             default: return usage("unknown argument \"\(arg)\"")
             }
         }
-        var (settings, problems) = load(path: path, dropIns: ConfigDropIns.files(in: directory ?? ConfigDropIns.defaultDirectory(for: path)))
+        let scan = ConfigDropIns.scan(directory ?? ConfigDropIns.defaultDirectory(for: path))
+        var (settings, problems) = load(path: path, dropIns: scan.files)
+        problems = scan.refused.map { ("\($0.file): \($0.reason)", false) } + problems
         for problem in problems { BridgeService.log(problem.error ? 3 : 4, problem.text) }
         if problems.contains(where: \.error) { return 2 }
         let machineHash = (try? RegularFile.read("/etc/machine-id", limit: 4096))

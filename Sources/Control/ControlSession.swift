@@ -121,12 +121,15 @@ public struct ControlSession: Sendable {
     }
 }
 
-/// Whether a peer may use the socket: root, the daemon's own user, or a member of the socket's group.
-/// (The socket's mode already keeps others from connecting; this holds when it is passed in by systemd
-/// with another mode, or when a test loosens it.)
+/// Whether a peer may use the socket: root, or a member of the socket's group; without a group,
+/// the daemon's own user. With a group, the daemon's user counts only as a member: the shipped
+/// units run the fetcher (and the alert commands it starts) as the same dynamic user, and a
+/// compromised fetcher or a careless alert script could put banners up, take screenshots and
+/// switch the screen off (issue 54). (The socket's mode already keeps others from connecting; this
+/// holds when it is passed in by systemd with another mode, or when a test loosens it.)
 public struct ControlPeerPolicy: Sendable, Equatable {
     public var ownUID: UInt32
-    /// The group whose members may talk (nil: only root and the daemon's user).
+    /// The group whose members may talk (nil: root and the daemon's user).
     public var group: UInt32?
 
     public init(ownUID: UInt32, group: UInt32?) {
@@ -135,8 +138,8 @@ public struct ControlPeerPolicy: Sendable, Equatable {
     }
 
     public func allows(uid: UInt32, gid: UInt32, groups: [UInt32]) -> Bool {
-        if uid == 0 || uid == ownUID { return true }
-        guard let group else { return false }
+        if uid == 0 { return true }
+        guard let group else { return uid == ownUID }
         return gid == group || groups.contains(group)
     }
 }

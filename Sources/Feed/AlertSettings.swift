@@ -4,9 +4,10 @@
 extension AlertConfig {
     public static let keys = ["instrument", "above", "below", "move", "stale", "hysteresis", "banner", "command"]
 
-    /// Applies `key = value` to this alert: `.invalid` with the message for a bad value, `.unknown`
-    /// for a key that is not an alert's.
-    public mutating func apply(_ key: String, _ value: String) -> FetchKeyCheck {
+    /// Applies `key = value` (a line of `file`) to this alert: `.invalid` with the message for a bad
+    /// value, `.unknown` for a key that is not an alert's. Every key is replaced by a later file's;
+    /// the condition (above, below, move or stale: one per alert) too, whichever of them it is.
+    public mutating func apply(_ key: String, _ value: String, file: String? = nil) -> FetchKeyCheck {
         func amount(_ text: String) -> ExactDecimal? {
             // Below 10^15, so products of amounts stay far inside ExactDecimal's bound.
             guard let v = ExactDecimal(text), v.magnitude < ExactDecimal(units: 1_000_000_000_000_000 * 1_000_000_000_000) else { return nil }
@@ -18,8 +19,11 @@ extension AlertConfig {
             return p
         }
         func setCondition(_ c: Condition) -> FetchKeyCheck {
-            if condition != nil { return .invalid("[alert \(name)] already has a condition; one of above, below, move, stale per alert") }
+            if condition != nil, conditionFile == file {
+                return .invalid("[alert \(name)] already has a condition; one of above, below, move, stale per alert")
+            }
             condition = c
+            conditionFile = file
             return .ok
         }
         switch key {

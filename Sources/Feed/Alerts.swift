@@ -30,6 +30,9 @@ public struct AlertConfig: Equatable, Sendable {
     public var line: Int
     public var lines: [String: Int] = [:]
     public var files: [String: String] = [:]
+    /// The file whose line set `condition`: a later file (a drop-in) replaces it, one file may not
+    /// give two (issue 54: a drop-in's `above = 250` over the main file's `above = 300` was an error).
+    public var conditionFile: String?
 
     public init(name: String, line: Int) {
         self.name = name

@@ -169,8 +169,16 @@ public final class AlertHooks {
     var lastTick: Int64?
     /// The stale alerts need a look without new data.
     public static let tick: Int64 = 60
-    /// Commands running at once; a firing beyond them is refused (said in the log).
+    /// Commands running at once; a firing beyond them waits in `queued`.
     public static let maximumRunning = 4
+    /// Firings waiting for a place or for the rate (`alert-command-rate`), oldest first. Their
+    /// alerts are already disarmed, so a firing dropped here would never run (issue 54: seven
+    /// alerts crossing in one market-wide move ran four commands). Bounded: beyond it the oldest
+    /// goes, said in the log.
+    public private(set) var queued: [AlertFiring] = []
+    public static let maximumQueued = 64
+    /// When a firing held by the rate may run (nil: none is held by it).
+    var queueHeldUntil: Int64?
 
     /// nil when no alert has a command.
     public init?(config: FetchConfig, launcher: any AlertLauncher = SystemAlertLauncher(), log: FetchLog = .standardError,
@@ -232,27 +240,61 @@ public final class AlertHooks {
     }
 
     func run(_ firing: AlertFiring, now: Int64) {
-        let name = firing.alert.name
         guard let argv = policy.command(of: firing.alert) else { return }
-        if running.count >= Self.maximumRunning {
-            log.write(.warning, "alert \(firing.message): not running \(argv[0]): \(running.count) alert commands still run")
+        if !queued.isEmpty || running.count >= Self.maximumRunning {
+            enqueue(firing, why: running.count >= Self.maximumRunning ? "\(running.count) alert commands still run" : "earlier firings wait")
             return
         }
+        start(firing, argv: argv, now: now)
+    }
+
+    /// Starts `firing` now if the limits let it: false when the rate holds it (it stays queued).
+    @discardableResult
+    func start(_ firing: AlertFiring, argv: [String], now: Int64, queued wasQueued: Bool = false) -> Bool {
+        let name = firing.alert.name
         switch limiter.admit(name, at: now) {
         case .tooSoon(let until):
+            // The same alert ran moments ago: spacing it is the setting's point.
             log.write(.notice, "alert \(firing.message): not running \(argv[0]) again before \(AlertFiring.iso(until)) (alert-command-interval)")
-            return
+            return true
         case .overCap(let until):
-            log.write(.warning, "alert \(firing.message): not running \(argv[0]) before \(AlertFiring.iso(until)) (alert-command-rate)")
-            return
+            if !wasQueued {
+                log.write(.warning, "alert \(firing.message): \(argv[0]) waits until \(AlertFiring.iso(until)) (alert-command-rate)")
+                enqueue(firing, why: nil)
+            }
+            queueHeldUntil = until
+            return false
         case .run: break
         }
         switch launcher.spawn(argv, environment: firing.environment) {
         case .success(let pid):
-            log.write(.notice, "alert \(firing.message): running \(argv[0]) (pid \(pid))")
+            log.write(.notice, "alert \(firing.message): running \(argv[0]) (pid \(pid))"
+                      + (wasQueued ? " after waiting \(now - firing.time) s" : ""))
             running.append(Child(pid: pid, alert: name, deadline: now + policy.timeout))
         case .failure(let error):
             log.write(.error, "alert \(firing.message): cannot run \(argv[0]): \(error)")
+        }
+        return true
+    }
+
+    private func enqueue(_ firing: AlertFiring, why: String?) {
+        if queued.count >= Self.maximumQueued {
+            let dropped = queued.removeFirst()
+            log.write(.error, "alert \(dropped.message): dropped: \(Self.maximumQueued) alert commands wait already")
+        }
+        queued.append(firing)
+        if let why { log.write(.notice, "alert \(firing.message): its command waits (\(why))") }
+    }
+
+    /// Runs what waits, oldest first, while places and the rate allow.
+    func runQueued(now: Int64) {
+        if let held = queueHeldUntil, now < held { return }
+        queueHeldUntil = nil
+        while !queued.isEmpty, running.count < Self.maximumRunning {
+            let firing = queued[0]
+            guard let argv = policy.command(of: firing.alert) else { queued.removeFirst(); continue }
+            guard start(firing, argv: argv, now: now, queued: true) else { return }
+            queued.removeFirst()
         }
     }
 
@@ -274,6 +316,7 @@ public final class AlertHooks {
             still.append(child)
         }
         running = still
+        runQueued(now: now)
         if lastTick.map({ now - $0 >= Self.tick || now < $0 }) ?? true {
             lastTick = now
             judge(instrument: nil, now: now, observe: observe)
@@ -285,6 +328,9 @@ public final class AlertHooks {
     public func nextWake(now: Int64) -> Int64 {
         var next = (lastTick ?? now) + Self.tick
         for child in running { next = min(next, child.killed ? now + 1 : child.deadline) }
+        // A firing held by the rate runs when the rate allows (one held for a place runs when a
+        // command ends: its deadline is above, and the fetcher polls on SIGCHLD as well).
+        if !queued.isEmpty, let held = queueHeldUntil { next = min(next, held) }
         return max(next, now)
     }
 
@@ -292,11 +338,14 @@ public final class AlertHooks {
     public func adopt(_ other: AlertHooks) {
         running += other.running
         lastTick = other.lastTick
+        // What waited still runs (if its alert still has a command after the reload).
+        queued += other.queued
+        queueHeldUntil = other.queueHeldUntil
     }
 
     /// True when the hooks judge nothing and wait for no command: a reload left them only to
     /// collect their children, and they have.
-    public var isSpent: Bool { alerts.isEmpty && running.isEmpty }
+    public var isSpent: Bool { alerts.isEmpty && running.isEmpty && queued.isEmpty }
 
     /// The hooks after a reload: the new configuration's, holding the old one's running commands;
     /// or, when no alert has a command any more, the old ones judging nothing, until their commands

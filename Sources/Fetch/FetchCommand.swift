@@ -42,8 +42,8 @@ public enum FetchCommand {
         var configPath: String?
         var configDirectory: String?
         /// The drop-ins read after the config: `--config-dir`, else `conf.d` beside the config.
-        func dropIns(_ path: String) -> [String] {
-            ConfigDropIns.files(in: configDirectory ?? ConfigDropIns.defaultDirectory(for: path))
+        func dropIns(_ path: String) -> (files: [String], refused: [ConfigDropIns.Refused]) {
+            ConfigDropIns.scan(configDirectory ?? ConfigDropIns.defaultDirectory(for: path))
         }
         var once = false, dryRun = false, print = false, check = false, intraday = false
         var providerName: String?, symbol: String?, baseURL: String?
@@ -80,8 +80,9 @@ public enum FetchCommand {
 
         // --print works without a config file: the built-in providers need none (a key still helps).
         let path = configPath ?? FetchConfig.defaultPath
-        var (config, issues) = (print && configPath == nil && !FileSystem.isReadable(path))
-            ? (FetchConfig(), []) : FetchConfig.load(path: path, dropIns: dropIns(path))
+        let scan = dropIns(path)
+        var (config, issues): (FetchConfig, [FetchConfig.Issue]) = (print && configPath == nil && !FileSystem.isReadable(path))
+            ? (FetchConfig(), []) : FetchConfig.load(path: path, dropIns: scan.files, refused: scan.refused)
         for issue in issues { printError("\(issue)") }
         if issues.contains(where: \.isError) { return 2 }
 
@@ -120,7 +121,8 @@ public enum FetchCommand {
 
     /// The service: SIGHUP re-reads the config (a config with errors keeps the running one),
     /// SIGTERM/SIGINT end it after the current request.
-    static func runService(initial: Fetcher, path: String, dropIns: () -> [String], environment: [String: String]) -> Int32 {
+    static func runService(initial: Fetcher, path: String, dropIns: () -> (files: [String], refused: [ConfigDropIns.Refused]),
+                           environment: [String: String]) -> Int32 {
         // Sleeps end on a signal, or when the wall clock is set: the schedule is in wall time, and
         // after an NTP step (a board that booted with its clock behind) a sleep of up to an hour
         // on the monotonic clock would fetch nothing for that hour.
@@ -158,7 +160,8 @@ public enum FetchCommand {
                 return received != SIGTERM && received != SIGINT
             })
             guard reload else { return 0 }
-            let (config, issues) = FetchConfig.load(path: path, dropIns: dropIns())
+            let scan = dropIns()
+            let (config, issues) = FetchConfig.load(path: path, dropIns: scan.files, refused: scan.refused)
             for issue in issues { FetchLog.standardError.write(issue.isError ? .error : .warning, "\(issue)") }
             if issues.contains(where: \.isError) {
                 FetchLog.standardError.write(.error, "\(path): errors, keeping the running configuration")

@@ -74,7 +74,8 @@ public struct FetchConfig: Sendable, Equatable {
     }
 
     /// Reads `path` and then its drop-ins (`dropIns`, in order: `ConfigDropIns.files`), as the daemon does.
-    public static func load(path: String, dropIns: [String] = []) -> (FetchConfig, [Issue]) {
+    /// `refused`: drop-ins not read (`ConfigDropIns.scan`), each said as a warning.
+    public static func load(path: String, dropIns: [String] = [], refused: [ConfigDropIns.Refused] = []) -> (FetchConfig, [Issue]) {
         var sources: [(text: String, file: String)] = []
         for file in [path] + dropIns {
             switch Result(catching: { () throws(FeedError) in try FeedFileReader.read(path: file, limit: 1 << 20) }) {
@@ -82,7 +83,8 @@ public struct FetchConfig: Sendable, Equatable {
             case .failure(let error): return (FetchConfig(), [Issue(file: file, line: 0, message: "\(error)", isError: true)])
             }
         }
-        return parse(sources)
+        let (config, issues) = parse(sources)
+        return (config, refused.map { Issue(file: $0.file, line: 0, message: $0.reason, isError: false) } + issues)
     }
 
     public static func parse(_ text: String, file: String) -> (FetchConfig, [Issue]) {
@@ -187,7 +189,7 @@ public struct FetchConfig: Sendable, Equatable {
                     let name = String(section.dropFirst("alert ".count)).trimmingCharacters(in: " \t")
                     guard !name.isEmpty else { continue }
                     if !alertOrder.contains(name) { alertOrder.append(name); alertsByName[name] = AlertConfig(name: name, line: sectionLine) }
-                    switch alertsByName[name]!.apply(key, value) {
+                    switch alertsByName[name]!.apply(key, value, file: starts.last { $0.first <= lineNumber }?.file) {
                     case .invalid(let message) where key == "command": issue(lineNumber, "\(key): \(message)")
                     case .invalid(let message): alertIssue(lineNumber, "\(key): \(message)")
                     case .unknown: alertIssue(lineNumber, "\(key): unknown key in [alert \(name)] (known: \(AlertConfig.keys.joined(separator: ", ")))")

@@ -138,11 +138,15 @@ struct ControlSessionTests {
         #expect(session.received([0xFF, 0xFE, 0x0A], at: 0) == [.reply(.error(.usage("a request is UTF-8 text")))])
     }
 
-    @Test("peers: root, the daemon's user and the group's members")
+    /// Issue 54 item 13: the shipped fetcher runs as the daemon's dynamic user (its own group,
+    /// not tickerboard-control): it and its alert commands could use the socket.
+    @Test("peers: root and the group's members; the daemon's own user only in the group, or when there is none")
     func peers() {
         let policy = ControlPeerPolicy(ownUID: 990, group: 120)
         #expect(policy.allows(uid: 0, gid: 0, groups: []))
-        #expect(policy.allows(uid: 990, gid: 990, groups: []))
+        #expect(!policy.allows(uid: 990, gid: 990, groups: []), "the fetcher: the daemon's uid, its own group")
+        #expect(policy.allows(uid: 990, gid: 120, groups: []), "the daemon's uid with the control group")
+        #expect(ControlPeerPolicy(ownUID: 990, group: nil).allows(uid: 990, gid: 990, groups: []))
         #expect(policy.allows(uid: 1000, gid: 120, groups: []))
         #expect(policy.allows(uid: 1000, gid: 1000, groups: [27, 120]))
         #expect(!policy.allows(uid: 65534, gid: 65534, groups: []))

@@ -341,10 +341,11 @@ cec_phases() {
   wait_text "$OUT/d-cec-monitor.log" 'Transmitted by Unregistered to TV (15 to 0): IMAGE_VIEW_ON'
   cmark unconfigured
   kill $MON 2>/dev/null; wait $MON 2>/dev/null
-  # (d) the adapter goes away under the daemon: unbound, then the module removed
+  # (d) the adapter goes away under the daemon: unbound (the one platform device of both
+  # instances), then the module removed
   stats $P "$L"; F0=$(last_flips "$L")
   T0=$(uptime_cs)
-  echo vivid.1 > /sys/bus/platform/drivers/vivid/unbind 2>> "$L" || echo "cec: unbind failed" >> "$L"
+  echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind 2>> "$L" || echo "cec: unbind failed" >> "$L"
   wait_text "$L" 'cec: the adapter is gone'
   echo "cec_gone_ms: $(( ($(uptime_cs) - T0) * 10 ))" >> "$L"
   rmmod vivid 2>> "$L"; echo "cec_rmmod: $?" >> "$L"

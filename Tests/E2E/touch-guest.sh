@@ -145,18 +145,21 @@ still() {
   done
 }
 if [ -e /dev/dri/card0 ] && [ -f "$OUT/portrait.conf" ]; then
+  # (the daemon writes portrait.log through a descriptor of its own, at its own offset: what this
+  # script says goes to a file of its own)
+  : > "$OUT/portrait-facts.log"
   . "$OUT/portrait-params.sh"
   echo "portrait: $(cat /sys/class/drm/card0-Virtual-1/modes | head -1), $("$OUT/input-check.bin" outputs 2>&1 | grep -o 'panel orientation [A-Za-z ]*')"
   "$OUT/input-check.bin" run --config "$OUT/portrait.conf" --ready-file /tmp/ready-p --status /tmp/st-p.json > "$OUT/portrait.log" 2>&1 &
   P=$!
   i=0; until [ -e /tmp/ready-p ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done
   still portrait-before.ppm
-  echo "portrait_before: range=$(skey range) rotation=$(skey rotation) display=$(skey display)" >> "$OUT/portrait.log"
+  echo "portrait_before: range=$(skey range) rotation=$(skey rotation) display=$(skey display)" >> "$OUT/portrait-facts.log"
   timeout 120 /usr/bin/python3 "$OUT/touch-inject.py" --size 720x1280 create waitfor "$OUT/portrait.log" "$FOUND" 1 \
     tap "$TAP_PX" "$TAP_PY" sleep 0.3 destroy > "$OUT/inject-p.log" 2>&1
   i=0; until [ "$(skey range)" = 1Y ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
   still portrait-after.ppm
-  echo "portrait_after: range=$(skey range) rotation=$(skey rotation)" >> "$OUT/portrait.log"
-  stop $P; echo "exit=$?" >> "$OUT/portrait.log"
+  echo "portrait_after: range=$(skey range) rotation=$(skey rotation)" >> "$OUT/portrait-facts.log"
+  stop $P; echo "exit=$?" >> "$OUT/portrait-facts.log"
 fi
 for f in a b c0 c1 d f g; do echo "----- touch-$f.log (tail)"; tail -n 4 "$OUT/touch-$f.log"; done

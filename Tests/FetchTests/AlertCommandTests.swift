@@ -10,6 +10,12 @@ import Testing
 @testable import LinuxIO
 
 /// Records what would have been started; children end when the test says.
+/// What a FetchLog wrote (its closure is @Sendable; the tests read it on one thread).
+final class LogLines: @unchecked Sendable {
+    private(set) var lines: [String] = []
+    func append(_ line: String) { lines.append(line) }
+}
+
 final class FakeLauncher: AlertLauncher {
     var started: [(argv: [String], env: [String: String])] = []
     var ended: [Int32: ChildProcess.Ending] = [:]
@@ -168,6 +174,48 @@ final class FakeLauncher: AlertLauncher {
         let fresh = try #require(AlertHooks(config: c, launcher: forgetful, log: FetchLog { _, _ in }, statePath: nil))
         fresh.judge(instrument: nil, now: now + 120, observe: observe)
         #expect(forgetful.started.count == 2)
+    }
+
+    /// Issue 54 item 15: seven alerts crossing in one market-wide move ran four commands and dropped
+    /// three, whose alerts were already disarmed. They wait now, for a place (4 at once) and for the
+    /// rate (5 an hour in this config), and run in the order they fired.
+    @Test("firings beyond the running cap or the rate wait and run in order; none is lost")
+    func firingsWait() throws {
+        var extra = ""
+        for i in 1...7 { extra += "\n[alert up\(i)]\ninstrument = AAPL\nabove = \(290 + i)\n" }
+        let c = config(extra)
+        let fake = FakeLauncher()
+        let log = LogLines()
+        let hooks = try #require(AlertHooks(config: c, launcher: fake, log: FetchLog { _, text in log.append(text) }, statePath: nil))
+        // From 290 to 299 (+3.1 %: not the config's 5 % `own` move): above 291 … 297, all seven at once.
+        var price = "290"
+        let observe: (String, Int64) -> AlertObservation? = { _, t in
+            AlertObservation(price: ExactDecimal(price)!, previousClose: ExactDecimal("290")!, priceTime: t, day: Self.day)
+        }
+        var now = Self.t0
+        hooks.judge(instrument: "AAPL", now: now, observe: observe)
+        price = "299"; now += 60
+        let fired = hooks.judge(instrument: "AAPL", now: now, observe: observe).map(\.alert.name)
+        #expect(fired == ["up1", "up2", "up3", "up4", "up5", "up6", "up7"])
+        #expect(fake.started.count == 4)
+        #expect(hooks.queued.map(\.alert.name) == ["up5", "up6", "up7"])
+        #expect(log.lines.filter { $0.contains("its command waits") }.count == 3)
+        // Two end: two places, and the rate (5 an hour) lets one more run; the last waits for the hour.
+        fake.ended[1001] = .exited(0)
+        fake.ended[1002] = .exited(0)
+        hooks.poll(now: now + 5, observe: observe)
+        #expect(fake.started.count == 5)
+        #expect(hooks.queued.map(\.alert.name) == ["up6", "up7"])
+        let until = now + 3600
+        #expect(hooks.nextWake(now: now + 5) <= until)
+        // The hour after the first run: the rest run, in the order they fired.
+        for pid in Int32(1003)...1005 { fake.ended[pid] = .exited(0) }
+        hooks.poll(now: until, observe: observe)
+        #expect(hooks.queued.map(\.alert.name) == ["up7"] || hooks.queued.isEmpty)
+        hooks.poll(now: until + 3600, observe: observe)
+        #expect(hooks.queued.isEmpty)
+        #expect(fake.started.count == 7)
+        #expect(log.lines.filter { $0.contains("dropped") }.isEmpty)
     }
 
     /// A reload that removes every alert command while one runs: the old hooks stay to collect it

@@ -31,6 +31,16 @@ struct FetchDropInTests {
         }
     }
 
+    /// Issue 54 item 17, the fetcher's reading: a drop-in's condition replaces the main file's.
+    @Test("a drop-in's alert condition replaces the main file's, for the fetcher too")
+    func alertConditionReplaced() {
+        write("t.conf", "[data]\ndirectory = /data\n[instrument A]\nsymbol = AAPL\ndaily = A.csv\n[alert up]\ninstrument = A\nabove = 300\n")
+        write("conf.d/10-site.conf", "[alert up]\nabove = 250\n")
+        let (config, issues) = FetchConfig.load(path: directory + "/t.conf", dropIns: ConfigDropIns.files(in: directory + "/conf.d"))
+        #expect(!issues.contains { $0.isError }, "\(issues)")
+        #expect(config.alerts.first?.condition == .above(ExactDecimal(250)))
+    }
+
     @Test("instruments merge across files; a problem is located in its drop-in")
     func fetcher() {
         write("t.conf", "[data]\ndirectory = /data\n[instrument A]\nsymbol = AAPL\ndaily = A.csv\n")

@@ -279,6 +279,12 @@ struct CECTests {
         d.run(for: Self.thursdayMorning + 30 - d.time.wall)  // 07:00:30
         #expect(d.core.screenOn)
         #expect(d.cecRequests.dropFirst(n).map(\.value) == [.wake], "\(d.cecRequests.dropFirst(n).map(\.value))")
+        // Not acknowledged (the TV off the bus): said, and not retried without an address.
+        d.send(.cec(.failed(.wake, reason: "nack")))
+        #expect(d.core.status().cec == "no-address")
+        d.run(for: 60)
+        #expect(d.cecRequests.dropFirst(n).filter { $0.value != .queryPower }.map(\.value) == [.wake])
+        #expect(!d.logs.contains { $0.value.contains("retrying with backoff") })
         // The TV on again gives the address back: the claim is announced and the talk goes on.
         d.send(.cec(Self.ready))
         #expect(d.core.status().cec == "tv-on")

@@ -49,6 +49,59 @@ struct ConfigDropInTests {
         #expect(ConfigDropIns.defaultDirectory(for: "/etc/tickerboard/tickerboard.conf") == "/etc/tickerboard/conf.d")
     }
 
+    /// Issue 54 item 19: a drop-in linked to /etc/shadow printed `root:*:20228:0:99999:7:::` in the
+    /// warnings, and FIFOs, devices and directories were skipped without a word.
+    @Test("links out of the config's directory, FIFOs, devices and directories are refused by name; links within are read")
+    func refusedDropIns() throws {
+        _ = mkdir(directory + "/outside", 0o755)
+        _ = mkdir(directory + "/etc", 0o755)
+        _ = mkdir(directory + "/etc/conf.d", 0o755)
+        _ = mkdir(directory + "/etc/sites", 0o755)
+        write("outside/shadow", "root:*:20228:0:99999:7:::\n")
+        write("etc/t.conf", "[chart]\ncycle-interval = 10\n")
+        write("etc/sites/hall.conf", "[chart]\ncycle-interval = 20\n")
+        write("etc/conf.d/10-ok.conf", "[chart]\nstart-range = 1Y\n")
+        symlink(directory + "/outside/shadow", directory + "/etc/conf.d/20-shadow.conf")
+        symlink("../sites/hall.conf", directory + "/etc/conf.d/30-site.conf")
+        symlink(directory + "/etc/none", directory + "/etc/conf.d/40-dangling.conf")
+        mkfifo(directory + "/etc/conf.d/50-fifo.conf", 0o600)
+        _ = mkdir(directory + "/etc/conf.d/60-dir.conf", 0o755)
+        symlink("/dev/null", directory + "/etc/conf.d/70-null.conf")
+        let scan = ConfigDropIns.scan(directory + "/etc/conf.d")
+        #expect(scan.files.map { String($0.split(separator: "/").last!) } == ["10-ok.conf", "30-site.conf"])
+        let refused = Dictionary(uniqueKeysWithValues: scan.refused.map { (String($0.file.split(separator: "/").last!), $0.reason) })
+        #expect(refused.keys.sorted() == ["20-shadow.conf", "40-dangling.conf", "50-fifo.conf", "60-dir.conf", "70-null.conf"])
+        #expect(refused["20-shadow.conf"]?.hasPrefix("a symbolic link out of the config's directory") == true)
+        #expect(refused["50-fifo.conf"]?.contains("FIFO") == true)
+        #expect(refused["60-dir.conf"]?.contains("directory") == true)
+        #expect(refused["70-null.conf"]?.contains("out of the config's directory") == true)
+        let (config, issues) = Config.load(path: directory + "/etc/t.conf")
+        #expect(config.cycleSeconds == 20)
+        #expect(config.startRange == .oneYear)
+        #expect(issues.filter { $0.severity == .warning && $0.message.hasSuffix("not read") }.count == 5)
+        #expect(!issues.contains { $0.description.contains("root:") }, "\(issues)")
+    }
+
+    /// Issue 54 item 17: "a later key wins" did not hold for an alert's condition (a drop-in's
+    /// above = 250 over the main file's above = 300 was an error that refused the reload), and a
+    /// drop-in's lots were added to the main file's (10 + 5 + 5 = 20, no warning).
+    @Test("a drop-in's alert condition replaces the main file's; a drop-in's lots replace the main file's, one file's add up")
+    func replaceOrAccumulate() {
+        write("t.conf", "[instrument A]\ndaily = A.csv\nlot = 2024-01-02 10 @ 100\n[alert up]\ninstrument = A\nabove = 300\n")
+        write("conf.d/10-site.conf", "[alert up]\nabove = 250\n[instrument A]\nlot = 2024-03-01 5 @ 110\nlot = 2024-03-01 5 @ 110\n")
+        let (config, issues) = Config.load(path: directory + "/t.conf")
+        #expect(issues.filter { $0.severity == .error }.isEmpty, "\(issues)")
+        #expect(config.alerts.first?.condition == .above(ExactDecimal(250)))
+        let lots = config.instruments.first?.holding.lots ?? []
+        #expect(lots.map(\.quantity) == [ExactDecimal(5), ExactDecimal(5)])
+        #expect(issues.contains { $0.severity == .warning && $0.line == 5 && $0.message.contains("the same lot as line 4") }, "\(issues)")
+        // Another kind of condition in a drop-in replaces it too; two in one file stay an error.
+        write("conf.d/10-site.conf", "[alert up]\nbelow = 90\n")
+        #expect(Config.load(path: directory + "/t.conf").0.alerts.first?.condition == .below(ExactDecimal(90)))
+        write("conf.d/10-site.conf", "[alert up]\nbelow = 90\nmove = 5%\n")
+        #expect(Config.load(path: directory + "/t.conf").1.contains { $0.severity == .error && $0.message.contains("already has a condition") })
+    }
+
     @Test("sections merge, later files win, and each file's sections start afresh")
     func merge() {
         write("t.conf", "[chart]\ncycle-interval = 10\nranges = 1M 1Y\n[instrument A]\ndaily = A.csv\nname = Alpha\n")

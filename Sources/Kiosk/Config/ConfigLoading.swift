@@ -11,14 +11,16 @@ extension Config {
     public static func load(path: String, dropInDirectory: String? = nil) -> (Config, [ConfigIssue]) {
         var sources: [(text: String, file: String)] = []
         let directory = dropInDirectory ?? ConfigDropIns.defaultDirectory(for: path)
-        for file in [path] + ConfigDropIns.files(in: directory) {
+        let scan = ConfigDropIns.scan(directory)
+        for file in [path] + scan.files {
             switch readTextFile(file) {
             case .success(let text): sources.append((text, file))
             case .failure(let reason):
                 return (Config(), [ConfigIssue(file: file, line: 0, key: "", message: reason.message, severity: .error)])
             }
         }
-        return parse(sources)
+        let (config, issues) = parse(sources)
+        return (config, scan.refused.map { ConfigIssue(file: $0.file, line: 0, key: "", message: $0.reason, severity: .warning) } + issues)
     }
 }
 

@@ -306,7 +306,7 @@ public struct Config: Equatable, Sendable {
                     default: fail("expected close or adjusted, found \"\(entry.value)\"")
                     }
                 case "quantity", "cost", "cost-total", "lot":
-                    _ = applyHoldingKey(entry.key, entry.value, line: entry.line, to: &inst.holding, fail: fail)
+                    _ = applyHoldingKey(entry.key, entry.value, line: entry.line, file: file, to: &inst.holding, fail: fail, warn: warn)
                 default:
                     // tickerboard-fetch's keys (symbol, providers, ...): checked here, used by the fetcher.
                     switch FetchSettings.checkInstrumentKey(entry.key, entry.value) {

@@ -27,6 +27,9 @@ public struct Holding: Equatable, Sendable {
     public var unitCost: ExactDecimal?
     public var totalCost: ExactDecimal?
     public var lots: [Lot] = []
+    /// The file the `lot` lines so far are from: a later file's lots replace them (a drop-in lists
+    /// the lots it means), lines of one file add up.
+    public var lotsFile: String?
 
     public init() {}
 
@@ -121,8 +124,8 @@ enum HoldingsLimits {
 
 extension Config {
     /// `quantity`, `cost`, `cost-total` and `lot` of an instrument section; false for another key.
-    static func applyHoldingKey(_ key: String, _ value: String, line: Int, to holding: inout Holding,
-                                fail: (String) -> Void) -> Bool {
+    static func applyHoldingKey(_ key: String, _ value: String, line: Int, file: String? = nil, to holding: inout Holding,
+                                fail: (String) -> Void, warn: (String) -> Void = { _ in }) -> Bool {
         switch key {
         case "quantity":
             guard let q = parseAmount(value), !q.isNegative, !q.isZero else {
@@ -142,9 +145,16 @@ extension Config {
             if holding.unitCost != nil { fail("cost and cost-total are two ways to say one thing; keep one"); return true }
             holding.totalCost = c
         case "lot":
+            // Issue 54: the main file's lots and a drop-in's added up (10 + 5 + 5 = 20, without a word).
+            if !holding.lots.isEmpty, holding.lotsFile != file { holding.lots = [] }
+            holding.lotsFile = file
             guard holding.lots.count < HoldingsLimits.lots else { fail("at most \(HoldingsLimits.lots) lots per instrument"); return true }
             switch parseLot(value, line: line) {
-            case .success(let lot): holding.lots.append(lot)
+            case .success(let lot):
+                if let same = holding.lots.first(where: { $0.date == lot.date && $0.quantity == lot.quantity && $0.unitCost == lot.unitCost }) {
+                    warn("the same lot as line \(same.line); both count (lots of one file add up)")
+                }
+                holding.lots.append(lot)
             case .failure(let e): fail(e.message)
             }
         default:
@@ -324,7 +334,7 @@ extension Config {
         var alert = config.alerts.first { $0.name == name } ?? AlertConfig(name: name, line: line)
         alert.note(key, line: line, file: file)
         // The values' syntax is Feed's, shared with tickerboard-fetch (which runs `command`).
-        switch alert.apply(key, value) {
+        switch alert.apply(key, value, file: file) {
         case .ok: break
         case .invalid(let message): fail(message)
         case .unknown: warn(unknownKeyMessage(key, known: AlertConfig.keys))

@@ -170,6 +170,11 @@ public struct CECPower: Sendable {
         case .failed(let request, let reason):
             // A lost question is asked again at the next poll; a lost order is sent again.
             guard request != .queryPower, request != .activeSource else { return [] }
+            // From Unregistered (no physical address) there is no retrying: it goes again at the
+            // next on, or properly once the TV gives the address back.
+            guard adapter != nil else {
+                return [.log(.notice, "cec: Image View On from Unregistered was not acknowledged (\(reason)); the TV may be unplugged")]
+            }
             failures += 1
             let delay = min(Self.longestRetry, Self.firstRetry * Double(1 << min(failures - 1, 10)))
             retryDue = t + delay
