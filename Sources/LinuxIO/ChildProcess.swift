@@ -64,8 +64,11 @@ public enum ChildProcess {
         return .signalled(status & 0x7f)
     }
 
-    /// SIGKILL to the child's process group (what it started dies with it).
+    /// SIGKILL to the child's process group (what it started dies with it) and to the child itself:
+    /// a child that moved to another group (setpgid) is not in its old one, and was never killed,
+    /// held a place and was looked at once a second for ever (issue 54).
     public static func killGroup(_ pid: pid_t) {
         _ = kill(-pid, SIGKILL)
+        _ = kill(pid, SIGKILL)
     }
 }
