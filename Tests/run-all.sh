@@ -50,9 +50,10 @@ fi
 bash systemd/verify.sh .build/release/tickerboard
 # The real daemon loop on the headless display: placeholder, data arriving, reload, cycling, status file.
 python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
-# The real loop's cost per frame (morph, tape, turned, shifted by copy, watchlist at 1080p): fails
-# when a steady-state frame takes more than 8 minor page faults (a whole-frame copy takes ~2,000).
-python3 Tests/Headless/frame-cost.py .build/release/tickerboard --guard 8
+# The real loop's cost per frame (bench --mode daemon: morph, scrub, tape, turned, shifted by copy,
+# watchlist at 1080p): fails when a steady-state frame takes more than 8 minor page faults (a
+# whole-frame copy takes ~2,000) or allocates more than 1 MB (a whole 1080p frame is 8 MB).
+python3 Tests/Headless/frame-cost.py .build/release/tickerboard --guard 8 --guard-allocs 1000000
 # `render --config` draws what the daemon shows: its pixels and picture keys against a settled daemon's.
 python3 Tests/Headless/render-config-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 # The control socket: every `ctl` request's effect in the status file and preview, screenshots, other

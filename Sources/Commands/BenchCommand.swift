@@ -12,11 +12,12 @@ enum BenchCommand {
     static let engineName = "tickerboard-0.1"
 
     static let help = """
-        usage: tickerboard bench [--mode static|morph|scrub|text|clear|tape] [--n N] [--na N --nb N] [--size WxH]
+        usage: tickerboard bench [--mode static|morph|scrub|text|clear|tape|daemon] [--n N] [--na N --nb N] [--size WxH]
                                  [--seconds S] [--min-frames K] [--max-frames K] [--warmup K] [--tag STR]
                                  [--png FILE] [--dump-series] [--font FILE] [--threads N] [--rewrite-all]
                                  [--versus-one-thread [--pair-frames K]] [--brightness N]
                                  [--tape-position full|bottom] [--speed PX] [--tape-draw blit|direct]
+                         [--workload morph|scrub|tape|turned-90|shift-by-copy|watchlist] [--frames N]
 
         Draws the benchmark scene of shared/bench/SCENE.md with Tickerboard's rasterizer and prints
         one RESULT line (and a CHECK line for scrub). Speed is measured here, never in the tests.
@@ -36,6 +37,13 @@ enum BenchCommand {
         sample chart, which is drawn once: an idle chart costs nothing). RESULT gains
         scanout_copy_fraction (double-buffered, the band's rows per frame). --tape-draw direct lays
         the glyphs out on the screen every frame instead of shifting each item's image (to compare).
+        --mode daemon: not the rasterizer alone but the daemon's own loop (core, shell, renderer,
+        present) on the headless display (60 Hz, copying what it is given as scanout would), one
+        render thread unless --threads: after --warmup frames (default 120), --frames N (default
+        300) of --workload (default morph; scrub sweeps a finger across the settled chart). RESULT:
+        CPU per frame (user + system), the drawing's own CPU and the loop's ratio to it, minor page
+        faults, bytes copied to scanout, the drawn and copied fractions, the peak RSS (VmHWM), and
+        with Tests/Bench/alloc-count.c preloaded the allocations per frame.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -64,7 +72,14 @@ enum BenchCommand {
         let tapePositionName = try args.option("--tape-position") ?? "full"
         let tapeSpeed = try args.number("--speed", in: 1...5000) ?? 120
         let tapeDraw = try args.option("--tape-draw") ?? "blit"
+        let workload = try args.option("--workload")
+        let daemonFrames = try args.integer("--frames", in: 1...1_000_000)
         try args.finish()
+        if mode == "daemon" {
+            return try BenchDaemon.run(workload: workload ?? "morph", size: size, frames: daemonFrames ?? 300,
+                                       warmup: args.given("--warmup") ? warmup : 120, threads: max(1, threads), tag: tag)
+        }
+        if workload != nil || daemonFrames != nil { throw UsageError("bench: --workload and --frames need --mode daemon") }
         if mode == "tape" {
             guard let position = TapePosition(rawValue: tapePositionName), position != .off else {
                 throw UsageError("bench: --tape-position \"\(tapePositionName)\" is not full, bottom or top")

@@ -233,7 +233,7 @@ package final class Daemon: KioskShell {
     var exitRequested: Int32? { loopStopped ? exitStatus : nil }
     private var loopStopped = false
 
-    private func finish() -> Int32 {
+    func finish() -> Int32 {
         control?.shutdown()
         control = nil
         stopExtras()

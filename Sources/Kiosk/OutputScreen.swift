@@ -37,6 +37,18 @@ final class OutputScreen {
         case .rotated: return rotated
         }
     }
+    /// What this screen's frames have cost so far, counted as they are presented (`bench --mode
+    /// daemon` reads it between two moments of a workload).
+    struct FrameTally {
+        var frames = 0
+        /// CPU time of the drawing alone (the scene and the tape, not the copies after it).
+        var drawCPUNanos: UInt64 = 0
+        /// Pixels of the picture that changed (drawn), and bytes the display copied towards scanout.
+        var drawnPixels = 0
+        var copiedBytes = 0
+        var framePixels = 0
+    }
+    private(set) var tally = FrameTally()
     /// Turns the display offered but then refused (its test commit failed): copied from then on.
     private(set) var refusedTurns: Set<Int> = []
     /// The sysfs backlight that carries the level for the output in use (nil: software dimming),
@@ -117,7 +129,7 @@ final class OutputScreen {
     /// `.presentFailed`), and whether a settled frame is due as the preview.
     func present(_ plan: FramePlan, fonts: FontSet) -> (answer: KioskEvent, previewDue: Bool) {
         guard let d = display else { return (.presentFailed("no display"), false) }
-        let t0 = MonotonicClock.now()
+        let t0 = MonotonicClock.now(), cpu0 = ThreadCPUTime.now()
         do throws(DisplayError) {
             let frameBytes = d.width * d.height * 4
             if case .black = plan.scene {
@@ -125,6 +137,7 @@ final class OutputScreen {
                 let sideways = d.scanoutRotation % 2 == 1
                 let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
                 let bytes = try d.present(black, damage: black.bounds)
+                count(drawCPU: 0, drawn: black.width * black.height, copied: bytes, frame: black.width * black.height)
                 return (.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)), false)
             }
             renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold) }
@@ -165,6 +178,8 @@ final class OutputScreen {
                 source = .canvas(screen.canvas)
                 damage = plan.fullCopy ? [picture.bounds] : screen.damage
             }
+            let drawCPU = ThreadCPUTime.now() &- cpu0
+            let drawn = DamageRegion(damage, bounds: picture.bounds).area
             let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
@@ -216,6 +231,7 @@ final class OutputScreen {
                 bytes = try d.present(picture, damage: damage, shift: shift)
                 shown = source
             }
+            count(drawCPU: drawCPU, drawn: drawn, copied: bytes, frame: picture.width * picture.height)
             let answer = KioskEvent.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1,
                                                                copiedBytes: bytes, frameBytes: frameBytes))
             // Under a crawling tape every settled frame is new: the preview at most once a second.
@@ -227,6 +243,13 @@ final class OutputScreen {
         }
     }
 
+    private func count(drawCPU: UInt64, drawn: Int, copied: Int, frame: Int) {
+        tally.frames += 1
+        tally.drawCPUNanos &+= drawCPU
+        tally.drawnPixels += drawn
+        tally.copiedBytes += copied
+        tally.framePixels += frame
+    }
 
     /// Copies `rect` of `source` into `target` moved by (`dx`, `dy`); returns where it landed.
     /// (The strips a shift uncovers keep the fill they got when the offset was set.)

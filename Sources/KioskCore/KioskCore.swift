@@ -1249,7 +1249,10 @@ public final class KioskCore {
         // shown even when the motion ended between two (slow) frames.
         let brightness = light.level(at: t)
         let relit = brightness != presentedBrightness
-        let changing = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit || tapeOn
+        // The tape moves every frame; the scene beside it only when it changes (a still chart
+        // under a crawling tape is not painted again: its labels were a third of a tape frame).
+        let sceneChanging = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit
+        let changing = sceneChanging || tapeOn
         guard changing || needs.contains(.burnInStep) else { return }
         needs.remove(.picture)
         needs.remove(.burnInStep)
@@ -1273,7 +1276,7 @@ public final class KioskCore {
         lastFrameMoving = !plan.settled
         plan.tape = frameTape()
         plan.shiftByScanout = byScanout
-        plan.redraw = changing || !byScanout || full
+        plan.redraw = sceneChanging || full || (!byScanout && !tapeOn)
         plan.brightness = brightness
         // Software dimming changes every pixel; a backlight changes none of them.
         if relit && displayInfo?.backlight == nil { plan.fullCopy = true; plan.redraw = true }

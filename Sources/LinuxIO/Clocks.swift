@@ -34,3 +34,36 @@ public enum ProcessCPUTime {
         return (ns(usage.ru_utime), ns(usage.ru_stime))
     }
 }
+
+/// The CPU time of the calling thread: what one piece of work cost on its own, whatever else the
+/// process does (the benchmarks' "rasterizer's share" of a frame).
+public enum ThreadCPUTime {
+    public static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+}
+
+/// The kernel's count of this process's minor page faults (a page mapped in without I/O: what a
+/// fresh allocation's first write costs), from `getrusage`.
+public enum PageFaults {
+    public static func minor() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_minflt)
+    }
+}
+
+/// What a preloaded allocation counter (`Tests/Bench/alloc-count.c`, through `LD_PRELOAD`) has
+/// counted: calls to malloc and its kin and the bytes asked for. Nil without one: glibc keeps no
+/// running total of its own.
+public enum AllocationCounter {
+    private typealias Read = @convention(c) (UnsafeMutablePointer<UInt64>?, UnsafeMutablePointer<UInt64>?) -> Void
+    public static func read() -> (calls: UInt64, bytes: UInt64)? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "tb_alloc_counts") else { return nil }
+        var calls: UInt64 = 0, bytes: UInt64 = 0
+        unsafeBitCast(symbol, to: Read.self)(&calls, &bytes)
+        return (calls, bytes)
+    }
+}
