@@ -50,7 +50,7 @@ public final class ScreenModel {
     /// Header texts cross-fade over this long when they change.
     public var labelFade = 0.2
     private var shownLabels: TickerLabels?
-    /// The header words and colours of the last frame drawn.
+    /// The header as the model last moved on (`advance(to:)`): the words the next frame fades from.
     public var labelsOnScreen: TickerLabels? { shownLabels }
     private var fadeFrom: TickerLabels?
     private var fadeStart = -Double.infinity
@@ -208,7 +208,29 @@ public final class ScreenModel {
     /// The core calls it before deciding about a frame; `render` calls it too.
     public func advance(to time: Double) {
         if scene == .drawIn, time >= sceneStart + drawInTiming.duration { scene = .line }
+        guard scene == .line else { return }
+        // The header's words are decided here, where the core moves the model on, not where a frame
+        // is painted: the core's `isAnimating` reads the cross-fade, and the core under the tests'
+        // driver never paints. They are worked out again only when something they come from changed.
+        let key = WordsKey(revision: revision, range: range, scrubIndex: scrubIndex, options: rangeOptions, axis: timeAxis)
+        if key != wordsKey {
+            wordsKey = key
+            let words = currentLabels()
+            // Compare the words only: colours change on every frame of a morph.
+            if let shown = shownLabels, shown.price != words.price || shown.change != words.change || shown.note != words.note {
+                fadeFrom = shown
+                fadeStart = time
+            }
+            shownLabels = words
+        }
+        if fadeFrom != nil, time >= fadeStart + labelFade { fadeFrom = nil }
     }
+
+    /// What the header's words come from, besides the time.
+    private struct WordsKey: Equatable {
+        var revision: Int, range: ChartRange, scrubIndex: Int?, options: RangeOptions, axis: TimeAxis
+    }
+    private var wordsKey: WordsKey?
 
     /// True while frames still change without input.
     public func isAnimating(at time: Double) -> Bool {
@@ -355,16 +377,8 @@ public final class ScreenModel {
                                labels: labels(focus: focus, selection: selection), fadingFrom: nil, fade: 1,
                                moving: morph.isAnimating(at: time), revision: revision)
         guard scene == .line else { return frame }
-        // Compare the words only: colours change on every frame of a morph.
-        if let shown = shownLabels, shown.price != frame.labels.price || shown.change != frame.labels.change
-            || shown.note != frame.labels.note {
-            fadeFrom = shown
-            fadeStart = time
-        }
-        shownLabels = frame.labels
-        frame.fade = labelFade > 0 ? (time - fadeStart) / labelFade : 1
+        frame.fade = labelFade > 0 ? min(1, (time - fadeStart) / labelFade) : 1
         frame.fadingFrom = frame.fade < 1 ? fadeFrom : nil
-        if frame.fade >= 1 { fadeFrom = nil }
         return frame
     }
 }

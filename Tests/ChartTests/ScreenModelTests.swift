@@ -116,6 +116,26 @@ struct ScreenModelTests {
         }
     }
 
+    @Test("the header's cross-fade is decided as the model moves on, painted or not (the core's driver never paints)")
+    func crossFadeWithoutPainting() {
+        // Two models, one painted every frame as the daemon does, one only moved on as the core
+        // under the tests' driver does: a finger moving the header's price fades the words for
+        // labelFade (0.2 s) in both, and both are still again after it.
+        let painted = ScreenModel(instrument: .sample(), width: 480, height: 270, fonts: Self.fonts, range: .oneYear)
+        let bare = ScreenModel(instrument: .sample(), width: 480, height: 270, fonts: Self.fonts, range: .oneYear)
+        let renderer = SceneRenderer()
+        renderer.render(painted, at: 0)
+        bare.advance(to: 0)
+        for model in [painted, bare] { #expect(model.scrub(atX: 240)) }
+        renderer.render(painted, at: 1)
+        bare.advance(to: 1)
+        for (name, model) in [("painted", painted), ("not painted", bare)] {
+            #expect(model.isAnimating(at: 1.1), "\(name): the new price fades in over 0.2 s")
+            #expect(!model.isAnimating(at: 1.25), "\(name): still once the fade is over")
+        }
+        #expect(painted.labelsOnScreen == bare.labelsOnScreen)
+    }
+
     @Test("the configured ranges are the buttons, centred, and a tap finds each")
     func rangeButtons() {
         let layout = TickerScreenLayout(width: 1920, height: 1080, ranges: [.oneDay, .oneYear])
