@@ -54,6 +54,9 @@ python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fi
 # watchlist at 1080p): fails when a steady-state frame takes more than 8 minor page faults (a
 # whole-frame copy takes ~2,000) or allocates more than 1 MB (a whole 1080p frame is 8 MB).
 python3 Tests/Headless/frame-cost.py .build/release/tickerboard --guard 8 --guard-allocs 1000000
+# A big portfolio (100 holdings x 30 years): READY within the unit's start timeout, the right value,
+# a held file's new day valued (times printed, not judged).
+python3 Tests/Headless/portfolio-start.py .build/release/tickerboard
 # `render --config` draws what the daemon shows: its pixels and picture keys against a settled daemon's.
 python3 Tests/Headless/render-config-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 # The control socket: every `ctl` request's effect in the status file and preview, screenshots, other

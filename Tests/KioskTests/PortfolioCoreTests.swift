@@ -53,6 +53,38 @@ import Testing
     /// 2 A + 3 B on the last day, in USD: computed here from the closes, not by the Portfolio code.
     static var lastValue: Double { 2 * (100 + 399 * 0.25) + 3 * (40 + Double(399 % 7)) }
 
+    @Test("series that arrive together are valued once: thirty holdings read at start make one value line, not thirty")
+    func valuedOnceAfterABurst() {
+        // A start reads every file in one go; each held series used to recompute the whole line
+        // (every date x every holding): 100 holdings over 30 years kept READY back for 74 s.
+        let ids = (0..<30).map { "H\($0)" }
+        let config = Config.watchlist(ids) { c in
+            c.staleAfterSeconds = 36_500 * 86_400
+            for i in c.instruments.indices { c.instruments[i].holding.quantity = ExactDecimal(i + 1) }
+        }
+        let d = CoreDriver(config: config)
+        d.send(.start)
+        for (i, id) in ids.enumerated() { d.send(.series(instrumentID: id, slot: .daily, series: Self.series(id) { 10 + Double(($0 + i) % 9) })) }
+        d.run(for: 2)
+        let computed = d.core.valueLineComputations
+        #expect(computed <= 2, "\(computed) computations of the value line for one burst (the configuration's own, then the burst's)")
+        // 1 H0 + 2 H1 + ... + 30 H29 on the last day (i = 399): computed here from the closes.
+        var last = 0.0
+        for i in 0..<30 {
+            let close = 10 + Double((399 + i) % 9)
+            last += Double(i + 1) * close
+        }
+        #expect(ControlCoreTests.ask(d, .show(instrument: "portfolio", range: "6M")) == .ok("showing portfolio 6M"))
+        d.run(for: 2)
+        #expect(d.core.status().price == last)
+        // A held update later is valued again, once.
+        d.send(.series(instrumentID: "H0", slot: .daily, series: Self.series("H0") { 11 + Double($0 % 9) }))
+        d.run(for: 2)
+        #expect(d.core.valueLineComputations == computed + 1)
+        // H0's last close is now 11 + 399 % 9 = 11 (was 10 + 399 % 9 = 10): one more, once held.
+        #expect(d.core.status().price == last + 1)
+    }
+
     @Test("the portfolio follows the instruments in the round, drawn on its ranges, worth 2 A + 3 B")
     func inTheCycle() {
         let d = Self.started(Self.config())

@@ -139,6 +139,69 @@ import Glibc
         }
     }
 
+    @Test("the value line: every date's value equals Python's portfolio_value, and dates with a holding missing are left out")
+    func valueLineMatchesPython() throws {
+        let stooq = try #require(Self.stooq, "../shared/data not found")
+        let text = Self.configText(stooq: stooq)
+        let (config, _) = Config.parse(text, file: "portfolio.conf")
+        let path = TestPaths.temporary("portfolio-line.conf")
+        defer { unlink(path) }
+        let file = try #require(fopen(path, "w"))
+        fputs(text, file)
+        fclose(file)
+        let portfolio = try Self.load(config)
+        let line = try #require(portfolio.valueSeries(name: "portfolio"))
+        // Every date any holding has a bar: the line's candidates.
+        let dates = Set(portfolio.held.flatMap { portfolio.daily[$0.id]?.bars.map(\.time) ?? [] }).sorted()
+        let expected = try Self.python(configPath: path, moments: dates)
+        #expect(expected.count == dates.count)
+        let drawn = Dictionary(uniqueKeysWithValues: line.bars.map { ($0.time, $0.close) })
+        var valued = 0
+        for (n, t) in dates.enumerated() where n < expected.count {
+            let fields = Dictionary(expected[n].compactMap { l -> (String, String)? in
+                let kv = l.split(separator: "=", maxSplits: 1).map(String.init)
+                return kv.count == 2 ? (kv[0], kv[1]) : nil
+            }, uniquingKeysWith: { a, _ in a })
+            let complete = fields["portfolio_missing"] == "-" && fields["portfolio_value"].flatMap(Double.init).map { $0 != 0 } == true
+            if complete, let value = fields["portfolio_value"].flatMap(Double.init) {
+                valued += 1
+                let ours = try #require(drawn[t], "at \(t) Python values the portfolio at \(value); the line has no point")
+                #expect(abs(ours - value) < 0.005, "at \(t): \(ours) against Python's \(value)")
+            } else {
+                #expect(drawn[t] == nil, "at \(t) a holding is missing (\(fields["portfolio_missing"] ?? "?")); the line has a point")
+            }
+        }
+        #expect(valued == line.bars.count && valued > 20, "\(valued) dates valued, \(line.bars.count) drawn")
+    }
+
+    @Test("a changed series values only from its first changed bar, and the line equals a whole recomputation")
+    func incrementalLine() throws {
+        let stooq = try #require(Self.stooq, "../shared/data not found")
+        let (config, _) = Config.parse(Self.configText(stooq: stooq), file: "portfolio.conf")
+        let before = try Self.load(config)
+        let line = try #require(before.valueSeries(name: "portfolio"))
+        // AAPL's close changed in the middle of the history and a day appended; a rate changed later.
+        var after = before
+        var aapl = try #require(after.daily["AAPL"]).bars
+        aapl[aapl.count / 2].close += 1.25
+        let changedAt = aapl[aapl.count / 2].time
+        var next = aapl[aapl.count - 1]
+        next.time += 86_400
+        aapl.append(next)
+        after.daily["AAPL"] = PriceSeries(name: "AAPL", interval: .daily, bars: aapl)
+        var usd = try #require(after.rates["USDEUR"]).bars
+        usd[usd.count - 3].close *= 1.01
+        after.rates["USDEUR"] = PriceSeries(name: "USDEUR", interval: .daily, bars: usd)
+        let from = try #require([Portfolio.firstDifference(before.daily, after.daily),
+                                 Portfolio.firstDifference(before.rates, after.rates)].compactMap { $0 }.min())
+        #expect(from == changedAt)
+        let incremental = try #require(after.valueSeries(name: "portfolio", keeping: (line, from)))
+        let whole = try #require(after.valueSeries(name: "portfolio"))
+        #expect(incremental.bars == whole.bars)
+        #expect(incremental.bars != line.bars)
+        #expect(Portfolio.firstDifference(after.daily, after.daily) == nil)
+    }
+
     @Test("the figures of one moment, by hand") func byHand() throws {
         let stooq = try #require(Self.stooq, "../shared/data not found")
         let (config, _) = Config.parse(Self.configText(stooq: stooq), file: "portfolio.conf")
