@@ -26,10 +26,21 @@ public struct Banner: Equatable {
         return (IntRect(x0: 0, y0: max(0, height - bandHeight), x1: width, y1: height), font)
     }
 
-    func draw(on canvas: Canvas, regions: [IntRect], palette: ChartPalette, text renderer: TextRenderer) {
+    /// The words as they fit a band, worked out once per text and size: a message of one
+    /// 1,300-scalar grapheme cluster was re-measured a scalar at a time on every frame (a crawling
+    /// tape fell from 42 to 10 frames a second).
+    struct Fit {
+        var text: String, width: Double, pixelSize: Double, shown: String
+    }
+
+    func draw(on canvas: Canvas, regions: [IntRect], palette: ChartPalette, text renderer: TextRenderer, fit: inout Fit?) {
         let (band, font) = geometry(width: canvas.width, height: canvas.height)
         let margin = Double(band.height) * 0.5
-        let shown = text.truncated(toWidth: Double(band.width) - 2 * margin, font: font)
+        let width = Double(band.width) - 2 * margin
+        if let f = fit, f.text == text, f.width == width, f.pixelSize == font.pixelSize {} else {
+            fit = Fit(text: text, width: width, pixelSize: font.pixelSize, shown: text.truncated(toWidth: width, font: font))
+        }
+        let shown = fit?.shown ?? ""
         for region in regions {
             let clip = region.intersection(band)
             guard !clip.isEmpty else { continue }

@@ -28,6 +28,8 @@ public final class SceneRenderer {
     /// Each label part as the last line frame painted it, one look per cross-fade layer.
     private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
 
+    /// The banner's words as last fitted to its band.
+    private var bannerFit: Banner.Fit?
     /// A message over whatever is painted (nil for none); a change repaints the whole picture.
     public var banner: Banner? {
         didSet { if banner != oldValue { previousKey = nil } }
@@ -77,7 +79,7 @@ public final class SceneRenderer {
         begin(board, width: board.layout.width, height: board.layout.height)
         previousKey = nil
         board.draw(on: canvas, text: text)
-        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: board.palette, text: text)
+        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: board.palette, text: text, fit: &bannerFit)
         return canvas
     }
 
@@ -136,7 +138,7 @@ public final class SceneRenderer {
                 .draw(frame.chart, painter: screen.painter, on: canvas, at: frame.sceneTime)
             canvas.clip = canvas.buffer.bounds
         }
-        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: screen.palette, text: text)
+        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: screen.palette, text: text, fit: &bannerFit)
         return canvas
     }
 

@@ -55,6 +55,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     /// The longest banner, in characters.
     public static let messageCharacters = 200
+    public static let messageScalars = 400
     /// The longest a banner stays (a day); the default is a minute.
     public static let messageSecondsLimit = 86_400.0
     public static let messageSecondsDefault = 60.0
@@ -110,8 +111,10 @@ public enum ControlCommand: Sendable, Equatable {
         case "message":
             if let e = arity(1...2, "message TEXT [SECONDS]") { return .failure(e) }
             let text = args[0]
-            guard !text.isEmpty, text.count <= messageCharacters else {
-                return .failure(.usage("a message has 1 to \(messageCharacters) characters"))
+            // Characters as people count them, and Unicode scalars too: one "character" can be a
+            // cluster of a thousand combining marks, each of them drawn.
+            guard !text.isEmpty, text.count <= messageCharacters, text.unicodeScalars.count <= messageScalars else {
+                return .failure(.usage("a message has 1 to \(messageCharacters) characters (at most \(messageScalars) Unicode scalars)"))
             }
             guard text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
                 return .failure(.usage("a message is one line of printable text"))

@@ -20,6 +20,13 @@ public struct ControlLimits: Sendable, Equatable {
     public var requestSeconds = 10.0
     /// Answers a client leaves unread beyond this are its end: the connection is closed.
     public var unreadReplyBytes = 256 * 1024
+    /// Screenshots, across every client (and the bridge): one being made at a time, and a new one
+    /// at most this often. Each costs a PNG encode (94 ms at 1080p) beside the frames on a 2-core
+    /// board: 100 requests took a crawling tape from 41 to 11 frames a second.
+    public var screenshotInterval = 0.5
+    /// A screenshot not written within this is given up (a reader that takes nothing, a hung NFS
+    /// or sshfs mount); the client is told so.
+    public var screenshotSeconds = 60.0
 
     public init() {}
 }
@@ -141,5 +148,30 @@ public struct ControlPeerPolicy: Sendable, Equatable {
         if uid == 0 { return true }
         guard let group else { return uid == ownUID }
         return gid == group || groups.contains(group)
+    }
+}
+
+/// Whether a screenshot may start: one being made at a time across every client (and the bridge),
+/// and a new one at most every `interval` seconds. Pure: the server says how many are still being
+/// written (a write stalled on a hung file system keeps its place until its thread returns) and
+/// the time.
+public struct ScreenshotGate: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        case never
+        case started(at: Double)
+    }
+    public private(set) var state = State.never
+    public let interval: Double
+
+    public init(interval: Double) { self.interval = interval }
+
+    /// Asks for one at `time`: nil when it may start (and is counted as started), else the refusal.
+    public mutating func request(at time: Double, inFlight: Int) -> ControlError? {
+        if inFlight > 0 { return .busy("a screenshot is being written; try again in a moment") }
+        if case .started(let last) = state, time - last < interval, time >= last {
+            return .busy("at most \(max(1, Int((1 / interval).rounded()))) screenshots a second")
+        }
+        state = .started(at: time)
+        return nil
     }
 }

@@ -21,8 +21,9 @@ final class ControlServer {
         var passed: [FileDescriptor] = []
         var closing = false
         var peer: String
-        /// A screenshot being written to the client's descriptor: its requests wait (answers stay in order).
-        var job: (writer: DescriptorWriter, request: UInt64, done: String, registration: EventLoop.Registration?)?
+        /// A screenshot being made and written to the client's descriptor on its own thread: the
+        /// client's requests wait (answers stay in order).
+        var job: Job?
 
         init(id: UInt64, connection: UnixConnection, session: ControlSession, peer: String) {
             self.id = id
@@ -33,8 +34,14 @@ final class ControlServer {
 
         deinit {
             for fd in passed { try? fd.close() }
-            job?.writer.close()
         }
+    }
+
+    private struct Job {
+        let write: BackgroundWrite
+        let done: (Int) -> String
+        var registration: EventLoop.Registration?
+        var deadline: EventLoop.Registration?
     }
 
     let listener: UnixListener
@@ -51,6 +58,8 @@ final class ControlServer {
     private var nextRequest: UInt64 = 1
     private var listenRegistration: EventLoop.Registration?
     private var idleTimer: EventLoop.Registration?
+    /// Screenshots' shared rate: one at a time, a few a second.
+    private var screenshots: ScreenshotGate
 
     init(listener: UnixListener, loop: EventLoop, policy: ControlPeerPolicy, limits: ControlLimits = ControlLimits(),
          now: @escaping () -> Double, dispatch: @escaping (UInt64, ControlCommand) -> Void) throws(Errno) {
@@ -58,6 +67,7 @@ final class ControlServer {
         self.loop = loop
         self.policy = policy
         self.limits = limits
+        screenshots = ScreenshotGate(interval: limits.screenshotInterval)
         self.now = now
         self.dispatch = dispatch
         listenRegistration = try loop.watch(listener.descriptor.rawValue) { [unowned self] _ in acceptAll() }
@@ -170,53 +180,61 @@ final class ControlServer {
         return client.passed.removeFirst()
     }
 
-    /// Writes `bytes` to the descriptor request `id` passed, as fast as its reader takes them, and
-    /// answers `done` when all are out; the client's further requests wait until then.
-    func write(_ bytes: [UInt8], to fd: FileDescriptor, for id: UInt64, done: String) {
+
+    /// Whether a screenshot may start now (see `ScreenshotGate`): nil, and it counts as started,
+    /// or the refusal to answer.
+    func screenshotRefusal() -> ControlError? {
+        screenshots.request(at: now(), inFlight: BackgroundWrite.inFlight)
+    }
+
+    /// Makes the bytes (`make`, on another thread) and writes them to the descriptor request `id`
+    /// passed, and answers `done(byteCount)` when all are out; the client's further requests wait
+    /// until then. Neither the encoding nor the write ever runs on the loop.
+    func write(making make: @escaping @Sendable () throws(BackgroundWrite.Problem) -> [UInt8], to fd: FileDescriptor,
+               for id: UInt64, done: @escaping (Int) -> String) {
         guard let clientID = requests.removeValue(forKey: id), let client = clients[clientID] else { return }
-        let writer: DescriptorWriter
-        do { writer = try DescriptorWriter(fd, bytes: bytes) } catch {
-            queue(.error(.refused("screenshot: the descriptor: \(error)")), to: client)
-            return
-        }
-        guard writer.kind != .terminal else {
-            writer.close()
+        guard (try? BackgroundWrite.kind(of: fd)) != .terminal else {
             queue(.error(.usage("screenshot: the descriptor is a terminal; redirect it to a file")), to: client)
             return
         }
-        client.job = (writer, id, done, nil)
-        if let registration = client.registration { try? loop.modify(registration, events: []) }
-        progress(client)
-    }
-
-    private func progress(_ client: Client) {
-        guard var job = client.job else { return }
-        let finished: Bool
-        do { finished = try job.writer.writeAvailable() } catch {
-            finishJob(client, .error(.refused("screenshot: writing: \(error)")))
+        let write: BackgroundWrite
+        do { write = try BackgroundWrite(to: fd, patience: .seconds(Int64(limits.screenshotSeconds)), making: make) } catch {
+            queue(.error(.refused("screenshot: the descriptor: \(error)")), to: client)
             return
         }
-        if finished {
-            finishJob(client, .ok(job.done))
-            return
+        var job = Job(write: write, done: done)
+        job.registration = try? loop.watch(write.done.rawValue) { [unowned self, unowned client] _ in finished(client) }
+        // Past the thread's own patience: a regular file's write cannot be interrupted, so the
+        // client hears the truth and the thread ends whenever the file system answers.
+        job.deadline = try? loop.addTimer(after: .seconds(Int64(limits.screenshotSeconds) + 5)) { [unowned self, unowned client] in
+            finishJob(client, .error(.refused("screenshot: not written within \(Int(limits.screenshotSeconds)) s "
+                                              + "(is the file system hung?); given up")))
         }
-        if job.registration == nil {
-            job.registration = try? loop.watch(job.writer.descriptor.rawValue, events: .writable) { [unowned self, unowned client] _ in
-                progress(client)
-            }
-            if job.registration == nil {
-                client.job = job
-                finishJob(client, .error(.refused("screenshot: cannot wait on the descriptor")))
-                return
-            }
+        guard job.registration != nil, job.deadline != nil else {
+            if let r = job.registration { loop.remove(r) }
+            if let r = job.deadline { loop.remove(r) }
+            queue(.error(.refused("screenshot: cannot wait for the writer")), to: client)
+            return
         }
         client.job = job
+        if let registration = client.registration { try? loop.modify(registration, events: []) }
+    }
+
+    private func finished(_ client: Client) {
+        guard let job = client.job else { return }
+        var count: UInt64 = 0
+        _ = read(job.write.done.rawValue, &count, 8)
+        switch job.write.outcome {
+        case .written(let n)?: finishJob(client, .ok(job.done(n)))
+        case .failed(let why)?: finishJob(client, .error(.refused("screenshot: \(why)")))
+        case nil: return
+        }
     }
 
     private func finishJob(_ client: Client, _ reply: ControlReply) {
         guard let job = client.job else { return }
         if let registration = job.registration { loop.remove(registration) }
-        job.writer.close()
+        if let deadline = job.deadline { loop.remove(deadline) }
         client.job = nil
         queue(reply, to: client)
         if let registration = client.registration, clients[client.id] != nil {
@@ -254,7 +272,11 @@ final class ControlServer {
 
     private func drop(_ client: Client, reason: String?) {
         if let registration = client.registration { loop.remove(registration) }
-        if let job = client.job, let registration = job.registration { loop.remove(registration) }
+        if let job = client.job {
+            if let registration = job.registration { loop.remove(registration) }
+            if let deadline = job.deadline { loop.remove(deadline) }
+        }
+        client.job = nil
         client.registration = nil
         clients.removeValue(forKey: client.id)
         requests = requests.filter { $0.value != client.id }

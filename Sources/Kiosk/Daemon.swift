@@ -836,16 +836,19 @@ package final class Daemon: KioskShell {
             return
         }
         defer { try? fd.close() }
+        if let refusal = control.screenshotRefusal() {
+            control.answer(id, .error(refusal))
+            return
+        }
         guard let picture = display?.capturedPicture() ?? screen.lastPresented else {
             control.answer(id, .error(.refused("no picture yet")))
             return
         }
-        let png: [UInt8]
-        do { png = try PNG.encode(picture) } catch {
-            control.answer(id, .error(.refused("cannot encode: \(error.reason)")))
-            return
-        }
-        control.write(png, to: fd, for: id, done: "screenshot \(picture.width)x\(picture.height) \(png.count) bytes")
+        // The picture is shared with the thread that encodes it: the next frame's first write
+        // copies it once (a copy on request, not per frame).
+        control.write(making: { () throws(BackgroundWrite.Problem) in
+            do throws(PNGError) { return try PNG.encode(picture) } catch { throw BackgroundWrite.Problem("cannot encode: \(error.reason)") }
+        }, to: fd, for: id, done: { "screenshot \(picture.width)x\(picture.height) \($0) bytes" })
     }
 
     // MARK: systemd, status

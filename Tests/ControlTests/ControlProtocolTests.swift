@@ -37,9 +37,30 @@ struct ControlProtocolTests {
         #expect(error("message hi 2d")?.kind == "usage")
         #expect(ControlCommand.parse("message hi 10m") == .success(.message(text: "hi", seconds: 600)))
         #expect(error("message " + String(repeating: "a", count: 201))?.kind == "usage")
+        // One "character" of 1,300 scalars (a base and combining marks, issue 54): within 200
+        // characters, refused by its scalars; 200 accented letters (400 scalars) still pass.
+        let cluster = "a" + String(repeating: "\u{0301}", count: 1_299)
+        #expect(cluster.count == 1)
+        #expect(error("message " + cluster)?.message.contains("400 Unicode scalars") == true)
+        let accented = String(repeating: "e\u{0301}", count: 200)
+        #expect(ControlCommand.parse("message " + accented) == .success(.message(text: accented, seconds: nil)))
         #expect(error("status\u{1}")?.kind == "usage")
         #expect(error("next now")?.kind == "usage")
         #expect(ControlCommand.parse("  SHOW   aapl   1d ") == .success(.show(instrument: "aapl", range: "1D")))
+    }
+
+    @Test("screenshots: one at a time across every client, at most every 0.5 s, on the caller's clock")
+    func screenshotGate() {
+        var gate = ScreenshotGate(interval: 0.5)
+        #expect(gate.request(at: 100, inFlight: 0) == nil)
+        // Another while one is being written (a stalled write counts until its thread returns).
+        #expect(gate.request(at: 101, inFlight: 1)?.kind == "busy")
+        // Written, but within half a second of the last start.
+        #expect(gate.request(at: 100.4, inFlight: 0) == .busy("at most 2 screenshots a second"))
+        #expect(gate.request(at: 100.5, inFlight: 0) == nil)
+        #expect(gate.state == .started(at: 100.5))
+        // A clock that went back is no reason to refuse for ever.
+        #expect(gate.request(at: 50, inFlight: 0) == nil)
     }
 
     @Test("answers are one line and read back")

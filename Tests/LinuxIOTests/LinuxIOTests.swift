@@ -348,3 +348,64 @@ import Testing
         #expect(ending == .signalled(SIGKILL))
     }
 }
+
+@Suite struct BackgroundWriteTests {
+    /// Waits (at most 20 s) until `done` is readable; true when it is.
+    static func waitDone(_ job: BackgroundWrite) -> Bool {
+        var p = pollfd(fd: job.done.rawValue, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 20_000) == 1
+    }
+
+    @Test("the bytes are made and written on a thread of their own; the caller hears it through done")
+    func writesOnItsThread() throws {
+        var fds: [CInt] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let r = FileDescriptor(rawValue: fds[0])
+        defer { try? r.close() }
+        // 1 MiB into a pipe that holds 64 KiB: the write cannot finish before this thread reads.
+        let payload = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let job = try BackgroundWrite(to: FileDescriptor(rawValue: fds[1])) { payload }
+        close(fds[1])  // the writer holds its own duplicate
+        #expect(job.kind == .pipe)
+        #expect(job.outcome == nil)
+        #expect(BackgroundWrite.inFlight >= 1)
+        var got: [UInt8] = []
+        while true {
+            let chunk = try r.read(upTo: 65_536)
+            if chunk.isEmpty { break }
+            got += chunk
+        }
+        #expect(Self.waitDone(job))
+        #expect(job.outcome == .written(payload.count))
+        #expect(got == payload)
+    }
+
+    @Test("a reader that takes nothing is given up after the patience, and the thread ends")
+    func silentReaderIsGivenUp() throws {
+        var fds: [CInt] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let job = try BackgroundWrite(to: FileDescriptor(rawValue: fds[1]), patience: .milliseconds(300)) {
+            [UInt8](repeating: 1, count: 1 << 20)
+        }
+        close(fds[1])
+        #expect(Self.waitDone(job))
+        guard case .failed(let why)? = job.outcome else { Issue.record("\(String(describing: job.outcome))"); return }
+        #expect(why.contains("reader"))
+    }
+
+    @Test("what could not be made is the outcome, and nothing is written")
+    func problemIsTheOutcome() throws {
+        var fds: [CInt] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let r = FileDescriptor(rawValue: fds[0])
+        defer { try? r.close() }
+        let job = try BackgroundWrite(to: FileDescriptor(rawValue: fds[1])) { () throws(BackgroundWrite.Problem) in
+            throw BackgroundWrite.Problem("cannot encode: too large")
+        }
+        close(fds[1])
+        #expect(Self.waitDone(job))
+        #expect(job.outcome == .failed("cannot encode: too large"))
+        #expect(try r.read(upTo: 16).isEmpty)
+    }
+}
