@@ -34,6 +34,35 @@ struct ConfigDropInTests {
         }
     }
 
+    /// Issue 54 item 18: thirty drop-ins of a megabyte of unknown keys held 657 MB, took 24-43 s
+    /// to READY and printed 2.7 million warnings.
+    @Test("the config and its drop-ins are read up to 4 MB and 50,000 lines in all; each file's warnings are summarised")
+    func boundedInAggregate() {
+        write("main.conf", "[chart]\ncycle-interval = 30s\n")
+        // 900 kB each: the first four fit (3.6 MB), the fifth would pass 4 MB; it and the sixth are not read.
+        let filler = String(repeating: "#" + String(repeating: " padding", count: 112) + "\n", count: 1000)
+        for n in 1...6 { write("conf.d/\(n)0-big.conf", "[chart]\ncycle-interval = \(n)m\n" + filler) }
+        let (config, issues) = Config.load(path: directory + "/main.conf")
+        #expect(config.cycleSeconds == 240, "the fourth drop-in's value wins; the fifth's (5m) is not read")
+        let over = issues.filter { $0.message.contains("limited to 4 MB in all") }
+        #expect(over.count == 1 && over.first?.file.hasSuffix("50-big.conf") == true && over.first?.severity == .error,
+                "\(over)")
+        #expect(over.first?.message.contains("nor the 1 drop-in(s) after it") == true)
+
+        // 60,000 lines of unknown keys: read to line 50,000 (25,000 keys), one error for the rest,
+        // and the file's issues as 40 lines and a count.
+        let (_, many) = Config.parse(String(repeating: "[chart]\nno-such-key = 1\n", count: 30_000), file: "many.conf")
+        #expect(many.count == 41, "\(many.count) issues")
+        #expect(many.first?.line == 50_001 && many.first?.severity == .error && many.first?.message.contains("more than 50000 lines") == true)
+        #expect(many.last?.message.hasPrefix("and 24961 more warnings in this file, not listed") == true, "\(String(describing: many.last))")
+        #expect(many.last?.severity == .warning)
+        // An error among the hidden ones makes the count an error: "has errors" stays true.
+        let listed = (1...50).map { ConfigIssue(file: "f", line: $0, key: "k", message: "m", severity: $0 == 45 ? .error : .warning) }
+        let short = ConfigIssue.summarized(listed)
+        #expect(short.count == 41 && short.last?.severity == .error && short.last?.line == 41)
+        #expect(short.last?.message.hasPrefix("and 10 more problems") == true)
+    }
+
     @Test("only *.conf regular files, not hidden, in byte order")
     func whichFiles() {
         write("conf.d/20-b.conf", "")

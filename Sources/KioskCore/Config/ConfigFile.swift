@@ -20,6 +20,36 @@ public struct ConfigIssue: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         "\(file):\(line): \(key.isEmpty ? "" : key + ": ")\(message)"
     }
+
+    /// At most `perFile` issues of each file, then one that counts the rest and names the first of
+    /// them (an error when any of them is): a file of a million unknown keys is one screen of
+    /// messages, not a million lines in the journal.
+    public static func summarized(_ issues: [ConfigIssue], perFile: Int = 40) -> [ConfigIssue] {
+        var shown: [String: Int] = [:]
+        var hidden: [String: (count: Int, first: ConfigIssue, error: Bool)] = [:]
+        var order: [String] = []
+        var out: [ConfigIssue] = []
+        for issue in issues {
+            let n = shown[issue.file, default: 0]
+            if n < perFile {
+                shown[issue.file] = n + 1
+                out.append(issue)
+            } else if let h = hidden[issue.file] {
+                hidden[issue.file] = (h.count + 1, h.first, h.error || issue.severity == .error)
+            } else {
+                hidden[issue.file] = (1, issue, issue.severity == .error)
+                order.append(issue.file)
+            }
+        }
+        for file in order {
+            guard let h = hidden[file] else { continue }
+            out.append(ConfigIssue(file: file, line: h.first.line, key: "",
+                                   message: "and \(h.count) more \(h.error ? "problems" : "warnings") in this file, not listed "
+                                       + "(the first of them: \(h.first.key.isEmpty ? "" : h.first.key + ": ")\(h.first.message))",
+                                   severity: h.error ? .error : .warning))
+        }
+        return out
+    }
 }
 
 /// A parsed systemd-style file: `[Section]` headers and `key = value` lines; `#` and `;` start
