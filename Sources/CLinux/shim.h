@@ -6,6 +6,7 @@
 #include <sys/signalfd.h>
 #include <sys/inotify.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/ioctl.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
@@ -92,4 +93,7 @@ static const unsigned long tb_cec_receive = CEC_RECEIVE;
 static const unsigned long tb_cec_dqevent = CEC_DQEVENT;
 static const unsigned long tb_cec_s_mode = CEC_S_MODE;
 static const unsigned long tb_cec_adap_g_connector_info = CEC_ADAP_G_CONNECTOR_INFO;
+/// prctl is variadic, which Swift cannot call.
+static inline int tb_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
 #endif

@@ -125,6 +125,12 @@ public protocol AlertLauncher {
     /// The ending of a child that ended (reaped), nil while it runs.
     func reap(_ pid: Int32) -> ChildProcess.Ending?
     func kill(_ pid: Int32)
+    /// This process's children (a command that daemonized is one, the fetcher being their reaper).
+    func children() -> [Int32]
+}
+
+extension AlertLauncher {
+    public func children() -> [Int32] { [] }
 }
 
 public struct SystemAlertLauncher: AlertLauncher {
@@ -136,6 +142,7 @@ public struct SystemAlertLauncher: AlertLauncher {
         do throws(Errno) { return try ChildProcess.reap(pid) } catch { return .exited(-1) }  // ECHILD: gone
     }
     public func kill(_ pid: Int32) { ChildProcess.killGroup(pid) }
+    public func children() -> [Int32] { ChildProcess.isSubreaper ? ChildProcess.children() : [] }
 }
 
 /// Where an alert's instrument's data is: the files the fetcher writes (or another writer does).
@@ -315,6 +322,13 @@ public final class AlertHooks {
             }
             still.append(child)
         }
+        // A command that daemonized (forked, left its session, and its parent ended) is this
+        // process's child now, the fetcher being its reaper: it gets a command's time, then the
+        // same kill (issue 54: it outlived the fetcher, outside the unit).
+        let known = Set(still.map(\.pid))
+        for pid in launcher.children() where !known.contains(pid) {
+            still.append(Child(pid: pid, alert: "(left by a command)", deadline: now + Int64(policy.timeout)))
+        }
         running = still
         runQueued(now: now)
         if lastTick.map({ now - $0 >= Self.tick || now < $0 }) ?? true {
@@ -332,6 +346,15 @@ public final class AlertHooks {
         // command ends: its deadline is above, and the fetcher polls on SIGCHLD as well).
         if !queued.isEmpty, let held = queueHeldUntil { next = min(next, held) }
         return max(next, now)
+    }
+
+    /// At the fetcher's end: every command and whatever they left behind are killed and collected
+    /// (outside the unit nothing else would end them).
+    public func killAll() {
+        let all = Set(running.map(\.pid)).union(launcher.children())
+        for pid in all { launcher.kill(pid) }
+        for pid in all { _ = launcher.reap(pid) }
+        running = []
     }
 
     /// Takes over the children of the hooks before a reload, so they are still collected.

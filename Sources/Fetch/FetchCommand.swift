@@ -100,6 +100,9 @@ public enum FetchCommand {
             if fetcher.jobs.isEmpty { printOut("\(path): no instrument names a symbol or providers: nothing to fetch") }
             return fetcher.setupProblems.isEmpty && config.alertIssues.isEmpty ? 0 : 2
         }
+        // What an alert command leaves running (a daemon it forked) becomes ours, not init's: it is
+        // found, given the command's time and killed with it, and at the end.
+        if !dryRun { ChildProcess.becomeSubreaper() }
         let fetcher = Fetcher(config: config, mode: dryRun ? .dryRun : .write, environment: environment)
         for problem in fetcher.setupProblems { printError(problem) }
         for issue in config.alertIssues { printError("\(issue.file):\(issue.line): warning: \(issue.message); this alert is not judged") }
@@ -113,7 +116,10 @@ public enum FetchCommand {
                 + (dryRun ? " (dry run: nothing written)" : ""))
             // The alerts are judged on what was written, as the service does, and their commands run
             // to their end (or their timeout): `--once` is how a new alert command is tried.
-            if !dryRun { fetcher.judgeAlertsOnce(clock: { Int64(time(nil)) }) }
+            if !dryRun {
+                fetcher.judgeAlertsOnce(clock: { Int64(time(nil)) })
+                fetcher.alertHooks?.killAll()
+            }
             return !report.failed.isEmpty ? 1 : !report.deferred.isEmpty ? 3 : 0
         }
         return runService(initial: fetcher, path: path, dropIns: { dropIns(path) }, environment: environment)
@@ -159,7 +165,10 @@ public enum FetchCommand {
                 if received == SIGHUP { reload = true; return false }
                 return received != SIGTERM && received != SIGINT
             })
-            guard reload else { return 0 }
+            guard reload else {
+                fetcher.alertHooks?.killAll()
+                return 0
+            }
             let scan = dropIns()
             let (config, issues) = FetchConfig.load(path: path, dropIns: scan.files, refused: scan.refused)
             for issue in issues { FetchLog.standardError.write(issue.isError ? .error : .warning, "\(issue)") }

@@ -4,6 +4,7 @@
 // signalfd; a child that inherited that mask could not be ended by SIGTERM), stdin from /dev/null.
 
 import CLinux
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -62,6 +63,32 @@ public enum ChildProcess {
         // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
         if status & 0x7f == 0 { return .exited((status >> 8) & 0xff) }
         return .signalled(status & 0x7f)
+    }
+
+    /// Makes this process the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`): a
+    /// command that daemonizes (forks, leaves its session, its parent exits) becomes this process's
+    /// child instead of init's, so it can still be found, bounded and killed. False when refused.
+    @discardableResult
+    public static func becomeSubreaper() -> Bool {
+        let done = tb_become_subreaper() == 0
+        if done { subreaper.store(true, ordering: .releasing) }
+        return done
+    }
+
+    /// Whether `becomeSubreaper` was done: only then are all children this process's own doing
+    /// (a test runner's children are other tests').
+    public static var isSubreaper: Bool { subreaper.load(ordering: .acquiring) }
+    private static let subreaper = Atomic<Bool>(false)
+
+    /// The children of this process, as the kernel lists them (`/proc/self/task/*/children`);
+    /// empty when it cannot be read.
+    public static func children() -> [pid_t] {
+        var out: [pid_t] = []
+        for task in FileSystem.list("/proc/self/task") {
+            guard let bytes = try? RegularFile.read("/proc/self/task/\(task)/children", limit: 1 << 16) else { continue }
+            out += bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }).compactMap { pid_t(String(decoding: $0, as: UTF8.self)) }
+        }
+        return out
     }
 
     /// SIGKILL to the child's process group (what it started dies with it) and to the child itself:

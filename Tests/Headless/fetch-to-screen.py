@@ -63,6 +63,36 @@ try:
         lines = open(os.path.join(data, ident + ".csv")).read().strip().splitlines()
         expected[ident] = (float(lines[-1].split(",")[4]), load(os.path.join(data, ident + ".status")) or {})
 
+    # An alert command that daemonizes (a child in a session of its own, the command ended): the
+    # fetcher is its reaper, gives it the command's time (2 s here), kills it, and --once ends with
+    # nothing of it left running (issue 54 item 16: it outlived the fetcher, outside the unit).
+    pidfile = os.path.join(work, "daemonized.pid")
+    conf2 = os.path.join(work, "alert.conf")
+    with open(conf2, "w") as f:
+        f.write("[data]\ndirectory = %s\n[provider yahoo]\nbase-url = http://127.0.0.1:%s\n"
+                "[fetch]\nalert-command-timeout = 2s\n"
+                "[instrument AAPL]\nsymbol = AAPL\nproviders = yahoo\ndaily = AAPL.csv\n"
+                "[alert daemonizes]\ninstrument = AAPL\nabove = 1\n"
+                "command = /bin/sh -c \"setsid sleep 600 </dev/null >/dev/null 2>&1 & echo $! > %s\"\n"
+                % (data, port, pidfile))
+    for n in ("alerts.state", ".alerts.state"):
+        if os.path.exists(os.path.join(data, n)):
+            os.unlink(os.path.join(data, n))
+    out = subprocess.run([FETCH, "--once", "--config", conf2], capture_output=True, text=True, timeout=120)
+    pid = int(open(pidfile).read().strip()) if os.path.exists(pidfile) else None
+
+    def gone(p):
+        try:
+            with open("/proc/%d/stat" % p) as f:
+                return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except OSError:
+            return True
+    left = pid is not None and wait_for(lambda: gone(pid), 10)
+    result("fetch-once-daemonized-alert-command-ends", pid is not None and bool(left),
+           "pid %s %s; exit %d %s" % (pid, "gone" if left else "still running", out.returncode, out.stderr.strip()[-300:]))
+    if pid and not left:
+        os.kill(pid, signal.SIGKILL)
+
     state = os.path.join(work, "s.json")
     daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless", "--size", "480x270",
                                "--status", state, "--time-scale", "4"],
