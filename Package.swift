@@ -108,6 +108,7 @@ if fuzzing {
         ("fuzz-providers", ["Fetch", "Feed"]),
         ("fuzz-fetch", ["Fetch", "Feed", "Chart"]),
         ("fuzz-control", ["Control"]),
+        ("fuzz-bridge", ["Bridge", "Control"]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(

@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(fuzz-csv fuzz-scenes fuzz-config fuzz-timezone fuzz-records fuzz-format fuzz-gestures fuzz-providers fuzz-fetch fuzz-control)
+all=(fuzz-csv fuzz-scenes fuzz-config fuzz-timezone fuzz-records fuzz-format fuzz-gestures fuzz-providers fuzz-fetch fuzz-control fuzz-bridge)
 total=${1:-60}
 shift || true
 names=("$@")

@@ -68,8 +68,9 @@ python3 Tests/Headless/mqtt-check.py .build/release/tickerboard .build/release/t
 python3 Tests/Headless/fetch-to-screen.py .build/release/tickerboard .build/release/tickerboard-fetch ../shared/data/providers
 # Every config check-config accepts (or refuses) starts the daemon and survives a reload.
 python3 Tests/Headless/config-extremes.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
-# Long life, short: two simulated days of the real daemon with memory and descriptors flat.
-python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000
+# Long life, short: two simulated days of the real daemon with memory and descriptors flat, the tape
+# crawling and a client on the control socket all along (screenshots, messages, ranges, pauses).
+python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000 --control-load
 # Hostile input, short: every harness over its seed corpus (each input that ever crashed is in it),
 # then a fixed number of fresh inputs from a fixed seed (the toolchain ships libFuzzer). Fixed, so
 # this run is repeatable: a test that passes or fails by luck is no test. The open-ended search is

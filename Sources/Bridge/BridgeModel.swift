@@ -40,6 +40,8 @@ public struct BridgeStatus: Sendable, Equatable {
     public var message: String?
     /// The screen's light in percent (`level`), nil from a daemon that does not say.
     public var level: Int?
+    /// The frame last settled on (a screenshot is published when it changes).
+    public var settledFrame = 0
 
     public init() {}
 }

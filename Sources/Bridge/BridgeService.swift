@@ -237,7 +237,7 @@ public final class BridgeService {
     private func poll() {
         nextPoll = MonotonicClock.seconds + settings.pollSeconds
         guard case .success(let statusText) = request(.status), case .success(let listText) = request(.instruments),
-              let status = Self.object(statusText), let list = Self.object(listText) else {
+              let status = BridgeModel.status(fromJSON: statusText), let list = BridgeModel.listing(fromJSON: listText) else {
             if daemonReachable != false {
                 Self.log(4, "tickerboard-mqtt: the daemon does not answer on \(settings.control); offline until it does")
                 publish(BridgeMessage(model.availabilityTopic, "offline"))
@@ -245,15 +245,9 @@ public final class BridgeService {
             daemonReachable = false
             return
         }
-        instruments = (list["instruments"] as? [[String: Any]] ?? []).compactMap { item in
-            guard let id = item["id"] as? String else { return nil }
-            return BridgeInstrument(id: id, name: item["name"] as? String ?? id, currency: item["currency"] as? String ?? "",
-                                    price: item["price"] as? Double, change: item["change"] as? Double,
-                                    changePercent: item["change_percent"] as? Double,
-                                    sessionState: item["session_state"] as? String, stale: item["stale"] as? Bool ?? false)
-        }
-        ranges = list["ranges"] as? [String] ?? []
-        scenes = list["scenes"] as? [String] ?? []
+        instruments = list.instruments
+        ranges = list.ranges
+        scenes = list.scenes
         let key = instruments.map { "\($0.id)|\($0.name)|\($0.currency)" }.joined(separator: ",") + ranges.joined() + scenes.joined()
         if key != discoveryKey {
             discoveryKey = key
@@ -265,20 +259,12 @@ public final class BridgeService {
             publish(BridgeMessage(model.availabilityTopic, "online"))
             daemonReachable = true
         }
-        var s = BridgeStatus()
-        s.instrumentID = status["instrument_id"] as? String
-        s.range = status["range"] as? String
-        s.scene = status["scene"] as? String
-        s.display = status["display"] as? String
-        s.screenControl = status["screen_control"] as? String
-        s.paused = status["paused"] as? Bool ?? false
-        s.message = status["message"] as? String
-        s.level = status["level"] as? Int
+        let s = status
         for message in model.state(s, instruments: instruments) where lastState[message.topic] != message.payload {
             lastState[message.topic] = message.payload
             publish(message)
         }
-        let frames = status["settled_frame"] as? Int ?? 0
+        let frames = status.settledFrame
         if settings.screenshotSeconds > 0, frames != lastFrames, MonotonicClock.seconds >= nextScreenshot {
             lastFrames = frames
             publishScreenshot()
@@ -326,9 +312,6 @@ public final class BridgeService {
         if rc != MOSQ_ERR_SUCCESS.rawValue { Self.log(6, "tickerboard-mqtt: publish \(message.topic): \(Self.describe(rc))") }
     }
 
-    static func object(_ text: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
-    }
 }
 
 public struct BridgeError: Error, CustomStringConvertible {

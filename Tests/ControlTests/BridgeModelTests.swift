@@ -19,6 +19,31 @@ struct BridgeModelTests {
                        BridgeInstrument(id: "SAP.DE", name: "SAP", currency: "EUR"),
                        BridgeInstrument(id: "VOD.L", name: "Vodafone", currency: "GBp")]
 
+    @Test("the daemon's answers are read a field at a time: a bad field is left out, not the answer")
+    func oneBadField() throws {
+        // Hand-written answers in the shape `ctl instruments` and `ctl status` give, with a string
+        // where a number belongs, an id that is a number, a level past 100 and a value 1e303.
+        let listing = try #require(BridgeModel.listing(fromJSON: """
+            {"instruments": [{"id": "A", "name": "Alpha", "currency": "USD", "price": "inf", "change": 1.5, "stale": true},
+                             {"id": 5, "price": 2}, {"id": "B", "price": 1e303}], "ranges": ["1D", 7, "1Y"], "scenes": ["chart"]}
+            """))
+        #expect(listing.instruments.map(\.id) == ["A", "B"])
+        #expect(listing.instruments[0].price == nil && listing.instruments[0].change == 1.5 && listing.instruments[0].stale)
+        #expect(listing.instruments[1].price == 1e303)
+        #expect(listing.ranges == ["1D", "1Y"])
+        let status = try #require(BridgeModel.status(fromJSON: """
+            {"instrument_id": "A", "display": "presenting", "level": 250, "paused": true, "settled_frame": 42}
+            """))
+        #expect(status.instrumentID == "A" && status.level == nil && status.paused && status.settledFrame == 42)
+        #expect(BridgeModel.status(fromJSON: "not json") == nil)
+        // What is published from it is JSON.
+        let model = BridgeModel(settings: MQTTSettings(), version: "1")
+        for m in model.state(status, instruments: listing.instruments) where m.topic.hasPrefix(model.base + "/instrument/") && m.topic != model.base + "/instrument/state" {
+            let text = String(decoding: m.payload, as: UTF8.self)
+            #expect(text.hasPrefix("{") && text.hasSuffix("}") && !text.contains("inf") && !text.contains("nan"), "\(text)")
+        }
+    }
+
     @Test("discovery: 12 entities and 3 sensors per instrument, each with the device, availability and a unique id")
     func discovery() {
         let model = BridgeModel(settings: settings, version: "1.2.3")

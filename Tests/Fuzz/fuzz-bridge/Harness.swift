@@ -1,0 +1,54 @@
+// libFuzzer harness: what reaches tickerboard-mqtt from outside — a command topic's payload from
+// the broker (anyone who may publish there) and the daemon's status and instruments JSON — through
+// the bridge's pure parts: the request each payload becomes, and the state it publishes.
+import Bridge
+import Control
+import Foundation
+import FuzzSupport
+
+@main enum Harness { static func main() { runFuzzer(fuzz) } }
+
+let objects = ["screen", "cycling", "screen_mode", "instrument", "range", "scene", "brightness", "message", "next",
+               "reload", "screenshot", "other"]
+let model = BridgeModel(settings: MQTTSettings(), version: "fuzz")
+
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let first = bytes.first else { return 0 }
+    let rest = Array(bytes.dropFirst())
+    // The first byte picks the topic and the retained flag; the rest is the payload (as the
+    // service decodes it) and, after a NUL, the daemon's JSON.
+    let parts = rest.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+    let payload = String(decoding: parts.first ?? [], as: UTF8.self)
+    let topic = model.base + "/" + objects[Int(first & 0x7F) % objects.count] + "/set"
+    let retained = first & 0x80 != 0
+    switch model.action(topic: topic, payload: payload, retained: retained) {
+    case .request(let command):
+        fuzzCheck(!retained, "a retained command is never carried out")
+        // What the bridge sends is a request the daemon reads back as the same one.
+        fuzzCheck(ControlCommand.parse(command.line) == .success(command), "round trip of \(command.line)")
+        if case .message(let text, _) = command {
+            fuzzCheck(text.count <= ControlCommand.messageCharacters && text.unicodeScalars.count <= ControlCommand.messageScalars,
+                      "a message within its bounds")
+        }
+    case .screenshot:
+        fuzzCheck(!retained, "a retained screenshot press is not replayed")
+    case .ignore(let why):
+        fuzzCheck(why.utf8.count < 4096, "a reason stays short")
+    }
+    // The daemon's answers, one field bad or all of them: the state published is valid JSON where
+    // it is JSON, and never more than the instruments and the fixed topics.
+    for json in parts.dropFirst() {
+        let text = String(decoding: json, as: UTF8.self)
+        let status = BridgeModel.status(fromJSON: text) ?? BridgeStatus()
+        let listing = BridgeModel.listing(fromJSON: text) ?? BridgeListing()
+        let messages = model.state(status, instruments: listing.instruments)
+        fuzzCheck(messages.count <= 9 + listing.instruments.count, "one state topic per instrument")
+        for m in messages where m.topic.hasSuffix("/state") && m.topic.contains("/instrument/") && m.payload.first == UInt8(ascii: "{") {
+            fuzzCheck((try? JSONSerialization.jsonObject(with: Data(m.payload))) != nil,
+                      "instrument state is JSON: \(String(decoding: m.payload, as: UTF8.self))")
+        }
+        _ = model.discovery(instruments: listing.instruments, ranges: listing.ranges, scenes: listing.scenes)
+    }
+    return 0
+}
