@@ -100,6 +100,15 @@ import Glibc
         return Portfolio(config: config, daily: daily, rates: rates)
     }
 
+    /// `text` in a temporary file named `name` (for the Python script, which reads the config itself).
+    static func written(_ text: String, _ name: String) throws -> String {
+        let path = TestPaths.temporary(name)
+        let file = try #require(fopen(path, "w"))
+        fputs(text, file)
+        fclose(file)
+        return path
+    }
+
     /// The Python script's lines, one block per moment.
     static func python(configPath: String, moments: [Int64]) throws -> [[String]] {
         let script = TestPaths.repositoryRoot + "/Tests/Portfolio/portfolio_check.py"
@@ -124,11 +133,8 @@ import Glibc
         let text = Self.configText(stooq: stooq)
         let (config, issues) = Config.parse(text, file: "portfolio.conf")
         #expect(issues.filter { $0.severity == .error }.isEmpty, "\(issues)")
-        let path = TestPaths.temporary("portfolio.conf")
+        let path = try Self.written(text, "portfolio.conf")
         defer { unlink(path) }
-        let file = try #require(fopen(path, "w"))
-        fputs(text, file)
-        fclose(file)
         let portfolio = try Self.load(config)
         let expected = try Self.python(configPath: path, moments: Self.moments)
         #expect(expected.count == Self.moments.count)
@@ -144,11 +150,8 @@ import Glibc
         let stooq = try #require(Self.stooq, "../shared/data not found")
         let text = Self.configText(stooq: stooq)
         let (config, _) = Config.parse(text, file: "portfolio.conf")
-        let path = TestPaths.temporary("portfolio-line.conf")
+        let path = try Self.written(text, "portfolio-line.conf")
         defer { unlink(path) }
-        let file = try #require(fopen(path, "w"))
-        fputs(text, file)
-        fclose(file)
         let portfolio = try Self.load(config)
         let line = try #require(portfolio.valueSeries(name: "portfolio"))
         // Every date any holding has a bar: the line's candidates.
