@@ -14,7 +14,10 @@
 #   arm64-16k: the arm64 package's executables on Debian's arm64-16k kernel (16 KiB pages, a Pi 5's)
 #   arm64:    the arm64 package (cross-built with Debian 13's Swift) on qemu-system-aarch64 with
 #             virtio-gpu in the same layout: bochs' scenarios, prefixed arm64- (the chart on the glass
-#             and the touch scrub judged against the same amd64 references)
+#             and the touch scrub judged against the same amd64 references), but for the three that
+#             are the same code on both (unplugged while running, output-without-uevent, vt-switch)
+#   arm64-render-parity (no guest): the arm64 package's tickerboard under qemu-user draws byte for
+#             byte what this machine's draws (arm64-parity.sh)
 # The guest judges service states and the journal; this script judges the screen captures
 # (daemon-check.py, references from `tickerboard render`) and prints one `RESULT name PASS|FAIL detail`
 # per scenario, then `E2E: N passed, M failed`. The one test-only change to the unit is a drop-in with
@@ -124,6 +127,19 @@ if [[ " $PHASES " == *" arm64 "* ]] && [ -n "${DEB_ARM64:-}" ] && [ -f "$DEB_ARM
     result arm64-16k-pages PASS "$DET"
   else
     result arm64-16k-pages FAIL "$DET; run-vm exit $VMRC; $(tail -3 "$P/vm.log" | tr '\n' '|'); $(tail -3 "$P/run-16k.log" 2>/dev/null | tr '\n' '|')"
+  fi
+fi
+
+# arm64-render-parity: the arm64 package's tickerboard under qemu-user draws byte for byte what this
+# machine's draws (arm64-parity.sh: scenes, ranges, the morph's frames, locales, sizes, the tape).
+if [ -n "${DEB_ARM64:-}" ] && [ -f "$DEB_ARM64" ]; then
+  P="$OUT/arm64-parity"; rm -rf "$P"; mkdir -p "$P/pkg"
+  dpkg-deb -x "$DEB_ARM64" "$P/pkg"
+  T=$(date +%s)
+  if PAR=$(bash "$HERE/arm64-parity.sh" "$BIN" "$P/pkg/usr/bin/tickerboard" "${TB_CROSS_CACHE:-/var/cache/tickerboard-cross}/sysroot" "$P" 2>&1); then
+    result arm64-render-parity PASS "$PAR ($(( $(date +%s) - T )) s)"
+  else
+    result arm64-render-parity FAIL "$PAR"
   fi
 fi
 

@@ -418,6 +418,9 @@ if [ "$KIND" = bochs ]; then
   else
     fact pi fail "$PI_DET; frames $F -> ${FRAMES:-?}"
   fi
+  # (b), the uevent-less re-survey and the VT switch are the same code on both machines: the arm64
+  # guest (twice as slow under emulation) runs the rest, where the architecture could matter.
+  if [ "$PHASE" = bochs ]; then
   mark; replug off
   jwait 'disconnected' 5 && DET="$DET; (b) unplugged while running: \"$JLINE\"" || DET="$DET; (b) no 'disconnected' line"
   if window $((3 * WD + 1)); then DET="$DET, $((3 * WD + 1)) s with no restart, $PINGS pings, display=$(status_key display)"
@@ -427,11 +430,13 @@ if [ "$KIND" = bochs ]; then
   if wait_frames_above "$F" 60; then DET="$DET; detect: frames $F -> $FRAMES within $FRAMES_AFTER s"
   else OK=0; DET="$DET; detect: frames $F -> ${FRAMES:-?} after 60 s"; fi
   [ "$(prop MainPID)" = "$PIDB" ] || { OK=0; DET="$DET; MainPID $PIDB -> $(prop MainPID)"; }
+  fi
   [ "$OK" = 1 ] && result systemd-output-unplugged-survives PASS "$DET" || result systemd-output-unplugged-survives FAIL "$DET"
 
   # --- output-without-uevent (issue 49): some boards never deliver the hot-plug interrupt, so a
   # screen plugged in sends no uevent. Unplugged (with its uevent), then connected with none: the
   # daemon's 15 s re-survey of the connectors finds it. udevadm monitor proves no drm uevent came.
+  if [ "$PHASE" = bochs ]; then
   mark; MARK_U=$MARK; replug off; jwait 'disconnected' 10; UL=$JLINE
   udevadm monitor --kernel --subsystem-match=drm > /tmp/uev.log 2>&1 &
   UM=$!
@@ -446,6 +451,7 @@ if [ "$KIND" = bochs ]; then
     result output-without-uevent PASS "$DET"
   else
     result output-without-uevent FAIL "$DET; $(head -c 300 /tmp/uev.log | tr '\n' '|')"
+  fi
   fi
 
   # --- systemd-first-boot-before-data: the configured instrument's CSV is missing; the screen says
@@ -498,6 +504,7 @@ if [ "$KIND" = bochs ]; then
   # --- systemd-vt-switch: chvt 2 for 3 x WatchdogSec (no frames, no restart), chvt 1: frames again.
   # Cycling keeps frames coming while the display is ours (before the touch scenario: a touch pauses
   # cycling). The reload first is on purpose: a reload must leave the VT usable.
+  if [ "$PHASE" = bochs ]; then
   firstboot_conf | sed 's/^cycle-interval = 0$/cycle-interval = 3s/' > "$CONF"; systemctl reload $U
   frames; wait_frames_above "${FRAMES:-0}" 10
   PIDV=$(prop MainPID) NV=$(prop NRestarts) VT0=$(cat /sys/class/tty/tty0/active)
@@ -516,6 +523,7 @@ if [ "$KIND" = bochs ]; then
   else OK=0; DET="$DET, frames ${FRAMES:-?} 5 s after"; fi
   [ "$(prop MainPID)" = "$PIDV" ] && [ "$(restarts_since "$NV")" = 0 ] || { OK=0; DET="$DET; MainPID $PIDV -> $(prop MainPID), restarts +$(restarts_since "$NV")"; }
   [ "$OK" = 1 ] && result systemd-vt-switch PASS "$DET" || result systemd-vt-switch FAIL "$DET"
+  fi
   # --- systemd-touch-scrub: a uinput touchscreen drives the scrub, through the unit's DeviceAllow=.
   # A fresh start with the first-boot config (no cycling, 1M), so the expected picture is known.
   firstboot_conf > "$CONF"; systemctl reset-failed $U; systemctl restart $U; wait_prop ActiveState active 60
