@@ -377,11 +377,7 @@ extension TapeItem {
     /// as its chart header says it; dimmed with the phrase for stale data or a closed market.
     public init(instrument: Instrument, isStale: Bool, market: MarketStatus.State?, palette: ChartPalette,
                 options: RangeOptions = RangeOptions(), sparkline: Bool = true) {
-        var selection = instrument.market.points(for: .oneDay, options: options)
-        // A day with one price so far and the close before it is a day change (`dayQuote`), not a reason to look further.
-        for r in [ChartRange.fiveDays, .oneMonth] where selection.points.count < 2 && selection.baseline == nil {
-            selection = instrument.market.points(for: r, options: options)
-        }
+        let selection = Self.daySelection(of: instrument, options: options)
         let labels = instrument.labels(for: selection, palette: palette)
         let first = selection.baselineValue ?? selection.points.first?.value ?? 0
         let last = selection.points.last?.value ?? first
@@ -401,6 +397,27 @@ extension TapeItem {
 }
 
 extension TapeItem {
+    /// The day the tape tells: 1D, else the shortest range with data (5D, 1M).
+    static func daySelection(of instrument: Instrument, options: RangeOptions) -> RangeSelection {
+        var selection = instrument.market.points(for: .oneDay, options: options)
+        // A day with one price so far and the close before it is a day change (`dayQuote`), not a reason to look further.
+        for r in [ChartRange.fiveDays, .oneMonth] where selection.points.count < 2 && selection.baseline == nil {
+            selection = instrument.market.points(for: r, options: options)
+        }
+        return selection
+    }
+
+    /// The day's move in percent, as the tape and the chart's header say it (the last price against
+    /// the baseline of `daySelection`); nil while the entry waits for data or has no move.
+    public static func dayMovePercent(of entry: WatchlistEntry, options: RangeOptions = RangeOptions()) -> Double? {
+        guard entry.placeholder == nil else { return nil }
+        let selection = daySelection(of: entry.instrument, options: options)
+        guard let last = selection.points.last?.value, let first = selection.baselineValue, first != 0,
+              selection.points.count >= 2 || selection.baseline != nil else { return nil }
+        let percent = (last - first) / abs(first) * 100
+        return percent.isFinite ? percent : nil
+    }
+
     /// The tape's words for a watchlist entry: an instrument still waiting for its data says so.
     public init(entry: WatchlistEntry, palette: ChartPalette, options: RangeOptions = RangeOptions()) {
         if let waiting = entry.placeholder {

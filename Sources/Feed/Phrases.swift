@@ -80,9 +80,71 @@ public struct Phrases: Sendable, Equatable {
         }
     }
 
+    /// An alert's banner (`⚠ NAME: ` before it): the condition with `{n}`, the level or the
+    /// percentage already in the locale's number format, or the time without a price.
+    public var alertAbove: String {
+        switch language {
+        case "de", "de-AT": "über {n}"
+        case "fr": "au-dessus de {n}"
+        case "it": "sopra {n}"
+        case "sv": "över {n}"
+        case "pt": "acima de {n}"
+        case "ja": "{n} 超"
+        case "zh", "zh-Hans": "高于 {n}"
+        case "zh-Hant": "高於 {n}"
+        case "ko": "{n} 초과"
+        default: "above {n}"
+        }
+    }
+
+    public var alertBelow: String {
+        switch language {
+        case "de", "de-AT": "unter {n}"
+        case "fr": "en dessous de {n}"
+        case "it": "sotto {n}"
+        case "sv": "under {n}"
+        case "pt": "abaixo de {n}"
+        case "ja": "{n} 未満"
+        case "zh", "zh-Hans": "低于 {n}"
+        case "zh-Hant": "低於 {n}"
+        case "ko": "{n} 미만"
+        default: "below {n}"
+        }
+    }
+
+    public var alertMoved: String {
+        switch language {
+        case "de", "de-AT": "Bewegung von {n} oder mehr"
+        case "fr": "variation de {n} ou plus"
+        case "it": "variazione di {n} o più"
+        case "sv": "rörelse på {n} eller mer"
+        case "pt": "variação de {n} ou mais"
+        case "ja": "{n} 以上の変動"
+        case "zh", "zh-Hans": "变动 {n} 或以上"
+        case "zh-Hant": "變動 {n} 或以上"
+        case "ko": "{n} 이상 변동"
+        default: "moved {n} or more"
+        }
+    }
+
+    public var alertNoPrice: String {
+        switch language {
+        case "de", "de-AT": "kein Kurs seit {t}"
+        case "fr": "aucun cours depuis {t}"
+        case "it": "nessun prezzo da {t}"
+        case "sv": "inget pris på {t}"
+        case "pt": "sem preço há {t}"
+        case "ja": "{t} 価格なし"
+        case "zh", "zh-Hans": "{t} 无价格"
+        case "zh-Hant": "{t} 無價格"
+        case "ko": "{t} 동안 가격 없음"
+        default: "no price for {t}"
+        }
+    }
+
     /// Every phrase and name, for the completeness test and the font check.
     public var allText: [String] {
-        [clockNotSet, open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
+        [clockNotSet, alertAbove, alertBelow, alertMoved, alertNoPrice, open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
          noUpdateSince, updated, waitingForData, noDataFile, unknownTimeZone, configLine, noDataFor, dailyOnly,
          monthlyChange, monthToDate, watchlist, markOpen, markPreMarket, markLunchBreak, markAfterHours, markClosed,
          dayMonth, dayMonthYear, weekdayDayMonth, weekdayTime]

@@ -57,6 +57,9 @@ package final class Daemon: KioskShell {
     var core: KioskCore { runner.core }
     private let displayOpener: DisplayOpener?
     private let extraDisplayOpener: ExtraDisplayOpener?
+    /// Headless, every further `[output]` section gets a screen of its own, the first one's size
+    /// and refresh: several outputs run (and are tested) without a card.
+    private let simulatesExtraOutputs: Bool
     private let clock: ScaledClock
     private var timer: EventLoop.Registration?
     /// The first output's screen (the only one without `[output]` sections).
@@ -78,6 +81,10 @@ package final class Daemon: KioskShell {
     private var control: ControlServer?
     /// The HDMI-CEC adapter (`[power] cec`), nil when off.
     private var cecLink: CECLink?
+    /// `[power] light-sensor`: the sensor and its poll, and the lux last told to the cores.
+    private var lightSensor: LightSensor?
+    private var lightPoll: EventLoop.Registration?
+    private var luxSent: Double??
     /// The frame statistics' summary as the core last gave it (on stopping).
     private var statistics = ""
 
@@ -127,6 +134,7 @@ package final class Daemon: KioskShell {
         runner = KioskRunner(core: core, now: { [clock] in clock.now() })
         displayOpener = openDisplay
         extraDisplayOpener = openExtraDisplay
+        simulatesExtraOutputs = openExtraDisplay == nil && options.displayChoice == .headless
         runner.shell = self
     }
 
@@ -184,7 +192,56 @@ package final class Daemon: KioskShell {
         startControl()
         send(.start)
         startCEC()
+        startLightSensor()
         startLiveData()
+    }
+
+    /// How often the light sensor is read: a room's light changes over seconds, and the level at
+    /// most every 30 s (`AmbientLight`); a read of a sysfs file costs a few microseconds.
+    static let lightPollSeconds = 2
+
+    private func startLightSensor() {
+        if let lightPoll { loop.remove(lightPoll) }
+        lightPoll = nil
+        lightSensor = nil
+        luxSent = nil
+        let path: String?
+        switch config.lightSensor {
+        case .off:
+            send(.ambientLight(lux: nil))
+            for extra in extras { extra.runner.send(.ambientLight(lux: nil)) }
+            return
+        case .auto: path = nil
+        case .path(let p): path = p
+        }
+        let (sensor, why) = LightSensor.find(path: path)
+        guard let sensor else {
+            Log.warning("power: light-sensor = \(path ?? "auto"): \(why); the schedule's level alone")
+            return
+        }
+        Log.notice("power: light sensor \(why)")
+        lightSensor = sensor
+        readLightSensor()
+        lightPoll = try? loop.addTimer(after: .seconds(Self.lightPollSeconds), repeating: .seconds(Self.lightPollSeconds)) { [unowned self] in
+            readLightSensor()
+        }
+    }
+
+    /// Tells every output's core the reading when it moved (more than 2 %, or half a lux) or the
+    /// sensor came or went: the core decides the level.
+    private func readLightSensor() {
+        guard let sensor = lightSensor else { return }
+        let lux = sensor.lux()
+        if let sent = luxSent {
+            switch (sent, lux) {
+            case (nil, nil): return
+            case let (a?, b?) where abs(a - b) <= max(0.5, 0.02 * a): return
+            default: break
+            }
+        }
+        luxSent = .some(lux)
+        send(.ambientLight(lux: lux))
+        for extra in extras { extra.runner.send(.ambientLight(lux: lux)) }
     }
 
     /// The control socket: the one systemd passed (socket activation), else `--control PATH`.
@@ -492,10 +549,13 @@ package final class Daemon: KioskShell {
                     }
                 }
             }
-        } else if extraDisplayOpener != nil {
-            // The tests' displays: a connector per section, each the first display's size.
-            survey = sections.indices.map {
-                OutputAssignment.Connector(name: "TEST-\($0 + 1)", connected: true, modes: [ModeRequest(width: d.width, height: d.height)])
+        } else if extraDisplayOpener != nil || simulatesExtraOutputs {
+            // Simulated displays (headless, the tests'): a connector per section, called what the
+            // section calls it, each the first display's size.
+            survey = sections.indices.map { i in
+                let name: String
+                if case .connector(let n) = sections[i].name { name = n } else { name = "VIRTUAL-\(i + 1)" }
+                return OutputAssignment.Connector(name: name, connected: true, modes: [ModeRequest(width: d.width, height: d.height)])
             }
         } else {
             Log.warning("display: [output] sections need a KMS card; \(d.presentMethod) shows the first section's scene only")
@@ -518,6 +578,7 @@ package final class Daemon: KioskShell {
             for event in lastSeries.values { extra.runner.send(event) }
             for event in lastFetchStatus.values { extra.runner.send(event) }
             if let lastDataProblems { extra.runner.send(lastDataProblems) }
+            if let lux = luxSent { extra.runner.send(.ambientLight(lux: lux)) }
         }
         armTimer()
     }
@@ -535,14 +596,16 @@ package final class Daemon: KioskShell {
         guard extra.display == nil else { return }
         let name = "[output \(extra.section.name)]"
         let kms = display as? KMSDisplay
-        guard kms != nil || extraDisplayOpener != nil else {
+        guard kms != nil || extraDisplayOpener != nil || simulatesExtraOutputs else {
             extra.send(.displayUnavailable(message: nil))
             return
         }
         let connector = assignment?.states[extra.index].connector
         do {
             let d: any Display
-            if let extraDisplayOpener { d = try extraDisplayOpener(extra.index) } else if let other = connector.flatMap({ connectorCards[$0] }) {
+            if let extraDisplayOpener { d = try extraDisplayOpener(extra.index) } else if simulatesExtraOutputs, let first = display {
+                d = HeadlessDisplay(width: first.width, height: first.height, refreshHz: first.refreshHz, simulatedVsync: true)
+            } else if let other = connector.flatMap({ connectorCards[$0] }) {
                 // Another card: its own descriptor and master.
                 d = try KMSDisplay(options: .init(devicePath: other.path, connectorName: other.name, waitForOutput: true,
                                                   shiftMargin: config.burnInShift, maxSize: config.maxModeSize),
@@ -798,6 +861,7 @@ package final class Daemon: KioskShell {
         }
         Log.notice(outcome.summary)
         let oldCEC = config.cec
+        let oldLightSensor = config.lightSensor
         let oldOutputs = config.effectiveOutputs
         config = Daemon.effective(outcome.config, options)
         screen.renderer.renderThreads = Daemon.renderThreads(for: config)
@@ -813,6 +877,7 @@ package final class Daemon: KioskShell {
             }
         }
         if config.cec != oldCEC { startCEC() }
+        if config.lightSensor != oldLightSensor { startLightSensor() }
         startLiveData()
         return .ok(outcome.summary)
     }

@@ -202,7 +202,7 @@ final class OutputScreen {
                         moved.copy(from: picture, offsetX: o.dx, offsetY: o.dy, fill: background)
                         damage = [moved.bounds]
                     } else {
-                        damage = damage.map { OutputScreen.copy($0, from: picture, into: &moved, dx: o.dx, dy: o.dy) }
+                        damage = damage.map { moved.copy($0, from: picture, dx: o.dx, dy: o.dy) }
                     }
                     picture = moved
                     shifted = moved
@@ -249,23 +249,5 @@ final class OutputScreen {
         tally.drawnPixels += drawn
         tally.copiedBytes += copied
         tally.framePixels += frame
-    }
-
-    /// Copies `rect` of `source` into `target` moved by (`dx`, `dy`); returns where it landed.
-    /// (The strips a shift uncovers keep the fill they got when the offset was set.)
-    static func copy(_ rect: IntRect, from source: PixelBuffer, into target: inout PixelBuffer, dx: Int, dy: Int) -> IntRect {
-        let landed = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
-            .intersection(target.bounds).intersection(IntRect(x0: dx, y0: dy, x1: source.width + dx, y1: source.height + dy))
-        guard !landed.isEmpty else { return landed }
-        let ss = source.stride, ts = target.stride
-        source.pixels.withUnsafeBufferPointer { src in
-            target.pixels.withUnsafeMutableBufferPointer { dst in
-                for y in landed.y0..<landed.y1 {
-                    let from = src.baseAddress! + (y - dy) * ss + (landed.x0 - dx)
-                    (dst.baseAddress! + y * ts + landed.x0).update(from: from, count: landed.width)
-                }
-            }
-        }
-        return landed
     }
 }

@@ -48,27 +48,12 @@ package final class TapeComposer {
             let regions = fresh ? [scene.bounds] : sceneDamage
             let picture = scene.buffer
             for r in regions {
-                let moved = Self.copy(r.intersection(picture.bounds), from: picture, into: &screen.buffer, dx: area.x0, dy: area.y0)
+                let moved = screen.buffer.copy(r, from: picture, dx: area.x0, dy: area.y0)
                 if !moved.isEmpty { damage.append(moved) }
             }
         }
         if fresh { tape.invalidate() }
         damage.append(tape.draw(at: time, on: screen))
         return (screen, fresh ? [screen.bounds] : damage)
-    }
-
-    /// Copies `rect` of `source` to `rect` moved by (`dx`, `dy`) in `target`; returns where it went.
-    static func copy(_ rect: IntRect, from source: PixelBuffer, into target: inout PixelBuffer, dx: Int, dy: Int) -> IntRect {
-        let to = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy).intersection(target.bounds)
-        guard !to.isEmpty else { return to }
-        let ss = source.stride, ts = target.stride, w = to.width
-        target.pixels.withUnsafeMutableBufferPointer { t in
-            source.pixels.withUnsafeBufferPointer { s in
-                for y in to.y0..<to.y1 {
-                    (t.baseAddress! + y * ts + to.x0).update(from: s.baseAddress! + (y - dy) * ss + (to.x0 - dx), count: w)
-                }
-            }
-        }
-        return to
     }
 }

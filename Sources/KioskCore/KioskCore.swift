@@ -165,6 +165,8 @@ public enum KioskEvent: Sendable {
     /// someone is there. It wakes the screen like a touch and restarts the idle countdown, but does
     /// not hold the cycle (a sensor that fires whenever someone walks by must not freeze it).
     case presence
+    /// The ambient-light sensor's reading in lux (`[power] light-sensor`); nil: it cannot be read.
+    case ambientLight(lux: Double?)
     /// What the HDMI-CEC adapter said (claimed, gone, the TV's power, a transmit's outcome).
     case cec(CECNews)
     /// A data file yielded a good series (at start, on change, on reload).
@@ -416,6 +418,13 @@ public final class KioskCore {
     private var tilesRefreshedAt = -Double.infinity
     /// The tape's words as last given to a frame, and whether the data under them changed since.
     private var tapeItems: [TapeItem] = []
+    /// Movers first: the tiles' and the tape's orders (config indices), decided at most once a minute.
+    private var tileMovers = MoverOrder()
+    private var tapeMovers = MoverOrder()
+    /// Position k of the overview shows entry `tileOrder[k]`.
+    private var tileOrder: [Int] = []
+    /// When a standing order may change (its minute is up and the moves changed): look again then.
+    private var moversDue: Double?
     private var tapeRevision = 0
     private var tapeStale = true
     /// When a tile's market status next changes (Unix seconds): the core wakes up for it.
@@ -471,6 +480,8 @@ public final class KioskCore {
     private var powerReason = ScreenPower.Reason.schedule
     /// The screen's level while it is on, fading between decisions.
     private var light = LightFade(level: 1)
+    /// The room's light (`[power] light-sensor`): a level under the schedule's.
+    private var ambient = AmbientLight()
     /// The level of the last frame presented (a change repaints whole under software dimming).
     private var presentedBrightness = 1.0
     /// `night-palette`: the screen is below full level, so it shows the night palette.
@@ -606,6 +617,13 @@ public final class KioskCore {
         case .key(let command): handle(command)
         case .presence:
             if noteActivity() { log(.notice, "power: screen on: a presence key") }
+        case .ambientLight(let lux):
+            let before = ambient.lux
+            if ambient.reading(lux: lux, at: now.mono) { decidePower() }
+            if (before == nil) != (lux == nil) {
+                log(lux == nil ? .warning : .info, lux == nil ? "power: the light sensor cannot be read; the schedule's level alone"
+                    : "power: the light sensor reads \(Int(lux!.rounded())) lx")
+            }
         case .cec(let news): perform(cec.news(news, at: now.mono))
         case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
         case .fetchStatus(let id, let status):
@@ -662,7 +680,7 @@ public final class KioskCore {
     /// something happens.
     public var nextDeadline: Double? {
         [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue,
-         message?.until, cec.nextDeadline, alertDue, portfolioDue].compactMap { $0 }.min()
+         message?.until, cec.nextDeadline, alertDue, portfolioDue, moversDue, ambient.nextDeadline].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -1116,7 +1134,28 @@ public final class KioskCore {
     /// The banner for the instrument on screen: its alert fired within the banner's time.
     private func alertBanner() -> String? {
         guard let id = currentID, let alert = bannerAlert(for: id) else { return nil }
-        return "\u{26A0} " + alert.name + ": " + Alerts.describe(alert.condition)
+        let entry = entries.first { $0.spec.id == id }
+        let format = priceFormat(currencyCode: entry.map(currencyCode) ?? "USD")
+        return "\u{26A0} " + alert.name + ": " + Self.bannerWords(alert.condition, phrases: phrases, format: format)
+    }
+
+    /// An alert's condition in the wall's words and number format: `unter 12.150`, `Bewegung von
+    /// 2 % oder mehr` on a de-DE wall. The level keeps the decimals it was written with.
+    static func bannerWords(_ condition: AlertConfig.Condition?, phrases: Phrases, format: PriceFormat) -> String {
+        func number(_ v: ExactDecimal) -> String {
+            let text = v.magnitude.description
+            var f = format
+            f.decimals = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
+            f.significantDigits = nil
+            return f.number(v.doubleValue)
+        }
+        switch condition {
+        case .above(let v): return Phrases.fill(phrases.alertAbove, ["n": number(v)])
+        case .below(let v): return Phrases.fill(phrases.alertBelow, ["n": number(v)])
+        case .move(let p): return Phrases.fill(phrases.alertMoved, ["n": number(p) + format.percentSpacing + "%"])
+        case .stale(let s): return Phrases.fill(phrases.alertNoPrice, ["t": s % 3600 == 0 ? "\(s / 3600)h" : "\(s / 60)min"])
+        case nil: return ""
+        }
     }
 
     /// The first alert of instrument `id` within its banner time (its tile is highlighted meanwhile).
@@ -1381,6 +1420,15 @@ public final class KioskCore {
             recomputePortfolio()
         }
         if let due = alertDue, due <= t { judgeAlerts() }
+        if let due = ambient.nextDeadline, due <= t, ambient.timer(at: t) { decidePower() }
+        if let due = moversDue, due <= t {
+            moversDue = nil
+            tapeStale = true
+            if config.watchlistSort != .config, watchlist != nil, !showingSample,
+               moversOrdered(tileIndices.map(watchlistEntry), sort: config.watchlistSort, by: &tileMovers).map(\.index) != tileOrder {
+                rebuildWatchlist()
+            }
+        }
         if let due = burnInDue, due <= t {
             needs.insert(.burnInStep)
             armBurnIn()
@@ -1503,7 +1551,9 @@ public final class KioskCore {
         }
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sceneSize(sideways ? (info.height, info.width) : (info.width, info.height))
-        let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : tileIndices.map(watchlistEntry)
+        let ordered = showingSample ? [] : moversOrdered(tileIndices.map(watchlistEntry), sort: config.watchlistSort, by: &tileMovers)
+        tileOrder = ordered.map(\.index)
+        let tiles = showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : ordered.map(\.entry)
         watchlist = WatchlistScene(entries: tiles, width: max(1, w), height: max(1, h), fonts: fonts,
                                    palette: activePalette, range: watchlist?.range ?? firstRange)
         watchlistNextChange = showingSample ? nil : tileIndices.compactMap { tileState($0).nextChange }.min()
@@ -1515,7 +1565,18 @@ public final class KioskCore {
     /// which has no tile and may not show money): the watchlist
     /// tiles' instruments, staleness and market states.
     package func tapeEntries() -> [WatchlistEntry] {
-        showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))] : tileIndices.map(watchlistEntry)
+        showingSample ? [WatchlistEntry(instrument: .sample(phrases: phrases))]
+            : moversOrdered(tileIndices.map(watchlistEntry), sort: config.tapeSort, by: &tapeMovers).map(\.entry)
+    }
+
+    /// `entries` (config order) in the order `movers` decides for `sort` now, each with its config
+    /// index; arms the look at the order again when the moves changed inside its minute.
+    private func moversOrdered(_ entries: [WatchlistEntry], sort: MoveSort, by movers: inout MoverOrder)
+        -> [(index: Int, entry: WatchlistEntry)] {
+        let moves = sort == .config ? entries.map { _ in nil } : entries.map { TapeItem.dayMovePercent(of: $0, options: config.rangeOptions) }
+        let order = movers.order(sort: sort, moves: moves, now: now.mono)
+        if let due = movers.recheckDue(moves: moves) { moversDue = min(moversDue ?? due, due) }
+        return order.map { (index: $0, entry: entries[$0]) }
     }
 
     /// What the tile of entry `i` says: the same instrument, placeholder and staleness the chart
@@ -1583,7 +1644,18 @@ public final class KioskCore {
     private func updateTile(_ i: Int) {
         tapeStale = true
         guard let watchlist, !showingSample, tileIndices.contains(i) else { return }
-        if watchlist.update(watchlistEntry(i), at: i), showingWatchlist { needs.insert(.picture) }
+        let position = tileOrder.firstIndex(of: i) ?? i
+        let entry = watchlistEntry(i)
+        if watchlist.update(entry, at: position), showingWatchlist { needs.insert(.picture) }
+        // Sorted by the day's move: a new price may change the order, looked at when its minute is
+        // up; an instrument's first price places it at once.
+        if config.watchlistSort != .config {
+            if tileMovers.fallsAtOnce(index: i, move: TapeItem.dayMovePercent(of: entry, options: config.rangeOptions)) {
+                moversDue = now.mono
+            } else if let due = tileMovers.standsUntil {
+                moversDue = min(moversDue ?? due, due)
+            }
+        }
     }
 
     /// Staleness and market marks of every tile, as of now.
@@ -1860,9 +1932,9 @@ public final class KioskCore {
             case .tap(let x, let y):
                 // The chart of the tile's instrument, on the tile's range; the show goes on after
                 // the touch pause (`cycle`).
-                if let i = watchlist.layout.tile(atX: x, y: y) {
+                if let k = watchlist.layout.tile(atX: x, y: y) {
                     if pendingInputMicros == nil { pendingInputMicros = inputMicros }
-                    open(instrument: i, range: watchlist.range)
+                    open(instrument: k < tileOrder.count ? tileOrder[k] : k, range: watchlist.range)
                 }
             case .swipe(let direction): stepWatchlist(direction == .left ? 1 : -1)
             case .scrubBegan, .scrubMoved, .scrubEnded: break
@@ -1978,13 +2050,16 @@ public final class KioskCore {
         scheduledOn = scheduled
         perform(cec.screen(on: decision.isOn, at: now.mono))
         if decision.isOn {
-            let target = Double(decision.level) / 100
+            // The room's light lowers the level (the schedule's is the ceiling); a level asked for
+            // on the control socket is the operator's.
+            let room = screenControl == .auto ? ambient.level ?? 1 : 1
+            let target = min(Double(decision.level) / 100, room)
             if !wasOn {
                 // From DPMS off the screen comes on at its level: a fade up from black would be a
                 // second of a dark screen after a touch.
                 light.jump(to: target)
             } else if target != light.to {
-                log(.info, "power: level \(Int((light.to * 100).rounded())) % -> \(decision.level) % (\(brightnessMeans))")
+                log(.info, "power: level \(Int((light.to * 100).rounded())) % -> \(Int((target * 100).rounded())) % (\(brightnessMeans)\(room < 1 ? ", the room's light" : ""))")
                 light.fade(to: target, at: now.mono)
                 needs.insert(.picture)
             }
@@ -2137,6 +2212,7 @@ public final class KioskCore {
         s.burnInShift = burnInMethod
         s.rotation = displayInfo == nil ? nil : rotationMethod
         s.level = lightLevel
+        s.lux = ambient.lux
         s.brightnessMeans = brightnessMeans
         s.problems = problems
         s.alerts = activeAlerts
@@ -2164,6 +2240,7 @@ public final class KioskCore {
             w.message = s.message
             w.cec = s.cec
             w.level = s.level
+            w.lux = s.lux
             w.brightnessMeans = s.brightnessMeans
             w.alerts = s.alerts
             return w

@@ -68,6 +68,8 @@ public struct KioskStatus: Sendable, Equatable {
     public var openFDs: Int?
     /// The screen's level in percent (0 while off) and how it is carried out (`backlight NAME`, `software`).
     public var level: Int?
+    /// The ambient-light sensor's last reading (`[power] light-sensor`); nil without one.
+    public var lux: Double?
     public var brightnessMeans: String?
     public var animating = false
     public var paused = false
@@ -197,7 +199,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("scanout_bytes_per_frame", .number(scanoutBytesPerFrame.map { $0.rounded() })),
          ("scanout_copy_fraction", .number(scanoutCopyFraction)), ("burn_in_shift", .text(burnInShift)),
          ("rotation", .text(rotation)), ("present_method", .text(presentMethod)), ("pacing", .text(pacing)),
-         ("level", .raw(level.map(String.init) ?? "null")), ("brightness_means", .text(brightnessMeans)),
+         ("level", .raw(level.map(String.init) ?? "null")), ("lux", .number(lux.map { ($0 * 10).rounded() / 10 })), ("brightness_means", .text(brightnessMeans)),
          ("rss_kb", .raw(rssKB.map(String.init) ?? "null")), ("peak_rss_kb", .raw(peakRSSKB.map(String.init) ?? "null")), ("open_fds", .raw(openFDs.map(String.init) ?? "null")),
          ("animating", .raw(String(animating))), ("paused", .raw(String(paused))),
          ("screen_control", .text(screenControl)), ("message", .text(message)),

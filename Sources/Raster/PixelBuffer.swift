@@ -151,16 +151,25 @@ public struct PixelBuffer: Sendable {
 
     /// Copies `rect` of `source` to the same place in `self` (both clipped).
     public mutating func copy(_ rect: IntRect, from source: PixelBuffer) {
-        let r = rect.intersection(bounds).intersection(source.bounds)
-        guard !r.isEmpty else { return }
+        copy(rect, from: source, dx: 0, dy: 0)
+    }
+
+    /// Copies `rect` of `source` into `self` moved by (`dx`, `dy`), clipped to both; returns where
+    /// it landed (a scene's damage beside a tape band, a burn-in shift of what changed).
+    @discardableResult
+    public mutating func copy(_ rect: IntRect, from source: PixelBuffer, dx: Int, dy: Int) -> IntRect {
+        let landed = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
+            .intersection(bounds).intersection(IntRect(x0: dx, y0: dy, x1: source.width + dx, y1: source.height + dy))
+        guard !landed.isEmpty else { return landed }
         let ds = stride, ss = source.stride
         pixels.withUnsafeMutableBufferPointer { d in
             source.pixels.withUnsafeBufferPointer { s in
-                for y in r.y0..<r.y1 {
-                    (d.baseAddress! + y * ds + r.x0).update(from: s.baseAddress! + y * ss + r.x0, count: r.width)
+                for y in landed.y0..<landed.y1 {
+                    (d.baseAddress! + y * ds + landed.x0).update(from: s.baseAddress! + (y - dy) * ss + (landed.x0 - dx), count: landed.width)
                 }
             }
         }
+        return landed
     }
 
     /// Blends a one-byte-per-pixel coverage mask in `color` with its top-left corner at (`x`, `y`),

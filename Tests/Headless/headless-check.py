@@ -155,11 +155,58 @@ try:
 finally:
     code = stop(daemon, signal.SIGTERM, 20)
     result("headless-exits-on-term", code == 0, "exit %s" % code)
+
+# 7. Two outputs headless (issue 51): with two [output] sections the headless display gives each a
+# screen of its own. Both run, each its own scene, and the tape's output keeps flipping (it crawls).
+# The status file, read with a parser that refuses a key given twice, lists both.
+def no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise ValueError("duplicate keys %s" % dup)
+    return dict(pairs)
+
+
+def strict_status(path):
+    try:
+        with open(path) as f:
+            return json.load(f, object_pairs_hook=no_duplicates)
+    except (OSError, ValueError) as e:
+        return {"_error": str(e)} if "duplicate" in str(e) else None
+
+
+conf2, state2, log2 = (os.path.join(work, n) for n in ("two.conf", "two.json", "two-log.txt"))
+with open(conf2, "w") as f:
+    f.write("[data]\nstale-after = 36500d\n[chart]\ncycle-interval = 0\n"
+            "[instrument TBE2E]\ndaily = %s\ntime-zone = America/New_York\n"
+            "[output first]\nscene = chart\n[output second]\nscene = tape\n" % os.path.abspath(CSV))
+two = subprocess.Popen([BIN, "run", "--config", conf2, "--display", "headless", "--size", "640x360", "--status", state2],
+                       stderr=open(log2, "w"), stdout=subprocess.DEVNULL)
+try:
+    def both_running():
+        st = strict_status(state2)
+        outs = (st or {}).get("outputs") or []
+        return st if len(outs) == 2 and all(o["state"] == "running" and o["flips"] > 0 for o in outs) else None
+    st = wait_for("both outputs flipping", both_running, 30)
+    outs = (st or {}).get("outputs") or []
+    tape_flips = outs[1]["flips"] if len(outs) == 2 else 0
+    crawled = wait_for("the tape crawling", lambda: (lambda s: s if s and len(s.get("outputs") or []) == 2
+                       and s["outputs"][1]["flips"] >= tape_flips + 30 else None)(strict_status(state2)), 30)
+    dup = (strict_status(state2) or {}).get("_error")
+    ok = bool(st) and bool(crawled) and not dup and [o["scene"] for o in outs] == ["chart", "tape"] \
+        and [o["connector"] for o in outs] == ["VIRTUAL-1", "VIRTUAL-2"] and st.get("price") is not None
+    result("headless-two-outputs", ok, "outputs %s; the tape's flips %s -> %s; %s"
+           % ([(o["name"], o["connector"], o["scene"], o["state"], o["flips"]) for o in outs], tape_flips,
+              [o["flips"] for o in (crawled or {}).get("outputs", [])], dup or "no key twice in the status file"))
+finally:
+    code = stop(two, signal.SIGTERM, 20)
+    result("headless-two-outputs-exit", code == 0, "exit %s; log: %s" % (code, " | ".join(open(log2).read().splitlines()[-3:])))
     if all(results):
         shutil.rmtree(work, ignore_errors=True)
     else:
         print("artefacts in", work)
         print(open(log).read()[-3000:])
+        print(open(log2).read()[-2000:])
 
 print("headless: %d passed, %d failed" % (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)

@@ -4,7 +4,8 @@
 @testable import Chart
 import Feed
 import Raster
-import KioskCore
+import Text
+@testable import KioskCore
 import Testing
 
 @Suite struct AlertTests {
@@ -256,5 +257,28 @@ import Testing
         #expect(d.core.status().alerts == ["b-high"], "still in effect (the overview's status lists it too), only the highlight ended")
         let after = SceneRenderer().render(board).buffer
         #expect(after[(board.layout.tiles[1].x0 + board.layout.tiles[1].x1) / 2, board.layout.tiles[1].y0] != outline)
+    }
+}
+
+/// Banners in the wall's language (issue 52 item 8). The separators are CLDR's (the table that
+/// Tests/Locale/check-cldr.sh holds to Babel): de-DE groups with "." and sets "%" apart with a
+/// no-break space, fr-FR groups with a narrow no-break space and writes "," for the decimal point.
+@Suite struct AlertBannerWordsTests {
+    static func words(_ condition: AlertConfig.Condition, _ locale: String, currency: String = "USD") -> String {
+        var c = Config()
+        c.locale = NumberLocale(identifier: locale)!
+        return KioskCore.bannerWords(condition, phrases: Phrases(locale: locale), format: c.priceFormat(currencyCode: currency))
+    }
+
+    @Test("the level and the percentage in the locale's words and format")
+    func localized() {
+        #expect(Self.words(.below(ExactDecimal(12150)), "de-DE") == "unter 12.150")
+        #expect(Self.words(.move(ExactDecimal(2)), "de-DE") == "Bewegung von 2\u{00A0}% oder mehr")
+        #expect(Self.words(.below(ExactDecimal(shortest: 1234.5)!), "fr-FR", currency: "EUR") == "en dessous de 1\u{202F}234,5")
+        #expect(Self.words(.above(ExactDecimal(3000)), "ja-JP", currency: "JPY") == "3,000 超")
+        #expect(Self.words(.above(ExactDecimal(shortest: 0.75)!), "en-US") == "above 0.75")
+        #expect(Self.words(.above(ExactDecimal(12150)), "en-US") == "above 12,150")
+        #expect(Self.words(.stale(7200), "en-US") == "no price for 2h")
+        #expect(Self.words(.stale(1800), "de-DE") == "kein Kurs seit 30min")
     }
 }

@@ -55,6 +55,24 @@ struct ConfigEffectTests {
         return d.effects.dropFirst(before).contains { $0.value == effect }
     }
 
+    /// The tape's (or the overview's) order of A and a second instrument B whose last closes are
+    /// `lasts` after a close of 101 (`CoreAlertTests.series`).
+    static func moversOrder(_ config: Config, lasts: [Double], tiles: Bool) -> [String] {
+        var c = config
+        var b = InstrumentConfig(id: "B")
+        b.dailyFile = "B.csv"
+        c.instruments.append(b)
+        c.staleAfterSeconds = 36_500 * 86_400
+        if tiles { c.watchlist = .only }
+        let d = CoreDriver(config: c)
+        d.send(.start)
+        for (id, last) in zip(["A", "B"], lasts) {
+            d.send(.series(instrumentID: id, slot: .daily, series: CoreAlertTests.series(id, last: last)))
+        }
+        d.run(for: 2)
+        return tiles ? (d.core.watchlist?.tileContents.map(\.name) ?? []) : d.core.tapeEntries().map(\.instrument.name)
+    }
+
     static func price(_ config: Config) -> String { drive(config).core.model?.currentLabels().price ?? "" }
 
     static let rows: [Row] = [
@@ -178,6 +196,12 @@ struct ConfigEffectTests {
         },
         // One output here: span is accepted and kept for a second output.
         Row(section: "tape", line: "span = all") { $0.tapeSpan },
+        // The shell reads the sensor (LightSensorTests, a fake sysfs); the core's use of a reading: AmbientLightTests.
+        Row(section: "power", line: "light-sensor = auto") { $0.lightSensor == .auto },
+        // A down 5.94 % on the day, B up 0.99 % (closes 101 -> 95 and 101 -> 102): the day's gain first.
+        Row(section: "tape", line: "sort = move") { moversOrder($0, lasts: [95, 102], tiles: false) == ["B", "A"] },
+        // A up 0.99 %, B down 5.94 %: the bigger move first, down or up.
+        Row(section: "chart", line: "watchlist-sort = abs-move") { moversOrder($0, lasts: [102, 95], tiles: true) == ["B", "A"] },
         Row(section: "instrument A", line: "name = Apple Inc.") { drive($0).core.status().instrumentName == "Apple Inc." },
         Row(section: "instrument A", line: "daily = Other.csv") { c in
             let d = CoreDriver(config: c)

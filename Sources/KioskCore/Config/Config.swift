@@ -166,6 +166,8 @@ public struct Config: Equatable, Sendable {
     public var marketTrailSeconds = 30.0 * 60
     /// `night-palette = on`: below full level the screen uses the palette's night variant.
     public var nightPalette = false
+    /// `light-sensor`: off, auto (the first IIO illuminance sensor) or an iio:deviceN directory.
+    public var lightSensor = LightSensorSetting.off
     /// The line of each `[power]` key that was set (messages, and whether `schedule` was given).
     public var powerLines: [String: Int] = [:]
     /// The file of each `[power]` key that was set (a drop-in's, or the main file).
@@ -181,6 +183,9 @@ public struct Config: Equatable, Sendable {
     /// `span = all`: one tape across every output in the order given (needs two outputs; one
     /// output shows the tape as without it).
     public var tapeSpan = false
+    /// `[tape] sort` and `[chart] watchlist-sort`: movers first (see `MoverOrder`).
+    public var tapeSort = MoveSort.config
+    public var watchlistSort = MoveSort.config
     // [output NAME]
     /// The outputs in the order of their sections (the order a spanning tape runs in); empty:
     /// one screen as `[display]` says (`effectiveOutputs`).
@@ -625,6 +630,10 @@ public struct Config: Equatable, Sendable {
                 }
                 c.watchlist = mode; return nil
             },
+            "watchlist-sort": { c, v in
+                guard let sort = MoveSort(rawValue: v.lowercased()) else { return Config.expectedSort(v) }
+                c.watchlistSort = sort; return nil
+            },
             "time-axis": { c, v in
                 guard let axis = TimeAxis(rawValue: v.lowercased()) else {
                     return "expected trading (nights and weekends collapsed) or calendar, found \"\(v)\""
@@ -702,6 +711,18 @@ public struct Config: Equatable, Sendable {
                 }
                 c.marketTrailSeconds = s; return nil
             },
+            "light-sensor": { c, v in
+                switch v.lowercased() {
+                case "off": c.lightSensor = .off
+                case "auto": c.lightSensor = .auto
+                default:
+                    guard v.hasPrefix("/"), v.utf8.count <= 256, !v.contains("\0") else {
+                        return "expected off, auto (the first IIO illuminance sensor) or a sensor's directory such as /sys/bus/iio/devices/iio:device0, found \"\(v.prefix(64))\""
+                    }
+                    c.lightSensor = .path(v)
+                }
+                return nil
+            },
             "blank-after-idle": { c, v in
                 guard let s = parseDuration(v), s >= 0, s <= 7 * 86_400 else {
                     return "expected 0 (never) or a duration like 10min (at most 7d), found \"\(v)\""
@@ -739,6 +760,10 @@ public struct Config: Equatable, Sendable {
                 }
                 c.tapeSpeed = n; return nil
             },
+            "sort": { c, v in
+                guard let sort = MoveSort(rawValue: v.lowercased()) else { return Config.expectedSort(v) }
+                c.tapeSort = sort; return nil
+            },
             "span": { c, v in
                 switch v.lowercased() {
                 case "all": c.tapeSpan = true
@@ -749,6 +774,18 @@ public struct Config: Equatable, Sendable {
             },
         ],
     ]
+}
+
+/// `[power] light-sensor`.
+public enum LightSensorSetting: Sendable, Equatable {
+    case off, auto
+    case path(String)
+}
+
+extension Config {
+    static func expectedSort(_ v: String) -> String {
+        "expected config (the config's order), move (the day's biggest gain first) or abs-move (the biggest move up or down first), found \"\(v)\""
+    }
 }
 
 package struct ConfigValueError: Error {
