@@ -649,10 +649,18 @@ package final class Daemon: KioskShell {
             let connector = own.map { own in
                 connectorCards.first { $0.value.path == kms?.devicePath && $0.value.name == own }?.key ?? own
             }
+            guard let kms else {
+                // A simulated screen (headless): its core counts its flips; its connector is the survey's.
+                let stats = i == 0 ? core.stats : extra?.runner.core.stats
+                return KioskStatus.Output(name: sections[i].name.description, connector: d == nil ? nil : assignment?.states[i].connector,
+                                          mode: d.map { "\($0.width)x\($0.height)@\(Int($0.refreshHz.rounded()))" }, scene: sections[i].scene.rawValue,
+                                          state: coreState == "presenting" ? "running" : coreState ?? "waiting: no display open",
+                                          flips: stats?.completedFlips ?? 0, missedVblanks: stats?.missedVblanks ?? 0)
+            }
             return KioskStatus.Output(name: sections[i].name.description, connector: connector,
-                                      mode: connector == nil ? nil : kms?.modeDescription, scene: sections[i].scene.rawValue,
-                                      state: kms?.outputState ?? coreState ?? "waiting: no display open",
-                                      flips: kms?.flipsCompleted ?? 0, missedVblanks: kms?.missedVblanks ?? 0)
+                                      mode: connector == nil ? nil : kms.modeDescription, scene: sections[i].scene.rawValue,
+                                      state: kms.outputState ?? coreState ?? "waiting: no display open",
+                                      flips: kms.flipsCompleted, missedVblanks: kms.missedVblanks)
         }
     }
 

@@ -208,5 +208,47 @@ finally:
         print(open(log).read()[-3000:])
         print(open(log2).read()[-2000:])
 
+# 8. The room's light (issue 52 item 6): an IIO sensor on a fake sysfs tree (TICKERBOARD_SYSFS_ROOT),
+# `light-sensor = auto`. Its lux in the status file, and the level the steps give (20 lx: 40 %;
+# 5,000 lx: 100 %, after the 30 s a change waits, 3 s at --time-scale 10); the sensor gone: null
+# and the schedule's level alone (always on: 100 %).
+sys_root = tempfile.mkdtemp(prefix="tb-iio-")
+dev = os.path.join(sys_root, "bus", "iio", "devices", "iio:device0")
+os.makedirs(dev)
+lux_file = os.path.join(dev, "in_illuminance_input")
+with open(os.path.join(dev, "name"), "w") as f:
+    f.write("fake-als\n")
+def set_lux(v):
+    with open(lux_file + ".new", "w") as f:
+        f.write("%s\n" % v)
+    os.rename(lux_file + ".new", lux_file)
+set_lux(20)
+conf3, state3, log3 = (os.path.join(sys_root, n) for n in ("light.conf", "light.json", "light-log.txt"))
+with open(conf3, "w") as f:
+    f.write("[data]\nstale-after = 36500d\n[chart]\ncycle-interval = 0\n[power]\nlight-sensor = auto\n"
+            "[instrument TBE2E]\ndaily = %s\ntime-zone = America/New_York\n" % os.path.abspath(CSV))
+light = subprocess.Popen([BIN, "run", "--config", conf3, "--display", "headless", "--size", "320x240", "--status", state3,
+                          "--time-scale", "10"], stderr=open(log3, "w"), stdout=subprocess.DEVNULL,
+                         env=dict(os.environ, TICKERBOARD_SYSFS_ROOT=sys_root))
+try:
+    def seen(lux, level):
+        st = status(state3) or {}
+        return st if st.get("lux") == lux and st.get("level") == level else None
+    dim = wait_for("20 lx at 40 %", lambda: seen(20, 40), 30)
+    set_lux(5000)
+    bright = wait_for("5000 lx at 100 %", lambda: seen(5000, 100), 30)
+    os.unlink(lux_file)
+    gone = wait_for("no reading, the schedule's 100 %", lambda: seen(None, 100), 30)
+    logged = "the light sensor cannot be read" in open(log3).read()
+    result("headless-light-sensor", bool(dim and bright and gone and logged),
+           "20 lx: %s; 5000 lx: %s; gone: %s (logged %s)" % (
+               dim and (dim["lux"], dim["level"]), bright and (bright["lux"], bright["level"]),
+               gone and (gone["lux"], gone["level"]), logged))
+finally:
+    code = stop(light, signal.SIGTERM, 20)
+    if not all(results):
+        print(open(log3).read()[-2000:])
+    shutil.rmtree(sys_root, ignore_errors=True)
+
 print("headless: %d passed, %d failed" % (results.count(True), results.count(False)))
 sys.exit(0 if all(results) else 1)
