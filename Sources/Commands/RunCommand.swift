@@ -14,7 +14,7 @@ import Glibc
 enum RunCommand {
     static let help = """
         usage: tickerboard run [--config FILE] [--display auto|kms|fbdev|headless] [--preview FILE.png]
-                               [--status FILE] [--ready-file PATH] [--size WxH] [--time-scale N]
+                               [--status FILE] [--metrics FILE] [--ready-file PATH] [--size WxH] [--time-scale N]
                                [--control PATH [--control-group NAME]] [--config-dir DIR]
 
         Runs the kiosk. With a display it takes the screen; with no display device at all it says so,
@@ -24,6 +24,8 @@ enum RunCommand {
           --preview FILE.png  headless: rewrite FILE (atomically) whenever a settled frame is shown
           --status FILE       keep FILE current with what is shown and how the daemon is doing
                               (JSON; default $RUNTIME_DIRECTORY/status.json under systemd)
+          --metrics FILE      the same for Prometheus (node_exporter's textfile format; default
+                              tickerboard.prom beside the status file, "off" for none)
           --time-scale N      headless: run the daemon's clock N times faster (0.01 to 10000)
           --config-dir DIR    drop-ins read after the config, *.conf in lexical order (default:
                               conf.d beside the config file, /etc/tickerboard/conf.d)
@@ -41,6 +43,7 @@ enum RunCommand {
         var display: DisplayBackends.Choice?
         var preview: String?
         var status: String?
+        var metrics: String?
         var readyFile: String?
         var size: ModeRequest?
         var timeScale: Double = 1
@@ -57,6 +60,7 @@ enum RunCommand {
         o.display = try args.value("--display", expected: DisplayBackends.Choice.names(), DisplayBackends.Choice.init(rawValue:))
         o.preview = try args.option("--preview")
         o.status = try args.option("--status")
+        o.metrics = try args.option("--metrics")
         o.readyFile = try args.option("--ready-file")
         o.control = try args.option("--control")
         o.controlGroup = try args.option("--control-group")
@@ -127,6 +131,11 @@ enum RunCommand {
             // systemd may list several directories, separated by colons: the first is ours.
             String(cString: $0).split(separator: ":").first.map { String($0) + "/status.json" } ?? ""
         }.flatMap { $0.isEmpty ? nil : $0 }
+        if o.metrics != "off" {
+            options.metricsFile = o.metrics ?? options.statusFile.map { path in
+                (path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")) + "/tickerboard.prom"
+            }
+        }
         options.alertStateFile = getenv("STATE_DIRECTORY").flatMap {
             String(cString: $0).split(separator: ":").first.map { String($0) + "/alerts.state" }
         }

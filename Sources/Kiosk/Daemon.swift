@@ -31,6 +31,8 @@ package final class Daemon: KioskShell {
         package var displayChoice = DisplayBackends.Choice.auto
         package var readyFile: String?
         package var statusFile: String?
+        /// `--metrics`: the status for Prometheus (`Metrics`), written with the status file.
+        package var metricsFile: String?
         /// Where the alerts' states are kept across restarts (`$STATE_DIRECTORY/alerts.state` under systemd).
         package var alertStateFile: String?
         package var previewFile: String?
@@ -952,6 +954,14 @@ package final class Daemon: KioskShell {
         let status = completed(coreStatus)
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {
             Log.limited(.warning, key: "status", "run: status file \(path): \(error)")
+        }
+        if let metrics = options.metricsFile {
+            let cpu = ProcessCPUTime.now()
+            let text = Metrics.text(status: status, instruments: runner.core.instrumentHealth(),
+                                    cpuSeconds: Double(cpu.user &+ cpu.system) / 1e9, version: TickerboardVersion.string, now: clock.now().wall)
+            do { try AtomicFile.write(Array(text.utf8), to: metrics) } catch {
+                Log.limited(.warning, key: "metrics", "run: metrics file \(metrics): \(error)")
+            }
         }
         // Alongside the status (at most once a second): the alerts' states, when they changed.
         let alerts = runner.core.alertStates

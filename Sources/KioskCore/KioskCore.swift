@@ -1165,6 +1165,18 @@ public final class KioskCore {
         return mine.first { $0.name == name }
     }
 
+    /// Each configured instrument's newest data and whether it has a problem (the metrics file).
+    public func instrumentHealth() -> [InstrumentHealth] {
+        entries.filter { !$0.isPortfolio }.map { e in
+            let newest = [e.daily?.bars.last?.time, e.intraday?.bars.last?.time].compactMap { $0 }.max()
+            let problem = placeholderText(for: e) != nil || e.fetch?.lastError != nil
+                || [e.spec.dailyFile, e.spec.intradayFile].compactMap { $0 }.contains { file in
+                    dataProblems.keys.contains { $0.hasSuffix("/" + file) || $0 == file }
+                }
+            return InstrumentHealth(id: e.spec.id, lastDataTime: newest, problem: problem)
+        }
+    }
+
     /// The alerts in effect (fired, not re-armed), for the status file.
     public var activeAlerts: [String] { Alerts.active(config.alerts, states: alertStates) }
 

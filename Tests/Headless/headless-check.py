@@ -193,6 +193,38 @@ try:
     crawled = wait_for("the tape crawling", lambda: (lambda s: s if s and len(s.get("outputs") or []) == 2
                        and s["outputs"][1]["flips"] >= tape_flips + 30 else None)(strict_status(state2)), 30)
     dup = (strict_status(state2) or {}).get("_error")
+    # The same moment for Prometheus (issue 53 item 4): tickerboard.prom beside the status file,
+    # read by prometheus_client's parser (PyPI, into a venv of its own: the oracle of the format).
+    prom = os.path.join(work, "tickerboard.prom")
+    wait_for("the metrics file", lambda: os.path.exists(prom), 10)
+    families, why = {}, ""
+    try:
+        venv = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "tickerboard", "prom-venv")
+        py = os.path.join(venv, "bin", "python")
+        if not os.path.exists(py) or subprocess.run([py, "-c", "import prometheus_client"], capture_output=True).returncode != 0:
+            subprocess.run([sys.executable, "-m", "venv", venv], check=True, capture_output=True)
+            subprocess.run([py, "-m", "pip", "install", "-q", "prometheus_client"], check=True, capture_output=True)
+        out = subprocess.run([py, "-c", "import json, sys\nfrom prometheus_client.parser import text_string_to_metric_families as p\n"
+                              "print(json.dumps({f.name: [f.type, [[s.name, s.labels, s.value] for s in f.samples]] "
+                              "for f in p(open(sys.argv[1]).read())}))", prom], capture_output=True, text=True)
+        families = json.loads(out.stdout) if out.returncode == 0 else {}
+        why = out.stderr.strip().splitlines()[-1] if out.returncode != 0 else ""
+    except (OSError, subprocess.CalledProcessError, ValueError) as e:
+        why = str(e)
+    def sample(family, **labels):
+        for name, l, v in (families.get(family) or [None, []])[1]:
+            if all(l.get(k) == val for k, val in labels.items()):
+                return v
+        return None
+    prom_ok = families.get("tickerboard_frames", [None])[0] == "counter" and (sample("tickerboard_frames") or 0) > 0 \
+        and sample("tickerboard_screen_on") == 1 and sample("tickerboard_instrument_problem", instrument="TBE2E") == 0 \
+        and (sample("tickerboard_instrument_data_age_seconds", instrument="TBE2E") or 0) > 0 \
+        and sample("tickerboard_output_flips", output="first") is not None and sample("tickerboard_output_flips", output="second") is not None
+    result("headless-prometheus-textfile", prom_ok, "%d families parsed%s; frames %s, screen_on %s, TBE2E problem %s, age %s s, flips %s/%s"
+           % (len(families), (" (" + why + ")") if why else "", sample("tickerboard_frames"), sample("tickerboard_screen_on"),
+              sample("tickerboard_instrument_problem", instrument="TBE2E"),
+              sample("tickerboard_instrument_data_age_seconds", instrument="TBE2E"),
+              sample("tickerboard_output_flips", output="first"), sample("tickerboard_output_flips", output="second")))
     ok = bool(st) and bool(crawled) and not dup and [o["scene"] for o in outs] == ["chart", "tape"] \
         and [o["connector"] for o in outs] == ["VIRTUAL-1", "VIRTUAL-2"] and st.get("price") is not None
     result("headless-two-outputs", ok, "outputs %s; the tape's flips %s -> %s; %s"
