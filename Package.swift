@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Control", swiftSettings: fuzzFlags),
         // MQTT (Debian's libmosquitto) for the Home Assistant bridge only; the daemon never links it.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "DisplayModel", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
+        .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "CRaster", "DisplayModel", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),
         .target(name: "Input", dependencies: ["CLibinput", "CLinux", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
         // The kiosk's decisions: config, cycling, scrubbing, screen power, what each frame shows. No
         // I/O module is a dependency (time and events come in as values); SwiftPM would still let a

@@ -324,9 +324,9 @@ final class ScanoutBuffer {
         marginFill = 0
     }
 
-    /// Copies `region` of `frame` into the picture area; returns the bytes written.
-    func update(from frame: PixelBuffer, region: DamageRegion) -> Int {
-        frame.copy(region, to: pixels, pitch: pitch, offsetX: margin, offsetY: margin)
+    /// Copies `region` of `frame`, placed, into the picture area; returns the bytes written.
+    func update(from frame: PixelBuffer, region: DamageRegion, placement: CopyPlacement) -> Int {
+        frame.copy(region, placement: placement, to: pixels, pitch: pitch, originX: margin, originY: margin)
     }
 
     /// Paints the margins `color` unless they hold it already; returns the bytes written.

@@ -23,11 +23,12 @@ public protocol Display: AnyObject {
     /// True when a frame may be presented now: no flip pending, output connected, master held.
     var canPresent: Bool { get }
     /// Shows `frame`: copies the rectangles `damage` (plus whatever the back buffer is missing from
-    /// earlier frames) into the back buffer, then flips, scanning out moved by `shift` when
-    /// ``scanoutShiftLimit`` allows it. `frame` must be `width`×`height`. Returns the bytes written
-    /// to scanout memory.
+    /// earlier frames) into the back buffer, placed by `placement` (a turn or a burn-in step the
+    /// scanout cannot do, done in that one copy), then flips, scanning out moved by `shift` when
+    /// ``scanoutShiftLimit`` allows it. `frame` placed must be `width`×`height` (turned by the
+    /// plane when ``scanoutRotation`` is not 0). Returns the bytes written to scanout memory.
     @discardableResult
-    func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int
+    func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int
     /// How far (pixels, either axis) the display can move the picture on screen without copying it
     /// (burn-in care); 0 when it cannot, and the caller then moves the pixels itself.
     var scanoutShiftLimit: Int { get }
@@ -85,7 +86,7 @@ extension Display {
     /// The whole-rectangle form, unshifted (diagnostics, one-off frames).
     @discardableResult
     public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) -> Int {
-        try present(frame, damage: [damage], shift: .zero)
+        try present(frame, damage: [damage], shift: .zero, placement: .identity)
     }
     public var scanoutShiftLimit: Int { 0 }
     public var scanoutQuarterTurns: Set<Int> { [0] }

@@ -120,20 +120,43 @@ public final class FBDevDisplay: Display {
     public var pollDescriptor: CInt? { pacingTimer.descriptor }
     public var canPresent: Bool { pacer.canPresent && !isShutDown }
 
-    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int {
-        guard frame.width == width, frame.height == height else {
+    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift: ScanoutShift,
+                        placement: CopyPlacement) throws(DisplayError) -> Int {
+        let placed = placement.placedSize(width: frame.width, height: frame.height)
+        guard placed.width == width, placed.height == height else {
             throw DisplayError(.invalidRequest, device: devicePath, operation: "present",
-                               detail: "frame is \(frame.width)x\(frame.height), screen is \(width)x\(height)")
+                               detail: "frame is \(frame.width)x\(frame.height) placed \(placed.width)x\(placed.height), screen is \(width)x\(height)")
         }
         guard !isShutDown else { return 0 }
+        // The pages' backlog is in the frame's coordinates: a new placement leaves them lacking all.
+        if placement != self.placement || damage.bounds != frame.bounds {
+            self.placement = placement
+            damage = ScanoutDamage(bufferCount: pageCount, bounds: frame.bounds)
+        }
         let target = pageCount == 2 ? 1 - visiblePage : 0
         let region = damage.write(frameDamage, into: target)
         // One page: the copy goes straight to the glass, so start it at the vblank to keep the
         // beam from crossing a half-written region (where the driver can wait for one).
         if pageCount == 1, hasVSyncIoctl, !region.isEmpty { try? device.waitForVSync() }
         let page = memory + target * height * lineLength
-        let bytes = bytesPerPixel == 2 ? frame.copyRGB565(region, to: page, pitch: lineLength)
-            : frame.copy(region, to: page, pitch: lineLength)
+        let bytes: Int
+        if bytesPerPixel != 2 {
+            bytes = frame.copy(region, placement: placement, to: page, pitch: lineLength)
+        } else if placement.isIdentity {
+            bytes = frame.copyRGB565(region, to: page, pitch: lineLength)
+        } else {
+            // 16 bpp (SPI panels) turned or moved by copy: placed into a kept picture, then
+            // dithered where it lands, as an upright frame would be.
+            var kept = placedPicture.flatMap { $0.width == width && $0.height == height ? $0 : nil } ?? PixelBuffer(width: width, height: height)
+            placedPicture = nil  // uniquely referenced while written
+            let keptPitch = kept.stride * 4
+            kept.pixels.withUnsafeMutableBytes { _ = frame.copy(region, placement: placement, to: $0.baseAddress!, pitch: keptPitch) }
+            let whole = region.rects.contains { $0 == frame.bounds }
+            let landed = whole ? DamageRegion.full(kept.bounds)
+                : DamageRegion(region.rects.map { placement.placed($0, width: frame.width, height: frame.height) }, bounds: kept.bounds)
+            bytes = kept.copyRGB565(landed, to: page, pitch: lineLength)
+            placedPicture = kept
+        }
         if pageCount == 2 {
             // Blocks until the next vblank; only on drivers that have it, and at most one frame.
             if hasVSyncIoctl { try? device.waitForVSync() }
@@ -154,6 +177,9 @@ public final class FBDevDisplay: Display {
 
     /// Bytes written to the framebuffer by the last present.
     public private(set) var lastPresentBytes = 0
+    /// How frames are placed by copy, and for 16 bpp the placed picture dithering reads.
+    private var placement = CopyPlacement.identity
+    private var placedPicture: PixelBuffer?
 
     /// Screen power with FBIOBLANK (sync signals off, and the backlight where the driver drives
     /// one) instead of a black picture lit from behind. False when the driver cannot blank.

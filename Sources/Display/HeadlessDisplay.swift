@@ -19,6 +19,8 @@ public final class HeadlessDisplay: Display {
     private let vsync: TimerFD?
     private var flipPending = false
     private var powered = true
+    /// How the last frame was placed: another placement rewrites the whole screen.
+    private var lastPlacement = CopyPlacement.identity
 
     public init(width: Int, height: Int, refreshHz: Double = 60, simulatedVsync: Bool = false) {
         self.width = max(1, width)
@@ -32,21 +34,26 @@ public final class HeadlessDisplay: Display {
     public var pollDescriptor: CInt? { vsync?.descriptor.rawValue }
     public var canPresent: Bool { !flipPending }
 
-    /// Copies the damaged rectangles of `frame` to the screen and completes the "flip" at the next
-    /// vblank. Single-buffered, like a panel with its own memory: nothing is owed from earlier frames.
-    public func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift) throws(DisplayError) -> Int {
+    /// Copies the damaged rectangles of `frame`, placed, to the screen and completes the "flip" at
+    /// the next vblank. Single-buffered, like a panel with its own memory: nothing is owed from
+    /// earlier frames but after a new placement, when the whole screen is written again.
+    public func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
         guard !flipPending else {
             throw DisplayError(.invalidRequest, device: "headless", operation: "present", detail: "a flip is pending")
         }
-        var bytes = 0
-        if frame.width != screen.width || frame.height != screen.height {
-            screen = frame
-            bytes = frame.width * frame.height * 4
-        } else {
-            let region = DamageRegion(damage, bounds: screen.bounds)
-            for r in region.rects { screen.copy(r, from: frame) }
-            bytes = region.area * 4
+        let size = placement.placedSize(width: frame.width, height: frame.height)
+        var region = DamageRegion(damage, bounds: frame.bounds)
+        if size.width != screen.width || size.height != screen.height {
+            // A one-off frame of another size (a diagnostic): the screen becomes its size. Never
+            // the frame's own array: a second owner would make its next render copy it whole.
+            screen = PixelBuffer(width: size.width, height: size.height)
+            region = .full(frame.bounds)
+        } else if placement != lastPlacement {
+            region = .full(frame.bounds)
         }
+        lastPlacement = placement
+        let pitch = screen.stride * 4
+        let bytes = screen.pixels.withUnsafeMutableBytes { frame.copy(region, placement: placement, to: $0.baseAddress!, pitch: pitch) }
         vblankSequence += 1
         presentedFrames += 1
         if let vsync {

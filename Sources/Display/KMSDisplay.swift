@@ -118,7 +118,10 @@ public final class KMSDisplay: Display {
                                    bounds: IntRect(x0: 0, y0: 0, x1: layout.sourceWidth, y1: layout.sourceHeight))
         }
     }
-    /// What each buffer lacks of the newest frame.
+    /// How frames are placed in the buffers by copy (a turn the plane cannot do, a burn-in step
+    /// the scanout cannot make).
+    var placement = CopyPlacement.identity
+    /// What each buffer lacks of the newest frame (frame coordinates).
     var damage = ScanoutDamage(bufferCount: 1, bounds: IntRect(x0: 0, y0: 0, x1: 0, y1: 0))
     /// The shift of the framebuffer on screen (or flipping to it).
     var shownShift = ScanoutShift.zero
@@ -208,11 +211,19 @@ public final class KMSDisplay: Display {
 
     // MARK: - Presenting
 
-    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift requested: ScanoutShift) throws(DisplayError) -> Int {
+    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift requested: ScanoutShift,
+                        placement: CopyPlacement) throws(DisplayError) -> Int {
         let layout = self.layout
-        guard frame.width == layout.sourceWidth, frame.height == layout.sourceHeight else {
+        let size = placement.placedSize(width: frame.width, height: frame.height)
+        guard size.width == layout.sourceWidth, size.height == layout.sourceHeight else {
             throw card.error("present", nil, .invalidRequest,
-                             detail: "frame is \(frame.width)x\(frame.height), the scanout takes \(layout.sourceWidth)x\(layout.sourceHeight)")
+                             detail: "frame is \(frame.width)x\(frame.height) placed \(size.width)x\(size.height), the scanout takes \(layout.sourceWidth)x\(layout.sourceHeight)")
+        }
+        // The buffers' backlog is kept in the frame's coordinates: a new placement (or a frame
+        // turned the other way) leaves every buffer lacking all of it.
+        if placement != self.placement || damage.bounds != frame.bounds {
+            self.placement = placement
+            damage = ScanoutDamage(bufferCount: buffers.count, bounds: frame.bounds)
         }
         let limit = scanoutShiftLimit
         guard abs(requested.dx) <= limit, abs(requested.dy) <= limit else {
@@ -228,13 +239,13 @@ public final class KMSDisplay: Display {
         }
         let shift = limit > 0 ? requested : .zero
         let bounds = IntRect(x0: 0, y0: 0, x1: layout.sourceWidth, y1: layout.sourceHeight)
-        let changed = DamageRegion(frameDamage, bounds: bounds)
+        let changed = DamageRegion(frameDamage, bounds: frame.bounds)
         let singleBuffered = committer.path == .dirtyFramebuffer
         // Nothing new to draw (a burn-in step of a still picture): show the front buffer again,
         // moved; copying into the back buffer what it lacks would be work for nothing.
         let back = singleBuffered || (changed.isEmpty && damage.missing(in: front).isEmpty) ? front : 1 - front
         let region = damage.write(changed.rects, into: back)
-        var bytes = buffers[back].update(from: frame, region: region)
+        var bytes = buffers[back].update(from: frame, region: region, placement: placement)
         if limit > 0 { bytes += buffers[back].fillMargins(shift.fill) }
         let framebuffer: UInt32
         do { framebuffer = try buffers[back].framebuffer(for: shift) } catch {
@@ -243,7 +254,7 @@ public final class KMSDisplay: Display {
         // On screen only this frame's damage differs from the last one, unless the picture moved
         // (single-buffered: what was just copied, backlog included).
         let clips = shift.sameOffset(as: shownShift)
-            ? Self.translate(singleBuffered ? region : changed, by: shift, within: bounds) : nil
+            ? Self.translate(placed(singleBuffered ? region : changed, frame: frame), by: shift, within: bounds) : nil
         do {
             try show(framebuffer, damage: clips, from: back, shift: shift)
         } catch {
@@ -257,7 +268,7 @@ public final class KMSDisplay: Display {
             }
             log("\(card.path): \(next.reason); commit path \(committer.path.rawValue) -> \(next.path.rawValue)")
             if next.path == .dirtyFramebuffer {
-                bytes += try becomeSingleBuffered(frame, shift: shift)
+                bytes += try becomeSingleBuffered(frame, shift: shift, placement: placement)
             } else {
                 switchCommitter(to: next.path)
                 do { try show(framebuffer, damage: clips, from: back, shift: shift) } catch {
@@ -266,7 +277,7 @@ public final class KMSDisplay: Display {
                         throw card.error("drmModePageFlip", error)
                     }
                     log("\(card.path): page flip failed too (\(error)); commit path \(next.path.rawValue) -> dirtyfb")
-                    bytes += try becomeSingleBuffered(frame, shift: shift)
+                    bytes += try becomeSingleBuffered(frame, shift: shift, placement: placement)
                 }
             }
         }
@@ -284,14 +295,14 @@ public final class KMSDisplay: Display {
 
     /// No page flips on this device (or no room for a second buffer): keep the buffer on screen,
     /// draw the whole frame into it, and tell the driver what changed from now on, timer-paced.
-    func becomeSingleBuffered(_ frame: PixelBuffer, shift: ScanoutShift) throws(DisplayError) -> Int {
+    func becomeSingleBuffered(_ frame: PixelBuffer, shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
         let keep = buffers[front]
         buffers = [keep]
         front = 0
         switchCommitter(to: .dirtyFramebuffer)
         startTimerPacing(reason: "single-buffered (modeset + DIRTYFB)")
         let region = damage.write([], into: 0)
-        var bytes = keep.update(from: frame, region: region)
+        var bytes = keep.update(from: frame, region: region, placement: placement)
         if keep.margin > 0 { bytes += keep.fillMargins(shift.fill) }
         let fb = (try? keep.framebuffer(for: shift)) ?? keep.framebufferID
         do { try show(fb, damage: nil, from: 0, shift: shift) } catch {
@@ -299,6 +310,13 @@ public final class KMSDisplay: Display {
             throw card.error("drmModeSetCrtc", error)
         }
         return bytes
+    }
+
+    /// Damage of the frame where its placement puts it in the buffer.
+    func placed(_ region: DamageRegion, frame: PixelBuffer) -> DamageRegion {
+        guard !placement.isIdentity else { return region }
+        return DamageRegion(region.rects.map { placement.placed($0, width: frame.width, height: frame.height) },
+                            bounds: IntRect(x0: 0, y0: 0, x1: layout.sourceWidth, y1: layout.sourceHeight))
     }
 
     /// Damage of the picture as the framebuffer showing it moved by `shift` sees it.

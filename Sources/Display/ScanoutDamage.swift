@@ -1,3 +1,4 @@
+import CRaster
 import Raster
 
 // Damage bookkeeping for scanout buffers, with no I/O: which rectangles each buffer still lacks
@@ -126,20 +127,105 @@ public struct ScanoutDamage: Equatable, Sendable {
     }
 }
 
+/// How a display places a frame in its own buffer as it copies it, for what the scanout cannot
+/// do: the picture moved by (`dx`, `dy`) (a burn-in step by copy; the strips it uncovers show
+/// `fill`), then turned clockwise by `quarterTurns` (a panel on its side whose plane cannot turn).
+/// The display does both in its one copy into scanout memory, so there is no picture in between:
+/// a turn and a shift each cost a whole second copy of the frame before.
+public struct CopyPlacement: Equatable, Sendable {
+    /// 0...3 clockwise quarter turns.
+    public let quarterTurns: Int
+    public let dx: Int
+    public let dy: Int
+    public let fill: UInt32
+
+    public init(quarterTurns: Int = 0, dx: Int = 0, dy: Int = 0, fill: UInt32 = 0xFF00_0000) {
+        self.quarterTurns = ((quarterTurns % 4) + 4) % 4
+        self.dx = dx
+        self.dy = dy
+        self.fill = fill
+    }
+
+    public static let identity = CopyPlacement()
+    public var isIdentity: Bool { quarterTurns == 0 && dx == 0 && dy == 0 }
+    public var isShifted: Bool { dx != 0 || dy != 0 }
+
+    /// The destination's size for a frame of `width` x `height`.
+    public func placedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        quarterTurns % 2 == 1 ? (height, width) : (width, height)
+    }
+
+    /// Where the pixels of `rect` (frame coordinates) land in the destination, clipped.
+    public func placed(_ rect: IntRect, width: Int, height: Int) -> IntRect {
+        let moved = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
+            .intersection(IntRect(x0: 0, y0: 0, x1: width, y1: height))
+        return Self.turned(moved, quarterTurns: quarterTurns, width: width, height: height)
+    }
+
+    /// `r` (inside a `width` x `height` picture) after the picture turns clockwise: source (x, y)
+    /// goes to (H-1-y, x) for one turn.
+    static func turned(_ r: IntRect, quarterTurns: Int, width w: Int, height h: Int) -> IntRect {
+        guard !r.isEmpty else { return IntRect(x0: 0, y0: 0, x1: 0, y1: 0) }
+        switch quarterTurns {
+        case 1: return IntRect(x0: h - r.y1, y0: r.x0, x1: h - r.y0, y1: r.x1)
+        case 2: return IntRect(x0: w - r.x1, y0: h - r.y1, x1: w - r.x0, y1: h - r.y0)
+        case 3: return IntRect(x0: r.y0, y0: w - r.x1, x1: r.y1, y1: w - r.x0)
+        default: return r
+        }
+    }
+
+    /// The strips of the picture a shift uncovers (picture coordinates, before the turn).
+    func uncovered(width w: Int, height h: Int) -> [IntRect] {
+        let top = IntRect(x0: 0, y0: 0, x1: w, y1: min(h, max(0, dy)))
+        let bottom = IntRect(x0: 0, y0: max(0, min(h, h + dy)), x1: w, y1: h)
+        let y0 = top.y1, y1 = max(y0, bottom.y0)
+        let left = IntRect(x0: 0, y0: y0, x1: min(w, max(0, dx)), y1: y1)
+        let right = IntRect(x0: max(0, min(w, w + dx)), y0: y0, x1: w, y1: y1)
+        return [top, bottom, left, right].filter { !$0.isEmpty }
+    }
+}
+
 extension PixelBuffer {
-    /// Copies the rectangles `region` of this buffer to `destination` (rows `pitch` bytes apart),
-    /// each pixel (x, y) landing at (x + `offsetX`, y + `offsetY`). Returns the bytes written.
-    /// Writes only (scanout memory is write-combined: reading it back is very slow).
+    /// Copies the rectangles `region` of this buffer to `destination` (rows `pitch` bytes apart,
+    /// the picture's corner at (`originX`, `originY`)), placed by `placement`; where `region` is
+    /// the whole frame, the strips a shift uncovers are painted too. Returns the bytes written.
+    /// Writes only, with streaming stores (scanout memory is write-combined: reading it back is
+    /// very slow, and nobody reads it in cache).
     @discardableResult
-    func copy(_ region: DamageRegion, to destination: UnsafeMutableRawPointer, pitch: Int,
-              offsetX: Int = 0, offsetY: Int = 0) -> Int {
-        let stride = self.stride
-        return pixels.withUnsafeBytes { src in
-            4 * forEachRow(of: region) { y, rect in
-                (destination + (y + offsetY) * pitch + (rect.x0 + offsetX) * 4)
-                    .copyMemory(from: src.baseAddress! + (y * stride + rect.x0) * 4, byteCount: rect.width * 4)
+    public func copy(_ region: DamageRegion, placement: CopyPlacement = .identity, to destination: UnsafeMutableRawPointer,
+              pitch: Int, originX: Int = 0, originY: Int = 0) -> Int {
+        precondition(pitch % 4 == 0, "scanout pitch is whole pixels")
+        let w = width, h = height, dx = placement.dx, dy = placement.dy, turns = placement.quarterTurns
+        let ss = stride, ds = pitch / 4
+        let dst = (destination + originY * pitch + originX * 4).assumingMemoryBound(to: UInt32.self)
+        var pixelsWritten = 0
+        pixels.withUnsafeBufferPointer { src in
+            let s = src.baseAddress!
+            for r in region.rects {
+                let moved = IntRect(x0: r.x0 + dx, y0: r.y0 + dy, x1: r.x1 + dx, y1: r.y1 + dy).intersection(bounds)
+                guard !moved.isEmpty else { continue }
+                pixelsWritten += moved.width * moved.height
+                if turns == 0 {
+                    for y in moved.y0..<moved.y1 {
+                        tb_copy_streaming(dst + y * ds + moved.x0, s + (y - dy) * ss + (moved.x0 - dx), moved.width)
+                    }
+                    continue
+                }
+                // Destination (tx, ty) reads the moved picture's (X, Y), the frame's (X - dx, Y - dy).
+                let out = CopyPlacement.turned(moved, quarterTurns: turns, width: w, height: h)
+                let (cx, cy) = turns == 1 ? (-dx, h - 1 - dy) : turns == 2 ? (w - 1 - dx, h - 1 - dy) : (w - 1 - dx, -dy)
+                tb_copy_turned(dst, ds, out.x0, out.y0, out.x1, out.y1, s, ss, Int32(turns), cx, cy)
             }
         }
+        if placement.isShifted, region.rects.contains(where: { DamageRegion.contains($0, bounds) }) {
+            for strip in placement.uncovered(width: w, height: h) {
+                let out = CopyPlacement.turned(strip, quarterTurns: turns, width: w, height: h)
+                for y in out.y0..<out.y1 { tb_fill_streaming(dst + y * ds + out.x0, out.width, placement.fill) }
+                pixelsWritten += out.width * out.height
+            }
+        }
+        tb_store_fence()
+        return pixelsWritten * 4
     }
 
     /// Calls `body` with every row of every rectangle of `region` (clipped to the buffer);

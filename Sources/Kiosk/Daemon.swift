@@ -487,7 +487,6 @@ package final class Daemon: KioskShell {
         if let displayRegistration { loop.remove(displayRegistration); self.displayRegistration = nil }
         display?.shutdown()
         display = nil
-        screen.dropCopies()
     }
 
     private func info(of d: any Display) -> DisplayInfo { screen.info(of: d) }

@@ -46,7 +46,6 @@ final class ExtraOutput: KioskShell {
         registration = nil
         screen.display?.shutdown()
         screen.display = nil
-        screen.dropCopies()
     }
 
     // MARK: KioskShell

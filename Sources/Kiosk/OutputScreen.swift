@@ -6,8 +6,8 @@ import Raster
 import Text
 
 /// One screen of the daemon, the shell's side of it: the display, the renderer that paints the
-/// core's plans for it, the tape beside the scene, the copies a burn-in shift or a turn by copy
-/// keep, and the backlight that carries its level. The daemon has one per output; each output's
+/// core's plans for it, the tape beside the scene, and the backlight that carries its level. The
+/// display turns or moves the picture as it copies it. The daemon has one per output; each output's
 /// core decides, this carries the decision out.
 final class OutputScreen {
     var display: (any Display)?
@@ -19,23 +19,22 @@ final class OutputScreen {
     var tapeSpan: (offset: Int, x0: Double)?
     /// When the preview was last written (monotonic ns).
     private var lastTapePreview: UInt64 = 0
-    /// The picture moved by the burn-in offset, and turned for a panel mounted on its side.
-    var shifted: PixelBuffer?
-    var rotated: PixelBuffer?
-    /// Which of the buffers above (or a canvas) holds the picture last handed to the display. Not
-    /// the picture itself: a second owner of an array the next frame writes makes Swift copy the
-    /// whole frame into a fresh mapping on that write (about 2,000 page faults a 1080p frame).
-    private enum Shown { case nothing, canvas(Canvas), shifted, rotated }
-    private var shown: Shown = .nothing
-    /// The picture last handed to the display, read on request (a screenshot where the display
-    /// cannot read back). Use it at once: held over a frame, it costs that frame a whole copy.
+    /// Which canvas holds the picture last handed to the display, and how the display placed it
+    /// (turned, moved). Not the picture itself: a second owner of an array the next frame writes
+    /// makes Swift copy the whole frame into a fresh mapping on that write (about 2,000 page
+    /// faults a 1080p frame).
+    private var shown: (canvas: Canvas, placement: CopyPlacement)?
+    /// The picture last handed to the display as the display placed it, made on request (a
+    /// screenshot where the display cannot read back).
     var lastPresented: PixelBuffer? {
-        switch shown {
-        case .nothing: return nil
-        case .canvas(let c): return c.buffer
-        case .shifted: return shifted
-        case .rotated: return rotated
-        }
+        guard let (canvas, placement) = shown else { return nil }
+        let picture = canvas.buffer
+        guard !placement.isIdentity else { return picture }
+        let size = placement.placedSize(width: picture.width, height: picture.height)
+        var placed = PixelBuffer(width: size.width, height: size.height)
+        let pitch = placed.stride * 4
+        placed.pixels.withUnsafeMutableBytes { _ = picture.copy(.full(picture.bounds), placement: placement, to: $0.baseAddress!, pitch: pitch) }
+        return placed
     }
     /// What this screen's frames have cost so far, counted as they are presented (`bench --mode
     /// daemon` reads it between two moments of a workload).
@@ -62,12 +61,6 @@ final class OutputScreen {
     init(renderThreads: Int, logPrefix: String = "") {
         renderer = SceneRenderer(renderThreads: renderThreads)
         self.logPrefix = logPrefix
-    }
-
-    /// Forgets the copies kept for the old layout or display.
-    func dropCopies() {
-        shifted = nil
-        rotated = nil
     }
 
     func info(of d: any Display) -> DisplayInfo {
@@ -115,7 +108,6 @@ final class OutputScreen {
     /// Lets the display turn the picture by its plane when it can; true when it offered the turn
     /// and then refused it (the core must hear the display's new offer: a new model, full frames).
     func applyTurn(_ quarterTurns: Int) -> Bool {
-        defer { dropCopies() }
         guard let d = display else { return false }
         let turns = ((quarterTurns % 4) + 4) % 4
         let wanted = d.scanoutQuarterTurns.subtracting(refusedTurns).contains(turns) ? turns : 0
@@ -163,7 +155,7 @@ final class OutputScreen {
             }
             let t1 = MonotonicClock.now()
             var picture = canvas.buffer
-            var source = Shown.canvas(canvas)
+            var source = canvas
             var damage = plan.fullCopy || redraw != plan.redraw ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
             if let tape = plan.tape {
                 // The scene's redrawn rectangles moved into place beside the band, and the band.
@@ -175,7 +167,7 @@ final class OutputScreen {
                                               width: sideways ? d.height : d.width, height: sideways ? d.width : d.height,
                                               time: plan.time, brightness: renderer.brightness)
                 picture = screen.canvas.buffer
-                source = .canvas(screen.canvas)
+                source = screen.canvas
                 damage = plan.fullCopy ? [picture.bounds] : screen.damage
             }
             let drawCPU = ThreadCPUTime.now() &- cpu0
@@ -183,54 +175,22 @@ final class OutputScreen {
             let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
-            // The display turns the picture itself (a plane's rotation): present it unturned.
+            // The display turns the picture itself (a plane's rotation), or turns it as it copies.
             let turns = ((plan.quarterTurns % 4) + 4) % 4
             let turnedByDisplay = d.scanoutRotation == turns
-            // Whether the scanout moves or the pixels do, and when all of them, is the plan's
-            // (the core knows the display's limits); the shell only carries it out.
+            var placement = CopyPlacement(quarterTurns: turnedByDisplay ? 0 : turns)
+            // Whether the scanout moves or the pixels do is the plan's (the core knows the
+            // display's limits); the shell only carries it out. Pixels move in the display's copy.
             if plan.offset != .zero {
                 let o = plan.offset
                 if plan.shiftByScanout {
                     shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
                 } else {
-                    // The pixels move: all of them at a new offset, else only the damage, moved
-                    // (all of them too when the moved copy went with a layout change).
-                    let whole = plan.fullCopy || shifted == nil
-                    var moved = shifted ?? PixelBuffer(width: picture.width, height: picture.height)
-                    shifted = nil  // uniquely referenced while written
-                    if whole {
-                        moved.copy(from: picture, offsetX: o.dx, offsetY: o.dy, fill: background)
-                        damage = [moved.bounds]
-                    } else {
-                        damage = damage.map { moved.copy($0, from: picture, dx: o.dx, dy: o.dy) }
-                    }
-                    picture = moved
-                    shifted = moved
-                    source = .shifted
+                    placement = CopyPlacement(quarterTurns: placement.quarterTurns, dx: o.dx, dy: o.dy, fill: background)
                 }
             }
-            let bytes: Int
-            if !turnedByDisplay {
-                // The turned copy holds the last picture turned: only the damage is turned again
-                // (a scrub on a panel mounted on its side copies a few percent, not the frame).
-                let fresh = rotated.map { $0.width != d.width || $0.height != d.height } ?? true
-                var turned = fresh ? PixelBuffer(width: d.width, height: d.height) : rotated!
-                rotated = nil  // uniquely referenced while written
-                let turnedDamage: [IntRect]
-                if fresh || damage.contains(picture.bounds) {
-                    picture.rotate(quarterTurns: plan.quarterTurns, into: &turned)
-                    turnedDamage = [turned.bounds]
-                } else {
-                    turnedDamage = damage.map { picture.rotate(quarterTurns: plan.quarterTurns, rect: $0, into: &turned) }
-                        .filter { !$0.isEmpty }
-                }
-                bytes = try d.present(turned, damage: turnedDamage, shift: .zero)
-                rotated = turned
-                shown = .rotated
-            } else {
-                bytes = try d.present(picture, damage: damage, shift: shift)
-                shown = source
-            }
+            let bytes = try d.present(picture, damage: damage, shift: turnedByDisplay ? shift : .zero, placement: placement)
+            shown = (source, placement)
             count(drawCPU: drawCPU, drawn: drawn, copied: bytes, frame: picture.width * picture.height)
             let answer = KioskEvent.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1,
                                                                copiedBytes: bytes, frameBytes: frameBytes))

@@ -155,12 +155,82 @@ import LinuxIO
         let pitch = (8 + 2) * 4
         var memory = [UInt32](repeating: 0xDEAD_BEEF, count: 10 * 6)
         let region = DamageRegion([IntRect(x0: 2, y0: 1, x1: 4, y1: 3)], bounds: frame.bounds)
-        let bytes = memory.withUnsafeMutableBytes { frame.copy(region, to: $0.baseAddress!, pitch: pitch, offsetX: 1, offsetY: 1) }
+        let bytes = memory.withUnsafeMutableBytes { frame.copy(region, to: $0.baseAddress!, pitch: pitch, originX: 1, originY: 1) }
         #expect(bytes == 2 * 2 * 4)
         for y in 0..<6 {
             for x in 0..<10 {
                 let inside = (2...3).contains(y) && (3...4).contains(x)
                 #expect(memory[y * 10 + x] == (inside ? UInt32((y - 1) * 8 + (x - 1)) : 0xDEAD_BEEF))
+            }
+        }
+    }
+}
+
+/// The display's one copy turns and moves the picture (CopyPlacement): expected pixels come from
+/// the turn's definition, source (x, y) at (H-1-y, x) after a clockwise quarter turn, written out
+/// by hand for a 3x2 picture, and from the previous two-step way (a moved copy, then a turned one;
+/// Raster's own functions, tested on their own) for many random sizes, rectangles and offsets.
+@Suite struct CopyPlacementTests {
+    @Test("a 3x2 picture moved right by one and turned a quarter clockwise, by hand")
+    func byHand() {
+        // a b c        the picture moved right by one (F = fill):  F a b      turned clockwise:  F F
+        // d e f                                                    F d e                         d a
+        //                                                                                        e b
+        var frame = PixelBuffer(width: 3, height: 2, fill: 0)
+        frame.pixels = [0xA, 0xB, 0xC, 0xD, 0xE, 0xF]
+        var memory = [UInt32](repeating: 0x1234, count: 2 * 3)
+        let placement = CopyPlacement(quarterTurns: 1, dx: 1, dy: 0, fill: 0xF0)
+        let bytes = memory.withUnsafeMutableBytes {
+            frame.copy(.full(frame.bounds), placement: placement, to: $0.baseAddress!, pitch: 2 * 4)
+        }
+        #expect(memory == [0xF0, 0xF0, 0xD, 0xA, 0xE, 0xB])
+        #expect(bytes == 6 * 4)
+        #expect(placement.placedSize(width: 3, height: 2) == (2, 3))
+        // Only the top-left pixel `a` changed: it lands at (1, 1) and nothing else is written.
+        memory = [UInt32](repeating: 0x1234, count: 2 * 3)
+        let one = DamageRegion([IntRect(x0: 0, y0: 0, x1: 1, y1: 1)], bounds: frame.bounds)
+        _ = memory.withUnsafeMutableBytes { frame.copy(one, placement: placement, to: $0.baseAddress!, pitch: 2 * 4) }
+        #expect(memory == [0x1234, 0x1234, 0x1234, 0xA, 0x1234, 0x1234])
+        #expect(placement.placed(IntRect(x0: 0, y0: 0, x1: 1, y1: 1), width: 3, height: 2) == IntRect(x0: 1, y0: 1, x1: 2, y1: 2))
+    }
+
+    @Test("equal to moving, then turning, for random sizes, offsets, turns and damage")
+    func equalToTwoSteps() {
+        var rng = SystemRandomNumberGenerator()
+        for trial in 0..<400 {
+            let w = Int.random(in: 1...41, using: &rng), h = Int.random(in: 1...41, using: &rng)
+            let turns = trial % 4, dx = Int.random(in: -5...5, using: &rng), dy = Int.random(in: -5...5, using: &rng)
+            var frame = PixelBuffer(width: w, height: h, stride: w + Int.random(in: 0...3, using: &rng), fill: 0)
+            for i in frame.pixels.indices { frame.pixels[i] = UInt32.random(in: 0...UInt32.max, using: &rng) }
+            let placement = CopyPlacement(quarterTurns: turns, dx: dx, dy: dy, fill: 0xFF12_3456)
+            var moved = PixelBuffer(width: w, height: h, fill: 0)
+            moved.copy(from: frame, offsetX: dx, offsetY: dy, fill: 0xFF12_3456)
+            let size = placement.placedSize(width: w, height: h)
+            var expected = PixelBuffer(width: size.width, height: size.height, fill: 0)
+            moved.rotate(quarterTurns: turns, into: &expected)
+            // The whole frame (margins painted), then on a stale copy a random rectangle again.
+            let pad = Int.random(in: 0...2, using: &rng), pitch = (size.width + pad) * 4
+            var memory = [UInt32](repeating: 0xDEAD_BEEF, count: (size.width + pad) * size.height)
+            _ = memory.withUnsafeMutableBytes { frame.copy(.full(frame.bounds), placement: placement, to: $0.baseAddress!, pitch: pitch) }
+            for y in 0..<size.height {
+                #expect(Array(memory[(y * (size.width + pad))..<(y * (size.width + pad) + size.width)])
+                        == Array(expected.pixels[(y * expected.stride)..<(y * expected.stride + size.width)]), "trial \(trial) row \(y)")
+            }
+            let x0 = Int.random(in: 0..<w, using: &rng), y0 = Int.random(in: 0..<h, using: &rng)
+            let rect = IntRect(x0: x0, y0: y0, x1: Int.random(in: (x0 + 1)...w, using: &rng), y1: Int.random(in: (y0 + 1)...h, using: &rng))
+            let landed = placement.placed(rect, width: w, height: h)
+            var stale = [UInt32](repeating: 0x5555, count: memory.count)
+            _ = stale.withUnsafeMutableBytes { frame.copy(DamageRegion([rect], bounds: frame.bounds), placement: placement, to: $0.baseAddress!, pitch: pitch) }
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    // The whole frame paints the strips a shift uncovers as well.
+                    let inside = rect == frame.bounds || (x >= landed.x0 && x < landed.x1 && y >= landed.y0 && y < landed.y1)
+                    let want = inside ? expected.pixels[y * expected.stride + x] : 0x5555
+                    if stale[y * (size.width + pad) + x] != want {
+                        Issue.record("trial \(trial): \(w)x\(h) turns \(turns) offset \(dx),\(dy) rect \(rect): (\(x), \(y))")
+                        return
+                    }
+                }
             }
         }
     }
