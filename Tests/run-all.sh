@@ -87,6 +87,11 @@ took "fetch-to-screen.py"
 # Every config check-config accepts (or refuses) starts the daemon and survives a reload.
 python3 Tests/Headless/config-extremes.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 took "config-extremes.py"
+# The documentation cannot drift: every block of README.md and docs/*.md marked runnable (the
+# walkthrough's commands, transcripts against the output, configs through check-config and
+# tickerboard-fetch --check) and every relative link and anchor. Seconds.
+python3 Tests/Docs/run-doc-blocks.py .build/release
+took "run-doc-blocks.py"
 # Long life, short: two simulated days of the real daemon with memory and descriptors flat, the tape
 # crawling and a client on the control socket all along (screenshots, messages, ranges, pauses).
 python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000 --control-load
@@ -94,7 +99,7 @@ took "soak.py"
 # Hostile input, short: every harness over its seed corpus (each input that ever crashed is in it),
 # then a fixed number of fresh inputs from a fixed seed (the toolchain ships libFuzzer). Fixed, so
 # this run is repeatable: a test that passes or fails by luck is no test. The open-ended search is
-# `Tests/fuzz.sh SECONDS`, run apart (README, "Fuzzing").
+# `Tests/fuzz.sh SECONDS`, run apart (docs/development.md, "Tests").
 FUZZ_NO_LOCK=1 FUZZ_SEED=1 FUZZ_RUNS=${TICKERBOARD_FUZZ_RUNS:-20000} Tests/fuzz.sh 0
 took "fuzz"
 # The worst inputs within the documented limits, each through its parser: under 256 MB RSS (the
