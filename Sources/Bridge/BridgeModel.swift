@@ -15,6 +15,9 @@ public struct BridgeInstrument: Sendable, Equatable {
     public var changePercent: Double?
     public var sessionState: String?
     public var stale: Bool
+    /// Unix time of its newest data (Home Assistant shows the age), and whether it has a problem.
+    public var lastDataTime: Int64?
+    public var problem = false
 
     public init(id: String, name: String, currency: String, price: Double? = nil, change: Double? = nil,
                 changePercent: Double? = nil, sessionState: String? = nil, stale: Bool = false) {
@@ -42,8 +45,33 @@ public struct BridgeStatus: Sendable, Equatable {
     public var level: Int?
     /// The frame last settled on (a screenshot is published when it changes).
     public var settledFrame = 0
+    /// Health, for the diagnostic entities: why the screen waits or is not fresh (the words on
+    /// screen), how many config and data problems are listed, missed vblanks, resident memory.
+    public var problem: String?
+    public var problemCount = 0
+    public var missedVblanks: Int?
+    public var rssKB: Int?
+    /// The alerts in effect and when each fired.
+    public var alertFirings: [BridgeAlertFiring] = []
 
     public init() {}
+}
+
+/// One alert in effect, as `ctl status` lists it (`alert_firings`).
+public struct BridgeAlertFiring: Sendable, Equatable {
+    public var name: String
+    public var instrument: String?
+    public var kind: String
+    public var condition: String
+    public var firedAt: Int64
+
+    public init(name: String, instrument: String?, kind: String, condition: String, firedAt: Int64) {
+        self.name = name
+        self.instrument = instrument
+        self.kind = kind
+        self.condition = condition
+        self.firedAt = firedAt
+    }
 }
 
 public struct BridgeMessage: Sendable, Equatable {
@@ -92,8 +120,13 @@ public struct BridgeModel: Sendable {
         return String(mapped.prefix(39)) + "_" + StableHash.hex8(StableHash.fnv1a32(Array(id.utf8)))
     }
 
-    /// The object ids of an instrument's discovery configs (sensors `price_`, `change_`, `market_`).
-    public static let instrumentSensorPrefixes = ["price_", "change_", "market_"]
+    /// The object ids of an instrument's discovery configs (sensors `price_`, `change_`, `market_`,
+    /// and the diagnostic `data_`, its newest data's time).
+    public static let instrumentSensorPrefixes = ["price_", "change_", "market_", "data_"]
+
+    /// The kinds of alert, as the `alert` event entity's `event_types`.
+    public static let alertKinds = ["above", "below", "move", "stale"]
+    public var alertEventTopic: String { base + "/alert/event" }
 
     private var device: String {
         "{\"identifiers\": [\(q("tickerboard_" + settings.nodeID))], \"name\": \(q("Tickerboard " + settings.nodeID)), "
@@ -144,14 +177,24 @@ public struct BridgeModel: Sendable {
                                   "\"options\": [" + options.map(q).joined(separator: ", ") + "]"])
     }
 
+    /// A read-only diagnostic sensor (Home Assistant lists it under the device's diagnostics).
+    private func diagnostic(_ object: String, _ name: String, _ fields: [String]) -> BridgeMessage {
+        config("sensor", object, ["\"name\": \(q(name))", "\"state_topic\": \(q("\(base)/\(object)/state"))",
+                                  "\"entity_category\": \"diagnostic\""] + fields)
+    }
+
     private func button(_ object: String, _ name: String, icon: String) -> BridgeMessage {
         config("button", object, ["\"name\": \(q(name))", "\"icon\": \(q(icon))", "\"command_topic\": \(q("\(base)/\(object)/set"))"])
     }
 
     /// The retained discovery configs: the screen as a light, selects for instrument, range, scene
     /// and screen mode, a cycling switch, buttons, a message text, a sensor per instrument for its
-    /// price, change and market, and the picture on the glass as an image.
-    public func discovery(instruments: [BridgeInstrument], ranges: [String], scenes: [String]) -> [BridgeMessage] {
+    /// price, change and market, and the picture on the glass as an image; the wall's health as
+    /// diagnostic entities (a problem, missed vblanks, memory, the version, the SoC's temperature
+    /// where the machine has a thermal zone, each instrument's newest data), and an event entity
+    /// that fires when an alert does.
+    public func discovery(instruments: [BridgeInstrument], ranges: [String], scenes: [String],
+                         temperature: Bool = false) -> [BridgeMessage] {
         var out: [BridgeMessage] = [
             config("light", "screen", ["\"name\": \"Screen\"", "\"icon\": \"mdi:monitor\"",
                                        "\"command_topic\": \(q(base + "/screen/set"))", "\"state_topic\": \(q(base + "/screen/state"))",
@@ -174,7 +217,21 @@ public struct BridgeModel: Sendable {
                                          "\"state_topic\": \(q(base + "/display/state"))"]),
             config("image", "screen_picture", ["\"name\": \"Picture\"", "\"image_topic\": \(q(screenshotTopic))",
                                                "\"content_type\": \"image/png\""]),
+            config("binary_sensor", "problem", ["\"name\": \"Problem\"", "\"device_class\": \"problem\"",
+                                                "\"state_topic\": \(q(base + "/problem/state"))",
+                                                "\"json_attributes_topic\": \(q(base + "/problem/attributes"))",
+                                                "\"payload_on\": \"ON\"", "\"payload_off\": \"OFF\"", "\"entity_category\": \"diagnostic\""]),
+            diagnostic("missed_vblanks", "Missed vblanks", ["\"icon\": \"mdi:monitor-eye\"", "\"state_class\": \"total_increasing\""]),
+            diagnostic("memory", "Memory", ["\"device_class\": \"data_size\"", "\"unit_of_measurement\": \"MiB\"",
+                                            "\"state_class\": \"measurement\"", "\"icon\": \"mdi:memory\""]),
+            diagnostic("version", "Version", ["\"icon\": \"mdi:tag\""]),
+            config("event", "alert", ["\"name\": \"Alert\"", "\"icon\": \"mdi:bell-ring\"", "\"state_topic\": \(q(alertEventTopic))",
+                                      "\"event_types\": [" + Self.alertKinds.map(q).joined(separator: ", ") + "]"]),
         ]
+        if temperature {
+            out.append(diagnostic("soc_temperature", "SoC temperature", ["\"device_class\": \"temperature\"", "\"unit_of_measurement\": \"°C\"",
+                                                                        "\"state_class\": \"measurement\""]))
+        }
         for inst in instruments {
             let object = Self.objectID(inst.id)
             let state = "\(base)/instrument/\(object)/state"
@@ -189,12 +246,15 @@ public struct BridgeModel: Sendable {
                                                              "\"state_class\": \"measurement\""]))
             out.append(config("sensor", "market_\(object)", ["\"name\": \(q(inst.name + " market"))", "\"state_topic\": \(q(state))",
                                                              "\"value_template\": \"{{ value_json.market }}\"", "\"icon\": \"mdi:store-clock\""]))
+            out.append(config("sensor", "data_\(object)", ["\"name\": \(q(inst.name + " data"))", "\"state_topic\": \(q(state))",
+                                                           "\"value_template\": \"{{ value_json.last_data }}\"", "\"device_class\": \"timestamp\"",
+                                                           "\"entity_category\": \"diagnostic\""]))
         }
         return out
     }
 
     /// The state topics for what the daemon says now (retained, so a restarted Home Assistant has them).
-    public func state(_ status: BridgeStatus, instruments: [BridgeInstrument]) -> [BridgeMessage] {
+    public func state(_ status: BridgeStatus, instruments: [BridgeInstrument], temperature: Double? = nil) -> [BridgeMessage] {
         let screenOn = status.display == "presenting"
         var out = [
             BridgeMessage(base + "/screen/state", screenOn ? "ON" : "OFF"),
@@ -203,16 +263,62 @@ public struct BridgeModel: Sendable {
             BridgeMessage(base + "/cycling/state", status.paused ? "OFF" : "ON"),
             BridgeMessage(base + "/display/state", status.display ?? "unknown"),
             BridgeMessage(base + "/message/state", status.message ?? ""),
+            BridgeMessage(base + "/problem/state", status.problem != nil || status.problemCount > 0 ? "ON" : "OFF"),
+            BridgeMessage(base + "/problem/attributes", "{\"problem\": \(status.problem.map(q) ?? "null"), \"listed\": \(status.problemCount)}"),
+            BridgeMessage(base + "/version/state", version),
         ]
+        if let missed = status.missedVblanks { out.append(BridgeMessage(base + "/missed_vblanks/state", String(missed))) }
+        if let kb = status.rssKB { out.append(BridgeMessage(base + "/memory/state", n((Double(kb) / 1024 * 10).rounded() / 10))) }
+        if let t = temperature { out.append(BridgeMessage(base + "/soc_temperature/state", n(t))) }
         if let id = status.instrumentID { out.append(BridgeMessage(base + "/instrument/state", id)) }
         if let range = status.range { out.append(BridgeMessage(base + "/range/state", range)) }
         if let scene = status.scene { out.append(BridgeMessage(base + "/scene/state", scene == "line" ? "chart" : scene)) }
         for inst in instruments {
             let fields = ["\"price\": \(n(inst.price))", "\"change\": \(n(inst.change))", "\"change_percent\": \(n(inst.changePercent.map { ($0 * 100).rounded() / 100 }))",
-                          "\"market\": \(inst.sessionState.map(q) ?? "null")", "\"stale\": \(inst.stale)"]
+                          "\"market\": \(inst.sessionState.map(q) ?? "null")", "\"stale\": \(inst.stale)",
+                          "\"last_data\": \(inst.lastDataTime.map { q(Self.iso8601($0)) } ?? "null")", "\"problem\": \(inst.problem)"]
             out.append(BridgeMessage("\(base)/instrument/\(Self.objectID(inst.id))/state", "{" + fields.joined(separator: ", ") + "}"))
         }
         return out
+    }
+
+    /// A Unix time as Home Assistant's timestamp sensors take it: ISO 8601 in UTC.
+    static func iso8601(_ unix: Int64) -> String {
+        let t = CivilDateTime(unixTime: unix)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let year = String(t.date.year)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-\(two(t.date.month))-\(two(t.date.day))T"
+            + "\(two(t.hour)):\(two(t.minute)):\(two(t.second))+00:00"
+    }
+
+    /// The alert events to fire for firings not seen before (`seen` holds name and time of each
+    /// one fired or passed over). Firings from before `since` (the bridge's start) are passed
+    /// over: a restarted bridge does not fire again what Home Assistant heard already. Not
+    /// retained: an event is a moment, not a state.
+    public func alertEvents(_ firings: [BridgeAlertFiring], seen: inout Set<String>, since: Int64) -> [BridgeMessage] {
+        var out: [BridgeMessage] = []
+        for f in firings {
+            let key = "\(f.name)@\(f.firedAt)"
+            guard !seen.contains(key) else { continue }
+            seen.insert(key)
+            guard f.firedAt >= since, Self.alertKinds.contains(f.kind) else { continue }
+            let payload = "{\"event_type\": \(q(f.kind)), \"alert\": \(q(f.name)), \"instrument\": \(f.instrument.map(q) ?? "null"), "
+                + "\"condition\": \(q(f.condition)), \"fired_at\": \(q(Self.iso8601(f.firedAt)))}"
+            out.append(BridgeMessage(alertEventTopic, payload, retain: false))
+        }
+        return out
+    }
+
+    /// The SoC's temperature in °C from the thermal zones' `type` and `temp` (millidegrees) files:
+    /// the zone named for the CPU or SoC (`cpu-thermal` on a Raspberry Pi, `x86_pkg_temp`), else the
+    /// first; nil when none reads as a temperature between -40 and 150 °C.
+    public static func socTemperature(zones: [(type: String, temp: String)]) -> Double? {
+        func celsius(_ text: String) -> Double? {
+            guard let milli = Int(text.trimmingSpaces), milli >= -40_000, milli <= 150_000 else { return nil }
+            return (Double(milli) / 100).rounded() / 10
+        }
+        let named = zones.first { z in ["cpu", "soc", "pkg"].contains { z.type.lowercased().contains($0) } && celsius(z.temp) != nil }
+        return (named ?? zones.first { celsius($0.temp) != nil }).flatMap { celsius($0.temp) }
     }
 
     /// The request a command topic's payload asks for.

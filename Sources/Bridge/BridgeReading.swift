@@ -37,6 +37,16 @@ extension BridgeModel {
         s.message = o["message"] as? String
         s.level = number(o["level"]).flatMap { $0 >= 0 && $0 <= 100 ? Int($0) : nil }
         s.settledFrame = number(o["settled_frame"]).flatMap { $0 >= 0 && $0 < 9e15 ? Int($0) : nil } ?? 0
+        s.problem = o["problem"] as? String
+        s.problemCount = (o["problems"] as? [Any])?.count ?? 0
+        s.missedVblanks = number(o["missed_vblanks"]).flatMap { $0 >= 0 && $0 < 9e15 ? Int($0) : nil }
+        s.rssKB = number(o["rss_kb"]).flatMap { $0 >= 0 && $0 < 9e15 ? Int($0) : nil }
+        s.alertFirings = (o["alert_firings"] as? [Any] ?? []).compactMap { item in
+            guard let f = item as? [String: Any], let name = f["name"] as? String, let kind = f["kind"] as? String,
+                  let at = number(f["fired_at"]).flatMap({ $0 >= 0 && $0 < 1e12 ? Int64($0) : nil }) else { return nil }
+            return BridgeAlertFiring(name: name, instrument: f["instrument"] as? String, kind: kind,
+                                     condition: f["condition"] as? String ?? "", firedAt: at)
+        }
         return s
     }
 
@@ -46,10 +56,14 @@ extension BridgeModel {
         var out = BridgeListing()
         out.instruments = (o["instruments"] as? [[String: Any]] ?? []).compactMap { item in
             guard let id = item["id"] as? String, !id.isEmpty else { return nil }
-            return BridgeInstrument(id: id, name: item["name"] as? String ?? id, currency: item["currency"] as? String ?? "",
-                                    price: number(item["price"]), change: number(item["change"]),
-                                    changePercent: number(item["change_percent"]),
-                                    sessionState: item["session_state"] as? String, stale: item["stale"] as? Bool ?? false)
+            var inst = BridgeInstrument(id: id, name: item["name"] as? String ?? id, currency: item["currency"] as? String ?? "",
+                                        price: number(item["price"]), change: number(item["change"]),
+                                        changePercent: number(item["change_percent"]),
+                                        sessionState: item["session_state"] as? String, stale: item["stale"] as? Bool ?? false)
+            // Years 1-9999 only: an ISO 8601 date has four digits of year.
+            inst.lastDataTime = number(item["last_data_time"]).flatMap { $0 >= -62_135_596_800 && $0 < 253_402_300_800 ? Int64($0) : nil }
+            inst.problem = item["problem"] as? Bool ?? false
+            return inst
         }
         out.ranges = (o["ranges"] as? [Any] ?? []).compactMap { $0 as? String }
         out.scenes = (o["scenes"] as? [Any] ?? []).compactMap { $0 as? String }

@@ -35,6 +35,15 @@ public final class BridgeService {
     private var stopping = false
     /// Instrument object ids with discovery on the broker (ours or read back retained).
     private var publishedInstruments: Set<String> = []
+    /// Alert firings an event was sent for (or passed over), and when the bridge started: firings
+    /// from before it are not sent again.
+    private var seenFirings: Set<String> = []
+    private let startedAt = Int64(time(nil))
+    /// Where the thermal zones are (`$TICKERBOARD_SYSFS_ROOT/class/thermal`; tests use a fake tree).
+    private let thermalDirectory: String = {
+        let root = getenv("TICKERBOARD_SYSFS_ROOT").map { String(cString: $0) } ?? ""
+        return (root.isEmpty ? "/sys" : root) + "/class/thermal"
+    }()
     private let signals: SignalFD?
     let clientID: String
 
@@ -248,10 +257,14 @@ public final class BridgeService {
         instruments = list.instruments
         ranges = list.ranges
         scenes = list.scenes
+        let temperature = socTemperature()
         let key = instruments.map { "\($0.id)|\($0.name)|\($0.currency)" }.joined(separator: ",") + ranges.joined() + scenes.joined()
+            + (temperature == nil ? "" : "|thermal")
         if key != discoveryKey {
             discoveryKey = key
-            for message in model.discovery(instruments: instruments, ranges: ranges, scenes: scenes) { publish(message) }
+            for message in model.discovery(instruments: instruments, ranges: ranges, scenes: scenes, temperature: temperature != nil) {
+                publish(message)
+            }
             publishedInstruments.formUnion(instruments.map { BridgeModel.objectID($0.id) })
             clearRemovedInstruments()
         }
@@ -260,15 +273,30 @@ public final class BridgeService {
             daemonReachable = true
         }
         let s = status
-        for message in model.state(s, instruments: instruments) where lastState[message.topic] != message.payload {
+        for message in model.state(s, instruments: instruments, temperature: temperature) where lastState[message.topic] != message.payload {
             lastState[message.topic] = message.payload
             publish(message)
+        }
+        for event in model.alertEvents(s.alertFirings, seen: &seenFirings, since: startedAt) {
+            Self.log(6, "tickerboard-mqtt: alert event: \(String(decoding: event.payload, as: UTF8.self))")
+            publish(event)
         }
         let frames = status.settledFrame
         if settings.screenshotSeconds > 0, frames != lastFrames, MonotonicClock.seconds >= nextScreenshot {
             lastFrames = frames
             publishScreenshot()
         }
+    }
+
+    /// The SoC's temperature from the thermal zones, nil on a machine without them.
+    private func socTemperature() -> Double? {
+        let zones = FileSystem.list(thermalDirectory).filter { $0.hasPrefix("thermal_zone") }.sorted().compactMap { zone -> (type: String, temp: String)? in
+            let dir = thermalDirectory + "/" + zone
+            guard let temp = try? RegularFile.read(dir + "/temp", limit: 64) else { return nil }
+            let type = (try? RegularFile.read(dir + "/type", limit: 256)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return (type, String(decoding: temp, as: UTF8.self))
+        }
+        return BridgeModel.socTemperature(zones: zones)
     }
 
     /// Instruments no longer configured (removed by a reload, or while the bridge was down) lose

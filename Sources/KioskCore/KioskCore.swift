@@ -1180,6 +1180,22 @@ public final class KioskCore {
     /// The alerts in effect (fired, not re-armed), for the status file.
     public var activeAlerts: [String] { Alerts.active(config.alerts, states: alertStates) }
 
+    /// The alerts in effect with what fired them and when.
+    var alertFirings: [KioskStatus.AlertFiring] {
+        let active = Set(activeAlerts)
+        return config.alerts.compactMap { a in
+            guard active.contains(a.name), let at = alertStates[a.name]?.firedAt, let condition = a.condition else { return nil }
+            let kind: String
+            switch condition {
+            case .above: kind = "above"
+            case .below: kind = "below"
+            case .move: kind = "move"
+            case .stale: kind = "stale"
+            }
+            return KioskStatus.AlertFiring(name: a.name, instrument: a.instrument, kind: kind, condition: Alerts.describe(condition), firedAt: at)
+        }
+    }
+
     private var stale = false
     /// The market status line last shown (its state and "as of" go to the status file).
     public private(set) var marketNote: MarketNote?
@@ -1876,6 +1892,7 @@ public final class KioskCore {
         // The status file's numbers (a close of 1e303 printed "inf", which no JSON reader takes).
         func n(_ v: Double?) -> String { jsonNumber(v) }
         var items: [String] = []
+        let health = Dictionary(instrumentHealth().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         if !showingSample {
             // The portfolio is no instrument: its value is not for the bridge's sensors.
             for i in tileIndices {
@@ -1891,6 +1908,9 @@ public final class KioskCore {
                 } else {
                     fields += ["\"price\": null", "\"waiting_for\": \(q(placeholderText(for: entry, phrases: .english)))"]
                 }
+                // The time of its newest data and whether it has a problem, as the metrics say them.
+                let health = health[entry.spec.id]
+                fields += ["\"last_data_time\": \(health?.lastDataTime.map(String.init) ?? "null")", "\"problem\": \(health?.problem ?? false)"]
                 items.append("{" + fields.joined(separator: ", ") + "}")
             }
         } else {
@@ -2228,6 +2248,7 @@ public final class KioskCore {
         s.brightnessMeans = brightnessMeans
         s.problems = problems
         s.alerts = activeAlerts
+        s.alertFirings = alertFirings
         s.time = now.wall
         s.paused = paused
         s.screenControl = screenControl.rawValue
@@ -2255,6 +2276,7 @@ public final class KioskCore {
             w.lux = s.lux
             w.brightnessMeans = s.brightnessMeans
             w.alerts = s.alerts
+            w.alertFirings = s.alertFirings
             return w
         }
         return s

@@ -82,6 +82,9 @@ public struct KioskStatus: Sendable, Equatable {
     public var problems: [KioskProblem] = []
     /// The `[alert]`s in effect: fired and not yet re-armed.
     public var alerts: [String] = []
+    /// The same alerts with what fired them and when (the bridge fires a Home Assistant event on a
+    /// firing it has not seen).
+    public var alertFirings: [AlertFiring] = []
     /// Each configured output when the daemon drives several (`[output]` sections), in section
     /// order; empty for one screen. Filled in by the shell, which holds the displays.
     public var outputs: [Output] = []
@@ -114,6 +117,31 @@ public struct KioskStatus: Sendable, Equatable {
             "{\"name\": \(jsonString(name)), \"connector\": \(jsonString(connector)), \"mode\": \(jsonString(mode)), "
                 + "\"scene\": \(jsonString(scene)), \"state\": \(jsonString(state)), \"flips\": \(flips), "
                 + "\"missed_vblanks\": \(missedVblanks)}"
+        }
+    }
+
+    /// One alert in effect.
+    public struct AlertFiring: Sendable, Equatable {
+        public var name: String
+        public var instrument: String?
+        /// `above`, `below`, `move` or `stale`.
+        public var kind: String
+        /// The condition in words (`above 300`).
+        public var condition: String
+        /// Unix time of the firing.
+        public var firedAt: Int64
+
+        public init(name: String, instrument: String?, kind: String, condition: String, firedAt: Int64) {
+            self.name = name
+            self.instrument = instrument
+            self.kind = kind
+            self.condition = condition
+            self.firedAt = firedAt
+        }
+
+        var json: String {
+            "{\"name\": \(jsonString(name)), \"instrument\": \(jsonString(instrument)), \"kind\": \(jsonString(kind)), "
+                + "\"condition\": \(jsonString(condition)), \"fired_at\": \(firedAt)}"
         }
     }
 
@@ -207,7 +235,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
-         ("alerts", .list(alerts)), ("outputs", .objects(outputs.map(\.json))),
+         ("alerts", .list(alerts)), ("alert_firings", .objects(alertFirings.map(\.json))), ("outputs", .objects(outputs.map(\.json))),
          ("time", .number(time))]
     }
 
@@ -225,7 +253,7 @@ public struct KioskStatus: Sendable, Equatable {
     /// Problems are left out: they are lines of their own on stderr.
     public func keyValueLines(only keys: Set<String>? = nil) -> String {
         var out = ""
-        for (key, value) in fields where key != "problems" && key != "outputs" && keys?.contains(key) ?? true {
+        for (key, value) in fields where !["problems", "outputs", "alert_firings"].contains(key) && keys?.contains(key) ?? true {
             out += "\(key)=\(value.plain)\n"
         }
         return out

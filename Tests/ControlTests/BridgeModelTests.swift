@@ -44,11 +44,11 @@ struct BridgeModelTests {
         }
     }
 
-    @Test("discovery: 12 entities and 3 sensors per instrument, each with the device, availability and a unique id")
+    @Test("discovery: 17 entities and 4 sensors per instrument, each with the device, availability and a unique id")
     func discovery() {
         let model = BridgeModel(settings: settings, version: "1.2.3")
         let messages = model.discovery(instruments: instruments, ranges: ["1D", "1Y"], scenes: ["chart", "watchlist"])
-        #expect(messages.count == 12 + 3 * 3)
+        #expect(messages.count == 17 + 4 * 3)
         #expect(messages.allSatisfy { $0.retain && $0.topic.hasPrefix("homeassistant/") && $0.topic.hasSuffix("/config") })
         let byTopic = Dictionary(uniqueKeysWithValues: messages.map { ($0.topic, String(decoding: $0.payload, as: UTF8.self)) })
         let select = byTopic["homeassistant/select/hall/instrument/config"] ?? ""
@@ -107,6 +107,7 @@ struct BridgeModelTests {
         #expect(messages.map(\.topic) == ["homeassistant/sensor/hall/price_sap_de_e26dcc8c/config",
                                          "homeassistant/sensor/hall/change_sap_de_e26dcc8c/config",
                                          "homeassistant/sensor/hall/market_sap_de_e26dcc8c/config",
+                                         "homeassistant/sensor/hall/data_sap_de_e26dcc8c/config",
                                          "tickerboard/hall/instrument/sap_de_e26dcc8c/state"])
         #expect(messages.allSatisfy { $0.payload.isEmpty && $0.retain })
         #expect(model.instrumentObject(ofConfigTopic: "homeassistant/sensor/hall/price_sap_de_e26dcc8c/config") == "sap_de_e26dcc8c")
@@ -185,8 +186,105 @@ struct BridgeModelTests {
         #expect(messages["tickerboard/hall/scene/state"] == "chart")
         #expect(messages["tickerboard/hall/cycling/state"] == "OFF")
         #expect(messages["tickerboard/hall/screen_mode/state"] == "off")
-        #expect(messages["tickerboard/hall/instrument/aapl/state"] == "{\"price\": 190.5, \"change\": 1.5, \"change_percent\": 0.79, \"market\": \"open\", \"stale\": false}")
-        #expect(messages["tickerboard/hall/instrument/sap_de_e26dcc8c/state"] == "{\"price\": null, \"change\": null, \"change_percent\": null, \"market\": null, \"stale\": false}")
+        #expect(messages["tickerboard/hall/instrument/aapl/state"] == "{\"price\": 190.5, \"change\": 1.5, \"change_percent\": 0.79, \"market\": \"open\", \"stale\": false, \"last_data\": null, \"problem\": false}")
+        #expect(messages["tickerboard/hall/instrument/sap_de_e26dcc8c/state"] == "{\"price\": null, \"change\": null, \"change_percent\": null, \"market\": null, \"stale\": false, \"last_data\": null, \"problem\": false}")
+    }
+
+    /// Issue 53 item 5. The required fields are Home Assistant's own: its MQTT platform schemas
+    /// (`MQTT_RO_SCHEMA` requires `state_topic`, `MQTT_RW_SCHEMA` `command_topic`, the event
+    /// platform `event_types`, select `options`, image one of `url_topic`/`image_topic`).
+    @Test("every discovery config carries the fields Home Assistant requires; health entities are diagnostics")
+    func requiredFields() throws {
+        let model = BridgeModel(settings: settings, version: "1.2.3")
+        let messages = model.discovery(instruments: instruments, ranges: ["1D"], scenes: ["chart"], temperature: true)
+        let required: [String: [String]] = ["sensor": ["state_topic"], "binary_sensor": ["state_topic"], "event": ["state_topic", "event_types"],
+                                            "select": ["command_topic", "options"], "light": ["command_topic"], "switch": ["command_topic"],
+                                            "button": ["command_topic"], "text": ["command_topic"], "image": ["image_topic"]]
+        var components = Set<String>()
+        for m in messages {
+            let component = m.topic.split(separator: "/")[1]
+            components.insert(String(component))
+            let text = String(decoding: m.payload, as: UTF8.self)
+            for field in try #require(required[String(component)], "\(component) has no rule") {
+                #expect(text.contains("\"\(field)\": "), "\(m.topic) lacks \(field)")
+            }
+        }
+        #expect(components == Set(required.keys))
+        let byTopic = Dictionary(uniqueKeysWithValues: messages.map { ($0.topic, String(decoding: $0.payload, as: UTF8.self)) })
+        for object in ["missed_vblanks", "memory", "version", "soc_temperature", "data_aapl"] {
+            #expect(byTopic["homeassistant/sensor/hall/\(object)/config"]?.contains("\"entity_category\": \"diagnostic\"") == true, "\(object)")
+        }
+        #expect(byTopic["homeassistant/binary_sensor/hall/problem/config"]?.contains("\"device_class\": \"problem\"") == true)
+        #expect(byTopic["homeassistant/event/hall/alert/config"]?.contains("\"event_types\": [\"above\", \"below\", \"move\", \"stale\"]") == true)
+        #expect(byTopic["homeassistant/sensor/hall/data_aapl/config"]?.contains("\"device_class\": \"timestamp\"") == true)
+        // Without a thermal zone there is no temperature sensor.
+        #expect(!model.discovery(instruments: [], ranges: [], scenes: []).contains { $0.topic.contains("soc_temperature") })
+    }
+
+    @Test("health: problem, missed vblanks, memory, version, temperature and each instrument's newest data as the status says them")
+    func health() throws {
+        let model = BridgeModel(settings: settings, version: "1.2.3")
+        // A hand-written `ctl status` and `ctl instruments` answer in the daemon's field names.
+        let status = try #require(BridgeModel.status(fromJSON: """
+            {"display": "presenting", "problem": "AAPL.csv: no data", "problems": [{"file": "a", "line": 1}],
+             "missed_vblanks": 7, "rss_kb": 34816, "alert_firings": []}
+            """))
+        let listing = try #require(BridgeModel.listing(fromJSON: """
+            {"instruments": [{"id": "AAPL", "name": "Apple", "currency": "USD", "last_data_time": 1733436000, "problem": true},
+                             {"id": "B", "last_data_time": 1e300}]}
+            """))
+        let messages = Dictionary(uniqueKeysWithValues: model.state(status, instruments: listing.instruments, temperature: 48.3).map {
+            ($0.topic, String(decoding: $0.payload, as: UTF8.self))
+        })
+        #expect(messages["tickerboard/hall/problem/state"] == "ON")
+        #expect(messages["tickerboard/hall/problem/attributes"] == "{\"problem\": \"AAPL.csv: no data\", \"listed\": 1}")
+        #expect(messages["tickerboard/hall/missed_vblanks/state"] == "7")
+        // 34,816 kB / 1,024 = 34 MiB exactly.
+        #expect(messages["tickerboard/hall/memory/state"] == "34")
+        #expect(messages["tickerboard/hall/version/state"] == "1.2.3")
+        #expect(messages["tickerboard/hall/soc_temperature/state"] == "48.3")
+        // 1733436000 is 2024-12-05T22:00:00+00:00 (Python's datetime.fromtimestamp(t, timezone.utc)).
+        #expect(messages["tickerboard/hall/instrument/aapl/state"]?.contains("\"last_data\": \"2024-12-05T22:00:00+00:00\", \"problem\": true") == true)
+        // A time past year 9999 is left out, not written as a date Home Assistant cannot read.
+        #expect(messages["tickerboard/hall/instrument/b/state"]?.contains("\"last_data\": null") == true)
+        var fine = BridgeStatus()
+        fine.display = "presenting"
+        #expect(model.state(fine, instruments: []).contains(BridgeMessage("tickerboard/hall/problem/state", "OFF")))
+        #expect(BridgeModel.iso8601(0) == "1970-01-01T00:00:00+00:00")
+        #expect(BridgeModel.iso8601(951_782_400) == "2000-02-29T00:00:00+00:00")
+        #expect(BridgeModel.iso8601(253_402_300_799) == "9999-12-31T23:59:59+00:00")
+    }
+
+    @Test("an alert firing becomes one event, not retained; firings from before the bridge started are passed over")
+    func alertEvents() throws {
+        let model = BridgeModel(settings: settings, version: "1")
+        let status = try #require(BridgeModel.status(fromJSON: """
+            {"alert_firings": [{"name": "apple-high", "instrument": "AAPL", "kind": "above", "condition": "above 200", "fired_at": 1733436000},
+                               {"name": "old", "instrument": "AAPL", "kind": "below", "condition": "below 100", "fired_at": 1733435000},
+                               {"name": "bad", "kind": "above"}]}
+            """))
+        #expect(status.alertFirings.count == 2)
+        var seen = Set<String>()
+        let events = model.alertEvents(status.alertFirings, seen: &seen, since: 1_733_435_500)
+        #expect(events == [BridgeMessage("tickerboard/hall/alert/event",
+                                         "{\"event_type\": \"above\", \"alert\": \"apple-high\", \"instrument\": \"AAPL\", \"condition\": \"above 200\", \"fired_at\": \"2024-12-05T22:00:00+00:00\"}",
+                                         retain: false)])
+        // The next poll sees the same firings: nothing again. A new firing of the same alert fires.
+        #expect(model.alertEvents(status.alertFirings, seen: &seen, since: 1_733_435_500).isEmpty)
+        var again = status.alertFirings[0]
+        again.firedAt += 3600
+        #expect(model.alertEvents([again], seen: &seen, since: 1_733_435_500).count == 1)
+    }
+
+    /// The files as a Raspberry Pi 4 has them (`/sys/class/thermal/thermal_zone0/type` is
+    /// `cpu-thermal`, `temp` in millidegrees: drivers/thermal/broadcom/bcm2711_thermal.c) and a PC.
+    @Test("the SoC's temperature: the CPU's zone in millidegrees, else the first that reads; nonsense is none")
+    func socTemperature() {
+        #expect(BridgeModel.socTemperature(zones: [("cpu-thermal\n", "48312\n")]) == 48.3)
+        #expect(BridgeModel.socTemperature(zones: [("acpitz", "27800"), ("x86_pkg_temp", "45000")]) == 45)
+        #expect(BridgeModel.socTemperature(zones: [("acpitz", "27850")]) == 27.9)
+        #expect(BridgeModel.socTemperature(zones: [("cpu-thermal", "-274000"), ("gpu", "999999")]) == nil)
+        #expect(BridgeModel.socTemperature(zones: []) == nil)
     }
 
     @Test("[mqtt] keys: good values taken, bad ones named")

@@ -4,7 +4,13 @@ display: the Home Assistant discovery configs are retained, commands published a
 would publish them reach the screen (status file), state comes back, the picture is published as a
 PNG, a broker restart is survived (discovery sent again), the last will says `offline` when the
 bridge dies, an instrument removed by a reload loses its sensors, and two walls made from one image
-(no node-id, their own machine ids) stay connected side by side under node ids of their own. Every wait is for an observable state (a message, a status file), never a fixed sleep.
+(no node-id, their own machine ids) stay connected side by side under node ids of their own; every
+discovery config has the fields Home Assistant's MQTT platform schemas require (MQTT_RO_SCHEMA:
+state_topic, MQTT_RW_SCHEMA: command_topic, event: event_types, select: options, image:
+image_topic), the diagnostic sensors say what the status file says (missed vblanks, memory, the
+SoC's temperature from a thermal zone, an instrument's newest data), and an alert that fires after a
+reload reaches Home Assistant as an event. Every wait is for an observable state (a message, a
+status file), never a fixed sleep.
 
 usage: mqtt-check.py TICKERBOARD_BINARY TICKERBOARD_MQTT_BINARY DATA_CSV
 Prints RESULT <name> PASS|FAIL lines and a closing 'N passed, N failed' line.
@@ -77,17 +83,62 @@ daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless"
 bridge = None
 try:
     wait_for(lambda: os.path.exists(sock), 30)
+    # A thermal zone as a Raspberry Pi 4 has it (bcm2711_thermal: type cpu-thermal, millidegrees).
+    zone = os.path.join(work, "sys", "class", "thermal", "thermal_zone0")
+    os.makedirs(zone)
+    for name, text in (("type", "cpu-thermal\n"), ("temp", "48312\n")):
+        with open(os.path.join(zone, name), "w") as f:
+            f.write(text)
     bridge = subprocess.Popen([BRIDGE, "--config", conf], stderr=open(os.path.join(work, "bridge.log"), "w"),
-                              stdout=subprocess.DEVNULL)
-    # 12 fixed entities and 3 sensors per instrument, all retained under the discovery prefix.
-    configs = sub("homeassistant/#", 18)
+                              stdout=subprocess.DEVNULL, env=dict(os.environ, TICKERBOARD_SYSFS_ROOT=os.path.join(work, "sys")))
+    # 18 fixed entities (the temperature among them) and 4 sensors per instrument, all retained.
+    configs = sub("homeassistant/#", 26)
     topics = {line.split(" ", 1)[0]: json.loads(line.split(" ", 1)[1]) for line in configs if " " in line}
     instrument = topics.get("homeassistant/select/hall/instrument/config", {})
-    result("mqtt-discovery-retained", len(topics) == 18 and instrument.get("options") == ["A", "B"]
+    result("mqtt-discovery-retained", len(topics) == 26 and instrument.get("options") == ["A", "B"]
            and "homeassistant/light/hall/screen/config" in topics and "homeassistant/image/hall/screen_picture/config" in topics
            and topics.get("homeassistant/sensor/hall/price_b/config", {}).get("unit_of_measurement") == "EUR",
            "%d configs" % len(topics))
     result("mqtt-online", sub("tickerboard/hall/availability", 1) == ["tickerboard/hall/availability online"])
+    required = {"sensor": ["state_topic"], "binary_sensor": ["state_topic"], "event": ["state_topic", "event_types"],
+                "select": ["command_topic", "options"], "light": ["command_topic"], "switch": ["command_topic"],
+                "button": ["command_topic"], "text": ["command_topic"], "image": ["image_topic"]}
+    lacking = ["%s: %s" % (t, f) for t, body in topics.items() for f in required.get(t.split("/")[1], ["(unknown component)"])
+               if f not in body]
+    lacking += ["%s: entity_category" % t for t in topics
+                if t.split("/")[3] in ("problem", "missed_vblanks", "memory", "version", "soc_temperature", "data_a")
+                and topics[t].get("entity_category") != "diagnostic"]
+    result("mqtt-discovery-required-fields", not lacking and len(topics) == 26, "; ".join(lacking))
+
+    # The diagnostic sensors against the status file (missed vblanks stay 0 headless; memory is
+    # the status's rss_kb in MiB, read close together, so within a MiB).
+    def diagnostics():
+        st = read_json(state) or {}
+        got = {}
+        for name in ("missed_vblanks", "memory", "soc_temperature", "version", "problem"):
+            line = sub("tickerboard/hall/%s/state" % name, 1, 5)
+            got[name] = line[0].split(" ", 1)[1] if line else None
+        a = sub("tickerboard/hall/instrument/a/state", 1, 5)
+        got["a"] = json.loads(a[0].split(" ", 1)[1]) if a else {}
+        return st, got
+    import datetime
+    seen = {}
+
+    def agree():
+        st, got = diagnostics()
+        last = datetime.datetime.fromtimestamp(st.get("last_data_time") or 0, datetime.timezone.utc).isoformat()
+        seen.update(st=st, got=got, last=last)
+        return (st.get("instrument_id") == "A" and st.get("last_data_time") is not None
+                and got["missed_vblanks"] == str(st.get("missed_vblanks")) and got["memory"] is not None
+                and abs(float(got["memory"]) - (st.get("rss_kb") or 0) / 1024) < 1.0 and got["soc_temperature"] == "48.3"
+                and got["problem"] == ("ON" if st.get("problem") or st.get("problems") else "OFF")
+                and got["a"].get("last_data") == last and bool(got["version"]))
+    # The status file is rewritten every few seconds and the bridge polls every second: they agree
+    # once both have read the same state (memory settles after the first frames).
+    ok = wait_for(agree, 60)
+    st, got, last = seen.get("st", {}), seen.get("got", {}), seen.get("last")
+    result("mqtt-diagnostics-equal-status", ok, "%s; status missed %s rss_kb %s last_data_time %s (%s)" % (
+        got, st.get("missed_vblanks"), st.get("rss_kb"), st.get("last_data_time"), last))
 
     pub("tickerboard/hall/instrument/set", "B")
     shown = status_is(instrument_id="B")
@@ -112,6 +163,32 @@ try:
         body = json.loads(price[0].split(" ", 1)[1])
         ok = isinstance(body.get("price"), (int, float)) and "change_percent" in body
     result("mqtt-price-sensors", ok, price[0] if price else "none")
+
+    # Issue 53 item 5: an alert that fires after a reload (so after the bridge started) reaches Home
+    # Assistant as an event of its kind. Events are not retained: the subscriber listens first.
+    # A retained probe comes back as soon as the subscription stands: then the reload is sent.
+    subprocess.run(["mosquitto_pub", "-p", str(port), "-h", "127.0.0.1", "-t", "tickerboard/hall/probe", "-m", "x", "-r", "-q", "1"], check=True)
+    listener = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-h", "127.0.0.1", "-v", "-t", "tickerboard/hall/probe",
+                                 "-t", "tickerboard/hall/alert/event", "-C", "2", "-W", "90"], stdout=subprocess.PIPE)
+    probe = listener.stdout.readline()
+    with open(conf) as f:
+        text = f.read()
+    with open(conf, "w") as f:
+        f.write(text + "[alert a-high]\ninstrument = A\nabove = 1\n")
+    daemon.send_signal(signal.SIGHUP)
+    out = listener.stdout.readline()
+    listener.wait(timeout=10)
+    subprocess.run(["mosquitto_pub", "-p", str(port), "-h", "127.0.0.1", "-t", "tickerboard/hall/probe", "-n", "-r", "-q", "1"], check=True)
+    event = {}
+    try:
+        event = json.loads(out.decode().split(" ", 1)[1]) if out.startswith(b"tickerboard/hall/alert/event ") else {}
+    except (ValueError, IndexError):
+        pass
+    fired = status_is(alerts=["a-high"])
+    result("mqtt-alert-event", event.get("event_type") == "above" and event.get("alert") == "a-high"
+           and event.get("instrument") == "A" and bool(fired), "probe %r, then %r" % (probe[:40], out[:300]))
+    with open(conf, "w") as f:
+        f.write(text)
 
     # Issue 54 item 4: B removed by a reload loses its retained discovery and state (it stayed "live"
     # with its last price for ever); A keeps its own.

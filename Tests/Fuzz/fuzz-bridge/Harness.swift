@@ -42,8 +42,17 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let text = String(decoding: json, as: UTF8.self)
         let status = BridgeModel.status(fromJSON: text) ?? BridgeStatus()
         let listing = BridgeModel.listing(fromJSON: text) ?? BridgeListing()
-        let messages = model.state(status, instruments: listing.instruments)
-        fuzzCheck(messages.count <= 9 + listing.instruments.count, "one state topic per instrument")
+        // The fuzzed text as a thermal zone's files, too.
+        let temperature = BridgeModel.socTemperature(zones: [("cpu-thermal", text)])
+        fuzzCheck(temperature.map { $0 >= -40 && $0 <= 150 } ?? true, "a temperature in range")
+        let messages = model.state(status, instruments: listing.instruments, temperature: temperature)
+        fuzzCheck(messages.count <= 15 + listing.instruments.count, "one state topic per instrument")
+        var seen = Set<String>()
+        for event in model.alertEvents(status.alertFirings, seen: &seen, since: 0) {
+            let object = (try? JSONSerialization.jsonObject(with: Data(event.payload))) as? [String: Any]
+            fuzzCheck(!event.retain && BridgeModel.alertKinds.contains(object?["event_type"] as? String ?? ""),
+                      "an alert event is JSON of a known kind: \(String(decoding: event.payload, as: UTF8.self))")
+        }
         for m in messages where m.topic.hasSuffix("/state") && m.topic.contains("/instrument/") && m.payload.first == UInt8(ascii: "{") {
             fuzzCheck((try? JSONSerialization.jsonObject(with: Data(m.payload))) != nil,
                       "instrument state is JSON: \(String(decoding: m.payload, as: UTF8.self))")
