@@ -27,7 +27,7 @@
 # only where that toolchain is installed) is refused, and so is a missing fetcher.
 #   /etc/tickerboard/tickerboard.conf               the commented default config (a conffile)
 #   /usr/share/tickerboard/                         the default config, no-vt.conf, the sample fetcher
-#   /usr/share/doc/tickerboard/                     README.md, APPLIANCE.md, screenshot, copyright, changelog.gz
+#   /usr/share/doc/tickerboard/                     README.md, docs/*.md, APPLIANCE.md, screenshot, copyright, changelog.gz
 #   /usr/share/man/man1/tickerboard.1.gz            the manual page
 # Maintainer scripts (systemd/debian/): postinst enables the unit and starts it only on a running
 # systemd, prerm stops it on removal, postrm purge removes /var/lib/tickerboard and /etc/tickerboard.
@@ -176,6 +176,8 @@ done
 doc=usr/share/doc/tickerboard
 f 0644 "$root/README.md" "$doc/README.md"
 f 0644 "$here/README.md" "$doc/APPLIANCE.md"
+# The guides the README links to (docs/NAME.md beside it).
+for x in "$root"/docs/*.md; do f 0644 "$x" "$doc/docs/$(basename "$x")"; done
 f 0644 "$root/assets/tickerboard-1M.png" "$doc/tickerboard-1M.png"
 f 0644 "$here/debian/copyright" "$doc/copyright"
 f 0644 "$here/debian/lintian-overrides" usr/share/lintian/overrides/tickerboard

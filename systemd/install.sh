@@ -9,7 +9,7 @@
 #            /etc/tickerboard/tickerboard.conf               the commented default config, ONLY if absent;
 #                                                            otherwise beside it as tickerboard.conf.dist
 #            PREFIX/share/tickerboard/                       the default config, no-vt.conf, the sample fetcher
-#            PREFIX/share/doc/tickerboard/                   README.md, APPLIANCE.md, the screenshot
+#            PREFIX/share/doc/tickerboard/                   README.md, docs/*.md, APPLIANCE.md, the screenshot
 #   then     systemctl daemon-reload (real root only), and with --enable: systemctl enable --now
 #
 # --destdir DIR stages everything under DIR (packaging, tests) and touches no running system.
@@ -124,6 +124,8 @@ say "$prefix/share/tickerboard/ (default config, no-vt.conf drop-in, sample fetc
 
 install -m 0644 "$root/README.md" "$docdir/README.md"
 install -m 0644 "$root/systemd/README.md" "$docdir/APPLIANCE.md"
+install -d -m 0755 "$docdir/docs"
+install -m 0644 "$root"/docs/*.md "$docdir/docs/"
 [ -e "$root/assets/tickerboard-1M.png" ] && install -m 0644 "$root/assets/tickerboard-1M.png" "$docdir/tickerboard-1M.png"
 say "$prefix/share/doc/tickerboard/"
 

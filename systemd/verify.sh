@@ -104,6 +104,7 @@ if [ -n "$bin" ] && [ -x "$bin" ]; then
         missing=""
         for f in usr/bin/tickerboard usr/lib/systemd/system/tickerboard.service etc/tickerboard/tickerboard.conf \
                  usr/share/doc/tickerboard/README.md usr/share/doc/tickerboard/APPLIANCE.md \
+                 usr/share/doc/tickerboard/docs/configuration.md \
                  usr/share/tickerboard/tickerboard.conf usr/share/tickerboard/no-vt.conf \
                  usr/share/tickerboard/fetch-example/fetch-prices.sh \
                  usr/share/tickerboard/fetch-example/tickerboard-fetch.service \

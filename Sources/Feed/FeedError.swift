@@ -48,7 +48,7 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "decimal commas?): save it as CSV with commas between columns and a point as the decimal mark "
                 + "(expected \(FeedError.expectedColumns))"
         case .limitExceeded(let path, let limit):
-            return "\(path): refused: \(limit) (see the limits in the README)"
+            return "\(path): refused: \(limit) (see Limits in docs/configuration.md)"
         case .missingColumn(let path, let column):
             return "\(path): no \"\(column)\" column"
         case .noUsableRows(let path, let report):

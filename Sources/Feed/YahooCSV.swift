@@ -128,7 +128,7 @@ public struct ParseReport: Sendable, Equatable {
 }
 
 public enum YahooCSV {
-    // The limits (README, "Limits"). Within them the worst file costs the parser about 150 MB and
+    // The limits (docs/configuration.md, "Limits"). Within them the worst file costs the parser about 150 MB and
     // well under a second; beyond them it is refused with a message that names the limit.
 
     /// Files above this are refused before reading: a price history is a few MB even at one-minute

@@ -10,17 +10,17 @@ import Testing
     @Test("a header of many columns is refused before names are made") func aHeaderOfManyColumnsIsRefusedBeforeNamesAreMade() {
         let text = "Date,Close" + String(repeating: ",", count: 100) + "\n2024-01-02,1\n"
         #expect(parseError(text)?.description
-                == "test.csv: refused: more than 64 columns in the header (see the limits in the README)")
+                == "test.csv: refused: more than 64 columns in the header (see Limits in docs/configuration.md)")
         let million = "Date,Close" + String(repeating: ",", count: 1_000_000) + "\n2024-01-02,1\n"
         #expect(parseError(million)?.description
-                == "test.csv: refused: a header longer than 4096 bytes (see the limits in the README)")
+                == "test.csv: refused: a header longer than 4096 bytes (see Limits in docs/configuration.md)")
         let wide = "Date,Close" + String(repeating: ",x", count: 62) + "\n2024-01-02,1\n"
         #expect(parseError(wide) == nil)
     }
 
     @Test("a long header is refused AL ong row skipped") func aLongHeaderIsRefusedALongRowSkipped() {
         #expect(parseError("Date,Close," + String(repeating: "x", count: 5000) + "\n2024-01-02,1\n")?.description
-                == "test.csv: refused: a header longer than 4096 bytes (see the limits in the README)")
+                == "test.csv: refused: a header longer than 4096 bytes (see Limits in docs/configuration.md)")
         let (series, report) = parseCSV("Date,Close\n2024-01-02,1," + String(repeating: "9", count: 5000) + "\n2024-01-03,2\n")
         #expect(series.count == 1)
         #expect(report.firstSkipped.map(\.reason) == [.lineTooLong(limit: 4096)])
@@ -30,7 +30,7 @@ import Testing
         var text = "Date,Close\n"
         text.reserveCapacity(YahooCSV.maximumRows * 14)
         for i in 0...YahooCSV.maximumRows { text += "\(1000 + i / 1000)-01-01,1\n" }
-        #expect(parseError(text)?.description == "test.csv: refused: more than 500000 data rows (see the limits in the README)")
+        #expect(parseError(text)?.description == "test.csv: refused: more than 500000 data rows (see Limits in docs/configuration.md)")
     }
 
     /// Run as root, check-config and render read whatever path a config names: the first line of

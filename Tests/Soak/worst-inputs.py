@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """worst-inputs.py BINARY [FUZZ_DIR] — the worst inputs we know how to build inside the documented
-limits (README, "Limits"), each given to the program that parses it, with its peak RSS and time.
+limits (docs/configuration.md, "Limits"), each given to the program that parses it, with its peak RSS and time.
 
 A benchmark, not a timed test: it prints one `WORST name rss_mb=R seconds=S exit=E detail` line per
 input and exits 1 only when an input makes its parser exceed 256 MB of RSS or crash (exit status

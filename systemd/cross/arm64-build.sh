@@ -127,7 +127,7 @@ align_ok() {   # align_ok FILE: every LOAD segment's alignment (readelf -lW's la
 for f in "$bin/tickerboard" "$bin/tickerboard-fetch"; do
     bad=$(align_ok "$f") || die "$f: LOAD segments aligned to$bad, below the 16 KiB pages of the Pi 5's kernel"
 done
-# Debian's libswiftlang is not ours to relink: a misaligned one is said (the README's Pi table names it).
+# Debian's libswiftlang is not ours to relink: a misaligned one is said (docs/raspberry-pi.md's table names it).
 for f in $(ls "$cache"/sysroot/usr/lib/swift/linux/lib*.so 2>/dev/null); do
     bad=$(align_ok "$f") || say "warning: $(basename "$f") (libswiftlang): LOAD segments aligned to$bad, below 16 KiB pages"
 done

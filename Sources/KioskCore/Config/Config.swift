@@ -793,7 +793,7 @@ package struct ConfigValueError: Error {
     package init(message: String) { self.message = message }
 }
 
-/// The documented bounds on config values (README, "Limits"): every value inside them runs.
+/// The documented bounds on config values (docs/configuration.md, "Limits"): every value inside them runs.
 enum Limits {
     static let modeSide = 8192
     /// stale-after: a century (fixtures with old prices use 36500d to mean "never stale").
