@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev libcurl4-openssl-dev libmosquitto-dev mosquitto mosquitto-clients python3 fonts-dejavu-core systemd)
+packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev libcurl4-openssl-dev libmosquitto-dev mosquitto mosquitto-clients python3 fonts-dejavu-core systemd lintian)
 if [ -f Tests/E2E/apt-packages.txt ]; then
     while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && packages+=("$p"); done < Tests/E2E/apt-packages.txt
 fi
@@ -57,7 +57,7 @@ if ldd .build/release/tickerboard | grep -q -e libcurl -e libmosquitto; then
     echo "run-all: the display daemon links libcurl or libmosquitto; only tickerboard-fetch and tickerboard-mqtt may" >&2
     exit 1
 fi
-bash systemd/verify.sh .build/release/tickerboard
+TB_REQUIRE_LINTIAN=1 bash systemd/verify.sh .build/release/tickerboard
 took "verify.sh"
 # The real daemon loop on the headless display: placeholder, data arriving, reload, cycling, status file.
 python3 Tests/Headless/headless-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv

@@ -51,8 +51,9 @@ if [[ " $PHASES " == *" arm64 "* ]]; then
   T=$(date +%s)
   if ! bash "$HERE/setup-arm64.sh" > "$OUT/setup-arm64.log" 2>&1; then
     tail -5 "$OUT/setup-arm64.log"; result arm64-setup FAIL "Tests/E2E/setup-arm64.sh failed"; PHASES=${PHASES/arm64/}
-  elif DEB_ARM64=$(bash "$ROOT/systemd/build-deb.sh" --arch arm64 --out "$OUT" 2> "$OUT/build-deb-arm64.log" | tail -1) && [ -f "$DEB_ARM64" ]; then
-    result arm64-deb-build PASS "$(basename "$DEB_ARM64"), $(du -k "$DEB_ARM64" | cut -f1) KiB, built with $(grep -o 'built in [0-9]* s' "$OUT/build-deb-arm64.log" | head -1) ($(( $(date +%s) - T )) s with the guest's setup); $(grep -m1 'Depends:' "$OUT/build-deb-arm64.log" | cut -c1-200)"
+  # lintian too (run-all.sh installs it; verify.sh runs it on the amd64 package).
+  elif DEB_ARM64=$(bash "$ROOT/systemd/build-deb.sh" --arch arm64 --out "$OUT" $(command -v lintian >/dev/null && echo --lintian) 2> "$OUT/build-deb-arm64.log" | tail -1) && [ -f "$DEB_ARM64" ]; then
+    result arm64-deb-build PASS "$(basename "$DEB_ARM64"), $(du -k "$DEB_ARM64" | cut -f1) KiB, built with $(grep -o 'built in [0-9]* s' "$OUT/build-deb-arm64.log" | head -1) ($(( $(date +%s) - T )) s with the guest's setup); $(grep -m1 'Depends:' "$OUT/build-deb-arm64.log" | cut -c1-200); $(grep -m1 -o 'lintian [0-9.+~a-z]*: [0-9]* overridden' "$OUT/build-deb-arm64.log" || echo 'lintian not installed: not run')"
   else
     tail -20 "$OUT/build-deb-arm64.log"; result arm64-deb-build FAIL "systemd/build-deb.sh --arch arm64 failed"; PHASES=${PHASES/arm64/}
   fi

@@ -211,16 +211,38 @@ try:
         why = out.stderr.strip().splitlines()[-1] if out.returncode != 0 else ""
     except (OSError, subprocess.CalledProcessError, ValueError) as e:
         why = str(e)
+    # And promtool's own lint (`promtool check metrics`, Prometheus' checker of the exposition
+    # format and naming conventions): Debian's prometheus package holds it; the package is only
+    # downloaded and unpacked (installing it would start a Prometheus server).
+    promtool_why = ""
+    try:
+        cache = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "tickerboard", "promtool")
+        promtool = os.path.join(cache, "usr", "bin", "promtool")
+        if not os.access(promtool, os.X_OK):
+            os.makedirs(cache, exist_ok=True)
+            subprocess.run(["apt-get", "download", "-q", "prometheus"], cwd=cache, check=True, capture_output=True)
+            deb = [f for f in os.listdir(cache) if f.startswith("prometheus_") and f.endswith(".deb")][0]
+            subprocess.run(["dpkg-deb", "-x", deb, "."], cwd=cache, check=True, capture_output=True)
+            os.unlink(os.path.join(cache, deb))
+            os.unlink(os.path.join(cache, "usr", "bin", "prometheus"))
+        with open(prom) as f:
+            lint = subprocess.run([promtool, "check", "metrics"], stdin=f, capture_output=True, text=True)
+        if lint.returncode != 0 or lint.stdout.strip() or lint.stderr.strip():
+            promtool_why = "promtool: " + (lint.stdout + lint.stderr).strip().replace("\n", "; ")[:400]
+    except (OSError, IndexError, subprocess.CalledProcessError) as e:
+        promtool_why = "promtool not run: %s" % e
+    why = "; ".join(w for w in (why, promtool_why) if w)
+
     def sample(family, **labels):
         for name, l, v in (families.get(family) or [None, []])[1]:
             if all(l.get(k) == val for k, val in labels.items()):
                 return v
         return None
-    prom_ok = families.get("tickerboard_frames", [None])[0] == "counter" and (sample("tickerboard_frames") or 0) > 0 \
+    prom_ok = not promtool_why and families.get("tickerboard_frames", [None])[0] == "counter" and (sample("tickerboard_frames") or 0) > 0 \
         and sample("tickerboard_screen_on") == 1 and sample("tickerboard_instrument_problem", instrument="TBE2E") == 0 \
         and (sample("tickerboard_instrument_data_age_seconds", instrument="TBE2E") or 0) > 0 \
         and sample("tickerboard_output_flips", output="first") is not None and sample("tickerboard_output_flips", output="second") is not None
-    result("headless-prometheus-textfile", prom_ok, "%d families parsed%s; frames %s, screen_on %s, TBE2E problem %s, age %s s, flips %s/%s"
+    result("headless-prometheus-textfile", prom_ok, "%d families parsed, promtool check metrics clean%s; frames %s, screen_on %s, TBE2E problem %s, age %s s, flips %s/%s"
            % (len(families), (" (" + why + ")") if why else "", sample("tickerboard_frames"), sample("tickerboard_screen_on"),
               sample("tickerboard_instrument_problem", instrument="TBE2E"),
               sample("tickerboard_instrument_data_age_seconds", instrument="TBE2E"),
