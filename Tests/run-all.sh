@@ -92,6 +92,9 @@ took "config-extremes.py"
 # tickerboard-fetch --check) and every relative link and anchor. Seconds.
 python3 Tests/Docs/run-doc-blocks.py .build/release
 took "run-doc-blocks.py"
+# tickerboard.conf(5) is what the program knows: every key, its default, the values it takes.
+python3 Tests/Docs/conf-man.py .build/release/tickerboard --check systemd/debian/tickerboard.conf.5
+took "conf-man.py"
 # Long life, short: two simulated days of the real daemon with memory and descriptors flat, the tape
 # crawling and a client on the control socket all along (screenshots, messages, ranges, pauses).
 python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000 --control-load

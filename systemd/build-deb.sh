@@ -28,7 +28,7 @@
 #   /etc/tickerboard/tickerboard.conf               the commented default config (a conffile)
 #   /usr/share/tickerboard/                         the default config, no-vt.conf, the sample fetcher
 #   /usr/share/doc/tickerboard/                     README.md, docs/*.md, APPLIANCE.md, screenshot, copyright, changelog.gz
-#   /usr/share/man/man1/tickerboard.1.gz            the manual page
+#   /usr/share/man/man1/tickerboard.1.gz            the manual page (and tickerboard.conf.5 in man5)
 # Maintainer scripts (systemd/debian/): postinst enables the unit and starts it only on a running
 # systemd, prerm stops it on removal, postrm purge removes /var/lib/tickerboard and /etc/tickerboard.
 # TB_DEB_MAINTAINER overrides the Maintainer field. The last line printed is the .deb's path.
@@ -194,6 +194,9 @@ f 0644 "$here/debian/lintian-overrides" usr/share/lintian/overrides/tickerboard
 f 0644 "$work/changelog.gz" "$doc/changelog.gz"
 gzip -9n < "$here/debian/tickerboard.1" > "$work/tickerboard.1.gz"
 f 0644 "$work/tickerboard.1.gz" usr/share/man/man1/tickerboard.1.gz
+# The configuration's page, generated (Tests/Docs/conf-man.py; run-all.sh fails when it is stale).
+gzip -9n < "$here/debian/tickerboard.conf.5" > "$work/tickerboard.conf.5.gz"
+f 0644 "$work/tickerboard.conf.5.gz" usr/share/man/man5/tickerboard.conf.5.gz
 
 # Depends: the shared libraries the binary links (dpkg-shlibdeps reads their packages' shlibs),
 # plus what it opens at run time: the DejaVu font and the tz database.

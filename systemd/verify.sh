@@ -156,7 +156,7 @@ if [ -n "$bin" ] && [ -x "$bin" ] && command -v dpkg-deb >/dev/null && command -
                  usr/share/tickerboard/no-vt.conf usr/share/tickerboard/fetch-example/fetch-prices.sh \
                  usr/share/tickerboard/fetch-example/tickerboard-fetch.service usr/share/doc/tickerboard/copyright \
                  usr/share/doc/tickerboard/changelog.gz usr/share/doc/tickerboard/APPLIANCE.md \
-                 usr/share/man/man1/tickerboard.1.gz; do
+                 usr/share/man/man1/tickerboard.1.gz usr/share/man/man5/tickerboard.conf.5.gz; do
             grep -qx "$f" <<< "$listing" || missing="$missing $f"
         done
         dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles 2>/dev/null | grep -qx /etc/tickerboard/tickerboard.conf \

@@ -6,16 +6,22 @@ import KioskCore
 enum CheckConfigCommand {
     static let help = """
         usage: tickerboard check-config [--config-dir DIR] [FILE]
+               tickerboard check-config --keys
 
         Checks a configuration file (default /etc/tickerboard/tickerboard.conf) merged with its drop-ins
         (conf.d/*.conf beside it, or DIR, in lexical order: later files win, sections merge) and the
         fonts and data it names, printing each problem as FILE:LINE: key: message, FILE being the
         drop-in the line is in. Exits 1 if there is any error; warnings (unknown keys) alone exit 0.
+        --keys lists every section and key the file may have, one "[section] key" a line.
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
         var args = Arguments(command: "check-config", raw)
         if args.wantsHelp() { printLine(help); return 0 }
+        if args.flag("--keys") {
+            for (section, keys) in Config.sectionKeys { for key in keys { printLine("[\(section)] \(key)") } }
+            return 0
+        }
         let directory = try args.option("--config-dir")
         var rest = try args.positionals()
         guard rest.count <= 1 else { throw UsageError("check-config: expected at most one FILE") }

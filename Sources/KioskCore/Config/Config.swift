@@ -346,9 +346,7 @@ public struct Config: Equatable, Sendable {
                         if entry.key == "session" { inst.aroundTheClock = FetchSettings.parseSession(entry.value) == .always }
                     case .invalid(let message): fail(message)
                     case .unknown:
-                        warn(unknownKeyMessage(entry.key, known: ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price",
-                                                                       "quantity", "cost", "cost-total", "lot"]
-                                               + FetchSettings.instrumentKeys))
+                        warn(unknownKeyMessage(entry.key, known: instrumentKeys))
                     }
                 }
                 if let i = config.instruments.firstIndex(where: { $0.id == id }) { config.instruments[i] = inst } else {
@@ -462,6 +460,23 @@ public struct Config: Equatable, Sendable {
         case .unknown: warn(unknownKeyMessage(key, known: known))
         }
     }
+
+    /// Every section of the file and its keys, in the order the shipped config shows them: what the
+    /// unknown-key messages offer and what `check-config --keys` lists (the manual page
+    /// tickerboard.conf(5) is checked against it). Sections with a name are written `instrument NAME`.
+    public static var sectionKeys: [(section: String, keys: [String])] {
+        let named: [String: [String]] = ["instrument NAME": instrumentKeys, "portfolio": portfolioKeys, "fx PAIR": fxKeys,
+                                         "alert NAME": AlertConfig.keys, "provider NAME": FetchSettings.providerKeys,
+                                         "fetch": FetchSettings.fetchKeys, "output NAME": OutputConfig.keys, "mqtt": MQTTSettings.keys]
+        let order = ["display", "input", "data", "instrument NAME", "portfolio", "fx PAIR", "alert NAME", "provider NAME", "fetch",
+                     "chart", "power", "burn-in", "tape", "output NAME", "mqtt"]
+        let all = order + schema.keys.filter { !order.contains($0) }.sorted()
+        return all.compactMap { name in (named[name] ?? schema[name].map { Array($0.keys).sorted() }).map { (name, $0) } }
+    }
+    static let instrumentKeys = ["name", "daily", "intraday", "time-zone", "exchange", "currency", "price",
+                                 "quantity", "cost", "cost-total", "lot"] + FetchSettings.instrumentKeys
+    static let portfolioKeys = ["currency", "show", "tiles"]
+    static let fxKeys = ["daily", "time-zone"] + FetchSettings.instrumentKeys
 
     static func unknownKeyMessage(_ key: String, known: [String]) -> String {
         "unknown key, ignored" + didYouMean(key, known)

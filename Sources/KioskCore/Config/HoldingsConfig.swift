@@ -228,7 +228,7 @@ extension Config {
             default: fail("expected price or value (the position, quantity × price; only with show = value), found \"\(value)\"")
             }
         default:
-            warn(unknownKeyMessage(key, known: ["currency", "show", "tiles"]))
+            warn(unknownKeyMessage(key, known: portfolioKeys))
         }
     }
 
@@ -263,7 +263,7 @@ extension Config {
             switch FetchSettings.checkInstrumentKey(key, value) {
             case .ok: break
             case .invalid(let message): fail(message)
-            case .unknown: warn(unknownKeyMessage(key, known: ["daily", "time-zone"] + FetchSettings.instrumentKeys))
+            case .unknown: warn(unknownKeyMessage(key, known: fxKeys))
             }
         }
         if let i = config.fxPairs.firstIndex(where: { $0.id == pair.id }) { config.fxPairs[i] = pair } else { config.fxPairs.append(pair) }
