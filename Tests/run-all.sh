@@ -95,6 +95,10 @@ took "run-doc-blocks.py"
 # tickerboard.conf(5) is what the program knows: every key, its default, the values it takes.
 python3 Tests/Docs/conf-man.py .build/release/tickerboard --check systemd/debian/tickerboard.conf.5
 took "conf-man.py"
+# The section-1 pages are what --help says: every subcommand and long option of tickerboard (each
+# `tickerboard COMMAND --help`), tickerboard-fetch and tickerboard-mqtt, none that is gone; no man warning.
+python3 Tests/Docs/man-help.py .build/release
+took "man-help.py"
 # Long life, short: two simulated days of the real daemon with memory and descriptors flat, the tape
 # crawling and a client on the control socket all along (screenshots, messages, ranges, pauses).
 python3 Tests/Soak/soak.py .build/release/tickerboard --days 2 --time-scale 5000 --control-load
