@@ -6,10 +6,21 @@ public enum ChartRange: String, CaseIterable, Sendable, CustomStringConvertible 
     case fiveDays = "5D"
     case oneMonth = "1M"
     case sixMonths = "6M"
+    /// Year to date: from the previous year's last close (the baseline finance apps quote the
+    /// year's change against) to the newest price.
+    case yearToDate = "YTD"
     case oneYear = "1Y"
     case fiveYears = "5Y"
+    /// Everything the daily file holds.
+    case max = "MAX"
 
     public var description: String { rawValue }
+
+    /// The ranges offered when the config names none (YTD and MAX are asked for by name).
+    public static let standard: [ChartRange] = [.oneDay, .fiveDays, .oneMonth, .sixMonths, .oneYear, .fiveYears]
+
+    /// The labels, for messages: `1D 5D 1M 6M YTD 1Y 5Y MAX`.
+    public static var labels: String { allCases.map(\.rawValue).joined(separator: " ") }
 
     /// Parses `1D`, `5d`, ... (case-insensitive).
     public init?(label: String) {
@@ -20,7 +31,7 @@ public enum ChartRange: String, CaseIterable, Sendable, CustomStringConvertible 
     /// Calendar months to go back for the daily ranges.
     var months: Int? {
         switch self {
-        case .oneDay, .fiveDays: return nil
+        case .oneDay, .fiveDays, .yearToDate, .max: return nil
         case .oneMonth: return 1
         case .sixMonths: return 6
         case .oneYear: return 12
@@ -119,7 +130,7 @@ public struct MarketData: Sendable {
             }
             return selection
         }
-        guard let months = range.months, let daily, let newest = daily.bars.last else {
+        guard let daily, let newest = daily.bars.last, range.months != nil || range == .yearToDate || range == .max else {
             return RangeSelection(range: range, points: [], usesDailyFallback: false)
         }
         // One price per instrument: where the intraday file reaches the daily file's last day, or
@@ -136,10 +147,19 @@ public struct MarketData: Sendable {
                 end = day
             }
         }
-        let start = end.addingMonths(-months)
         // Daily bars are stamped at UTC midnight of their date, so dates compare as times.
-        let first = daily.firstIndex(atOrAfter: start.unixTimeAtMidnightUTC)
-        return RangeSelection(range: range, points: Array(points[first...]), usesDailyFallback: false)
+        let first: Int
+        switch range {
+        case .max: first = 0
+        case .yearToDate:
+            // From the last close of the year before, when the file has it: the year's change is
+            // measured against it, as every finance app and index provider quotes YTD.
+            let january = CivilDate(year: end.year, month: 1, day: 1)!
+            first = max(0, daily.firstIndex(atOrAfter: january.unixTimeAtMidnightUTC) - 1)
+        default:
+            first = daily.firstIndex(atOrAfter: end.addingMonths(-(range.months ?? 0)).unixTimeAtMidnightUTC)
+        }
+        return RangeSelection(range: range, points: Array(points[min(first, points.count - 1)...]), usesDailyFallback: false)
     }
 
     /// The intraday file stopped while the daily one went on (a failover to a daily-only provider):

@@ -69,7 +69,7 @@ public final class ScreenModel {
     ///   - scale: overrides the size factor from the screen size (large text); nil = from the size.
     ///   - ranges: the range buttons offered (the configured ranges).
     public init(instrument: Instrument, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
-                range: ChartRange = .oneMonth, scale: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
+                range: ChartRange = .oneMonth, scale: Double? = nil, ranges: [ChartRange] = ChartRange.standard) {
         self.instrument = instrument
         screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges)
         screen.phrases = instrument.phrases
@@ -90,7 +90,7 @@ public final class ScreenModel {
     /// Computes every range's points and layout now, so the first morph to a range does not pay for
     /// it inside a frame (a frame over budget is a missed vblank). Call when idle.
     public func prepareAllRanges() {
-        for r in ChartRange.allCases { _ = targetView(for: r) }
+        for r in screen.layout.ranges { _ = targetView(for: r) }
     }
 
     /// The settled view of `range` (computed once per range and data).

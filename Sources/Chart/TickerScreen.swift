@@ -65,7 +65,7 @@ public struct TickerScreenLayout: Equatable, Sendable {
     /// `scale` overrides the factor from the screen size (a large-text mode: text, lines and touch
     /// targets grow together); it is capped so the header fits the width and the plot keeps at least
     /// a fifth of the height.
-    public init(width: Int, height: Int, scale requested: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
+    public init(width: Int, height: Int, scale requested: Double? = nil, ranges: [ChartRange] = ChartRange.standard) {
         self.width = width
         self.height = height
         let w = Double(width), h = Double(height)
@@ -92,7 +92,7 @@ public struct TickerScreenLayout: Equatable, Sendable {
         changeSize = z.change
         selectorSize = z.selector
         barLabelSize = z.bars
-        self.ranges = ranges.isEmpty ? ChartRange.allCases : ranges
+        self.ranges = ranges.isEmpty ? ChartRange.standard : ranges
         margin = 80 * s
         nameBaseline = 50 * s + z.name
         priceBaseline = nameBaseline + 6 * s + z.price
@@ -101,8 +101,9 @@ public struct TickerScreenLayout: Equatable, Sendable {
         plot = PlotRect(left: margin, top: plotTop, right: w - margin,
                         bottom: max(plotTop + 10, h - Self.chromeHeight(s).selector))
         selectorBaseline = h - 24 * s - z.selector
-        // Slots keep the width of six, centred, so fewer buttons do not become wide bars.
-        let slot = (w - 2 * margin) / Double(ChartRange.allCases.count)
+        // Slots keep the width of six, centred, so fewer buttons do not become wide bars (and
+        // narrow to fit seven or eight).
+        let slot = (w - 2 * margin) / Double(max(ChartRange.standard.count, self.ranges.count))
         let left = w / 2 - slot * Double(self.ranges.count) / 2
         selectorCenters = (0..<self.ranges.count).map { left + slot * (Double($0) + 0.5) }
         selectorHalfWidth = slot / 2
@@ -166,7 +167,7 @@ public final class TickerScreen {
     private let selectedFont: Font
 
     public init(width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
-                renderer: TextRenderer = TextRenderer(), scale: Double? = nil, ranges: [ChartRange] = ChartRange.allCases) {
+                renderer: TextRenderer = TextRenderer(), scale: Double? = nil, ranges: [ChartRange] = ChartRange.standard) {
         layout = TickerScreenLayout(width: width, height: height, scale: scale, ranges: ranges)
         self.palette = palette
         self.renderer = renderer

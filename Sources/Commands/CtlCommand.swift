@@ -17,7 +17,7 @@ enum CtlCommand {
         members of the group tickerboard-control may use it) and prints the answer.
           status                    what status.json says (one line of JSON)
           show ID [RANGE|--range R] an [instrument ID], optionally on a range; holds the cycle there
-          range R                   1D 5D 1M 6M 1Y 5Y (as a tap on the selector)
+          range R                   1D 5D 1M 6M YTD 1Y 5Y MAX, of those configured (as a tap on the selector)
           scene S                   chart, bars, draw or watchlist; holds the cycle there
           next                      the next instrument now
           pause | resume            hold the cycle / let it go on

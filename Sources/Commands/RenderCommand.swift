@@ -15,7 +15,7 @@ import Glibc
 /// `tickerboard render`: frames of the line chart as PNG, for previews, docs and tests.
 enum RenderCommand {
     static let help = """
-        usage: tickerboard render [--data FILE.csv]... [--time-zone ZONE] [--range 1D|5D|1M|6M|1Y|5Y]
+        usage: tickerboard render [--data FILE.csv]... [--time-zone ZONE] [--range 1D|5D|1M|6M|YTD|1Y|5Y|MAX]
                                   [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw|watchlist]
                                   [--currency CODE] [--locale LOCALE] [--colors green-up|red-up]
                                   [--at SECONDS] [--scrub X] [--exchange MIC] [--now TIME]
@@ -156,7 +156,7 @@ enum RenderCommand {
         }
 
         guard let range = ChartRange(label: rangeText) else {
-            throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
+            throw UsageError("render: --range \"\(rangeText)\" is not one of \(ChartRange.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let watchlist = sceneName == "watchlist"
         guard watchlist || ScreenModel.Scene(rawValue: sceneName) != nil else {
@@ -277,7 +277,10 @@ enum RenderCommand {
         let marketNote = MarketNote(calendar: instrument.market.calendar, zone: instrument.market.timeZone, now: now,
                                     fetch: nil, newest: newest, staleness: nil, phrases: instrument.phrases)
         // The selector offers what the daemon's would: the ranges this data can draw.
-        let offered = dataPath == nil ? ChartRange.allCases : instrument.market.drawableRanges(of: ChartRange.allCases, options: rangeOptions)
+        // The standard six, and YTD or MAX when asked for (as a config's ranges = would name them).
+        let asked = [range] + (transitionRanges.map { [$0.0, $0.1] } ?? [])
+        let candidates = ChartRange.allCases.filter { ChartRange.standard.contains($0) || asked.contains($0) }
+        let offered = dataPath == nil ? candidates : instrument.market.drawableRanges(of: candidates, options: rangeOptions)
         let model = ScreenModel(instrument: instrument, width: size.width, height: size.height, fonts: fonts,
                                 palette: palette, range: transitionRanges?.0 ?? range, ranges: offered)
         if axis != model.timeAxis { model.timeAxis = axis }
@@ -345,7 +348,7 @@ enum RenderCommand {
         var range: ChartRange?
         if let rangeText {
             guard let r = ChartRange(label: rangeText) else {
-                throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
+                throw UsageError("render: --range \"\(rangeText)\" is not one of \(ChartRange.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             range = r
         }
@@ -481,7 +484,7 @@ enum RenderCommand {
         var range = config.startRange
         if let rangeText {
             guard let r = ChartRange(label: rangeText) else {
-                throw UsageError("render: --range \"\(rangeText)\" is not one of 1D, 5D, 1M, 6M, 1Y, 5Y")
+                throw UsageError("render: --range \"\(rangeText)\" is not one of \(ChartRange.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             range = r
         }

@@ -91,7 +91,7 @@ public enum ControlCommand: Sendable, Equatable {
             guard validName(args[0]) else { return .failure(.usage("an instrument name has 1 to 64 printable characters")) }
             return .success(.show(instrument: args[0], range: args.count > 1 ? args[1].uppercased() : nil))
         case "range":
-            if let e = arity(1...1, "range 1D|5D|1M|6M|1Y|5Y") { return .failure(e) }
+            if let e = arity(1...1, "range 1D|5D|1M|6M|YTD|1Y|5Y|MAX") { return .failure(e) }
             return .success(.range(args[0].uppercased()))
         case "scene":
             if let e = arity(1...1, "scene chart|line|bars|draw|watchlist") { return .failure(e) }

@@ -59,7 +59,8 @@ public struct InputDeviceInfo: Equatable, Sendable, CustomStringConvertible {
 /// What a key press means to the daemon. The mapping is fixed: 1–6 (and keypad 1–6) select a
 /// range, left/right step, space pauses the unattended cycling.
 public enum KeyCommand: Equatable, Sendable {
-    /// Select the range at this zero-based index (key "1" is index 0, ... key "6" is index 5).
+    /// Select the range at this zero-based index (key "1" is index 0, ... key "8" is index 7:
+    /// eight ranges with YTD and MAX).
     case selectRange(Int)
     case previousRange
     case nextRange
@@ -68,13 +69,15 @@ public enum KeyCommand: Equatable, Sendable {
     /// The command for a Linux key code (`KEY_*` from linux/input-event-codes.h), or nil.
     public init?(keyCode: UInt32) {
         switch keyCode {
-        case 2...7: self = .selectRange(Int(keyCode) - 2)      // KEY_1 ... KEY_6
+        case 2...9: self = .selectRange(Int(keyCode) - 2)      // KEY_1 ... KEY_8
         case 79: self = .selectRange(0)                         // KEY_KP1
         case 80: self = .selectRange(1)                         // KEY_KP2
         case 81: self = .selectRange(2)                         // KEY_KP3
         case 75: self = .selectRange(3)                         // KEY_KP4
         case 76: self = .selectRange(4)                         // KEY_KP5
         case 77: self = .selectRange(5)                         // KEY_KP6
+        case 71: self = .selectRange(6)                         // KEY_KP7
+        case 72: self = .selectRange(7)                         // KEY_KP8
         case 105: self = .previousRange                         // KEY_LEFT
         case 106: self = .nextRange                             // KEY_RIGHT
         case 57: self = .togglePause                            // KEY_SPACE

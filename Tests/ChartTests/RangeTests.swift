@@ -1,5 +1,6 @@
 import Chart
 import Feed
+import TestSupport
 import Testing
 
 @Suite("Calendar ranges")
@@ -149,7 +150,44 @@ struct RangeTests {
     func labels() {
         #expect(ChartRange(label: "1y") == .oneYear)
         #expect(ChartRange(label: "5D") == .fiveDays)
+        #expect(ChartRange(label: "ytd") == .yearToDate && ChartRange(label: "Max") == .max)
         #expect(ChartRange(label: "2W") == nil)
+        // YTD and MAX are asked for by name: the default offer stays the six.
+        #expect(ChartRange.standard.map(\.rawValue) == ["1D", "5D", "1M", "6M", "1Y", "5Y"])
+        #expect(ChartRange.labels == "1D 5D 1M 6M YTD 1Y 5Y MAX")
+    }
+
+    /// Issue 52 item 1. Expected values by a Python script over the same file (csv module: the last
+    /// row of 2012 is the baseline, the rows of 2013 follow; MAX is every row):
+    ///   YTD first 2012-12-31 532.1729, 42 points, last 430.47, change -101.7029 (-19.1109 %)
+    ///   MAX 3270 points from 2000-03-01 130.31, change +300.16
+    ///   rows from 2013-01-15 only: YTD starts at that row (485.92), 32 points
+    @Test("YTD starts at the previous year's last close and MAX at the first bar (real Apple closes)")
+    func yearToDateAndMax() throws {
+        let shared = try #require(TestPaths.shared, "../shared not found")
+        let (series, _) = try YahooCSV.load(path: shared + "/data/AAPL_daily_unadjusted_2000-03-01_2013-03-01.csv", priceField: .close)
+        let market = MarketData(daily: series, intraday: nil, timeZone: .utc)
+        let ytd = market.points(for: .yearToDate)
+        #expect(ytd.points.count == 42)
+        #expect(ytd.points.first?.time == CivilDate(year: 2012, month: 12, day: 31)!.unixTimeAtMidnightUTC)
+        #expect(ytd.points.first?.value == 532.1729)
+        #expect(ytd.points.last?.value == 430.47)
+        let ytdChange = try #require(ytd.points.last?.value) - (ytd.baselineValue ?? 0)
+        #expect(abs(ytdChange - -101.7029) < 1e-9)
+        let max = market.points(for: .max)
+        #expect(max.points.count == 3270)
+        #expect(max.points.first?.value == 130.31)
+        #expect(abs(try #require(max.points.last?.value) - (max.baselineValue ?? 0) - 300.16) < 1e-9)
+        // A file that begins in the year: YTD from its first row.
+        let late = PriceSeries(name: "late", interval: .daily,
+                               bars: series.bars.filter { $0.time >= CivilDate(year: 2013, month: 1, day: 15)!.unixTimeAtMidnightUTC })
+        let lateYTD = MarketData(daily: late, intraday: nil, timeZone: .utc).points(for: .yearToDate)
+        #expect(lateYTD.points.count == 32 && lateYTD.points.first?.value == 485.92)
+        // Both are drawable ranges, and on 2 January the YTD line has two points: the old year's last close and today.
+        #expect(market.drawableRanges(of: [.yearToDate, .max]) == [.yearToDate, .max])
+        let jan2 = daily([(2012, 12, 28), (2012, 12, 31), (2013, 1, 2)], values: [10, 11, 12])
+        let early = MarketData(daily: jan2, intraday: nil, timeZone: .utc).points(for: .yearToDate)
+        #expect(early.points.map(\.value) == [11, 12])
     }
 }
 

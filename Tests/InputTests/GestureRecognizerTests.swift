@@ -218,7 +218,11 @@ private let mouse = InputDeviceInfo(id: 2, name: "mouse", sysname: "event4", cap
         #expect(KeyCommand(keyCode: 106) == .nextRange)
         #expect(KeyCommand(keyCode: 57) == .togglePause)
         #expect(KeyCommand(keyCode: 79) == .selectRange(0))
-        #expect(KeyCommand(keyCode: 8) == nil)      // KEY_7
+        // linux/input-event-codes.h: KEY_7 8, KEY_8 9, KEY_9 10, KEY_KP7 71, KEY_KP8 72.
+        #expect(KeyCommand(keyCode: 8) == .selectRange(6))      // KEY_7: YTD or MAX, with eight ranges
+        #expect(KeyCommand(keyCode: 9) == .selectRange(7))      // KEY_8
+        #expect(KeyCommand(keyCode: 10) == nil)                 // KEY_9
+        #expect(KeyCommand(keyCode: 71) == .selectRange(6) && KeyCommand(keyCode: 72) == .selectRange(7))
         #expect(KeyCommand(keyCode: 30) == nil)     // KEY_A
     }
 }

@@ -155,7 +155,7 @@ struct ConfigDropInTests {
         write("t.conf", "[chart]\ncycle-interval = 10\n")
         write("conf.d/50-bad.conf", "# fleet\n[chart]\nranges = 1D 2W\n")
         let (_, issues) = Config.load(path: directory + "/t.conf")
-        #expect(issues.map(\.description) == [directory + "/conf.d/50-bad.conf:3: ranges: \"2W\" is not one of 1D 5D 1M 6M 1Y 5Y"])
+        #expect(issues.map(\.description) == [directory + "/conf.d/50-bad.conf:3: ranges: \"2W\" is not one of 1D 5D 1M 6M YTD 1Y 5Y MAX"])
         #expect(Tickerboard.main(["check-config", directory + "/t.conf"]) == 1)
         #expect(Tickerboard.main(["check-config", "--config-dir", directory + "/none", directory + "/t.conf"]) == 0)
         let outcome = ConfigReload.reload(current: Config(), path: directory + "/t.conf")

@@ -47,8 +47,8 @@ struct ConfigTests {
         .init(text: "[data]\nstale-after = soon",
               expected: "t.conf:2: stale-after: expected a duration like 3d, 12h or 90min (1s to 36500d), found \"soon\""),
         // [chart]
-        .init(text: "[chart]\nranges = 1D 2W", expected: "t.conf:2: ranges: \"2W\" is not one of 1D 5D 1M 6M 1Y 5Y"),
-        .init(text: "[chart]\nstart-range = 3M", expected: "t.conf:2: start-range: expected one of 1D 5D 1M 6M 1Y 5Y, found \"3M\""),
+        .init(text: "[chart]\nranges = 1D 2W", expected: "t.conf:2: ranges: \"2W\" is not one of 1D 5D 1M 6M YTD 1Y 5Y MAX"),
+        .init(text: "[chart]\nstart-range = 3M", expected: "t.conf:2: start-range: expected one of 1D 5D 1M 6M YTD 1Y 5Y MAX, found \"3M\""),
         .init(text: "[chart]\ncycle-interval = 1s",
               expected: "t.conf:2: cycle-interval: expected 0 (no cycling) or a duration from 2s to 24h, found \"1s\""),
         .init(text: "[chart]\ninstrument-interval = 3s",

@@ -48,6 +48,16 @@ struct KioskCoreTests {
         return (d, d.presents.filter { $0.time.mono > start }.map(\.value))
     }
 
+    @Test("YTD and MAX, when the config names them, are in the cycle like the others")
+    func yearToDateAndMaxCycle() {
+        let config = Config.watchlist(["A"]) { $0.ranges = [.oneMonth, .yearToDate, .max] }
+        let d = Self.started(config)
+        d.run(for: 3_600) { d.recordShown() }
+        let seen = Set(d.shown.map(\.value))
+        for r in ["1M", "YTD", "MAX"] { #expect(seen.contains("A \(r)"), "A never showed \(r): \(seen)") }
+        #expect(!seen.contains("A 1Y") && !seen.contains("A 5D"))
+    }
+
     @Test("a day of cycling with two instruments shows every range and the bars of each, and honours instrument-interval")
     func dayOfCycling() {
         let config = Config.watchlist(["A", "B"]) { $0.instrumentCycleSeconds = 120 }
@@ -55,7 +65,7 @@ struct KioskCoreTests {
         d.run(for: 86_400) { d.recordShown() }
         let seen = Set(d.shown.map(\.value))
         for id in ["A", "B"] {
-            for r in ChartRange.allCases { #expect(seen.contains("\(id) \(r.rawValue)"), "\(id) never showed \(r)") }
+            for r in ChartRange.standard { #expect(seen.contains("\(id) \(r.rawValue)"), "\(id) never showed \(r)") }
             #expect(seen.contains("\(id) bars"))
         }
         // Instrument changes: never sooner than instrument-interval, and each instrument's round complete.

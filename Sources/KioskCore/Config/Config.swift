@@ -132,7 +132,7 @@ public struct Config: Equatable, Sendable {
     // [alert NAME]
     public var alerts: [AlertConfig] = []
     // [chart]
-    public var ranges: [ChartRange] = ChartRange.allCases
+    public var ranges: [ChartRange] = ChartRange.standard
     public var startRange: ChartRange = .oneMonth
     public var cycleSeconds = 8.0
     public var instrumentCycleSeconds = 60.0
@@ -591,14 +591,14 @@ public struct Config: Equatable, Sendable {
             "ranges": { c, v in
                 var out: [ChartRange] = []
                 for word in v.split(whereSeparator: { $0 == " " || $0 == "," }) {
-                    guard let r = ChartRange(label: String(word)) else { return "\"\(word)\" is not one of 1D 5D 1M 6M 1Y 5Y" }
+                    guard let r = ChartRange(label: String(word)) else { return "\"\(word)\" is not one of \(ChartRange.labels)" }
                     if !out.contains(r) { out.append(r) }
                 }
-                guard !out.isEmpty else { return "expected at least one of 1D 5D 1M 6M 1Y 5Y" }
+                guard !out.isEmpty else { return "expected at least one of \(ChartRange.labels)" }
                 c.ranges = out; return nil
             },
             "start-range": { c, v in
-                guard let r = ChartRange(label: v) else { return "expected one of 1D 5D 1M 6M 1Y 5Y, found \"\(v)\"" }
+                guard let r = ChartRange(label: v) else { return "expected one of \(ChartRange.labels), found \"\(v)\"" }
                 c.startRange = r; return nil
             },
             "cycle-interval": { c, v in
