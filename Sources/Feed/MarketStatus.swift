@@ -18,6 +18,8 @@ public struct MarketStatus: Sendable, Equatable {
     public var nextOpen: Int64?
     /// When `state` next changes (to wake up for it); nil when it never does.
     public var nextChange: Int64?
+    /// While open: the session's close, when no lunch break comes before it.
+    public var closesAt: Int64?
 
     /// Computes the state at `time`. `extendedHours` false leaves out pre-market and after hours
     /// (a market whose data has none of it, or a calendar without extended hours).
@@ -45,6 +47,7 @@ public struct MarketStatus: Sendable, Equatable {
                 found = (.lunchBreak, lunch.upperBound, lunch.upperBound)
             } else if time < s.close {
                 found = (.open, nil, s.lunch.map { time < $0.lowerBound ? $0.lowerBound : s.close } ?? s.close)
+                closesAt = found?.2 == s.close ? s.close : nil
             } else if time < max(postClose, s.close) {
                 found = (.afterHours, nil, postClose)
             } else {
@@ -66,11 +69,31 @@ public struct MarketStatus: Sendable, Equatable {
     /// The header's words: "Open", "Pre-market", "Lunch break · reopens 12:30", "After hours",
     /// "Closed · opens Mon 09:30" (the next open in the exchange's time: the clock alone when it is
     /// today, the weekday within a week, else the date), in the language of `phrases`.
-    public func text(zone: ExchangeTimeZone, now: Int64, phrases: Phrases = .english) -> String {
+    public func text(zone: ExchangeTimeZone, now: Int64, phrases: Phrases = .english, countdown: Bool = false) -> String {
         let word = phrases.stateWord(state)
+        if countdown, let target = countdownTarget(now: now) {
+            let template = state == .open ? phrases.closesIn : state == .lunchBreak ? phrases.reopensIn : phrases.opensIn
+            return word + " · " + Phrases.fill(template, ["d": phrases.duration(seconds: target - now)])
+        }
         guard let nextOpen, state == .lunchBreak || state == .closed else { return word }
         let when = Self.when(nextOpen, zone: zone, now: now, phrases: phrases)
         return word + " · " + Phrases.fill(state == .lunchBreak ? phrases.reopens : phrases.opens, ["t": when])
+    }
+
+    /// What the countdown counts to at `now`: the close while open, the next open while closed, in
+    /// pre-market or at lunch, when it is at most `countdownReach` away; nil otherwise (a weekend's
+    /// wait is said as "opens Mon 09:30").
+    public func countdownTarget(now: Int64) -> Int64? {
+        let target = state == .open ? closesAt : state == .afterHours ? nil : nextOpen
+        guard let target, target > now, target - now <= Self.countdownReach else { return nil }
+        return target
+    }
+    public static let countdownReach: Int64 = 12 * 3600
+
+    /// When a countdown to `target` next shows another number (it counts whole minutes, rounded up).
+    public static func nextCountdownChange(to target: Int64, now: Int64) -> Int64 {
+        let left = target - now
+        return now + (left % 60 == 0 ? 60 : left % 60)
     }
 
     /// `09:30` today, `Mon 09:30` within six days, `2 Jan 09:30` beyond.

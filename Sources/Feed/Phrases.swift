@@ -142,9 +142,83 @@ public struct Phrases: Sendable, Equatable {
         }
     }
 
+    /// The market's countdown (`[chart] countdown = on`): `{d}` is a `duration` (below).
+    public var closesIn: String {
+        switch language {
+        case "de", "de-AT": "schließt in {d}"
+        case "fr": "ferme dans {d}"
+        case "it": "chiude tra {d}"
+        case "sv": "stänger om {d}"
+        case "pt": "fecha em {d}"
+        case "ja": "終了まで {d}"
+        case "zh", "zh-Hans": "{d}后收盘"
+        case "zh-Hant": "{d}後收盤"
+        case "ko": "{d} 후 마감"
+        default: "closes in {d}"
+        }
+    }
+    public var opensIn: String {
+        switch language {
+        case "de", "de-AT": "öffnet in {d}"
+        case "fr": "ouvre dans {d}"
+        case "it": "apre tra {d}"
+        case "sv": "öppnar om {d}"
+        case "pt": "abre em {d}"
+        case "ja": "開始まで {d}"
+        case "zh", "zh-Hans": "{d}后开盘"
+        case "zh-Hant": "{d}後開盤"
+        case "ko": "{d} 후 개장"
+        default: "opens in {d}"
+        }
+    }
+    public var reopensIn: String {
+        switch language {
+        case "de", "de-AT": "öffnet wieder in {d}"
+        case "fr": "reprend dans {d}"
+        case "it": "riapre tra {d}"
+        case "sv": "öppnar igen om {d}"
+        case "pt": "reabre em {d}"
+        case "ja": "後場開始まで {d}"
+        case "zh", "zh-Hans": "{d}后复市"
+        case "zh-Hant": "{d}後復市"
+        case "ko": "{d} 후 재개"
+        default: "reopens in {d}"
+        }
+    }
+    /// Hours and minutes (`{h}`, `{m}`), and minutes alone.
+    public var hoursMinutes: String {
+        switch language {
+        case "de", "de-AT": "{h} Std. {m} Min."
+        case "sv": "{h} tim {m} min"
+        case "ja": "{h}時間{m}分"
+        case "zh", "zh-Hans": "{h}小时{m}分钟"
+        case "zh-Hant": "{h}小時{m}分鐘"
+        case "ko": "{h}시간 {m}분"
+        default: "{h} h {m} min"
+        }
+    }
+    public var minutesOnly: String {
+        switch language {
+        case "de", "de-AT": "{m} Min."
+        case "ja": "{m}分"
+        case "zh", "zh-Hans": "{m}分钟"
+        case "zh-Hant": "{m}分鐘"
+        case "ko": "{m}분"
+        default: "{m} min"
+        }
+    }
+
+    /// `seconds` as the countdown says it, in whole minutes rounded up (the last minute is
+    /// "1 min", never "0 min"): `42 min`, `2 h 10 min`.
+    public func duration(seconds: Int64) -> String {
+        let minutes = max(1, (seconds + 59) / 60)
+        let m = String(minutes % 60), h = String(minutes / 60)
+        return minutes < 60 ? Phrases.fill(minutesOnly, ["m": m]) : Phrases.fill(hoursMinutes, ["h": h, "m": m])
+    }
+
     /// Every phrase and name, for the completeness test and the font check.
     public var allText: [String] {
-        [clockNotSet, alertAbove, alertBelow, alertMoved, alertNoPrice, open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
+        [clockNotSet, alertAbove, alertBelow, alertMoved, alertNoPrice, closesIn, opensIn, reopensIn, hoursMinutes, minutesOnly, open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
          noUpdateSince, updated, waitingForData, noDataFile, unknownTimeZone, configLine, noDataFor, dailyOnly,
          monthlyChange, monthToDate, watchlist, markOpen, markPreMarket, markLunchBreak, markAfterHours, markClosed,
          dayMonth, dayMonthYear, weekdayDayMonth, weekdayTime]

@@ -1074,7 +1074,7 @@ public final class KioskCore {
         // is no market: its holdings may trade on several.
         let calendar = entries[instrumentIndex % entries.count].isPortfolio ? nil : market.calendar
         let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
-                                    fetch: fetch, newest: newest, staleness: staleness, phrases: phrases)
+                                    fetch: fetch, newest: newest, staleness: staleness, phrases: phrases, countdown: config.countdown)
         self.marketNote = marketNote
         // A line that changes by itself (a problem that has lasted, the open) wakes the power
         // check, which refreshes it, even when the news came between two of its wake-ups.

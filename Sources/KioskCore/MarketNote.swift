@@ -27,8 +27,10 @@ public struct MarketNote: Equatable, Sendable {
     ///   - newest: the newest series (intraday or daily) and whether it is stale, when there is data.
     ///   - alwaysShow: without a fetch status, show the line anyway (the daemon shows it only when
     ///     stale, as before, unless a calendar is known).
+    ///   - countdown: "closes in 42 min" / "opens in 2 h 10 min" (`[chart] countdown = on`), the line
+    ///     then changing once a minute.
     public init(calendar: ExchangeCalendar?, zone: ExchangeTimeZone, now: Int64, fetch: FetchStatus?,
-                newest: PriceSeries?, staleness: Staleness?, phrases: Phrases = .english) {
+                newest: PriceSeries?, staleness: Staleness?, phrases: Phrases = .english, countdown: Bool = false) {
         var parts: [String] = []
         // The provider's word wins while it is fresh (an unscheduled closure); otherwise the calendar.
         if let fetch, let word = fetch.marketState?.uppercased(), let at = fetch.fetchedAt ?? fetch.attemptedAt,
@@ -43,8 +45,14 @@ public struct MarketNote: Equatable, Sendable {
         } else if let calendar {
             let market = MarketStatus(calendar: calendar, zone: zone, at: now)
             state = market.state.rawValue
-            status = market.text(zone: zone, now: now, phrases: phrases)
+            status = market.text(zone: zone, now: now, phrases: phrases, countdown: countdown)
             nextChange = market.nextChange
+            if countdown, let target = market.countdownTarget(now: now) {
+                // Its number changes each minute; so does the line (and, 12 hours ahead, it starts).
+                nextChange = min(nextChange ?? .max, MarketStatus.nextCountdownChange(to: target, now: now))
+            } else if countdown, let target = market.state == .open ? market.closesAt : market.nextOpen, target > now {
+                nextChange = min(nextChange ?? .max, target - MarketStatus.countdownReach)
+            }
         } else if let fetch, let word = fetch.marketState?.uppercased(), let state = Self.providerState(word) {
             self.state = state.rawValue
             status = phrases.stateWord(state)

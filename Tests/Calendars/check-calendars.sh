@@ -19,3 +19,5 @@ fi
 "$venv/bin/python" Tests/Calendars/check-calendars.py "$binary" "$@"
 # The screen's market hours (power-plan) from the same oracle's sessions, when all exchanges are checked.
 if [ $# -eq 0 ]; then "$venv/bin/python" Tests/Calendars/check-power-plan.py "$binary"; fi
+# The header's countdown ("closes in 42 min") from the same oracle's session times.
+if [ $# -eq 0 ]; then "$venv/bin/python" Tests/Calendars/check-countdown.py "$binary" Tests/E2E/fixtures/daemon/TBE2E.csv; fi

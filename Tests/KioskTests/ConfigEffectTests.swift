@@ -202,6 +202,15 @@ struct ConfigEffectTests {
         Row(section: "tape", line: "sort = move") { moversOrder($0, lasts: [95, 102], tiles: false) == ["B", "A"] },
         // A up 0.99 %, B down 5.94 %: the bigger move first, down or up.
         Row(section: "chart", line: "watchlist-sort = abs-move") { moversOrder($0, lasts: [102, 95], tiles: true) == ["B", "A"] },
+        // Monday 7 December 2026, 13:33 UTC (Unix 1796650380 by Python's datetime; 08:33 in New
+        // York): the NYSE opens at 09:30, 57 minutes on, in pre-market.
+        Row(section: "chart", line: "countdown = on") { c in
+            var c = c
+            c.instruments[0].exchange = "XNYS"
+            c.instruments[0].timeZone = "America/New_York"
+            let status = drive(c, start: KioskTime(mono: 1000, wall: 1_796_650_380)).core.marketNote?.status
+            return status == "Pre-market · opens in 57 min"
+        },
         Row(section: "instrument A", line: "name = Apple Inc.") { drive($0).core.status().instrumentName == "Apple Inc." },
         Row(section: "instrument A", line: "daily = Other.csv") { c in
             let d = CoreDriver(config: c)

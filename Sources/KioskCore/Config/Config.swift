@@ -186,6 +186,8 @@ public struct Config: Equatable, Sendable {
     /// `[tape] sort` and `[chart] watchlist-sort`: movers first (see `MoverOrder`).
     public var tapeSort = MoveSort.config
     public var watchlistSort = MoveSort.config
+    /// `[chart] countdown`: the header's market line counts down to the close or the open.
+    public var countdown = false
     // [output NAME]
     /// The outputs in the order of their sections (the order a spanning tape runs in); empty:
     /// one screen as `[display]` says (`effectiveOutputs`).
@@ -644,6 +646,10 @@ public struct Config: Equatable, Sendable {
                     return "expected off, cycle (once per round through the instruments) or only, found \"\(v)\""
                 }
                 c.watchlist = mode; return nil
+            },
+            "countdown": { c, v in
+                guard let b = parseBool(v) else { return "expected on or off (\"closes in 42 min\" in the market line), found \"\(v)\"" }
+                c.countdown = b; return nil
             },
             "watchlist-sort": { c, v in
                 guard let sort = MoveSort(rawValue: v.lowercased()) else { return Config.expectedSort(v) }
