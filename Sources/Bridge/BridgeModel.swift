@@ -52,26 +52,9 @@ public struct BridgeStatus: Sendable, Equatable {
     public var missedVblanks: Int?
     public var rssKB: Int?
     /// The alerts in effect and when each fired.
-    public var alertFirings: [BridgeAlertFiring] = []
+    public var alertFirings: [AlertFiring] = []
 
     public init() {}
-}
-
-/// One alert in effect, as `ctl status` lists it (`alert_firings`).
-public struct BridgeAlertFiring: Sendable, Equatable {
-    public var name: String
-    public var instrument: String?
-    public var kind: String
-    public var condition: String
-    public var firedAt: Int64
-
-    public init(name: String, instrument: String?, kind: String, condition: String, firedAt: Int64) {
-        self.name = name
-        self.instrument = instrument
-        self.kind = kind
-        self.condition = condition
-        self.firedAt = firedAt
-    }
 }
 
 public struct BridgeMessage: Sendable, Equatable {
@@ -295,7 +278,7 @@ public struct BridgeModel: Sendable {
     /// one fired or passed over). Firings from before `since` (the bridge's start) are passed
     /// over: a restarted bridge does not fire again what Home Assistant heard already. Not
     /// retained: an event is a moment, not a state.
-    public func alertEvents(_ firings: [BridgeAlertFiring], seen: inout Set<String>, since: Int64) -> [BridgeMessage] {
+    public func alertEvents(_ firings: [AlertFiring], seen: inout Set<String>, since: Int64) -> [BridgeMessage] {
         var out: [BridgeMessage] = []
         for f in firings {
             let key = "\(f.name)@\(f.firedAt)"

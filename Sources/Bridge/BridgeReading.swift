@@ -1,6 +1,7 @@
 // What the bridge reads from the daemon (`ctl status`, `ctl instruments`), one field at a time: a
 // field of the wrong type or out of range is left out, never the whole answer (issue 54: one close
 // of 1e303 once took the device offline). Pure; fuzzed by fuzz-bridge.
+import Feed
 import Foundation
 
 /// The instruments and their offers, as `ctl instruments` lists them.
@@ -44,7 +45,7 @@ extension BridgeModel {
         s.alertFirings = (o["alert_firings"] as? [Any] ?? []).compactMap { item in
             guard let f = item as? [String: Any], let name = f["name"] as? String, let kind = f["kind"] as? String,
                   let at = number(f["fired_at"]).flatMap({ $0 >= 0 && $0 < 1e12 ? Int64($0) : nil }) else { return nil }
-            return BridgeAlertFiring(name: name, instrument: f["instrument"] as? String, kind: kind,
+            return AlertFiring(name: name, instrument: f["instrument"] as? String, kind: kind,
                                      condition: f["condition"] as? String ?? "", firedAt: at)
         }
         return s

@@ -1181,20 +1181,7 @@ public final class KioskCore {
     public var activeAlerts: [String] { Alerts.active(config.alerts, states: alertStates) }
 
     /// The alerts in effect with what fired them and when.
-    var alertFirings: [KioskStatus.AlertFiring] {
-        let active = Set(activeAlerts)
-        return config.alerts.compactMap { a in
-            guard active.contains(a.name), let at = alertStates[a.name]?.firedAt, let condition = a.condition else { return nil }
-            let kind: String
-            switch condition {
-            case .above: kind = "above"
-            case .below: kind = "below"
-            case .move: kind = "move"
-            case .stale: kind = "stale"
-            }
-            return KioskStatus.AlertFiring(name: a.name, instrument: a.instrument, kind: kind, condition: Alerts.describe(condition), firedAt: at)
-        }
-    }
+    var alertFirings: [AlertFiring] { AlertFiring.inEffect(config.alerts, states: alertStates) }
 
     private var stale = false
     /// The market status line last shown (its state and "as of" go to the status file).

@@ -120,32 +120,12 @@ public struct KioskStatus: Sendable, Equatable {
         }
     }
 
-    /// One alert in effect.
-    public struct AlertFiring: Sendable, Equatable {
-        public var name: String
-        public var instrument: String?
-        /// `above`, `below`, `move` or `stale`.
-        public var kind: String
-        /// The condition in words (`above 300`).
-        public var condition: String
-        /// Unix time of the firing.
-        public var firedAt: Int64
-
-        public init(name: String, instrument: String?, kind: String, condition: String, firedAt: Int64) {
-            self.name = name
-            self.instrument = instrument
-            self.kind = kind
-            self.condition = condition
-            self.firedAt = firedAt
-        }
-
-        var json: String {
-            "{\"name\": \(jsonString(name)), \"instrument\": \(jsonString(instrument)), \"kind\": \(jsonString(kind)), "
-                + "\"condition\": \(jsonString(condition)), \"fired_at\": \(firedAt)}"
-        }
-    }
-
     public init() {}
+
+    static func json(_ f: AlertFiring) -> String {
+        "{\"name\": \(jsonString(f.name)), \"instrument\": \(jsonString(f.instrument)), \"kind\": \(jsonString(f.kind)), "
+            + "\"condition\": \(jsonString(f.condition)), \"fired_at\": \(f.firedAt)}"
+    }
 
     /// The numbers of one frame (`render --values`, and the picture part of the status file).
     public init(values v: ScreenValues) {
@@ -235,7 +215,7 @@ public struct KioskStatus: Sendable, Equatable {
          ("problems", .raw("[" + problems.map { p in
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
-         ("alerts", .list(alerts)), ("alert_firings", .objects(alertFirings.map(\.json))), ("outputs", .objects(outputs.map(\.json))),
+         ("alerts", .list(alerts)), ("alert_firings", .objects(alertFirings.map(Self.json))), ("outputs", .objects(outputs.map(\.json))),
          ("time", .number(time))]
     }
 
