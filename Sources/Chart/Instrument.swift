@@ -92,17 +92,34 @@ extension Instrument {
             change = arrowOnly + percentText
         }
         var note = ""
+        var forms: [String] = []
         if let focus {
-            note = describeTime(focus.time, intraday: selection.points.count > 1 && isIntradaySelection(selection))
+            forms = timeForms(focus.time, intraday: selection.points.count > 1 && isIntradaySelection(selection))
+            note = forms[0]
         } else if selection.usesDailyFallback {
             note = phrases.dailyOnly
         }
-        return TickerLabels(instrument: name, price: price, change: change, note: note,
-                            selectedRange: selection.range, changeColor: delta >= 0 ? palette.up : palette.down)
+        var labels = TickerLabels(instrument: name, price: price, change: change, note: note,
+                                  selectedRange: selection.range, changeColor: delta >= 0 ? palette.up : palette.down)
+        labels.noteForms = forms
+        return labels
     }
 
     private func isIntradaySelection(_ selection: RangeSelection) -> Bool {
         (selection.range == .oneDay || selection.range == .fiveDays) && !selection.usesDailyFallback
+    }
+
+    /// `describeTime` and shorter forms of it for a narrow screen: `Fri 27 Nov 15:42 EST`, `27 Nov
+    /// 15:42 EST`, `27 Nov 15:42`, `15:42` for an intraday point; `27 Nov 2026`, `27 Nov` for a day.
+    func timeForms(_ time: Int64, intraday: Bool) -> [String] {
+        guard intraday else {
+            let date = CivilDate(unixTime: time)
+            return [phrases.date(date, year: true), phrases.date(date)]
+        }
+        let t = market.timeZone.localDateTime(atUnixTime: time)
+        let zone = phrases.zone(market.timeZone.abbreviation(atUnixTime: time))
+        return [describeTime(time, intraday: true), phrases.date(t.date) + " \(t.hourMinute) " + zone,
+                phrases.date(t.date) + " \(t.hourMinute)", t.hourMinute]
     }
 
     /// `27 Nov 2026` for daily points, `Fri 27 Nov 15:42 EST` for intraday ones, in the exchange's time.

@@ -60,7 +60,8 @@ public final class TapeRenderer {
         nameFont = Font(face: fonts.bold, clampingPixelSize: size)
         priceFont = Font(face: fonts.regular, clampingPixelSize: size, tabularDigits: true)
         changeFont = Font(face: fonts.regular, clampingPixelSize: size, tabularDigits: true)
-        noteFont = Font(face: fonts.regular, clampingPixelSize: size * 0.7)
+        // The stale mark is smaller than the item's words, but no smaller than any text on screen.
+        noteFont = Font(face: fonts.regular, clampingPixelSize: max(TickerScreenLayout.minimumTextSize, size * 0.7))
         motion = TapeMotion(widths: [], gap: 0, speed: speed, x0: Double(self.width))
         let baseline = Self.baseline(bandHeight: band.height, font: nameFont)
         let top = Int((Double(baseline) - max(nameFont.ascent, size * 0.72 + size * 0.25)).rounded(.down)) - 2
@@ -336,15 +337,21 @@ public enum TapeLayout {
         switch position {
         case .off: return 0
         case .full: return Int((textSize(position: position, width: width, height: height) * 1.9).rounded())
-        case .bottom, .top: return Int((64 * scale(width: width, height: height)).rounded())
+        // Where the type is held at its least size (480x320: 13 px, not 8), the band keeps its
+        // proportion to it (28 px); elsewhere it follows the scale as before.
+        case .bottom, .top:
+            let s = scale(width: width, height: height)
+            let held = (30 * s).rounded() < TickerScreenLayout.minimumTextSize
+            return Int((held ? TickerScreenLayout.minimumTextSize * 64 / 30 : 64 * s).rounded())
         }
     }
 
-    /// The type's pixel size: LED-board large alone, a readable line under a chart.
+    /// The type's pixel size: LED-board large alone, a readable line under a chart; never under
+    /// the screen's least text size (13 px, a 9.5 px cap height: at 480x320 the scale alone gave 8).
     public static func textSize(position: TapePosition, width: Int, height: Int) -> Double {
         switch position {
-        case .full: return (min(Double(height) * 0.14, Double(width) * 0.1)).rounded()
-        default: return (30 * scale(width: width, height: height)).rounded()
+        case .full: return max(TickerScreenLayout.minimumTextSize, (min(Double(height) * 0.14, Double(width) * 0.1)).rounded())
+        default: return max(TickerScreenLayout.minimumTextSize, (30 * scale(width: width, height: height)).rounded())
         }
     }
 

@@ -140,6 +140,10 @@ public struct TickerLabels: Equatable, Sendable {
     /// Colour of the chosen range's pill and word: the range's trend, as the line's, even while a
     /// scrubbed point's change has the other sign; nil: `changeColor`.
     public var selectionColor: Color?
+    /// A scrubbed point's time said shorter and shorter (`note` first): where the whole does not
+    /// fit, the longest that does is shown, and at the least the shortest; never nothing, since a
+    /// finger on a touch panel must see which point it holds. Empty for any other note.
+    public var noteForms: [String] = []
 
     public init(instrument: String, price: String, change: String, note: String, selectedRange: ChartRange,
                 changeColor: Color, selectionColor: Color? = nil) {
@@ -220,9 +224,11 @@ public final class TickerScreen {
 
     /// The note as it fits right of the change on its line, a letter's width apart: on a narrow
     /// screen (an 800x480 panel at scale 2, 480x320) the parts that matter least go first — when
-    /// the market opens next, the provider's delay, the market's state, the "as of" time — so the
-    /// stale mark and a fetch problem stay longest; what cannot fit at all is left out, never drawn
-    /// over the change or past the edge.
+    /// the market opens next or the countdown, the provider's delay, the "as of" time, then the
+    /// rest from the left — so the market's state ("Geschlossen") stays longest but for the stale
+    /// mark (a stale number must never look fresh); what cannot fit at all is
+    /// left out, never drawn over the change or past the edge. A scrubbed point's time is never
+    /// left out: it is said shorter (`noteForms`).
     public func fittedNote(_ labels: TickerLabels) -> String {
         guard !labels.note.isEmpty else { return "" }
         let L = layout
@@ -230,21 +236,24 @@ public final class TickerScreen {
             - (labels.change.isEmpty ? 0 : changeFont.pixelSize)
         func fits(_ text: String) -> Bool { changeFont.measure(text).width <= room }
         if fits(labels.note) { return labels.note }
+        if !labels.noteForms.isEmpty { return labels.noteForms.first(where: fits) ?? labels.noteForms.last! }
         var parts = labels.note.splitting(separator: " · ")
         let p = phrases
         let states = [p.open, p.closed, p.preMarket, p.afterHours, p.lunchBreak]
         let order: [(String) -> Bool] = [
-            { Phrases.matches($0, template: p.opens) || Phrases.matches($0, template: p.reopens) },
+            { part in [p.opens, p.reopens, p.opensIn, p.reopensIn, p.closesIn].contains { Phrases.matches(part, template: $0) } },
             { $0 == p.delayed || Phrases.matches($0, template: p.delayedMinutes) },
-            { states.contains($0) }, { Phrases.matches($0, template: p.asOf) },
+            { Phrases.matches($0, template: p.asOf) },
         ]
         for matches in order {
             parts.removeAll(where: matches)
             let text = parts.joined(separator: " · ")
             if fits(text) { return text }
         }
-        while !parts.isEmpty {
-            parts.removeFirst()
+        // Then from the left, the state last but for the stale mark and a fetch problem.
+        func rank(_ part: String) -> Int { part == p.stale ? 2 : states.contains(part) ? 1 : 0 }
+        while let i = parts.indices.min(by: { (rank(parts[$0]), $0) < (rank(parts[$1]), $1) }) {
+            parts.remove(at: i)
             let text = parts.joined(separator: " · ")
             if fits(text) { return text }
         }

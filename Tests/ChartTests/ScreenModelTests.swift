@@ -96,6 +96,33 @@ struct ScreenModelTests {
         if width >= 1920 { #expect(fitted.contains("stale")) }
     }
 
+    /// Issue 52 item 9: the market's state ("Closed") outlives every other part but the stale
+    /// mark; the countdown leaves first; a scrubbed point's time is said shorter, never left out.
+    @Test("on a narrow panel the state stays longest but for the stale mark, the countdown goes first, a scrubbed time is never dropped",
+          arguments: [(480, 320, 1.5), (480, 320, nil), (320, 480, nil), (800, 480, 2.0)] as [(Int, Int, Double?)])
+    func stateOutlivesTheRest(width: Int, height: Int, scale: Double?) {
+        let screen = TickerScreen(width: width, height: height, fonts: Self.fonts, scale: scale)
+        let change = "▼ −118.43 (−0.49%)"
+        let note = "Closed · opens Mon 09:30 · as of 27 Nov 16:00 EST · delayed 15 min · stale"
+        let fitted = screen.fittedNote(TickerLabels(instrument: "DAX", price: "23,874.12", change: change, note: note,
+                                                    selectedRange: .oneDay, changeColor: screen.palette.down))
+        // Anything kept besides the stale mark includes the state.
+        let rest = fitted.split(separator: "·").map { $0.filter { $0 != " " } }.filter { $0 != "stale" }
+        #expect(rest.isEmpty || rest.contains("Closed"), "\(width)x\(height): '\(fitted)'")
+        #expect(fitted.isEmpty || fitted.hasSuffix("stale"))
+        // The countdown leaves before the "as of" time.
+        let open = "Open · closes in 42 min · as of 27 Nov 15:48 EST"
+        let openFitted = screen.fittedNote(TickerLabels(instrument: "DAX", price: "23,874.12", change: change, note: open,
+                                                        selectedRange: .oneDay, changeColor: screen.palette.down))
+        #expect(openFitted == open || !openFitted.contains("closes in"), "'\(openFitted)'")
+        // A scrubbed point's time, however narrow the screen: the longest form that fits, at least the shortest.
+        var scrub = TickerLabels(instrument: "DAX", price: "23,874.12", change: "▼ −1,118.43 (−4.49%)", note: "Fri 27 Nov 15:42 EST",
+                                 selectedRange: .fiveDays, changeColor: screen.palette.down)
+        scrub.noteForms = ["Fri 27 Nov 15:42 EST", "27 Nov 15:42 EST", "27 Nov 15:42", "15:42"]
+        let time = screen.fittedNote(scrub)
+        #expect(scrub.noteForms.contains(time), "\(width)x\(height): '\(time)'")
+    }
+
     @Test("during a morph the header's change text and colour come from the same numbers")
     func headerAgreesDuringMorph() {
         let model = ScreenModel(instrument: .sample(), width: 480, height: 270, fonts: Self.fonts, range: .oneMonth)

@@ -186,3 +186,22 @@ struct TapeTests {
         #expect(peak > 0)
     }
 }
+
+/// Issue 52 item 9: at 480x320 the scale alone gave the tape band 8 px type, under the screen's
+/// 13 px least size (a 9.5 px cap height). By hand: 30 px x scale 0.25 = 7.5 -> 13; the band
+/// keeps its proportion, 13 x 64 / 30 = 27.7 -> 28 px. From 800x480 up nothing changes
+/// (scale 0.4167: 12.5 -> 13 px type, 26.7 -> 27 px band; 1080p 30 and 64).
+@Suite struct TapeMinimumSizeTests {
+    @Test("the band's type is never under 13 px; the band grows with it")
+    func smallPanels() {
+        #expect(TapeLayout.textSize(position: .bottom, width: 480, height: 320) == 13)
+        #expect(TapeLayout.bandHeight(position: .bottom, width: 480, height: 320) == 28)
+        #expect(TapeLayout.textSize(position: .bottom, width: 800, height: 480) == 13)
+        #expect(TapeLayout.bandHeight(position: .bottom, width: 800, height: 480) == 27)
+        #expect(TapeLayout.textSize(position: .top, width: 1920, height: 1080) == 30)
+        #expect(TapeLayout.bandHeight(position: .top, width: 1920, height: 1080) == 64)
+        #expect(TapeLayout.textSize(position: .full, width: 480, height: 320) >= 13)
+        // The stale mark's type (0.7 of the item's) is held at 13 px too: drawn at 480x320 it is as
+        // tall as the words beside it (measured on the band's pixels in TapeTests' band render).
+    }
+}
