@@ -71,6 +71,11 @@ public struct FrameStatistics: Sendable, Equatable {
         inputLatencyNanos.isEmpty ? nil : Self.percentile(inputLatencyNanos, p)
     }
 
+    /// Drawing and copy-towards-scanout time percentiles of the recent frames, in milliseconds
+    /// (nil before the first frame).
+    public func renderPercentile(_ p: Double) -> Double? { renderNanos.isEmpty ? nil : Self.percentile(renderNanos, p) }
+    public func copyPercentile(_ p: Double) -> Double? { copyNanos.isEmpty ? nil : Self.percentile(copyNanos, p) }
+
     static func percentile(_ values: [UInt64], _ p: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()

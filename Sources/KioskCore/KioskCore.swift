@@ -2226,6 +2226,10 @@ public final class KioskCore {
         s.missedVblanks = stats.missedVblanks
         s.inputToFlipP50 = stats.inputLatencyPercentile(0.5)
         s.inputToFlipP99 = stats.inputLatencyPercentile(0.99)
+        s.renderP50 = stats.renderPercentile(0.5)
+        s.renderP99 = stats.renderPercentile(0.99)
+        s.copyP50 = stats.copyPercentile(0.5)
+        s.copyP99 = stats.copyPercentile(0.99)
         s.scanoutBytesPerFrame = stats.meanCopiedBytes
         s.scanoutCopyFraction = stats.meanCopyFraction
         s.burnInShift = burnInMethod
@@ -2253,6 +2257,10 @@ public final class KioskCore {
             w.missedVblanks = s.missedVblanks
             w.inputToFlipP50 = s.inputToFlipP50
             w.inputToFlipP99 = s.inputToFlipP99
+            w.renderP50 = s.renderP50
+            w.renderP99 = s.renderP99
+            w.copyP50 = s.copyP50
+            w.copyP99 = s.copyP99
             w.problems = s.problems
             w.time = s.time
             w.paused = s.paused

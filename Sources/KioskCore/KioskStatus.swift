@@ -39,6 +39,11 @@ public struct KioskStatus: Sendable, Equatable {
     public var missedVblanks = 0
     public var inputToFlipP50: Double?
     public var inputToFlipP99: Double?
+    /// The recent frames' drawing and copy times (ms), as the stats line says them.
+    public var renderP50: Double?
+    public var renderP99: Double?
+    public var copyP50: Double?
+    public var copyP99: Double?
     /// Mean bytes written to scanout memory per frame, and that as a share of a frame's bytes.
     public var scanoutBytesPerFrame: Double?
     public var scanoutCopyFraction: Double?
@@ -204,6 +209,8 @@ public struct KioskStatus: Sendable, Equatable {
          ("display_detail", .text(displayDetail)),
          ("frames", .raw(String(frames))), ("settled_frame", .raw(String(settledFrame))), ("missed_vblanks", .raw(String(missedVblanks))),
          ("input_to_flip_p50_ms", .number(inputToFlipP50)), ("input_to_flip_p99_ms", .number(inputToFlipP99)),
+         ("render_p50_ms", .number(renderP50)), ("render_p99_ms", .number(renderP99)),
+         ("copy_p50_ms", .number(copyP50)), ("copy_p99_ms", .number(copyP99)),
          ("scanout_bytes_per_frame", .number(scanoutBytesPerFrame.map { $0.rounded() })),
          ("scanout_copy_fraction", .number(scanoutCopyFraction)), ("burn_in_shift", .text(burnInShift)),
          ("rotation", .text(rotation)), ("present_method", .text(presentMethod)), ("pacing", .text(pacing)),

@@ -37,6 +37,11 @@ public enum Metrics {
             s.inputToFlipP50.map { $0 / 1000 })
         one("tickerboard_input_to_flip_p99_seconds", "gauge", "99th percentile of the time from a touch to its frame.",
             s.inputToFlipP99.map { $0 / 1000 })
+        one("tickerboard_render_p50_seconds", "gauge", "Median time to draw a frame (recent frames).", s.renderP50.map { $0 / 1000 })
+        one("tickerboard_render_p99_seconds", "gauge", "99th percentile of the time to draw a frame.", s.renderP99.map { $0 / 1000 })
+        one("tickerboard_copy_p50_seconds", "gauge", "Median time to copy a frame towards scanout.", s.copyP50.map { $0 / 1000 })
+        one("tickerboard_copy_p99_seconds", "gauge", "99th percentile of the time to copy a frame towards scanout.",
+            s.copyP99.map { $0 / 1000 })
         one("tickerboard_scanout_bytes_per_frame", "gauge", "Mean bytes copied to the scanout buffer per frame.", s.scanoutBytesPerFrame)
         one("tickerboard_resident_memory_bytes", "gauge", "Resident memory (VmRSS).", s.rssKB.map { Double($0) * 1024 })
         one("tickerboard_peak_resident_memory_bytes", "gauge", "Peak resident memory (VmHWM).", s.peakRSSKB.map { Double($0) * 1024 })

@@ -16,6 +16,8 @@ import Testing
         s.lux = 20
         s.rssKB = 2048
         s.inputToFlipP50 = 12.5
+        s.renderP50 = 1.75
+        s.copyP99 = 0.5
         s.alerts = ["aapl-300"]
         s.outputs = [KioskStatus.Output(name: "first", connector: "HDMI-A-1", mode: nil, scene: "chart", state: "running",
                                         flips: 810, missedVblanks: 3)]
@@ -36,6 +38,12 @@ import Testing
             # HELP tickerboard_input_to_flip_p50_seconds Median time from a touch to the frame that shows it.
             # TYPE tickerboard_input_to_flip_p50_seconds gauge
             tickerboard_input_to_flip_p50_seconds 0.0125
+            # HELP tickerboard_render_p50_seconds Median time to draw a frame (recent frames).
+            # TYPE tickerboard_render_p50_seconds gauge
+            tickerboard_render_p50_seconds 0.00175
+            # HELP tickerboard_copy_p99_seconds 99th percentile of the time to copy a frame towards scanout.
+            # TYPE tickerboard_copy_p99_seconds gauge
+            tickerboard_copy_p99_seconds 0.0005
             # HELP tickerboard_resident_memory_bytes Resident memory (VmRSS).
             # TYPE tickerboard_resident_memory_bytes gauge
             tickerboard_resident_memory_bytes 2097152
