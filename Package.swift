@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "InputModel", swiftSettings: fuzzFlags),
         // The control socket's protocol and per-connection limits, pure: the daemon's core answers it,
         // `tickerboard ctl` and the MQTT bridge speak it.
-        .target(name: "Control", swiftSettings: fuzzFlags),
+        .target(name: "Control", dependencies: ["CVersion"], swiftSettings: fuzzFlags),
+        // The version, in an ELF section of its own that packaging can stamp (version.c).
+        .target(name: "CVersion"),
         // MQTT (Debian's libmosquitto) for the Home Assistant bridge only; the daemon never links it.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .target(name: "Display", dependencies: ["CDRM", "CLinux", "CPNG", "CRaster", "DisplayModel", "LinuxIO", "Raster"], swiftSettings: fuzzFlags),

@@ -3,6 +3,7 @@
 # `dpkg-deb --build --root-owner-group` (no debhelper, no source package).
 #
 # usage: systemd/build-deb.sh [--arch amd64|arm64] [--binary FILE] [--out DIR] [--lintian]
+#                             [--version V] [--compress xz|gzip]
 #
 #   --arch A       the package's architecture (default: this machine's). arm64 (a Raspberry Pi) is
 #                  cross-built with Debian 13's Swift by systemd/cross/arm64-build.sh (its trees are
@@ -15,9 +16,14 @@
 #   --out DIR      where the .deb goes (default .build/deb)
 #   --lintian      run lintian on the result (apt-get install lintian); exit 1 on an error or
 #                  warning that systemd/debian/lintian-overrides does not explain
+#   --version V    the package's version instead of the source's: the three executables are stamped
+#                  with it (objcopy --update-section .tickerboard_version), so `--version`, the status
+#                  file and Home Assistant say V. For a rebuild a fleet publishes (0.1.0+fleet2) or a
+#                  test's newer package, without building again.
+#   --compress C   xz (the default, smallest) or gzip (several times faster to pack)
 #
-# The version is TickerboardVersion.string in Sources/Control/Version.swift, the one place it is
-# written; the binary's `--version` must agree. The package holds (see systemd/README.md):
+# The version is written in one place, Sources/CVersion/version.c; the binary's `--version` must
+# agree with it (or, with --version V, say V after stamping). The package holds (see systemd/README.md):
 #   /usr/bin/tickerboard                            the daemon, stripped
 #   /lib/systemd/system/tickerboard.service         the hardened unit, enabled on installation
 #   /lib/udev/rules.d/70-tickerboard-backlight.rules  group video may write a backlight's brightness
@@ -35,7 +41,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-binary="" out="$root/.build/deb" lintian=0 arch=$(dpkg --print-architecture)
+binary="" out="$root/.build/deb" lintian=0 arch=$(dpkg --print-architecture) stamp="" compress=xz
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary=${2:?--binary needs a file}; shift 2 ;;
@@ -44,8 +50,12 @@ while [ $# -gt 0 ]; do
         --out=*) out=${1#*=}; shift ;;
         --lintian) lintian=1; shift ;;
         --arch) arch=${2:?--arch needs amd64 or arm64}; shift 2 ;;
+        --version) stamp=${2:?--version needs a version}; shift 2 ;;
+        --version=*) stamp=${1#*=}; shift ;;
+        --compress) compress=${2:?--compress needs xz or gzip}; shift 2 ;;
+        --compress=*) compress=${1#*=}; shift ;;
         --arch=*) arch=${1#*=}; shift ;;
-        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "build-deb.sh: unknown option \"$1\" (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -55,11 +65,19 @@ for tool in dpkg-deb dpkg-shlibdeps strip gzip readelf; do
     command -v "$tool" >/dev/null || die "$tool not found (apt-get install dpkg-dev binutils)"
 done
 
-version=$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' "$root/Sources/Control/Version.swift")
+version=$(sed -n 's/^const char tb_version_stamp\[64\] = "\([^"]*\)";$/\1/p' "$root/Sources/CVersion/version.c")
 case "$version" in
     [0-9]*) ;;
-    *) die "Sources/Control/Version.swift: expected 'static let string = \"X.Y.Z\"', found \"$version\"" ;;
+    *) die "Sources/CVersion/version.c: expected 'const char tb_version_stamp[64] = \"X.Y.Z\";', found \"$version\"" ;;
 esac
+source_version=$version
+case "$compress" in xz|gzip) ;; *) die "--compress $compress: xz or gzip" ;; esac
+if [ -n "$stamp" ]; then
+    # Debian's version syntax (deb-version(5)) without an epoch, and room for the NUL in 64 bytes.
+    echo "$stamp" | grep -Eqx '[0-9][A-Za-z0-9.+~-]{0,62}' \
+        || die "--version $stamp: a Debian version (a digit first, then letters, digits and . + ~ -; at most 63 characters; no epoch)"
+    version=$stamp
+fi
 host_arch=$(dpkg --print-architecture)
 cross=0
 if [ "$arch" != "$host_arch" ]; then
@@ -75,6 +93,17 @@ fi
 # its libraries from the sysroot).
 run_target() { if [ "$cross" = 1 ]; then QEMU_LD_PREFIX="$sysroot" qemu-aarch64-static "$@"; else "$@"; fi; }
 strip_target() { if [ "$cross" = 1 ]; then aarch64-linux-gnu-strip "$@"; else strip "$@"; fi; }
+objcopy_target() { if [ "$cross" = 1 ]; then aarch64-linux-gnu-objcopy "$@"; else objcopy "$@"; fi; }
+# finish ELF: strip it (Debian policy: no symbol tables or notes in shipped binaries, no debug
+# package is built) and, with --version, stamp the version into its section (64 bytes, NUL-padded).
+finish() {
+    strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$1"
+    if [ -n "$stamp" ]; then
+        [ -f "$work/stamp" ] || { printf '%s' "$stamp"; head -c $(( 64 - ${#stamp} )) /dev/zero; } > "$work/stamp"
+        objcopy_target --update-section .tickerboard_version="$work/stamp" "$1" \
+            || die "$1: objcopy could not stamp the version into .tickerboard_version"
+    fi
+}
 # sysroot_depends ELF...: Depends for a cross-built package, from the .debs the sysroot was made of
 # (dpkg-shlibdeps needs them installed for the target): each NEEDED soname's package, at least the
 # version linked against (its shlibs file's dependency where it has one).
@@ -128,7 +157,7 @@ self_contained "$binary"
 self_contained "$fetcher"
 self_contained "$bridge"
 reported=$(run_target "$binary" --version 2>&1 || true)
-[ "$reported" = "tickerboard $version" ] || die "$binary --version says \"$reported\", Version.swift says $version: rebuild it"
+[ "$reported" = "tickerboard $source_version" ] || die "$binary --version says \"$reported\", Sources/CVersion/version.c says $source_version: rebuild it"
 
 maintainer=${TB_DEB_MAINTAINER:-Tickerboard maintainers <maintainers@tickerboard.example.org>}
 # Reproducible: every file dated at the commit being packaged.
@@ -143,21 +172,20 @@ d() { install -d -m 0755 "$stage/$1"; }
 f() { install -D -m "$1" "$2" "$stage/$3"; }   # f MODE SOURCE DEST
 
 f 0755 "$binary" usr/bin/tickerboard
-# Debian policy: no symbol tables or notes in shipped binaries (no debug package is built).
-strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard"
+finish "$stage/usr/bin/tickerboard"
 stripped=$(run_target "$stage/usr/bin/tickerboard" --version 2>&1 || true)
-[ "$stripped" = "tickerboard $version" ] || die "the stripped binary does not run: $stripped"
+[ "$stripped" = "tickerboard $version" ] || die "the stripped binary does not say its version: \"$stripped\" (expected $version)"
 
 f 0644 "$here/tickerboard.service" lib/systemd/system/tickerboard.service
 # The backlight's brightness attribute writable by group video (the service's group), nothing more.
 f 0644 "$here/70-tickerboard-backlight.rules" lib/udev/rules.d/70-tickerboard-backlight.rules
 # The fetcher: shipped, not enabled (it needs instruments with providers in the config first).
 f 0755 "$fetcher" usr/bin/tickerboard-fetch
-strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-fetch"
+finish "$stage/usr/bin/tickerboard-fetch"
 f 0644 "$here/tickerboard-fetch.service" lib/systemd/system/tickerboard-fetch.service
 # The Home Assistant bridge: shipped, not enabled (it needs [mqtt] in the config first).
 f 0755 "$bridge" usr/bin/tickerboard-mqtt
-strip_target --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/tickerboard-mqtt"
+finish "$stage/usr/bin/tickerboard-mqtt"
 f 0644 "$here/tickerboard-mqtt.service" lib/systemd/system/tickerboard-mqtt.service
 gzip -9n < "$here/debian/tickerboard-mqtt.1" > "$work/tickerboard-mqtt.1.gz"
 f 0644 "$work/tickerboard-mqtt.1.gz" usr/share/man/man1/tickerboard-mqtt.1.gz
@@ -222,7 +250,7 @@ find "$stage" -exec touch --no-dereference -d "@$SOURCE_DATE_EPOCH" {} +
 
 mkdir -p "$out"
 deb="$(cd "$out" && pwd)/tickerboard_${version}_${arch}.deb"
-dpkg-deb --build --root-owner-group -Zxz "$stage" "$deb" >&2
+dpkg-deb --build --root-owner-group -Z"$compress" "$stage" "$deb" >&2
 say "$(dpkg-deb -f "$deb" Package Version Architecture Installed-Size | tr '\n' ' ')"
 say "Depends: $(dpkg-deb -f "$deb" Depends)"
 

@@ -1,5 +1,8 @@
-/// The release version: the one place it is written. `tickerboard --version` prints it, and
-/// so do `tickerboard-mqtt` (Home Assistant's device info); systemd/build-deb.sh reads it from this file for the package's version and changelog.
+import CVersion
+
+/// The release version, as written in Sources/CVersion/version.c (the one place) or stamped into
+/// the executable by the packager. `tickerboard --version` prints it, and so do `tickerboard-fetch`,
+/// `tickerboard-mqtt` (Home Assistant's device info) and the status file.
 public enum TickerboardVersion {
-    public static let string = "0.1.0"
+    public static let string = String(cString: tb_version())
 }

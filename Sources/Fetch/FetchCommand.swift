@@ -10,7 +10,8 @@ public enum FetchCommand {
     public static let help = """
         tickerboard-fetch: keeps Tickerboard's price files fresh from market-data providers
 
-        usage: tickerboard-fetch [--config FILE]             run as a service (the default)
+        usage: tickerboard-fetch [--config FILE] [--metrics FILE|off]
+                                                             run as a service (the default)
                tickerboard-fetch --once [--config FILE]      fetch every instrument once, then exit
                tickerboard-fetch --dry-run [--config FILE]   like --once, but write nothing
                tickerboard-fetch --provider NAME --symbol SYMBOL --print [--intraday] [--base-url URL]
@@ -31,13 +32,16 @@ public enum FetchCommand {
                              alert-command-interval = 15min, alert-command-rate = 10/hour
           [alert NAME]       instrument = ID, above|below = PRICE, move = 5%, stale = 30m,
                              command = /path/prog ARG… (or none): run without a shell when it fires
+        --metrics FILE: requests, failures and rate-limit answers per provider for Prometheus
+        (node_exporter's textfile format), rewritten after each request; default
+        $RUNTIME_DIRECTORY/tickerboard-fetch.prom under systemd (/run/tickerboard-fetch/), else off.
         Keys: $CREDENTIALS_DIRECTORY/NAME (systemd LoadCredential=NAME:FILE) or key-file (mode 600).
 
         exit status: 0 all fetched (or unchanged), 1 some failed (their files were left as they were),
                      2 usage or configuration error, 3 some deferred by the request budget or backoff
         """
 
-    public static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
+    public static func main(_ arguments: [String], environment: [String: String], version: String = "unknown") -> Int32 {
         ProcessResources.ignoreBrokenPipes()
         var configPath: String?
         var configDirectory: String?
@@ -46,7 +50,7 @@ public enum FetchCommand {
             ConfigDropIns.scan(configDirectory ?? ConfigDropIns.defaultDirectory(for: path))
         }
         var once = false, dryRun = false, print = false, check = false, intraday = false
-        var providerName: String?, symbol: String?, baseURL: String?
+        var providerName: String?, symbol: String?, baseURL: String?, metrics: String?
         var args = arguments[...]
         func value(_ option: String) -> String? {
             guard let v = args.popFirst(), !v.hasPrefix("--") else {
@@ -68,6 +72,7 @@ public enum FetchCommand {
             case "--provider": guard let v = value(arg) else { return 2 }; providerName = v
             case "--symbol": guard let v = value(arg) else { return 2 }; symbol = v
             case "--base-url": guard let v = value(arg) else { return 2 }; baseURL = v
+            case "--metrics": guard let v = value(arg) else { return 2 }; metrics = v
             default: usage("unknown argument \"\(arg)\""); return 2
             }
         }
@@ -122,7 +127,13 @@ public enum FetchCommand {
             }
             return !report.failed.isEmpty ? 1 : !report.deferred.isEmpty ? 3 : 0
         }
-        return runService(initial: fetcher, path: path, dropIns: { dropIns(path) }, environment: environment)
+        let service = fetcher
+        service.version = version
+        // systemd's RuntimeDirectory= (the unit's /run/tickerboard-fetch) is where the file goes by
+        // default; by hand there is no such place, and none is made up.
+        let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+        service.metricsPath = metrics == "off" ? nil : metrics ?? runtime.map { $0 + "/tickerboard-fetch.prom" }
+        return runService(initial: service, path: path, dropIns: { dropIns(path) }, environment: environment)
     }
 
     /// The service: SIGHUP re-reads the config (a config with errors keeps the running one),
@@ -178,6 +189,7 @@ public enum FetchCommand {
             }
             let previous = fetcher
             fetcher = Fetcher(config: config, mode: .write, environment: environment)
+            (fetcher.metrics, fetcher.metricsPath, fetcher.version) = (previous.metrics, previous.metricsPath, previous.version)
             // The commands the old configuration started are still collected (and killed when late).
             if let old = previous.alertHooks {
                 fetcher.alertHooks = AlertHooks.afterReload(old: old, new: AlertHooks(config: config, statePath: fetcher.alertStatePath))

@@ -61,6 +61,13 @@ public final class Fetcher {
     public var alertStatePath: String { config.path(of: ".tickerboard-fetch.alerts") }
     /// The alerts that run a command, in the service only (not --once or a dry run).
     public var alertHooks: AlertHooks?
+    /// Requests, failures and rate-limit answers per provider, for `metricsPath`; a reload carries
+    /// them over (counters only ever grow while the process lives).
+    public var metrics = FetchMetrics()
+    /// `--metrics`: where the service writes `tickerboard-fetch.prom` after each request (nil: not).
+    public var metricsPath: String?
+    /// The executable's version, for the metrics' build_info.
+    public var version = "unknown"
 
     public init(config: FetchConfig, transport: (any HTTPTransport)? = nil, mode: Mode = .write,
                 environment: [String: String], log: FetchLog = .standardError,
@@ -135,7 +142,10 @@ public final class Fetcher {
     @discardableResult
     public func perform(_ job: JobID, provider providerName: String, now: Int64) -> JobResult {
         func fail(_ problem: FetchProblem, requested: Bool) -> JobResult {
-            if requested { scheduler.record(Outcome(problem), job: job, provider: providerName, at: now, random: random()) }
+            if requested {
+                scheduler.record(Outcome(problem), job: job, provider: providerName, at: now, random: random())
+                metrics.failed(providerName, problem)
+            }
             let message = redact("\(providerName): \(problem)")
             noteProblem(job, message: message, now: now)
             return JobResult(job: job, provider: providerName, outcome: .failure(problem))
@@ -156,6 +166,7 @@ public final class Fetcher {
         let request = FetchRequest(symbol: inst.symbol(for: providerName), slot: job.slot, now: now, fileName: file,
                                    extendedHours: inst.extendedHours, newestBarOnDisk: existing?.bars.last?.time)
         scheduler.recordRequest(provider: providerName, at: now)
+        metrics.requested(providerName)
         let response: HTTPResponse
         var http = provider.httpRequest(for: request)
         http.userAgent = config.providers[providerName]?.userAgent
@@ -343,6 +354,7 @@ public final class Fetcher {
         if let hooks = alertHooks {
             log.write(.info, "tickerboard-fetch: \(hooks.alerts.count) alert\(hooks.alerts.count == 1 ? "" : "s") with a command")
         }
+        saveMetrics(now: clock())
         // Files fetched before a restart count as fresh, from their status.
         for job in jobs {
             if let fetched = FetchStatus.load(path: statusPath(job.id.instrument))?.fetchedAt,
@@ -361,6 +373,7 @@ public final class Fetcher {
                     alertHooks?.judge(instrument: job.instrument, now: now)
                 }
                 saveState()
+                saveMetrics(now: now)
             case .wait(let until):
                 var wake = until ?? now + 3600
                 if let hooks = alertHooks { wake = min(wake, hooks.nextWake(now: now)) }
@@ -393,6 +406,19 @@ public final class Fetcher {
             try DataFile.replaceAtomically(path: statePath, bytes: Array(data), permissions: 0o600)
         } catch {
             log.write(.warning, "\(statePath): cannot save the request log: \(error)")
+        }
+    }
+
+    /// `tickerboard-fetch.prom`, replaced atomically so a scrape never reads half of it.
+    func saveMetrics(now: Int64) {
+        guard mode == .write, let metricsPath else { return }
+        let text = metrics.text(names: Array(providers.keys), scheduler: scheduler, version: version, now: now)
+        do throws(Errno) {
+            // Not made durable: a scrape wants the latest, and an fsync a request wears an SD card.
+            try AtomicFile.write(Array(text.utf8), to: metricsPath, permissions: 0o644)
+        } catch {
+            if logged["metrics"] != "\(error)" { log.write(.warning, "\(metricsPath): cannot write the metrics: \(error)") }
+            logged["metrics"] = "\(error)"
         }
     }
 

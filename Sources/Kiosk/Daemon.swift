@@ -944,6 +944,7 @@ package final class Daemon: KioskShell {
         status.peakRSSKB = ProcessResources.peakKB()
         status.openFDs = ProcessResources.openDescriptors()
         status.outputs = outputStatus
+        status.version = TickerboardVersion.string
         return status
     }
 

@@ -32,6 +32,9 @@ public struct KioskStatus: Sendable, Equatable {
     /// The small print under the price: "as of 16:00 EST · delayed 15 min", a scrubbed point's date.
     public var note: String?
     public var display: String?
+    /// The running executable's version (filled in by the shell): after an upgrade, the proof that
+    /// the new build is the one on the wall.
+    public var version: String?
     public var frames = 0
     /// `frames` at the last frame drawn with nothing in motion: equal to `frames` once the picture
     /// on screen is the settled one (a script's proof that a draw-in or morph has ended).
@@ -223,7 +226,7 @@ public struct KioskStatus: Sendable, Equatable {
              "{\"file\": \(jsonString(p.file)), \"line\": \(p.line), \"key\": \(jsonString(p.key)), \"message\": \(jsonString(p.message))}"
          }.joined(separator: ", ") + "]")),
          ("alerts", .list(alerts)), ("alert_firings", .objects(alertFirings.map(Self.json))), ("outputs", .objects(outputs.map(\.json))),
-         ("time", .number(time))]
+         ("version", .text(version)), ("time", .number(time))]
     }
 
     /// The status file's text.

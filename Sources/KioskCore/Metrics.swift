@@ -1,7 +1,9 @@
 /// The status file again, for Prometheus: `tickerboard.prom` in the text exposition format, for
 /// node_exporter's textfile collector (issue 53 item 4). Names and types follow Prometheus'
 /// conventions: base units (seconds, bytes, a ratio for the level), counters end in `_total`,
-/// one HELP and one TYPE line per family, label values escaped.
+/// one HELP and one TYPE line per family, label values escaped (`PrometheusText`).
+
+import Feed
 
 /// What the metrics say of one instrument: its newest data and whether something is wrong with it.
 public struct InstrumentHealth: Sendable, Equatable {
@@ -22,14 +24,12 @@ public enum Metrics {
     /// The file's text. `now` (Unix seconds) dates the data's age; `cpuSeconds` is the process's.
     public static func text(status s: KioskStatus, instruments: [InstrumentHealth], cpuSeconds: Double,
                             version: String, now: Double) -> String {
-        var out = ""
+        var out = PrometheusText()
         func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double?)]) {
-            let present = samples.compactMap { sample in sample.value.flatMap { $0.isFinite ? (sample.labels, $0) : nil } }
-            guard !present.isEmpty else { return }
-            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-            for (labels, value) in present { out += name + labels + " " + number(value) + "\n" }
+            out.family(name, type, help, samples)
         }
-        func one(_ name: String, _ type: String, _ help: String, _ value: Double?) { family(name, type, help, [("", value)]) }
+        func one(_ name: String, _ type: String, _ help: String, _ value: Double?) { out.one(name, type, help, value) }
+        func label(_ value: String) -> String { PrometheusText.label(value) }
         family("tickerboard_build_info", "gauge", "The running version (always 1).", [("{version=\(label(version))}", 1)])
         one("tickerboard_frames_total", "counter", "Frames presented since the daemon started.", Double(s.frames))
         one("tickerboard_missed_vblanks_total", "counter", "Vertical blanks missed while the picture moved.", Double(s.missedVblanks))
@@ -60,25 +60,6 @@ public enum Metrics {
                instruments.map { ("{instrument=\(label($0.id))}", $0.problem ? 1 : 0) })
         family("tickerboard_output_flips_total", "counter", "Flips completed on each output.",
                s.outputs.map { ("{output=\(label($0.name))}", Double($0.flips)) })
-        return out
-    }
-
-    /// A label value in quotes, with `\`, `"` and newlines escaped as the format asks.
-    static func label(_ value: String) -> String {
-        var out = "\""
-        for c in value.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
-    }
-
-    /// Integers without a fraction; others as Swift writes a Double (Go's parser takes both).
-    static func number(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        return out.text
     }
 }

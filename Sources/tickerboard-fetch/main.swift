@@ -17,4 +17,4 @@ if CommandLine.arguments.dropFirst().first == "--version" {
     print("tickerboard-fetch \(TickerboardVersion.string)")
     exit(0)
 }
-exit(FetchCommand.main(Array(CommandLine.arguments.dropFirst()), environment: environment))
+exit(FetchCommand.main(Array(CommandLine.arguments.dropFirst()), environment: environment, version: TickerboardVersion.string))

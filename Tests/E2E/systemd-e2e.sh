@@ -7,7 +7,9 @@
 #             module-loaded-after-unit (vivid's CEC after the start), pi-desktop-holds-master,
 #             fbdev-rgb565 (vkms' fbdev at 16 bpp: video=Virtual-1:1024x768-16),
 #             systemd-reload-broken-config, systemd-journal-priorities,
-#             systemd-watchdog-restarts-stopped (kill -STOP), systemd-start-limit
+#             systemd-watchdog-restarts-stopped (kill -STOP), systemd-start-limit, systemd-deb-upgrade-purge,
+#             apt-upgrade-keeps-conffile, apt-upgrade-broken-keeps-old (a signed repository made
+#             with systemd/apt-repo.sh; apt-repo-signed checks its signature on this machine first)
 #   bochs:    (a Pi's layout: vgem as card0, bochs after it; the default backend, device by-path)
 #             pi-topology-monitor-off-at-boot, systemd-output-unplugged-survives, output-without-uevent, systemd-first-boot-before-data,
 #             systemd-bochs-chart-stop, systemd-touch-scrub (uinput), systemd-vt-switch
@@ -45,6 +47,40 @@ else
 fi
 BIN=${BIN:-$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/tickerboard}
 PHASES=${TB_E2E_PHASES:-nodisplay bochs arm64}
+# Upgrades through a signed apt repository (issue 53): a newer build of the same binaries
+# (build-deb.sh --version stamps them) and one whose postinst fails, for the nodisplay guest. Here
+# first: apt takes the repository apt-repo.sh makes when the wall has its key, and refuses it
+# signed by another key.
+if [[ " $PHASES " == *" nodisplay "* ]]; then
+  T=$(date +%s) A="$OUT/apt"; rm -rf "$A"; mkdir -p "$A"
+  V1=$(dpkg-deb -f "$DEB" Version)
+  DEB_NEWER=$(bash "$ROOT/systemd/build-deb.sh" --binary "$BIN" --version "$V1+upgrade1" --compress gzip --out "$A" 2>> "$A/build.log" | tail -1)
+  DEB_BROKEN=$(bash "$ROOT/systemd/build-deb.sh" --binary "$BIN" --version "$V1+upgrade2" --compress gzip --out "$A" 2>> "$A/build.log" | tail -1)
+  if [ -f "$DEB_NEWER" ] && [ -f "$DEB_BROKEN" ] && dpkg-deb -R "$DEB_BROKEN" "$A/broken"; then
+    sed -i '0,/^set -e$/s//set -e\necho "tickerboard (e2e): this build'"'"'s postinst fails" >\&2; exit 1/' "$A/broken/DEBIAN/postinst"
+    dpkg-deb --root-owner-group -Zgzip -b "$A/broken" "$DEB_BROKEN" > /dev/null; rm -rf "$A/broken"
+  fi
+  # the wall's side, with apt's own directories under $A: update, then what it would install
+  aptq() { "$2" -o Dir::Etc="$A/$1/etc" -o Dir::State::Lists="$A/$1/lists" -o Dir::Cache="$A/$1/cache" -o Debug::NoLocking=1 "${@:3}"; }
+  wall() {   # wall NAME KEYRING: a wall's apt with this repository under that keyring
+    mkdir -p "$A/$1/etc/sources.list.d" "$A/$1/etc/preferences.d" "$A/$1/lists/partial" "$A/$1/cache/archives/partial"
+    sed "s|^Signed-By: .*|Signed-By: $2|" "$A/repo/tickerboard.sources" > "$A/$1/etc/sources.list.d/tickerboard.sources"
+    aptq "$1" apt-get update > "$A/$1/update.log" 2>&1
+  }
+  bash "$ROOT/systemd/apt-repo.sh" --out "$A/repo" --gpg-home "$A/key" --new-key "$DEB" "$DEB_NEWER" > "$A/repo.log" 2>&1; RR=$?
+  bash "$ROOT/systemd/apt-repo.sh" --out "$A/other" --gpg-home "$A/otherkey" --new-key "$DEB" >> "$A/repo.log" 2>&1
+  wall good "$A/repo/tickerboard-archive-keyring.gpg"; GOOD=$?
+  CAND=$(aptq good apt-cache policy tickerboard 2>/dev/null | sed -n 's/^ *Candidate: //p')
+  wall bad "$A/other/tickerboard-archive-keyring.gpg"; BAD=$?
+  BADWHY=$(grep -m1 -o -E "NO_PUBKEY [0-9A-F]+|is not signed|invalid signature" "$A/bad/update.log")
+  BADCAND=$(aptq bad apt-cache policy tickerboard 2>/dev/null | sed -n 's/^ *Candidate: //p')
+  DET="$(grep -m1 'dists/stable:' "$A/repo.log"); with its key: apt-get update exit $GOOD, candidate ${CAND:-none}; with another key: exit $BAD (${BADWHY:-no reason}), candidate ${BADCAND:-none}; newer and broken builds $(basename "${DEB_NEWER:-none}") $(basename "${DEB_BROKEN:-none}") ($(( $(date +%s) - T )) s in all)"
+  if [ "$RR" = 0 ] && [ "$GOOD" = 0 ] && [ "$CAND" = "$V1+upgrade1" ] && [ -n "$BADWHY" ] && { [ -z "$BADCAND" ] || [ "$BADCAND" = "(none)" ]; } && [ -f "$DEB_BROKEN" ]; then
+    result apt-repo-signed PASS "$DET"
+  else
+    result apt-repo-signed FAIL "$DET; $(tail -3 "$A/build.log" "$A/repo.log" "$A/bad/update.log" 2>/dev/null | tr '\n' '|')"
+  fi
+fi
 # arm64: the package cross-built with Debian 13's Swift (build-deb.sh --arch arm64) on an arm64 guest
 # whose root is Debian 13's (setup-arm64.sh). Both cached between runs on this machine.
 if [[ " $PHASES " == *" arm64 "* ]]; then
@@ -86,6 +122,9 @@ for PHASE in $PHASES; do
   P="$OUT/$PHASE"; mkdir -p "$P"
   rm -f "$P"/*.ppm "$P"/*.done "$P"/*.shot-request "$P"/journal-*.txt
   if [ "$PHASE" = arm64 ]; then cp "$DEB_ARM64" "$P/tickerboard.deb"; else cp "$DEB" "$P/tickerboard.deb"; fi
+  if [ "$PHASE" = nodisplay ]; then
+    cp "$ROOT/systemd/apt-repo.sh" "$P/"; cp "$DEB_NEWER" "$P/tickerboard-newer.deb"; cp "$DEB_BROKEN" "$P/tickerboard-broken.deb"
+  fi
   cp "$HERE/systemd-guest.sh" "$HERE/touch-inject.py" "$HERE/fb-capture.py" "$FIX"/systemd/*.conf "$DATA" "$P/"
   cat > "$P/params.sh" <<EOF
 WD=$WD PANEL_W=$W PANEL_H=$H SCRUB_Y=400

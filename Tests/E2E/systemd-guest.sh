@@ -374,6 +374,86 @@ fd = os.open("/dev/dri/card0", os.O_RDWR); print("held", flush=True); time.sleep
   DET="$DET; dpkg -P exit $R3, left: ${LEFT:-nothing}"
   { [ "$R3" = 0 ] && [ -z "$LEFT" ]; } || OK=0
   [ "$OK" = 1 ] && result systemd-deb-upgrade-purge PASS "$DET" || result systemd-deb-upgrade-purge FAIL "$DET; $(cat /tmp/dpkg2.log /tmp/dpkg3.log /tmp/dpkg4.log | tail -6 | tr '\n' '|')"
+
+  # --- apt-upgrade-keeps-conffile, apt-upgrade-broken-keeps-old (issue 53 item 3): upgrades as a
+  # fleet does them. A signed repository made with systemd/apt-repo.sh (apt-ftparchive + gpg) holds
+  # this package; the wall adds its keyring and sources entry, `apt-get install tickerboard`; the
+  # owner edits the conffile and runs the fetcher and the bridge; a newer build is published
+  # (build-deb.sh --version: the same binaries stamped with the newer version) and `apt-get upgrade`
+  # takes it: the edit kept, each of the three services restarted once with the new binary, the screen
+  # back, the status file saying the new version. Then a downgrade is refused, and a build whose
+  # postinst fails leaves the running version running. The guest has no network: the host's own
+  # sources are set aside (they would only fail to download).
+  V1=$(dpkg-deb -f "$OUT/tickerboard.deb" Version) V2=$(dpkg-deb -f "$OUT/tickerboard-newer.deb" Version)
+  V3=$(dpkg-deb -f "$OUT/tickerboard-broken.deb" Version)
+  REPO=/srv/tickerboard-apt GH=/root/tickerboard-archive-key
+  APTLOG=/tmp/apt.log; : > $APTLOG
+  AG() { echo "+ apt-get $*" >> $APTLOG; DEBIAN_FRONTEND=noninteractive apt-get -q -y "$@" >> $APTLOG 2>&1; }
+  pub() { bash "$OUT/apt-repo.sh" --out $REPO --gpg-home $GH "$@" >> $APTLOG 2>&1; }
+  mkdir -p /etc/apt/set-aside
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*; do [ -e "$f" ] && mv "$f" /etc/apt/set-aside/; done
+  OK=1 DET=""
+  if pub --new-key "$OUT/tickerboard.deb"; then
+    install -m 0644 $REPO/tickerboard-archive-keyring.gpg /usr/share/keyrings/
+    install -m 0644 $REPO/tickerboard.sources /etc/apt/sources.list.d/
+    AG update && AG install tickerboard; R=$?
+    wait_prop ActiveState active 60
+    DET="published $V1 (signed, $(grep -c '^Package:' $REPO/dists/stable/main/binary-*/Packages) package); apt-get install exit $R: $(dpkg-query -W -f='${Version} ${Status}' tickerboard 2>&1), $(prop ActiveState)"
+    [ "$R" = 0 ] && [ "$(dpkg-query -W -f='${Version}' tickerboard)" = "$V1" ] || OK=0
+  else
+    OK=0 DET="apt-repo.sh failed: $(tail -3 $APTLOG | tr '\n' '|')"
+  fi
+  # The owner's edit: an instrument the fetcher keeps fresh (no network here: it keeps trying) and
+  # the bridge (no broker here: it keeps reconnecting); both running.
+  printf '\n# edited by the admin\n[instrument E2E]\nfile = E2E.csv\nprovider = yahoo\nsymbol = AAPL\n' >> "$CONF"
+  systemctl reload $U
+  systemctl start --no-block tickerboard-fetch.service tickerboard-mqtt.service
+  S() { systemctl show -P "$2" "$1.service"; }
+  running() { [ "$(S "$1" ActiveState)" = active ] && [ "$(S "$1" MainPID)" != 0 ]; }
+  d=$(( $(cs) + 6000 )); until running tickerboard-fetch && running tickerboard-mqtt || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+  d=$(( $(cs) + 3000 )); until [ "$(status_key version)" = "$V1" ] || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+  frames; F0=$FRAMES
+  P0=$(prop MainPID) PF0=$(S tickerboard-fetch MainPID) PM0=$(S tickerboard-mqtt MainPID)
+  DET="$DET; running $V1 (status $(status_key version), frames ${F0:-?}), fetcher $PF0, bridge $PM0"
+  [ "$(status_key version)" = "$V1" ] && [ "$PF0" != 0 ] && [ "$PM0" != 0 ] || OK=0
+  # A newer build is published; the wall upgrades.
+  mark; MARK_UP=$MARK
+  pub "$OUT/tickerboard-newer.deb" || OK=0
+  T=$(cs); AG update && AG upgrade; R=$?; TU=$(secs "$T" "$(cs)") T_DONE=$(cs)
+  wait_prop ActiveState active 60
+  d=$(( $(cs) + 3000 )); until [ "$(status_key version)" = "$V2" ] || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+  TV=$(secs "$T" "$(cs)")
+  wait_frames_above 0 30; TF=$(secs "$T_DONE" "$FRAMES_AT")
+  d=$(( $(cs) + 6000 )); until running tickerboard-fetch && running tickerboard-mqtt || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
+  STARTS=$(journalctl -u $U --since "@$MARK_UP" -o cat | grep -c '^Started ')
+  STOPS=$(journalctl -u $U --since "@$MARK_UP" -o cat | grep -c '^Stopped ')
+  EXE=$(readlink /proc/$(prop MainPID)/exe)
+  DET2="published $V2, apt-get upgrade exit $R in $TU s: $(dpkg-query -W -f='${Version}' tickerboard); conffile $(grep -q '^# edited by the admin$' "$CONF" && echo kept || echo REPLACED) ($(ls /etc/tickerboard/ | tr '\n' ' ')); tickerboard $P0 -> $(prop MainPID) ($STOPS stop, $STARTS start in the journal, NRestarts $(prop NRestarts), exe $EXE); status version $(status_key version) at $TV s from the upgrade's start, frames $FRAMES by $TF s after apt-get returned; fetcher $PF0 -> $(S tickerboard-fetch MainPID) ($(S tickerboard-fetch ActiveState)), bridge $PM0 -> $(S tickerboard-mqtt MainPID) ($(S tickerboard-mqtt ActiveState))"
+  OK2=$OK
+  { [ "$R" = 0 ] && [ "$(dpkg-query -W -f='${Version}' tickerboard)" = "$V2" ] && grep -q '^# edited by the admin$' "$CONF" && [ ! -e "$CONF.dpkg-dist" ] \
+    && [ "$(prop MainPID)" != "$P0" ] && [ "$STARTS" = 1 ] && [ "$(prop ActiveState)" = active ] && [ "$(status_key version)" = "$V2" ] && [ -n "$FRAMES" ] \
+    && [ "$(S tickerboard-fetch MainPID)" != "$PF0" ] && running tickerboard-fetch && [ "$(S tickerboard-mqtt MainPID)" != "$PM0" ] && running tickerboard-mqtt; } || OK2=0
+  [ "$OK2" = 1 ] && result apt-upgrade-keeps-conffile PASS "$DET; $DET2" || result apt-upgrade-keeps-conffile FAIL "$DET; $DET2; $(tail -8 $APTLOG | tr '\n' '|')"
+
+  # A downgrade is not taken without being asked for by name and flag; a broken build (its postinst
+  # fails) leaves the version that runs running: dpkg stops before the restart, apt says so.
+  P2=$(prop MainPID) N2=$(prop NRestarts)
+  AG install "tickerboard=$V1"; RD=$?
+  DOWNWHY=$(grep -m1 '^E: .*downgrade' $APTLOG)
+  pub "$OUT/tickerboard-broken.deb" || OK=0
+  AG update; AG upgrade; RB=$?
+  STATE=$(dpkg-query -W -f='${Version} ${Status}' tickerboard)
+  DET3="apt-get install tickerboard=$V1: exit $RD (\"${DOWNWHY:-no downgrade message}\"); published $V3 (its postinst fails): apt-get upgrade exit $RB ($(grep -m1 -o 'Sub-process [^ ]* returned an error code ([0-9]*)' $APTLOG || echo 'no dpkg error')), dpkg: $STATE; tickerboard $P2 -> $(prop MainPID) ($(prop ActiveState), NRestarts $N2 -> $(prop NRestarts)), status version $(status_key version)"
+  # Alive and on the screen: it answers (SIGUSR1's statistics line) and says it presents. (A picture
+  # at rest draws no frames: a count that does not move is no sign of trouble.)
+  frames
+  if [ "$RD" != 0 ] && [ -n "$DOWNWHY" ] && [ "$RB" != 0 ] && [ "$(prop MainPID)" = "$P2" ] && [ "$(prop ActiveState)" = active ] && [ "$(prop NRestarts)" = "$N2" ] \
+     && [ "$(status_key version)" = "$V2" ] && [ -n "$FRAMES" ] && [ "$(status_key display)" = presenting ]; then
+    result apt-upgrade-broken-keeps-old PASS "$DET3; answering (frames $FRAMES), display $(status_key display)"
+  else
+    result apt-upgrade-broken-keeps-old FAIL "$DET3; frames ${FRAMES:-no answer}, display $(status_key display); $(tail -8 $APTLOG | tr '\n' '|')"
+  fi
+  systemctl stop tickerboard-fetch.service tickerboard-mqtt.service
 fi
 
 # ==================================================================================================

@@ -35,6 +35,9 @@ data = os.path.join(work, "data")
 os.mkdir(data)
 yahoo = os.path.join(PROVIDERS, "yahoo")
 rules = [
+    # A provider that is out of breath: every request answered 429 with a Retry-After of an hour.
+    {"match": "/busy/", "status": 429, "content_type": "text/plain", "body": "Too Many Requests",
+     "headers": {"Retry-After": "3600"}},
     {"match": "/v8/finance/chart/AAPL", "status": 200, "content_type": "application/json",
      "body_file": os.path.join(yahoo, "chart_AAPL_1d_6mo_2025-10-29.json")},
     {"match": "/v8/finance/chart/WSU.DE", "status": 200, "content_type": "application/json",
@@ -92,6 +95,47 @@ try:
            "pid %s %s; exit %d %s" % (pid, "gone" if left else "still running", out.returncode, out.stderr.strip()[-300:]))
     if pid and not left:
         os.kill(pid, signal.SIGKILL)
+
+    # The service's metrics for Prometheus (issue 53 item 4): AAPL from `busy` first, which answers
+    # 429, then from yahoo, which serves. tickerboard-fetch.prom must say one request and one
+    # rate-limit answer for busy (backing off), one good request for yahoo, the file's good fetch,
+    # and pass promtool's lint (fetched by headless-check into the cache; skipped when absent).
+    conf3 = os.path.join(work, "metrics.conf")
+    data3 = os.path.join(work, "data3")
+    os.mkdir(data3)
+    prom = os.path.join(work, "tickerboard-fetch.prom")
+    with open(conf3, "w") as f:
+        f.write("[data]\ndirectory = %s\n[provider busy]\nkind = yahoo\nbase-url = http://127.0.0.1:%s/busy\n"
+                "[provider yahoo]\nbase-url = http://127.0.0.1:%s\n"
+                "[instrument AAPL]\nsymbol = AAPL\nproviders = busy yahoo\ndaily = AAPL.csv\n" % (data3, port, port))
+    service = subprocess.Popen([FETCH, "--config", conf3, "--metrics", prom], stdout=subprocess.DEVNULL,
+                               stderr=open(os.path.join(work, "fetch-service.log"), "w"))
+    def sample(text, line_start):
+        for line in text.splitlines():
+            if line.startswith(line_start + " "):
+                return float(line.split()[-1])
+        return None
+    def served():
+        text = open(prom).read() if os.path.exists(prom) else ""
+        return text if sample(text, 'tickerboard_fetch_requests_total{provider="yahoo"}') else None
+    text = wait_for(served, 60) or ""
+    stop(service, signal.SIGTERM, 20)
+    want = {'tickerboard_fetch_requests_total{provider="busy"}': 1, 'tickerboard_fetch_rate_limited_total{provider="busy"}': 1,
+            'tickerboard_fetch_failures_total{provider="busy"}': 1, 'tickerboard_fetch_provider_backing_off{provider="busy"}': 1,
+            'tickerboard_fetch_requests_total{provider="yahoo"}': 1, 'tickerboard_fetch_failures_total{provider="yahoo"}': 0,
+            'tickerboard_fetch_rate_limited_total{provider="yahoo"}': 0, 'tickerboard_fetch_provider_backing_off{provider="yahoo"}': 0}
+    got = {k: sample(text, k) for k in want}
+    good = sample(text, 'tickerboard_fetch_last_success_timestamp_seconds{instrument="AAPL",slot="daily"}')
+    promtool = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "tickerboard", "promtool", "usr", "bin", "promtool")
+    lint = "promtool not in the cache (headless-check.py fetches it): not run"
+    lint_ok = True
+    if os.access(promtool, os.X_OK) and text:
+        r = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True, text=True)
+        lint_ok = r.returncode == 0 and not (r.stdout + r.stderr).strip()
+        lint = "promtool check metrics clean" if lint_ok else "promtool: " + (r.stdout + r.stderr).strip().replace("\n", "; ")[:300]
+    result("fetch-metrics-per-provider", got == want and good is not None and abs(good - time.time()) < 120 and lint_ok,
+           "%s; last success %s; %s" % (", ".join("%s %s" % (k.split("{")[0][len("tickerboard_fetch_"):] + "{" + k.split("{")[1], v)
+                                                  for k, v in got.items()), good, lint))
 
     state = os.path.join(work, "s.json")
     daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless", "--size", "480x270",
