@@ -211,6 +211,18 @@ try:
     pub("tickerboard/hall/instrument/set", "A")
     result("mqtt-broker-restart-survived", bool(again) and bool(status_is(instrument_id="A")), "%d" % len(again))
 
+    # The daemon stops (the bridge goes on): Home Assistant sees the wall unavailable, not its last
+    # prices as live; the daemon back, available again and commands work (issue 53 item 5).
+    stop(daemon, signal.SIGTERM, 15)
+    down = wait_for(lambda: sub("tickerboard/hall/availability", 1, 5) == ["tickerboard/hall/availability offline"], 60)
+    daemon = subprocess.Popen([BIN, "run", "--config", conf, "--display", "headless", "--size", "800x480",
+                               "--control", sock, "--status", state],
+                              stderr=open(os.path.join(work, "daemon-2.log"), "w"), stdout=subprocess.DEVNULL)
+    up = wait_for(lambda: sub("tickerboard/hall/availability", 1, 5) == ["tickerboard/hall/availability online"], 60)
+    pub("tickerboard/hall/instrument/set", "A")
+    result("mqtt-daemon-stopped-offline", bool(down) and bool(up) and bool(status_is(instrument_id="A")),
+           "daemon stopped: %s; started again: %s" % ("offline" if down else "still online", "online" if up else "not online"))
+
     # The bridge dies without a word: the broker publishes its last will.
     bridge.kill()
     bridge.wait()
