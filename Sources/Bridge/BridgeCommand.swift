@@ -68,15 +68,13 @@ public enum BridgeCommand {
     /// The `[mqtt]` keys of the file and its drop-ins, in order; other sections are the daemon's.
     static func load(path: String, dropIns: [String]) -> (MQTTSettings, [(text: String, error: Bool)]) {
         var settings = MQTTSettings()
-        var problems: [(String, Bool)] = []
-        for file in [path] + dropIns {
-            let bytes: [UInt8]
-            do { bytes = try RegularFile.read(file, limit: 1 << 20) } catch {
-                problems.append(("\(file): cannot read: \(error)", true))
-                continue
-            }
+        // (file, line, text, error): bounded as the daemon's (ConfigSources: issue 54 item 18).
+        var problems: [(file: String, line: Int, text: String, error: Bool)] = []
+        let read = ConfigSources.read([path] + dropIns)
+        if let p = read.unreadable { problems.append((p.file, 0, "\(p.file): cannot read: \(p.message)", true)) }
+        for (text, file) in read.sources {
             var section = ""
-            for (index, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = String(raw).trimmingSpaces
                 if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
                 if line.hasPrefix("[") {
@@ -89,11 +87,16 @@ public enum BridgeCommand {
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
                 switch settings.apply(key, value) {
                 case .ok: break
-                case .invalid(let message): problems.append(("\(file):\(index + 1): \(key): \(message)", true))
-                case .unknown: problems.append(("\(file):\(index + 1): \(key): unknown key in [mqtt] (known: \(MQTTSettings.keys.joined(separator: ", ")))", false))
+                case .invalid(let message): problems.append((file, index + 1, "\(file):\(index + 1): \(key): \(message)", true))
+                case .unknown:
+                    problems.append((file, index + 1, "\(file):\(index + 1): \(key): unknown key in [mqtt] (known: \(MQTTSettings.keys.joined(separator: ", ")))", false))
                 }
             }
         }
-        return (settings, problems)
+        // The bound first: it must not be hidden among a file's 40 shown messages.
+        if let p = read.over { problems.insert((p.file, p.line, "\(p.file):\(p.line): \(p.message)", true), at: 0) }
+        let shown = ConfigSources.summarized(problems, file: \.file, line: \.line, isError: \.error, text: \.text,
+                                             make: { (file: $0, line: $1, text: "\($0):\($1): \($2)", error: $3) })
+        return (settings, shown.map { ($0.text, $0.error) })
     }
 }

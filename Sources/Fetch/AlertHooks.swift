@@ -288,6 +288,7 @@ public final class AlertHooks {
         if queued.count >= Self.maximumQueued {
             let dropped = queued.removeFirst()
             log.write(.error, "alert \(dropped.message): dropped: \(Self.maximumQueued) alert commands wait already")
+            rearm([dropped])
         }
         queued.append(firing)
         if let why { log.write(.notice, "alert \(firing.message): its command waits (\(why))") }
@@ -355,6 +356,19 @@ public final class AlertHooks {
         for pid in all { launcher.kill(pid) }
         for pid in all { _ = launcher.reap(pid) }
         running = []
+        rearm(queued)
+        queued = []
+    }
+
+    /// Firings whose commands never ran (still waiting at the end, or dropped from a full queue):
+    /// their alerts are armed again and saved so, and a start that finds the condition still true
+    /// fires them then (issue 54 item 15: they were lost while their alerts stayed disarmed).
+    func rearm(_ firings: [AlertFiring]) {
+        guard !firings.isEmpty else { return }
+        for firing in firings { states[firing.alert.name, default: AlertState()].armed = true }
+        save()
+        log.write(.warning, "\(firings.count) alert firing\(firings.count == 1 ? "" : "s") not carried out ("
+                  + firings.map(\.alert.name).joined(separator: ", ") + "): armed again, to fire at the next look if still true")
     }
 
     /// Takes over the children of the hooks before a reload, so they are still collected.

@@ -76,15 +76,15 @@ public struct FetchConfig: Sendable, Equatable {
     /// Reads `path` and then its drop-ins (`dropIns`, in order: `ConfigDropIns.files`), as the daemon does.
     /// `refused`: drop-ins not read (`ConfigDropIns.scan`), each said as a warning.
     public static func load(path: String, dropIns: [String] = [], refused: [ConfigDropIns.Refused] = []) -> (FetchConfig, [Issue]) {
-        var sources: [(text: String, file: String)] = []
-        for file in [path] + dropIns {
-            switch Result(catching: { () throws(FeedError) in try FeedFileReader.read(path: file, limit: 1 << 20) }) {
-            case .success(let bytes): sources.append((String(decoding: bytes, as: UTF8.self), file))
-            case .failure(let error): return (FetchConfig(), [Issue(file: file, line: 0, message: "\(error)", isError: true)])
-            }
-        }
-        let (config, issues) = parse(sources)
-        return (config, refused.map { Issue(file: $0.file, line: 0, message: $0.reason, isError: false) } + issues)
+        // Within the bounds the daemon keeps too (ConfigSources: issue 54 item 18).
+        let read = ConfigSources.read([path] + dropIns)
+        if let p = read.unreadable { return (FetchConfig(), [Issue(file: p.file, line: p.line, message: p.message, isError: true)]) }
+        let (config, issues) = parse(read.sources)
+        let over = read.over.map { [Issue(file: $0.file, line: $0.line, message: $0.message, isError: true)] } ?? []
+        // The bound first: it must not be hidden among a file's 40 shown messages.
+        let all = refused.map { Issue(file: $0.file, line: 0, message: $0.reason, isError: false) } + over + issues
+        return (config, ConfigSources.summarized(all, file: \.file, line: \.line, isError: \.isError, text: \.message,
+                                                 make: { Issue(file: $0, line: $1, message: $2, isError: $3) }))
     }
 
     public static func parse(_ text: String, file: String) -> (FetchConfig, [Issue]) {

@@ -127,6 +127,10 @@ final class ControlServer {
         if events.contains(.writable) { flush(client) }
         guard clients[client.id] != nil, !client.closing,
               events.contains(.readable) || events.contains(.hangup) || events.contains(.error) else { return }
+        // A request that began here has a deadline of its own (its whole time, issue 54 item 12),
+        // sooner than the silence the timer was set for: the timer follows (a trickle was dropped
+        // only at the 60 s of silence counted from the connect).
+        defer { armIdle() }
         // A bounded read per wakeup: a client that streams cannot keep the loop from the display.
         for _ in 0..<16 {
             let received: (bytes: [UInt8], descriptors: [FileDescriptor])

@@ -218,6 +218,33 @@ final class FakeLauncher: AlertLauncher {
         #expect(log.lines.filter { $0.contains("dropped") }.isEmpty)
     }
 
+    /// Issue 54 item 15, the end: firings still waiting when the fetcher stops (the service's end,
+    /// or --once while the rate holds them) are not lost with their alerts disarmed: the alerts are
+    /// armed again and saved so, and the next start fires them while the condition holds.
+    @Test func waitingFiringsSurviveTheEnd() throws {
+        var extra = ""
+        for i in 1...6 { extra += "\n[alert up\(i)]\ninstrument = AAPL\nabove = \(290 + i)\n" }
+        let c = config(extra)
+        let statePath = "/tmp/tb-alert-end-\(getpid()).state"
+        defer { unlink(statePath) }
+        let fake = FakeLauncher()
+        let hooks = try #require(AlertHooks(config: c, launcher: fake, log: FetchLog { _, _ in }, statePath: statePath))
+        var price = "290"
+        let observe: (String, Int64) -> AlertObservation? = { _, t in
+            AlertObservation(price: ExactDecimal(price)!, previousClose: ExactDecimal("290")!, priceTime: t, day: Self.day)
+        }
+        hooks.judge(instrument: "AAPL", now: Self.t0, observe: observe)
+        price = "299"
+        #expect(hooks.judge(instrument: "AAPL", now: Self.t0 + 60, observe: observe).count == 6)
+        #expect(hooks.queued.map(\.alert.name) == ["up5", "up6"], "four places; two wait")
+        hooks.killAll()
+        // The next start reads the saved states: the four that ran stay disarmed, the two that waited fire.
+        let fake2 = FakeLauncher()
+        let again = try #require(AlertHooks(config: c, launcher: fake2, log: FetchLog { _, _ in }, statePath: statePath))
+        #expect(again.judge(instrument: "AAPL", now: Self.t0 + 120, observe: observe).map(\.alert.name) == ["up5", "up6"])
+        #expect(fake2.started.count == 2)
+    }
+
     /// A reload that removes every alert command while one runs: the old hooks stay to collect it
     /// (no zombie), judge nothing more, and are spent once it has ended.
     @Test func reloadWithoutCommandsStillCollects() throws {

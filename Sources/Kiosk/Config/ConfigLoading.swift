@@ -5,35 +5,18 @@ import LinuxIO
 // Reading the config file is the shell's: the core parses text it is handed.
 
 extension Config {
-    /// The config file and its drop-ins together, read at most.
-    public static let totalBytesLimit = 4 << 20
-
     /// Reads and parses `path` and its drop-ins (`dropInDirectory`, default `conf.d` beside it:
-    /// `ConfigDropIns`). A missing or unreadable file is one error naming it; a missing drop-in
-    /// directory is none.
+    /// `ConfigDropIns`), within `ConfigSources`' bounds. A missing or unreadable file is one error
+    /// naming it; a missing drop-in directory is none.
     public static func load(path: String, dropInDirectory: String? = nil) -> (Config, [ConfigIssue]) {
-        var sources: [(text: String, file: String)] = []
-        let directory = dropInDirectory ?? ConfigDropIns.defaultDirectory(for: path)
-        let scan = ConfigDropIns.scan(directory)
-        var total = 0
-        var unread: [String] = []
-        for file in [path] + scan.files {
-            // The config and its drop-ins together: a megabyte each, four in all.
-            guard unread.isEmpty else { unread.append(file); continue }
-            switch readTextFile(file) {
-            case .success(let text):
-                total += text.utf8.count
-                if total > Config.totalBytesLimit { unread.append(file); continue }
-                sources.append((text, file))
-            case .failure(let reason):
-                return (Config(), [ConfigIssue(file: file, line: 0, key: "", message: reason.message, severity: .error)])
-            }
+        let scan = ConfigDropIns.scan(dropInDirectory ?? ConfigDropIns.defaultDirectory(for: path))
+        let read = ConfigSources.read([path] + scan.files)
+        func issue(_ p: ConfigSources.Problem, _ severity: ConfigIssue.Severity) -> ConfigIssue {
+            ConfigIssue(file: p.file, line: p.line, key: "", message: p.message, severity: severity)
         }
-        let (config, issues) = parse(sources)
-        let over = unread.first.map {
-            ConfigIssue(file: $0, line: 0, key: "", message: "not read, nor the \(unread.count - 1) drop-in(s) after it: the config "
-                            + "and its drop-ins are limited to \(Config.totalBytesLimit >> 20) MB in all", severity: .error)
-        }
+        if let unreadable = read.unreadable { return (Config(), [issue(unreadable, .error)]) }
+        let (config, issues) = parse(read.sources)
+        let over = read.over.map { issue($0, .error) }
         return (config, scan.refused.map { ConfigIssue(file: $0.file, line: 0, key: "", message: $0.reason, severity: .warning) }
                     + issues + (over.map { [$0] } ?? []))
     }

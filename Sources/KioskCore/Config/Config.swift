@@ -243,29 +243,11 @@ public struct Config: Equatable, Sendable {
 
     private static func parseAll(_ sources: [(text: String, file: String)]) -> (Config, [ConfigIssue]) {
         let mainFile = sources.first?.file ?? ""
-        // At most `Limits.configLines` lines in all: thirty drop-ins of a megabyte of unknown keys
-        // held 657 MB and printed 2.7 million warnings (issue 54). The rest is not read, and says so.
-        var budget = Limits.configLines
-        var cut: ConfigIssue?
-        var parsed: [ConfigFile] = []
-        for source in sources {
-            guard budget > 0 else { break }
-            var text = Substring(source.text)
-            var lines = 0
-            var end = text.utf8.startIndex
-            for i in text.utf8.indices where text.utf8[i] == UInt8(ascii: "\n") {
-                lines += 1
-                if lines == budget { end = i; break }
-            }
-            if lines == budget, text.utf8.index(after: end) < text.utf8.endIndex {
-                text = text[..<end]
-                cut = ConfigIssue(file: source.file, line: budget + 1, key: "",
-                                  message: "more than \(Limits.configLines) lines in the config and its drop-ins: "
-                                      + "the rest of this file and the files after it are not read", severity: .error)
-            }
-            budget -= lines
-            parsed.append(ConfigFile(text: String(text), file: source.file))
-        }
+        // At most `ConfigSources.totalLines` lines in all (issue 54: thirty drop-ins of a megabyte of
+        // unknown keys held 657 MB and printed 2.7 million warnings). The rest is not read, and says so.
+        let (bounded, over) = ConfigSources.limitLines(sources)
+        let cut = over.map { ConfigIssue(file: $0.file, line: $0.line, key: "", message: $0.message, severity: .error) }
+        let parsed = bounded.map { ConfigFile(text: $0.text, file: $0.file) }
         var config = Config()
         var issues = parsed.flatMap(\.issues) + (cut.map { [$0] } ?? [])
         var reportedSections: Set<String> = []
@@ -824,8 +806,6 @@ enum Limits {
     static let instruments = 100
     static let scheduleClauses = 32
     static let renderThreads = 8
-    /// Lines of the config and its drop-ins together (256 instruments of 20 keys are 5,000).
-    static let configLines = 50_000
 }
 
 func parseBool(_ v: String) -> Bool? {

@@ -1,4 +1,5 @@
 import Control
+import Feed
 
 /// One problem in a config file, as `check-config` prints it: `FILE:LINE: key: message`.
 public struct ConfigIssue: Equatable, Sendable, CustomStringConvertible {
@@ -24,31 +25,10 @@ public struct ConfigIssue: Equatable, Sendable, CustomStringConvertible {
     /// At most `perFile` issues of each file, then one that counts the rest and names the first of
     /// them (an error when any of them is): a file of a million unknown keys is one screen of
     /// messages, not a million lines in the journal.
-    public static func summarized(_ issues: [ConfigIssue], perFile: Int = 40) -> [ConfigIssue] {
-        var shown: [String: Int] = [:]
-        var hidden: [String: (count: Int, first: ConfigIssue, error: Bool)] = [:]
-        var order: [String] = []
-        var out: [ConfigIssue] = []
-        for issue in issues {
-            let n = shown[issue.file, default: 0]
-            if n < perFile {
-                shown[issue.file] = n + 1
-                out.append(issue)
-            } else if let h = hidden[issue.file] {
-                hidden[issue.file] = (h.count + 1, h.first, h.error || issue.severity == .error)
-            } else {
-                hidden[issue.file] = (1, issue, issue.severity == .error)
-                order.append(issue.file)
-            }
-        }
-        for file in order {
-            guard let h = hidden[file] else { continue }
-            out.append(ConfigIssue(file: file, line: h.first.line, key: "",
-                                   message: "and \(h.count) more \(h.error ? "problems" : "warnings") in this file, not listed "
-                                       + "(the first of them: \(h.first.key.isEmpty ? "" : h.first.key + ": ")\(h.first.message))",
-                                   severity: h.error ? .error : .warning))
-        }
-        return out
+    public static func summarized(_ issues: [ConfigIssue], perFile: Int = ConfigSources.messagesPerFile) -> [ConfigIssue] {
+        ConfigSources.summarized(issues, perFile: perFile, file: \.file, line: \.line, isError: { $0.severity == .error },
+                                 text: { ($0.key.isEmpty ? "" : $0.key + ": ") + $0.message },
+                                 make: { ConfigIssue(file: $0, line: $1, key: "", message: $2, severity: $3 ? .error : .warning) })
     }
 }
 
@@ -80,6 +60,21 @@ struct ConfigFile {
         return "\"" + (line.count > limit ? String(line.prefix(limit - 1)) + "…" : String(line)) + "\""
     }
 
+    /// A line that did not parse, as a message says it: never quoted. A drop-in may be a link to a
+    /// key file inside the config's directory, or any file `check-config` is handed: a key, a password
+    /// or a line of `/etc/shadow` reads like config text and must not reach the journal (issue 54
+    /// item 19). Its first word is named only when it is a key or section this program knows, so a
+    /// typo such as `cycle-interval 3s` still says where to look.
+    static func unparsed<S: StringProtocol>(_ line: S) -> String {
+        let word = String(line.drop { $0 == "[" }.prefix { !" \t:=]".contains($0) }).lowercased()
+        let known = Config.sectionKeys.contains { entry in
+            entry.keys.contains(word) || entry.section.split(separator: " ").first.map(String.init) == word
+        }
+        return known && !word.isEmpty
+            ? "a line of \(line.count) characters beginning with \"\(word)\" (the rest not shown)"
+            : "a line of \(line.count) characters (not shown: it may be no config text)"
+    }
+
     init(text: String, file: String) {
         var section = ""
         var lineNumber = 0
@@ -94,7 +89,7 @@ struct ConfigFile {
             if trimmed.hasPrefix("[") {
                 guard trimmed.hasSuffix("]"), trimmed.count > 2 else {
                     issues.append(ConfigIssue(file: file, line: lineNumber, key: "",
-                                              message: "expected a section header like [display], found \(Self.excerpt(trimmed))",
+                                              message: "expected a section header like [display], found \(Self.unparsed(trimmed))",
                                               severity: .error))
                     section = "?"
                     continue
@@ -109,7 +104,7 @@ struct ConfigFile {
             }
             guard let eq = trimmed.firstIndex(of: "=") else {
                 issues.append(ConfigIssue(file: file, line: lineNumber, key: "",
-                                          message: "expected \"key = value\", found \(Self.excerpt(trimmed))", severity: .error))
+                                          message: "expected \"key = value\", found \(Self.unparsed(trimmed))", severity: .error))
                 continue
             }
             let key = String(trimmed[..<eq]).trimmingWhitespace().lowercased()

@@ -33,6 +33,17 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fuzzCheck(issue.description.hasPrefix("fuzz.conf:"), "issues are located: \(issue)")
         fuzzCheck(!issue.description.contains("\n"), "issues are one line")
     }
+    // A line that is no config (no "=", no section, no comment) is never echoed in its own message
+    // (issue 54 item 19: a drop-in linked to a key file printed the key): no message of that line
+    // holds it whole (but a line that is nothing but a key's name, said by that name).
+    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    for (index, raw) in lines.enumerated() {
+        let line = Substring(raw.hasSuffix("\r") ? raw.dropLast() : raw).trimmingWhitespace()
+        guard line.count >= 12, !line.contains("="), !line.hasPrefix("#"), !line.hasPrefix(";"), !line.hasPrefix("[") else { continue }
+        let keyName = ConfigFile.unparsed(line).hasSuffix("beginning with \"\(line.lowercased())\" (the rest not shown)")
+        fuzzCheck(keyName || !issues.contains { $0.line == index + 1 && $0.message.contains(line) },
+                  "line \(index + 1), not config text, is echoed: \(line.count) characters")
+    }
     // A reload of the same text must agree with the parse on whether it is acceptable (checked on
     // one input in eight: the parse is the same work again).
     let errors = issues.contains { $0.severity == .error }
