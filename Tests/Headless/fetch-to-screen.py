@@ -96,6 +96,26 @@ try:
     if pid and not left:
         os.kill(pid, signal.SIGKILL)
 
+    # The same daemonizing command under the service (not --once): the fetcher, its reaper, kills
+    # what the command left once the command's time (2 s) is over, and goes on running.
+    pidfile2 = os.path.join(work, "daemonized-service.pid")
+    data2 = os.path.join(work, "data-service")
+    os.mkdir(data2)
+    conf4 = os.path.join(work, "alert-service.conf")
+    with open(conf4, "w") as f:
+        f.write(open(conf2).read().replace(data, data2).replace(pidfile, pidfile2))
+    service = subprocess.Popen([FETCH, "--config", conf4, "--metrics", "off"], stdout=subprocess.DEVNULL,
+                               stderr=open(os.path.join(work, "fetch-alert-service.log"), "w"))
+    pid2 = wait_for(lambda: int(open(pidfile2).read().strip()) if os.path.exists(pidfile2) and open(pidfile2).read().strip() else None, 60)
+    left2 = pid2 is not None and wait_for(lambda: gone(pid2), 30)
+    alive = service.poll() is None
+    stop(service, signal.SIGTERM, 20)
+    result("fetch-service-daemonized-alert-command-ends", pid2 is not None and bool(left2) and alive,
+           "pid %s %s; the fetcher %s" % (pid2, "killed after the command's time" if left2 else "still running",
+                                         "still running" if alive else "ended"))
+    if pid2 and not left2:
+        os.kill(pid2, signal.SIGKILL)
+
     # The service's metrics for Prometheus (issue 53 item 4): AAPL from `busy` first, which answers
     # 429, then from yahoo, which serves. tickerboard-fetch.prom must say one request and one
     # rate-limit answer for busy (backing off), one good request for yahoo, the file's good fetch,
