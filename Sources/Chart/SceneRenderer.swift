@@ -138,7 +138,9 @@ public final class SceneRenderer {
                 .draw(frame.chart, painter: screen.painter, on: canvas, at: frame.sceneTime)
             canvas.clip = canvas.buffer.bounds
         }
-        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: screen.palette, text: text, fit: &bannerFit)
+        // (The selector's touch band begins at the plot's foot: `TickerLayout.range(atX:y:)`.)
+        banner?.draw(on: canvas, regions: lastRedrawnRegions, palette: screen.palette, text: text, fit: &bannerFit,
+                     selectorTop: screen.layout.plot.bottom)
         return canvas
     }
 

@@ -74,6 +74,8 @@ package final class Daemon: KioskShell {
     private var hotplugMonitor: UEventMonitor?
     private var hotplugRegistration: EventLoop.Registration?
     private var input: InputDevices?
+    /// The touchscreens attached now (their ids): the banner leaves the range selector free while any is.
+    private var touchScreens: Set<Int> = []
     private var inputRegistration: EventLoop.Registration?
     private var gestures = GestureRecognizer(width: 0, height: 0)
     private var liveData: LiveData?
@@ -754,6 +756,7 @@ package final class Daemon: KioskShell {
     package func openInput() {
         if let inputRegistration { loop.remove(inputRegistration); self.inputRegistration = nil }
         input = nil
+        if !touchScreens.isEmpty { touchScreens = []; send(.touchScreen(present: false)) }
         guard config.inputEnabled, options.displayChoice.isPhysical else { return }
         let calibration = config.calibration.flatMap { CalibrationMatrix($0.map(Float.init)) }
         do {
@@ -769,6 +772,13 @@ package final class Daemon: KioskShell {
         }
     }
 
+    /// The core hears whether any touchscreen is attached, when that changes.
+    private func noteTouchScreen(_ id: Int, present: Bool) {
+        let before = !touchScreens.isEmpty
+        if present { touchScreens.insert(id) } else { touchScreens.remove(id) }
+        if before != !touchScreens.isEmpty { send(.touchScreen(present: !touchScreens.isEmpty)) }
+    }
+
     private func handleInput() {
         guard let input else { return }
         for event in input.dispatch() {
@@ -780,6 +790,11 @@ package final class Daemon: KioskShell {
             }
             // Collected first: the recognizer must not be in use while the core's effects run.
             if case .deviceAdded = event { applyTouchLayout() }
+            switch event {
+            case .deviceAdded(let info) where info.capabilities.contains(.touch): noteTouchScreen(info.id, present: true)
+            case .deviceRemoved(let info) where info.capabilities.contains(.touch): noteTouchScreen(info.id, present: false)
+            default: break
+            }
             var recognized: [Gesture] = []
             gestures.process(event) { recognized.append($0) }
             let target = touchExtra

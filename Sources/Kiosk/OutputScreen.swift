@@ -132,7 +132,7 @@ final class OutputScreen {
                 count(drawCPU: 0, drawn: black.width * black.height, copied: bytes, frame: black.width * black.height)
                 return (.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)), false)
             }
-            renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold) }
+            renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold, aboveSelector: plan.bannerAboveSelector) }
             // The level: software dimming scales the colours as they are drawn (the core asks for
             // a whole redraw when the level changes).
             var redraw = plan.redraw

@@ -165,6 +165,9 @@ public enum KioskEvent: Sendable {
     /// someone is there. It wakes the screen like a touch and restarts the idle countdown, but does
     /// not hold the cycle (a sensor that fires whenever someone walks by must not freeze it).
     case presence
+    /// Whether a touchscreen is attached now (the shell tells when the answer changes): a banner
+    /// then sits above the range selector, which a finger must still reach (issue 52 item 8).
+    case touchScreen(present: Bool)
     /// The ambient-light sensor's reading in lux (`[power] light-sensor`); nil: it cannot be read.
     case ambientLight(lux: Double?)
     /// What the HDMI-CEC adapter said (claimed, gone, the TV's power, a transmit's outcome).
@@ -272,6 +275,8 @@ public struct FramePlan: Equatable {
     public var settled: Bool
     /// A message over the picture (`ctl message`), nil for none.
     public var banner: String?
+    /// On a touch screen the banner takes the band above the range selector, not the selector.
+    public var bannerAboveSelector = false
     /// The ticker tape, nil for none: with `full` the tape alone is the picture, with `bottom` or
     /// `top` the scene is laid out in what the band leaves (`TapeLayout.contentArea`) and placed there.
     /// The tape moves every frame; `settled` is about the scene.
@@ -499,6 +504,8 @@ public final class KioskCore {
     public private(set) var controlLevel: Int?
     /// The banner `ctl message` put up, until when (core monotonic seconds).
     private var message: (text: String, until: Double)?
+    /// A touchscreen is attached: the banner leaves the range selector free.
+    private var touchScreen = false
     /// The banner of an alert of the instrument on screen, while it lasts (a message goes first).
     private var shownAlertBanner: String?
 
@@ -617,6 +624,13 @@ public final class KioskCore {
         case .key(let command): handle(command)
         case .presence:
             if noteActivity() { log(.notice, "power: screen on: a presence key") }
+        case .touchScreen(let present):
+            guard present != touchScreen else { break }
+            touchScreen = present
+            if message != nil || shownAlertBanner != nil {
+                needs.insert(.picture)
+                needs.insert(.wholeCopy)
+            }
         case .ambientLight(let lux):
             let before = ambient.lux
             if ambient.reading(lux: lux, at: now.mono) { decidePower() }
@@ -1350,6 +1364,7 @@ public final class KioskCore {
         plan.shiftByScanout = byScanout
         plan.redraw = sceneChanging || full || (!byScanout && !tapeOn)
         plan.brightness = brightness
+        plan.bannerAboveSelector = touchScreen
         // Software dimming changes every pixel; a backlight changes none of them.
         if relit && displayInfo?.backlight == nil { plan.fullCopy = true; plan.redraw = true }
         presentedBrightness = brightness

@@ -7,8 +7,9 @@
 #             module-loaded-after-unit (vivid's CEC after the start), pi-desktop-holds-master,
 #             fbdev-rgb565 (vkms' fbdev at 16 bpp: video=Virtual-1:1024x768-16),
 #             systemd-reload-broken-config, systemd-journal-priorities,
-#             systemd-watchdog-restarts-stopped (kill -STOP), systemd-start-limit, systemd-deb-upgrade-purge,
-#             apt-upgrade-keeps-conffile, apt-upgrade-broken-keeps-old (a signed repository made
+#             screenshot-into-frozen-fs, systemd-watchdog-restarts-stopped (kill -STOP),
+#             systemd-start-limit, apt-upgrade-keeps-conffile, apt-upgrade-broken-keeps-old,
+#             systemd-deb-remove-purge (installed at boot with apt from a signed repository made
 #             with systemd/apt-repo.sh; apt-repo-signed checks its signature on this machine first)
 #   bochs:    (a Pi's layout: vgem as card0, bochs after it; the default backend, device by-path)
 #             pi-topology-monitor-off-at-boot, systemd-output-unplugged-survives, output-without-uevent, systemd-first-boot-before-data,

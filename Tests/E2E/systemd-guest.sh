@@ -167,14 +167,36 @@ fi
 # is built, wrong on this booted system), and man-db's trigger would rebuild the whole manual index
 # over 9p (minutes under TCG). Neither belongs to the package under test.
 rm -f /usr/sbin/policy-rc.d /var/lib/man-db/auto-update
+# nodisplay installs as a fleet does (issue 53 item 3): from a signed repository made with
+# systemd/apt-repo.sh (apt-ftparchive + gpg), the wall given its keyring and sources entry, then
+# `apt-get install tickerboard`; the others with `dpkg -i` (bochs: over an image builder's config).
+# The guest has no network: the host's own sources are set aside (they would only fail to download).
+REPO=/srv/tickerboard-apt GH=/root/tickerboard-archive-key APTLOG=/tmp/apt.log
+AG() { echo "+ apt-get $*" >> $APTLOG; DEBIAN_FRONTEND=noninteractive apt-get -q -y "$@" >> $APTLOG 2>&1; }
+pub() { bash "$OUT/apt-repo.sh" --out $REPO --gpg-home $GH "$@" >> $APTLOG 2>&1; }
 T=$(cs)
-dpkg -i $DPKG_OPTS "$OUT/tickerboard.deb" > /tmp/dpkg.log 2>&1; DPKG=$?
-log "dpkg -i $DPKG_OPTS: exit $DPKG in $(secs "$T" "$(cs)") s; enabled: $(systemctl is-enabled $U 2>&1)"
+if [ "$PHASE" = nodisplay ]; then
+  HOW="apt-get install from a signed repository"
+  mkdir -p /etc/apt/set-aside
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*; do [ -e "$f" ] && mv "$f" /etc/apt/set-aside/; done
+  if pub --new-key "$OUT/tickerboard.deb"; then
+    install -m 0644 $REPO/tickerboard-archive-keyring.gpg /usr/share/keyrings/
+    install -m 0644 $REPO/tickerboard.sources /etc/apt/sources.list.d/
+    AG update && AG install tickerboard; DPKG=$?
+  else
+    DPKG="apt-repo.sh failed"
+  fi
+  cp $APTLOG /tmp/dpkg.log
+else
+  HOW="dpkg -i $DPKG_OPTS"
+  dpkg -i $DPKG_OPTS "$OUT/tickerboard.deb" > /tmp/dpkg.log 2>&1; DPKG=$?
+fi
+log "$HOW: exit $DPKG in $(secs "$T" "$(cs)") s; enabled: $(systemctl is-enabled $U 2>&1)"
 sed 's/^/  dpkg: /' /tmp/dpkg.log
 if [ "$DPKG" != 0 ] || [ "$(systemctl is-enabled $U 2>&1)" != enabled ]; then
-  result systemd-deb-install-$PHASE FAIL "dpkg -i exit $DPKG, is-enabled $(systemctl is-enabled $U 2>&1); $(tail -3 /tmp/dpkg.log | tr '\n' '|')"
+  result systemd-deb-install-$PHASE FAIL "$HOW: exit $DPKG, is-enabled $(systemctl is-enabled $U 2>&1); $(tail -3 /tmp/dpkg.log | tr '\n' '|')"
 else
-  result systemd-deb-install-$PHASE PASS "dpkg -i $DPKG_OPTS exit 0 in $(secs "$T" "$(cs)") s; enabled; $(dpkg-query -W -f='${Package} ${Version} ${Status}' tickerboard); conffile $(dpkg-query -W -f='${Conffiles}' tickerboard | awk 'NF { print $1 }')$([ -n "$DPKG_OPTS" ] && cmp -s "$CONF" "$OUT/kms-cycling.conf" && echo ' (the pre-seeded one, kept)')"
+  result systemd-deb-install-$PHASE PASS "$HOW: exit 0 in $(secs "$T" "$(cs)") s; enabled; $(dpkg-query -W -f='${Package} ${Version} ${Status}' tickerboard); conffile $(dpkg-query -W -f='${Conffiles}' tickerboard | awk 'NF { print $1 }')$([ -n "$DPKG_OPTS" ] && cmp -s "$CONF" "$OUT/kms-cycling.conf" && echo ' (the pre-seeded one, kept)')"
 fi
 wait_prop ActiveState active 60
 log "after install: $(describe)"
@@ -306,6 +328,41 @@ fd = os.open("/dev/dri/card0", os.O_RDWR); print("held", flush=True); time.sleep
     result systemd-journal-priorities FAIL "notice 'display:' $NOTICE, warning/err config $WARN, raw <N> prefixes $RAW, identifier lines $IDENT; $(journalctl _SYSTEMD_UNIT=$U -b -o verbose -n 2 | grep -E 'PRIORITY|MESSAGE' | tr '\n' '|')"
   fi
 
+  # --- screenshot-into-frozen-fs (issue 54 item 10): `ctl screenshot > FILE` where FILE is on a
+  # file system whose writes stall (a hung NFS or sshfs mount; here an ext4 image frozen with
+  # fsfreeze, whose writes block in the kernel until it is thawed). The write is the daemon's, on
+  # its own thread: the loop goes on (frames, `ctl status`, the watchdog: no restart for 2 x
+  # WatchdogSec), a second screenshot meanwhile is told busy, and after the thaw the first PNG is whole.
+  FZ=/tmp/frozen-fs; mkdir -p $FZ; modprobe loop 2>/dev/null
+  FOK=1 FDET=""
+  # (The file is opened before the freeze, on descriptor 7: opening a file on a frozen ext4 blocks
+  # the opener itself, which would hold this shell, not the daemon.)
+  if truncate -s 64M /tmp/frozen.img && mkfs.ext4 -q -F /tmp/frozen.img && mount -o loop /tmp/frozen.img $FZ && exec 7>> $FZ/shot.png \
+     && sync && fsfreeze --freeze $FZ; then
+    PIDZ=$(prop MainPID) NZ=$(prop NRestarts)
+    frames; FZ0=$FRAMES
+    tickerboard ctl screenshot >&7 2> /tmp/frozen-ctl.err &
+    CP=$!
+    exec 7>&-
+    window $((2 * WD)); ZWIN=$?
+    frames; FZ1=$FRAMES
+    ST=$(tickerboard ctl status 2>&1 | head -c 200)
+    SECOND=$(tickerboard ctl screenshot 2>&1 > /tmp/second.png | head -1)
+    fsfreeze --unfreeze $FZ
+    d=$(( $(cs) + 3000 )); while kill -0 $CP 2>/dev/null && [ "$(cs)" -lt "$d" ]; do sleep 0.2; done
+    wait $CP; CRC=$?
+    MAGIC=$(head -c 8 $FZ/shot.png | od -An -c | tr -d ' ')
+    FDET="frozen $FZ (ext4 on loop): $((2 * WD)) s with the write held: $([ $ZWIN = 0 ] && echo 'no restart' || echo "$WHY"), $PINGS watchdog pings, frames ${FZ0:-?} -> ${FZ1:-?}, ctl status answered: $(echo "$ST" | grep -c '^{'); a second screenshot: \"$SECOND\"; after the thaw: ctl exit $CRC, $(stat -c %s $FZ/shot.png) bytes ($MAGIC)"
+    { [ $ZWIN = 0 ] && [ -n "$FZ1" ] && [ "$FZ1" -gt "${FZ0:-0}" ] && echo "$ST" | grep -q '^{' && echo "$SECOND" | grep -q busy \
+      && [ "$CRC" = 0 ] && [ "$MAGIC" = '211PNG\r\n032\n' ] && [ "$(prop MainPID)" = "$PIDZ" ]; } || FOK=0
+    umount $FZ
+  else
+    FOK=0 FDET="could not make a frozen file system: $(dmesg | tail -2 | tr '\n' '|')"
+    exec 7>&- 2>/dev/null; fsfreeze --unfreeze $FZ 2>/dev/null; umount $FZ 2>/dev/null
+  fi
+  [ "$FOK" = 1 ] && result screenshot-into-frozen-fs PASS "$FDET" || result screenshot-into-frozen-fs FAIL "$FDET; $(cat /tmp/frozen-ctl.err | head -2 | tr '\n' '|'); $(describe)"
+  rm -f /tmp/frozen.img
+
   # --- systemd-watchdog-restarts-stopped: SIGSTOP; systemd's watchdog fires and restarts it. Judged:
   # the journal's watchdog line, the restart and the new process drawing; how long it took follows
   # the host's speed and is reported (the wait is only a bound for "never").
@@ -349,60 +406,19 @@ fd = os.open("/dev/dri/card0", os.O_RDWR); print("held", flush=True); time.sleep
   fi
   chmod 0644 "$CONF"; systemctl reset-failed $U; systemctl start $U
 
-  # --- systemd-deb-upgrade-purge: installing again (an upgrade, to dpkg) keeps the edited config and
-  # restarts the service; remove stops it and keeps config and data; purge removes both.
-  wait_prop ActiveState active 30
-  echo "# edited by the admin" >> "$CONF"; cp "$OUT/TBE2E.csv" "$DATA/"
-  PIDU=$(prop MainPID); OK=1
-  # The Home Assistant bridge runs too (no broker here: it keeps reconnecting, active); an upgrade
-  # must restart it with the new binary and a removal stop it (issue 54 item 20).
-  systemctl start --no-block tickerboard-mqtt.service
-  MQ() { systemctl show -P "$1" tickerboard-mqtt.service; }
-  d=$(( $(cs) + 6000 )); until [ "$(MQ ActiveState)" = active ] && [ "$(MQ MainPID)" != 0 ] || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
-  PIDM=$(MQ MainPID)
-  dpkg -i "$OUT/tickerboard.deb" > /tmp/dpkg2.log 2>&1; R1=$?
-  wait_prop ActiveState active 30
-  d=$(( $(cs) + 6000 )); until [ "$(MQ ActiveState)" = active ] && [ "$(MQ MainPID)" != 0 ] || [ "$(cs)" -ge "$d" ]; do sleep 0.2; done
-  DET="again: dpkg -i exit $R1, config $(grep -q '^# edited by the admin$' "$CONF" && echo kept || echo REPLACED), MainPID $PIDU -> $(prop MainPID) ($(prop ActiveState)); the bridge $PIDM -> $(MQ MainPID) ($(MQ ActiveState))"
-  { [ "$R1" = 0 ] && grep -q '^# edited by the admin$' "$CONF" && [ "$(prop MainPID)" != "$PIDU" ] && [ "$(prop ActiveState)" = active ] \
-    && [ -n "$PIDM" ] && [ "$PIDM" != 0 ] && [ "$(MQ MainPID)" != "$PIDM" ] && [ "$(MQ ActiveState)" = active ]; } || OK=0
-  dpkg -r tickerboard > /tmp/dpkg3.log 2>&1; R2=$?
-  DET="$DET; dpkg -r exit $R2: $(prop ActiveState), the bridge $(MQ ActiveState), binary $([ -e /usr/bin/tickerboard ] && echo left || echo gone), config $([ -f "$CONF" ] && echo kept || echo gone), data $([ -f /var/lib/private/tickerboard/TBE2E.csv ] && echo kept || echo gone), unit $(systemctl is-enabled $U 2>&1)"
-  { [ "$R2" = 0 ] && [ "$(prop ActiveState)" = inactive ] && [ "$(MQ ActiveState)" != active ] && [ ! -e /usr/bin/tickerboard ] && [ -f "$CONF" ] && [ -f /var/lib/private/tickerboard/TBE2E.csv ]; } || OK=0
-  dpkg -P tickerboard > /tmp/dpkg4.log 2>&1; R3=$?
-  LEFT=$(ls -d /etc/tickerboard /var/lib/tickerboard /var/lib/private/tickerboard /etc/systemd/system/multi-user.target.wants/$U /etc/systemd/system/$U 2>/dev/null | tr '\n' ' ')
-  DET="$DET; dpkg -P exit $R3, left: ${LEFT:-nothing}"
-  { [ "$R3" = 0 ] && [ -z "$LEFT" ]; } || OK=0
-  [ "$OK" = 1 ] && result systemd-deb-upgrade-purge PASS "$DET" || result systemd-deb-upgrade-purge FAIL "$DET; $(cat /tmp/dpkg2.log /tmp/dpkg3.log /tmp/dpkg4.log | tail -6 | tr '\n' '|')"
-
-  # --- apt-upgrade-keeps-conffile, apt-upgrade-broken-keeps-old (issue 53 item 3): upgrades as a
-  # fleet does them. A signed repository made with systemd/apt-repo.sh (apt-ftparchive + gpg) holds
-  # this package; the wall adds its keyring and sources entry, `apt-get install tickerboard`; the
-  # owner edits the conffile and runs the fetcher and the bridge; a newer build is published
-  # (build-deb.sh --version: the same binaries stamped with the newer version) and `apt-get upgrade`
-  # takes it: the edit kept, each of the three services restarted once with the new binary, the screen
-  # back, the status file saying the new version. Then a downgrade is refused, and a build whose
-  # postinst fails leaves the running version running. The guest has no network: the host's own
-  # sources are set aside (they would only fail to download).
+  # --- apt-upgrade-keeps-conffile, apt-upgrade-broken-keeps-old (issue 53 item 3, issue 54 item
+  # 20): upgrades as a fleet does them. This guest installed the package at boot from the signed
+  # repository (systemd-deb-install-nodisplay); the owner edits the conffile and runs the fetcher and
+  # the bridge; a newer build is published (build-deb.sh --version: the same binaries stamped with
+  # the newer version) and `apt-get upgrade` takes it: the edit kept, each of the three services
+  # restarted once with the new binary, the screen back, the status file saying the new version.
+  # Then a downgrade is refused, and a build whose postinst fails leaves the running version running.
   V1=$(dpkg-deb -f "$OUT/tickerboard.deb" Version) V2=$(dpkg-deb -f "$OUT/tickerboard-newer.deb" Version)
   V3=$(dpkg-deb -f "$OUT/tickerboard-broken.deb" Version)
-  REPO=/srv/tickerboard-apt GH=/root/tickerboard-archive-key
-  APTLOG=/tmp/apt.log; : > $APTLOG
-  AG() { echo "+ apt-get $*" >> $APTLOG; DEBIAN_FRONTEND=noninteractive apt-get -q -y "$@" >> $APTLOG 2>&1; }
-  pub() { bash "$OUT/apt-repo.sh" --out $REPO --gpg-home $GH "$@" >> $APTLOG 2>&1; }
-  mkdir -p /etc/apt/set-aside
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*; do [ -e "$f" ] && mv "$f" /etc/apt/set-aside/; done
-  OK=1 DET=""
-  if pub --new-key "$OUT/tickerboard.deb"; then
-    install -m 0644 $REPO/tickerboard-archive-keyring.gpg /usr/share/keyrings/
-    install -m 0644 $REPO/tickerboard.sources /etc/apt/sources.list.d/
-    AG update && AG install tickerboard; R=$?
-    wait_prop ActiveState active 60
-    DET="published $V1 (signed, $(grep -c '^Package:' $REPO/dists/stable/main/binary-*/Packages) package); apt-get install exit $R: $(dpkg-query -W -f='${Version} ${Status}' tickerboard 2>&1), $(prop ActiveState)"
-    [ "$R" = 0 ] && [ "$(dpkg-query -W -f='${Version}' tickerboard)" = "$V1" ] || OK=0
-  else
-    OK=0 DET="apt-repo.sh failed: $(tail -3 $APTLOG | tr '\n' '|')"
-  fi
+  cp /tmp/dpkg.log $APTLOG
+  wait_prop ActiveState active 60
+  OK=1 DET="installed at boot from the repository (signed, $(grep -c '^Package:' $REPO/dists/stable/main/binary-*/Packages) package): $(dpkg-query -W -f='${Version} ${Status}' tickerboard 2>&1), $(prop ActiveState)"
+  [ "$(dpkg-query -W -f='${Version}' tickerboard)" = "$V1" ] || OK=0
   # The owner's edit: an instrument the fetcher keeps fresh (no network here: it keeps trying) and
   # the bridge (no broker here: it keeps reconnecting); both running.
   printf '\n# edited by the admin\n[instrument E2E]\nfile = E2E.csv\nprovider = yahoo\nsymbol = AAPL\n' >> "$CONF"
@@ -453,7 +469,22 @@ fd = os.open("/dev/dri/card0", os.O_RDWR); print("held", flush=True); time.sleep
   else
     result apt-upgrade-broken-keeps-old FAIL "$DET3; frames ${FRAMES:-no answer}, display $(status_key display); $(tail -8 $APTLOG | tr '\n' '|')"
   fi
-  systemctl stop tickerboard-fetch.service tickerboard-mqtt.service
+
+  # --- systemd-deb-remove-purge: removal stops the service, the fetcher and the bridge (issue 54
+  # item 20) and keeps config and data; purge removes both. (After the broken build above: a
+  # half-configured package is removed as well.)
+  cp "$OUT/TBE2E.csv" "$DATA/"
+  MQ() { systemctl show -P "$1" tickerboard-mqtt.service; }
+  dpkg -r tickerboard > /tmp/dpkg3.log 2>&1; R2=$?
+  DET="dpkg -r exit $R2: $(prop ActiveState), the fetcher $(S tickerboard-fetch ActiveState), the bridge $(MQ ActiveState), binary $([ -e /usr/bin/tickerboard ] && echo left || echo gone), config $([ -f "$CONF" ] && grep -q '^# edited by the admin$' "$CONF" && echo kept || echo gone), data $([ -f /var/lib/private/tickerboard/TBE2E.csv ] && echo kept || echo gone), unit $(systemctl is-enabled $U 2>&1)"
+  OK=1
+  { [ "$R2" = 0 ] && [ "$(prop ActiveState)" = inactive ] && [ "$(MQ ActiveState)" != active ] && [ "$(S tickerboard-fetch ActiveState)" != active ] \
+    && [ ! -e /usr/bin/tickerboard ] && [ -f "$CONF" ] && [ -f /var/lib/private/tickerboard/TBE2E.csv ]; } || OK=0
+  dpkg -P tickerboard > /tmp/dpkg4.log 2>&1; R3=$?
+  LEFT=$(ls -d /etc/tickerboard /var/lib/tickerboard /var/lib/private/tickerboard /etc/systemd/system/multi-user.target.wants/$U /etc/systemd/system/$U 2>/dev/null | tr '\n' ' ')
+  DET="$DET; dpkg -P exit $R3, left: ${LEFT:-nothing}"
+  { [ "$R3" = 0 ] && [ -z "$LEFT" ]; } || OK=0
+  [ "$OK" = 1 ] && result systemd-deb-remove-purge PASS "$DET" || result systemd-deb-remove-purge FAIL "$DET; $(cat /tmp/dpkg3.log /tmp/dpkg4.log | tail -6 | tr '\n' '|')"
 fi
 
 # ==================================================================================================
