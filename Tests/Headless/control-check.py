@@ -223,6 +223,17 @@ finally:
 
 # ---- Issue 54 items 11–13, on daemons of their own ----
 
+def read_answer(c):
+    """One answer line from the daemon (what came before the socket closed, if no line came)."""
+    answer = b""
+    while not answer.endswith(b"\n"):
+        chunk = c.recv(4096)
+        if not chunk:
+            break
+        answer += chunk
+    return answer.decode(errors="replace").strip()
+
+
 def ask(path, line=b"version\n", timeout=10):
     """One request on a connection of its own: the answer line, '' when closed without one."""
     c = socket.socket(socket.AF_UNIX)
@@ -233,13 +244,7 @@ def ask(path, line=b"version\n", timeout=10):
             c.sendall(line)
         except OSError:
             pass  # a refused peer may be closed before its request is out; the refusal is still there to read
-        answer = b""
-        while not answer.endswith(b"\n"):
-            chunk = c.recv(4096)
-            if not chunk:
-                break
-            answer += chunk
-        return answer.decode(errors="replace").strip()
+        return read_answer(c)
     except OSError as e:
         return "<%s>" % (e.strerror or e)
     finally:
@@ -447,13 +452,7 @@ try:
             if r is not None:
                 os.close(r)
                 r = None
-            answer = b""
-            while not answer.endswith(b"\n"):
-                chunk = c.recv(4096)
-                if not chunk:
-                    break
-                answer += chunk
-            answer = answer.decode(errors="replace").strip()
+            answer = read_answer(c)
         except OSError as e:
             answer = "<%s>" % (e.strerror or e)
             alive = sdaemon.poll() is None
