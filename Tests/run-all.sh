@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev libcurl4-openssl-dev libmosquitto-dev mosquitto mosquitto-clients python3 fonts-dejavu-core systemd lintian)
+packages=(pkg-config libdrm-dev libinput-dev libudev-dev libfreetype-dev libpng-dev zlib1g-dev libcurl4-openssl-dev libmosquitto-dev mosquitto mosquitto-clients python3 fonts-dejavu-core systemd lintian openssl)
 if [ -f Tests/E2E/apt-packages.txt ]; then
     while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && packages+=("$p"); done < Tests/E2E/apt-packages.txt
 fi
