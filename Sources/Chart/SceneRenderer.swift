@@ -186,7 +186,7 @@ public final class SceneRenderer {
         var looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
         for part in TickerScreen.LabelPart.allCases {
             switch part {
-            case .name, .selection: looks[part] = [screen.look(of: part, in: labels)]
+            case .name, .selection, .stats, .clock: looks[part] = [screen.look(of: part, in: labels)]
             case .price, .change, .note: looks[part] = layers.map { screen.look(of: part, in: $0.0, opacity: $0.1) }
             }
         }

@@ -13,6 +13,17 @@ public final class ScreenModel {
         didSet { if statusNote != oldValue { revision += 1 } }
     }
     public let screen: TickerScreen
+    /// The time of day at the name line's right (`[chart] clock`); set by the core once a minute.
+    /// Not a revision: only the clock's own pixels are drawn again.
+    public var clock: String?
+    /// What the stats line says (`[chart] stats`); the line's room is the layout's.
+    public let statsMode: StatsMode
+    private var cachedStats: (MarketStats?, String)?
+    /// No stats for this instrument (a portfolio: its value has no day's range or volume to
+    /// state); the line's room stays, so cycling does not move the chart.
+    public var hidesStats = false {
+        didSet { cachedStats = nil }
+    }
     public private(set) var range: ChartRange
     public var timing = MorphTiming.standard
     /// Trading time by default: a 5D chart of minute bars must not be mostly overnight gaps.
@@ -27,6 +38,7 @@ public final class ScreenModel {
         didSet {
             guard rangeOptions != oldValue else { return }
             selections = [:]
+            cachedStats = nil
             views = [:]
             morph = ChartMorph(showing: targetView(for: range))
         }
@@ -62,16 +74,19 @@ public final class ScreenModel {
     /// Shown instead of the chart while the instrument has no usable data yet, e.g.
     /// `waiting for data: AAPL.csv` (never the sample market in its place).
     public var placeholder: String? {
-        didSet { if placeholder != oldValue { revision += 1 } }
+        didSet { if placeholder != oldValue { revision += 1; cachedStats = nil } }
     }
 
     /// - Parameters:
     ///   - scale: overrides the size factor from the screen size (large text); nil = from the size.
     ///   - ranges: the range buttons offered (the configured ranges).
     public init(instrument: Instrument, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
-                range: ChartRange = .oneMonth, scale: Double? = nil, ranges: [ChartRange] = ChartRange.standard) {
+                range: ChartRange = .oneMonth, scale: Double? = nil, ranges: [ChartRange] = ChartRange.standard,
+                stats: StatsMode = .off) {
         self.instrument = instrument
-        screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges)
+        statsMode = stats
+        screen = TickerScreen(width: width, height: height, fonts: fonts, palette: palette, scale: scale, ranges: ranges,
+                              stats: stats != .off)
         screen.phrases = instrument.phrases
         self.range = range
         barFont = Font(face: fonts.regular, clampingPixelSize: screen.layout.barLabelSize)
@@ -168,6 +183,7 @@ public final class ScreenModel {
         instrument.market = market
         revision += 1
         selections = [:]
+        cachedStats = nil
         views = [:]
         cachedBarScene = nil
         morph.retarget(to: targetView(for: range), at: time, timing: timing)
@@ -325,7 +341,22 @@ public final class ScreenModel {
         // The pill keeps the range's colour, the line's, while the header follows the finger.
         if focus != nil { labels.selectionColor = instrument.labels(for: selection, palette: screen.palette, focus: nil).changeColor }
         if focus == nil, let statusNote { labels.note = labels.note.isEmpty ? statusNote : labels.note + " · " + statusNote }
+        labels.clock = clock ?? ""
+        labels.stats = stats().text
         return labels
+    }
+
+    /// The stats line's figures and words, computed once per data (a portfolio's value, shown in
+    /// percent or not, has no range or volume to state).
+    public func stats() -> (figures: MarketStats?, text: String) {
+        if let cachedStats { return cachedStats }
+        var result: (MarketStats?, String) = (nil, "")
+        if statsMode != .off, !hidesStats, placeholder == nil, !instrument.relativeOnly,
+           let figures = instrument.market.stats(options: rangeOptions) {
+            result = (figures, figures.text(mode: statsMode, format: instrument.priceFormat, phrases: instrument.phrases))
+        }
+        cachedStats = result
+        return result
     }
 
     /// The header as the next frame shows it (tests, `render --values`).
@@ -351,7 +382,8 @@ public final class ScreenModel {
                             scrubbedTime: focus?.time, waitingFor: placeholder,
                             note: words.note, priceText: words.price, changeText: words.change,
                             intradayTimesZone: instrument.market.intraday?.assumedZone,
-                            day: placeholder == nil ? instrument.market.dayQuote(options: rangeOptions) : nil)
+                            day: placeholder == nil ? instrument.market.dayQuote(options: rangeOptions) : nil,
+                            stats: stats().figures, statsText: words.stats, clock: words.clock)
     }
 
     /// What the frame for `time` shows, with the scene moved to `time` (a finished draw-in becomes
@@ -424,6 +456,10 @@ public struct ScreenValues: Equatable, Sendable {
     public var intradayTimesZone: String?
     /// The instrument's price and day change, whatever range is shown (`MarketData.dayQuote`).
     public var day: DayQuote?
+    /// The stats line's figures and words, and the clock, as drawn (`[chart] stats`, `clock`).
+    public var stats: MarketStats?
+    public var statsText = ""
+    public var clock = ""
 
     public var change: Double? {
         guard let price, let baseline else { return nil }

@@ -25,6 +25,9 @@ public struct TickerScreenLayout: Equatable, Sendable {
     public let nameBaseline: Double
     public let priceBaseline: Double
     public let changeBaseline: Double
+    /// The stats line under the change (`[chart] stats`), when the wall shows one.
+    public let statsBaseline: Double?
+    public let statsSize: Double
     public let selectorBaseline: Double
     /// Pixel sizes of the instrument's name, the price, the change (and the note beside it) and
     /// the range labels: the scale's, or the minimum.
@@ -55,17 +58,23 @@ public struct TickerScreenLayout: Equatable, Sendable {
     /// The height the header (above the plot) and the selector (below it) take at scale `s`. Every
     /// gap is a length of the scale, every line as tall as its text: at 1080p 260 + 130 units, as
     /// the screen was drawn before the minimum sizes.
-    static func chromeHeight(_ s: Double) -> (header: Double, selector: Double) {
+    static func chromeHeight(_ s: Double, stats: Bool = false) -> (header: Double, selector: Double) {
         let z = textSizes(s)
         // The plot leaves room above it for the bar chart's top value label (52 units at 1080p).
         let header = 50 * s + z.name + 6 * s + z.price + 18 * s + z.change + 52 * z.bars / 24
+            + (stats ? statsGap * s + statsTextSize(s) : 0)
         return (header, 24 * s + 106 * z.selector / 28)
     }
+
+    /// The stats line: smaller than the change above it, 14 units below it.
+    static let statsGap = 14.0
+    static func statsTextSize(_ s: Double) -> Double { max(minimumTextSize, 24 * s) }
 
     /// `scale` overrides the factor from the screen size (a large-text mode: text, lines and touch
     /// targets grow together); it is capped so the header fits the width and the plot keeps at least
     /// a fifth of the height.
-    public init(width: Int, height: Int, scale requested: Double? = nil, ranges: [ChartRange] = ChartRange.standard) {
+    public init(width: Int, height: Int, scale requested: Double? = nil, ranges: [ChartRange] = ChartRange.standard,
+                stats: Bool = false) {
         self.width = width
         self.height = height
         let w = Double(width), h = Double(height)
@@ -75,13 +84,14 @@ public struct TickerScreenLayout: Equatable, Sendable {
         let auto = max(0.25, min(max(w, h) / 1920, min(w, h) / 1080))
         // The selector's six pills and an eight-em price with the margins need 800 units of width.
         var s = max(0.25, min(requested.flatMap { $0.isFinite ? $0 : nil } ?? auto, w / 800))
-        if Self.chromeHeight(s).header + Self.chromeHeight(s).selector > h * 0.8 {
+        if Self.chromeHeight(s, stats: stats).header + Self.chromeHeight(s, stats: stats).selector > h * 0.8 {
             // The largest scale whose header and selector leave the plot a fifth of the height (the
             // minimum sizes make the height a broken line in the scale: halve the interval).
             var lo = 0.25, hi = s
             for _ in 0..<40 {
                 let mid = (lo + hi) / 2
-                if Self.chromeHeight(mid).header + Self.chromeHeight(mid).selector > h * 0.8 { hi = mid } else { lo = mid }
+                let c = Self.chromeHeight(mid, stats: stats)
+                if c.header + c.selector > h * 0.8 { hi = mid } else { lo = mid }
             }
             s = lo
         }
@@ -97,7 +107,9 @@ public struct TickerScreenLayout: Equatable, Sendable {
         nameBaseline = 50 * s + z.name
         priceBaseline = nameBaseline + 6 * s + z.price
         changeBaseline = priceBaseline + 18 * s + z.change
-        let plotTop = changeBaseline + 52 * z.bars / 24
+        statsSize = Self.statsTextSize(s)
+        statsBaseline = stats ? changeBaseline + Self.statsGap * s + statsSize : nil
+        let plotTop = (statsBaseline ?? changeBaseline) + 52 * z.bars / 24
         plot = PlotRect(left: margin, top: plotTop, right: w - margin,
                         bottom: max(plotTop + 10, h - Self.chromeHeight(s).selector))
         selectorBaseline = h - 24 * s - z.selector
@@ -144,6 +156,10 @@ public struct TickerLabels: Equatable, Sendable {
     /// fit, the longest that does is shown, and at the least the shortest; never nothing, since a
     /// finger on a touch panel must see which point it holds. Empty for any other note.
     public var noteForms: [String] = []
+    /// The stats line (`[chart] stats`), empty for none.
+    public var stats = ""
+    /// The time of day at the name line's right end (`[chart] clock`), empty for none.
+    public var clock = ""
 
     public init(instrument: String, price: String, change: String, note: String, selectedRange: ChartRange,
                 changeColor: Color, selectionColor: Color? = nil) {
@@ -169,10 +185,12 @@ public final class TickerScreen {
     private let changeFont: Font
     private let selectorFont: Font
     private let selectedFont: Font
+    private let statsFont: Font
 
     public init(width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
-                renderer: TextRenderer = TextRenderer(), scale: Double? = nil, ranges: [ChartRange] = ChartRange.standard) {
-        layout = TickerScreenLayout(width: width, height: height, scale: scale, ranges: ranges)
+                renderer: TextRenderer = TextRenderer(), scale: Double? = nil, ranges: [ChartRange] = ChartRange.standard,
+                stats: Bool = false) {
+        layout = TickerScreenLayout(width: width, height: height, scale: scale, ranges: ranges, stats: stats)
         self.palette = palette
         self.renderer = renderer
         let L = layout
@@ -182,6 +200,8 @@ public final class TickerScreen {
         changeFont = Font(face: fonts.regular, clampingPixelSize: L.changeSize, tabularDigits: true)
         selectorFont = Font(face: fonts.regular, clampingPixelSize: L.selectorSize)
         selectedFont = Font(face: fonts.bold, clampingPixelSize: L.selectorSize)
+        // Tabular digits: a new low or high must not shift the line's other words.
+        statsFont = Font(face: fonts.regular, clampingPixelSize: L.statsSize, tabularDigits: true)
     }
 
     /// The width between the margins, where the header's lines must fit.
@@ -195,8 +215,31 @@ public final class TickerScreen {
         return font.withPixelSize(max(min(least, font.pixelSize), font.pixelSize * lineWidth / measured))
     }
 
-    /// The instrument's name as drawn: cut with an ellipsis where it would pass the right margin.
-    func shownName(_ labels: TickerLabels) -> String { labels.instrument.truncated(toWidth: lineWidth, font: nameFont) }
+    /// The instrument's name as drawn: cut with an ellipsis where it would pass the right margin,
+    /// or come within a letter of the clock.
+    func shownName(_ labels: TickerLabels) -> String {
+        let clock = shownClock(labels)
+        let room = clock.isEmpty ? lineWidth : lineWidth - nameFont.measure(clock).width - nameFont.pixelSize
+        return labels.instrument.truncated(toWidth: room, font: nameFont)
+    }
+
+    /// The clock as drawn: left out where it would leave the name less than half the line.
+    func shownClock(_ labels: TickerLabels) -> String {
+        guard !labels.clock.isEmpty, nameFont.measure(labels.clock).width + nameFont.pixelSize <= lineWidth / 2 else { return "" }
+        return labels.clock
+    }
+
+    /// The stats line as drawn: the parts that fit, from the left (the day's range first).
+    func shownStats(_ labels: TickerLabels) -> String {
+        guard layout.statsBaseline != nil, !labels.stats.isEmpty else { return "" }
+        var parts = labels.stats.splitting(separator: " · ")
+        while !parts.isEmpty {
+            let text = parts.joined(separator: " · ")
+            if statsFont.measure(text).width <= lineWidth { return text }
+            parts.removeLast()
+        }
+        return ""
+    }
 
     func priceFont(for price: String) -> Font { fitting(priceFont, price, least: TickerScreenLayout.minimumPriceSize) }
 
@@ -262,7 +305,7 @@ public final class TickerScreen {
 
     /// The pieces of the screen that follow the labels, each redrawn on its own when it changes.
     public enum LabelPart: CaseIterable, Sendable {
-        case name, price, change, note, selection
+        case name, price, change, note, selection, stats, clock
     }
 
     /// How one part of the labels is painted: equal looks paint equal pixels, and `bounds` holds
@@ -309,6 +352,17 @@ public final class TickerScreen {
             let word = renderer.inkBounds(of: labels.selectedRange.rawValue, font: selectedFont, x: L.selectorCenters[i],
                                           y: L.selectorBaseline, alignment: .baselineCenter)
             return LabelLook(text: labels.selectedRange.rawValue, color: color, bounds: pill.union(word))
+        case .stats:
+            let stats = shownStats(labels)
+            return LabelLook(text: stats, color: palette.secondaryText,
+                             bounds: stats.isEmpty ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+                                : renderer.inkBounds(of: stats, font: statsFont, x: L.margin, y: L.statsBaseline ?? 0))
+        case .clock:
+            let clock = shownClock(labels)
+            return LabelLook(text: clock, color: palette.secondaryText,
+                             bounds: clock.isEmpty ? IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+                                : renderer.inkBounds(of: clock, font: nameFont, x: Double(L.width) - L.margin, y: L.nameBaseline,
+                                                     alignment: .baselineRight))
         }
     }
 
@@ -334,6 +388,9 @@ public final class TickerScreen {
         ]
         let note = look(of: .note, in: labels)
         if !note.text.isEmpty { boxes.append(TextBox(role: "note", text: note.text, bounds: note.bounds, capHeight: cap(changeFont))) }
+        let stats = look(of: .stats, in: labels), clock = look(of: .clock, in: labels)
+        if !stats.text.isEmpty { boxes.append(TextBox(role: "stats", text: stats.text, bounds: stats.bounds, capHeight: cap(statsFont))) }
+        if !clock.text.isEmpty { boxes.append(TextBox(role: "clock", text: clock.text, bounds: clock.bounds, capHeight: cap(nameFont))) }
         let L = layout
         for (i, range) in L.ranges.enumerated() {
             if range == labels.selectedRange {
@@ -368,6 +425,14 @@ public final class TickerScreen {
         let L = layout
         renderer.draw(shownName(labels), font: nameFont, color: palette.secondaryText, x: L.margin, y: L.nameBaseline,
                       into: &canvas.buffer, clip: clip)
+        let clock = shownClock(labels), stats = shownStats(labels)
+        if !clock.isEmpty {
+            renderer.draw(clock, font: nameFont, color: palette.secondaryText, x: Double(L.width) - L.margin, y: L.nameBaseline,
+                          alignment: .baselineRight, into: &canvas.buffer, clip: clip)
+        }
+        if !stats.isEmpty, let y = L.statsBaseline {
+            renderer.draw(stats, font: statsFont, color: palette.secondaryText, x: L.margin, y: y, into: &canvas.buffer, clip: clip)
+        }
         let f = min(1, max(0, fade.isFinite ? fade : 1))
         if let previous, f < 1 {
             drawHeader(previous, opacity: 1 - f, canvas: canvas)

@@ -128,38 +128,52 @@ public struct ScanoutDamage: Equatable, Sendable {
 }
 
 /// How a display places a frame in its own buffer as it copies it, for what the scanout cannot
-/// do: the picture moved by (`dx`, `dy`) (a burn-in step by copy; the strips it uncovers show
-/// `fill`), then turned clockwise by `quarterTurns` (a panel on its side whose plane cannot turn).
-/// The display does both in its one copy into scanout memory, so there is no picture in between:
-/// a turn and a shift each cost a whole second copy of the frame before.
+/// do: the frame set `marginX`/`marginY` in from the edges of a picture that much larger (a TV's
+/// safe area: the margins show `fill`, the background), moved by (`dx`, `dy`) (a burn-in step by
+/// copy; the strips it uncovers show `fill`), then turned clockwise by `quarterTurns` (a panel on
+/// its side whose plane cannot turn). The display does all of it in its one copy into scanout
+/// memory, so there is no picture in between: a turn and a shift each cost a whole second copy of
+/// the frame before.
 public struct CopyPlacement: Equatable, Sendable {
     /// 0...3 clockwise quarter turns.
     public let quarterTurns: Int
     public let dx: Int
     public let dy: Int
     public let fill: UInt32
+    /// The frame's distance from the picture's left and right, top and bottom edges (before the turn).
+    public let marginX: Int
+    public let marginY: Int
 
-    public init(quarterTurns: Int = 0, dx: Int = 0, dy: Int = 0, fill: UInt32 = 0xFF00_0000) {
+    public init(quarterTurns: Int = 0, dx: Int = 0, dy: Int = 0, fill: UInt32 = 0xFF00_0000, marginX: Int = 0, marginY: Int = 0) {
         self.quarterTurns = ((quarterTurns % 4) + 4) % 4
         self.dx = dx
         self.dy = dy
         self.fill = fill
+        self.marginX = max(0, marginX)
+        self.marginY = max(0, marginY)
     }
 
     public static let identity = CopyPlacement()
-    public var isIdentity: Bool { quarterTurns == 0 && dx == 0 && dy == 0 }
-    public var isShifted: Bool { dx != 0 || dy != 0 }
+    public var isIdentity: Bool { quarterTurns == 0 && dx == 0 && dy == 0 && marginX == 0 && marginY == 0 }
+    /// Some of the picture is not the frame's: strips to paint `fill` when the frame is copied whole.
+    public var leavesStrips: Bool { dx != 0 || dy != 0 || marginX != 0 || marginY != 0 }
+
+    /// The picture's size (before the turn) around a frame of `width` x `height`.
+    func pictureSize(width: Int, height: Int) -> (width: Int, height: Int) { (width + 2 * marginX, height + 2 * marginY) }
 
     /// The destination's size for a frame of `width` x `height`.
     public func placedSize(width: Int, height: Int) -> (width: Int, height: Int) {
-        quarterTurns % 2 == 1 ? (height, width) : (width, height)
+        let p = pictureSize(width: width, height: height)
+        return quarterTurns % 2 == 1 ? (p.height, p.width) : (p.width, p.height)
     }
 
     /// Where the pixels of `rect` (frame coordinates) land in the destination, clipped.
     public func placed(_ rect: IntRect, width: Int, height: Int) -> IntRect {
-        let moved = IntRect(x0: rect.x0 + dx, y0: rect.y0 + dy, x1: rect.x1 + dx, y1: rect.y1 + dy)
-            .intersection(IntRect(x0: 0, y0: 0, x1: width, y1: height))
-        return Self.turned(moved, quarterTurns: quarterTurns, width: width, height: height)
+        let p = pictureSize(width: width, height: height)
+        let ox = marginX + dx, oy = marginY + dy
+        let moved = IntRect(x0: rect.x0 + ox, y0: rect.y0 + oy, x1: rect.x1 + ox, y1: rect.y1 + oy)
+            .intersection(IntRect(x0: 0, y0: 0, x1: p.width, y1: p.height))
+        return Self.turned(moved, quarterTurns: quarterTurns, width: p.width, height: p.height)
     }
 
     /// `r` (inside a `width` x `height` picture) after the picture turns clockwise: source (x, y)
@@ -174,14 +188,19 @@ public struct CopyPlacement: Equatable, Sendable {
         }
     }
 
-    /// The strips of the picture a shift uncovers (picture coordinates, before the turn).
-    func uncovered(width w: Int, height h: Int) -> [IntRect] {
-        let top = IntRect(x0: 0, y0: 0, x1: w, y1: min(h, max(0, dy)))
-        let bottom = IntRect(x0: 0, y0: max(0, min(h, h + dy)), x1: w, y1: h)
+    /// The strips of the picture around a frame of `width` x `height` that the frame does not
+    /// cover: its margins and what a shift uncovers (picture coordinates, before the turn).
+    func uncovered(width: Int, height: Int) -> [IntRect] {
+        let (w, h) = pictureSize(width: width, height: height)
+        let covered = IntRect(x0: marginX + dx, y0: marginY + dy, x1: marginX + dx + width, y1: marginY + dy + height)
+            .intersection(IntRect(x0: 0, y0: 0, x1: w, y1: h))
+        let top = IntRect(x0: 0, y0: 0, x1: w, y1: max(0, covered.y0))
+        let bottom = IntRect(x0: 0, y0: max(top.y1, covered.y1), x1: w, y1: h)
         let y0 = top.y1, y1 = max(y0, bottom.y0)
-        let left = IntRect(x0: 0, y0: y0, x1: min(w, max(0, dx)), y1: y1)
-        let right = IntRect(x0: max(0, min(w, w + dx)), y0: y0, x1: w, y1: y1)
-        return [top, bottom, left, right].filter { !$0.isEmpty }
+        let left = IntRect(x0: 0, y0: y0, x1: max(0, min(w, covered.x0)), y1: y1)
+        let right = IntRect(x0: max(left.x1, covered.x1), y0: y0, x1: w, y1: y1)
+        // An empty `covered` (a frame moved wholly out) leaves the picture to `top`.
+        return covered.isEmpty ? [IntRect(x0: 0, y0: 0, x1: w, y1: h)] : [top, bottom, left, right].filter { !$0.isEmpty }
     }
 }
 
@@ -195,14 +214,18 @@ extension PixelBuffer {
     public func copy(_ region: DamageRegion, placement: CopyPlacement = .identity, to destination: UnsafeMutableRawPointer,
               pitch: Int, originX: Int = 0, originY: Int = 0) -> Int {
         precondition(pitch % 4 == 0, "scanout pitch is whole pixels")
-        let w = width, h = height, dx = placement.dx, dy = placement.dy, turns = placement.quarterTurns
+        // (w, h): the picture the frame sits in, before the turn; (dx, dy): the frame's corner in it.
+        let (w, h) = placement.pictureSize(width: width, height: height)
+        let dx = placement.marginX + placement.dx, dy = placement.marginY + placement.dy, turns = placement.quarterTurns
+        let picture = IntRect(x0: 0, y0: 0, x1: w, y1: h)
         let ss = stride, ds = pitch / 4
         let dst = (destination + originY * pitch + originX * 4).assumingMemoryBound(to: UInt32.self)
         var pixelsWritten = 0
         pixels.withUnsafeBufferPointer { src in
             let s = src.baseAddress!
-            for r in region.rects {
-                let moved = IntRect(x0: r.x0 + dx, y0: r.y0 + dy, x1: r.x1 + dx, y1: r.y1 + dy).intersection(bounds)
+            for unclipped in region.rects {
+                let r = unclipped.intersection(bounds)
+                let moved = IntRect(x0: r.x0 + dx, y0: r.y0 + dy, x1: r.x1 + dx, y1: r.y1 + dy).intersection(picture)
                 guard !moved.isEmpty else { continue }
                 pixelsWritten += moved.width * moved.height
                 if turns == 0 {
@@ -217,8 +240,8 @@ extension PixelBuffer {
                 tb_copy_turned(dst, ds, out.x0, out.y0, out.x1, out.y1, s, ss, Int32(turns), cx, cy)
             }
         }
-        if placement.isShifted, region.rects.contains(where: { DamageRegion.contains($0, bounds) }) {
-            for strip in placement.uncovered(width: w, height: h) {
+        if placement.leavesStrips, region.rects.contains(where: { DamageRegion.contains($0, bounds) }) {
+            for strip in placement.uncovered(width: width, height: height) {
                 let out = CopyPlacement.turned(strip, quarterTurns: turns, width: w, height: h)
                 for y in out.y0..<out.y1 { tb_fill_streaming(dst + y * ds + out.x0, out.width, placement.fill) }
                 pixelsWritten += out.width * out.height

@@ -216,9 +216,64 @@ public struct Phrases: Sendable, Equatable {
         return minutes < 60 ? Phrases.fill(minutesOnly, ["m": m]) : Phrases.fill(hoursMinutes, ["h": h, "m": m])
     }
 
+    /// The stats line's labels (`[chart] stats`): the day's range, the 52-week range, the volume;
+    /// the abbreviations finance sites of each language print.
+    public var statsDay: String {
+        switch language {
+        case "de", "de-AT": "Tag"
+        case "fr": "Jour"
+        case "it": "Giorno"
+        case "sv": "Dag"
+        case "pt": "Dia"
+        case "ja": "日中"
+        case "zh", "zh-Hans": "日内"
+        case "zh-Hant": "日內"
+        case "ko": "일중"
+        default: "Day"
+        }
+    }
+    public var statsYear: String {
+        switch language {
+        case "de", "de-AT": "52 W."
+        case "fr", "pt": "52 sem."
+        case "it": "52 sett."
+        case "sv": "52 v."
+        case "ja", "zh-Hant": "52週"
+        case "zh", "zh-Hans": "52周"
+        case "ko": "52주"
+        default: "52 wk"
+        }
+    }
+    public var statsVolume: String {
+        switch language {
+        case "de", "de-AT", "fr", "it", "sv", "pt": "Vol."
+        case "ja": "出来高"
+        case "zh", "zh-Hans", "zh-Hant": "成交量"
+        case "ko": "거래량"
+        default: "Vol"
+        }
+    }
+    /// CLDR's short decimal format (numbers.decimalFormats-numberSystem-latn.short): the step each
+    /// suffix stands for, smallest first. Italian abbreviates no thousands; Japanese, Chinese and
+    /// Korean count in myriads (万 = 10^4, 億 = 10^8).
+    public var compactSteps: [(Double, String)] {
+        switch language {
+        case "de", "de-AT": [(1e3, "\u{A0}Tsd."), (1e6, "\u{A0}Mio."), (1e9, "\u{A0}Mrd.")]
+        case "fr": [(1e3, "\u{A0}k"), (1e6, "\u{A0}M"), (1e9, "\u{A0}Md")]
+        case "it": [(1e6, "\u{A0}Mln"), (1e9, "\u{A0}Mrd")]
+        case "sv": [(1e3, "\u{A0}tn"), (1e6, "\u{A0}mn"), (1e9, "\u{A0}md")]
+        case "pt": [(1e3, "\u{A0}mil"), (1e6, "\u{A0}mi"), (1e9, "\u{A0}bi")]
+        case "ja": [(1e4, "万"), (1e8, "億"), (1e12, "兆")]
+        case "zh", "zh-Hans": [(1e4, "万"), (1e8, "亿"), (1e12, "万亿")]
+        case "zh-Hant": [(1e4, "萬"), (1e8, "億"), (1e12, "兆")]
+        case "ko": [(1e3, "천"), (1e4, "만"), (1e8, "억"), (1e12, "조")]
+        default: [(1e3, "K"), (1e6, "M"), (1e9, "B")]
+        }
+    }
+
     /// Every phrase and name, for the completeness test and the font check.
     public var allText: [String] {
-        [clockNotSet, alertAbove, alertBelow, alertMoved, alertNoPrice, closesIn, opensIn, reopensIn, hoursMinutes, minutesOnly, open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
+        [statsDay, statsYear, statsVolume] + compactSteps.map { String($0.1.drop { $0 == "\u{A0}" }) } + [clockNotSet, alertAbove, alertBelow, alertMoved, alertNoPrice, closesIn, opensIn, reopensIn, hoursMinutes, minutesOnly, open, preMarket, lunchBreak, afterHours, closed, opens, reopens, asOf, delayed, delayedMinutes, stale,
          noUpdateSince, updated, waitingForData, noDataFile, unknownTimeZone, configLine, noDataFor, dailyOnly,
          monthlyChange, monthToDate, watchlist, markOpen, markPreMarket, markLunchBreak, markAfterHours, markClosed,
          dayMonth, dayMonthYear, weekdayDayMonth, weekdayTime]

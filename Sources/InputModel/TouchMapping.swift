@@ -13,11 +13,19 @@ public struct TouchMapping: Equatable, Sendable {
     /// Clockwise quarter turns from the logical picture to the panel, 0...3 (rotation / 90).
     public private(set) var quarterTurns: Int
 
-    /// `panelWidth` x `panelHeight` panel showing a picture rotated by `quarterTurns` clockwise.
-    public init(panelWidth: Int, panelHeight: Int, quarterTurns: Int = 0) {
+    /// The safe area's margins on the panel (its own orientation, `[display] safe-area`): the
+    /// picture is drawn inside them, so a touch is told in the picture's coordinates.
+    public private(set) var marginX = 0
+    public private(set) var marginY = 0
+
+    /// `panelWidth` x `panelHeight` panel showing a picture rotated by `quarterTurns` clockwise,
+    /// `marginX`/`marginY` in from its edges.
+    public init(panelWidth: Int, panelHeight: Int, quarterTurns: Int = 0, marginX: Int = 0, marginY: Int = 0) {
         self.panelWidth = max(0, panelWidth)
         self.panelHeight = max(0, panelHeight)
         self.quarterTurns = ((quarterTurns % 4) + 4) % 4
+        self.marginX = min(max(0, marginX), self.panelWidth / 2)
+        self.marginY = min(max(0, marginY), self.panelHeight / 2)
     }
 
     /// `rotation` in degrees: 0, 90, 180 or 270 (anything else: nil).
@@ -26,9 +34,14 @@ public struct TouchMapping: Equatable, Sendable {
         self.init(panelWidth: panelWidth, panelHeight: panelHeight, quarterTurns: rotationDegrees / 90)
     }
 
-    /// The logical picture's width: the panel's, or its height when turned by 90 or 270 degrees.
-    public var logicalWidth: Int { quarterTurns % 2 == 0 ? panelWidth : panelHeight }
-    public var logicalHeight: Int { quarterTurns % 2 == 0 ? panelHeight : panelWidth }
+    /// The logical picture's width: the panel's, or its height when turned by 90 or 270 degrees,
+    /// less the safe area's margins.
+    public var logicalWidth: Int { turnedWidth - 2 * logicalMargins.x }
+    public var logicalHeight: Int { turnedHeight - 2 * logicalMargins.y }
+    /// The panel's size and margins in the picture's orientation.
+    private var turnedWidth: Int { quarterTurns % 2 == 0 ? panelWidth : panelHeight }
+    private var turnedHeight: Int { quarterTurns % 2 == 0 ? panelHeight : panelWidth }
+    private var logicalMargins: (x: Int, y: Int) { quarterTurns % 2 == 0 ? (marginX, marginY) : (marginY, marginX) }
 
     /// Whether there is anything to map onto (a display with no mode has a zero size).
     public var hasArea: Bool { panelWidth > 0 && panelHeight > 0 }
@@ -43,26 +56,28 @@ public struct TouchMapping: Equatable, Sendable {
 
     /// The inverse rotation without clamping (for tests and for the rotation maths).
     public func unclampedLogicalPoint(x: Double, y: Double) -> (x: Double, y: Double) {
-        // Inverse of Transform.rotation about pixel centres. With W x H the logical size:
+        // Inverse of Transform.rotation about pixel centres. With W x H the turned panel's size:
         //   1 turn:  panel = (H - 1 - ly, lx)      3 turns: panel = (ly, W - 1 - lx)
         //   2 turns: panel = (W - 1 - lx, H - 1 - ly)
-        let w = Double(logicalWidth), h = Double(logicalHeight)
+        let w = Double(turnedWidth), h = Double(turnedHeight)
+        let m = logicalMargins, mx = Double(m.x), my = Double(m.y)
         switch quarterTurns {
-        case 1: return (y, h - 1 - x)
-        case 2: return (w - 1 - x, h - 1 - y)
-        case 3: return (w - 1 - y, x)
-        default: return (x, y)
+        case 1: return (y - mx, h - 1 - x - my)
+        case 2: return (w - 1 - x - mx, h - 1 - y - my)
+        case 3: return (w - 1 - y - mx, x - my)
+        default: return (x - mx, y - my)
         }
     }
 
     /// Where logical position (`x`, `y`) is on the panel: the inverse of `unclampedLogicalPoint`.
     public func panelPoint(x: Double, y: Double) -> (x: Double, y: Double) {
-        let w = Double(logicalWidth), h = Double(logicalHeight)
+        let w = Double(turnedWidth), h = Double(turnedHeight)
+        let m = logicalMargins, lx = x + Double(m.x), ly = y + Double(m.y)
         switch quarterTurns {
-        case 1: return (h - 1 - y, x)
-        case 2: return (w - 1 - x, h - 1 - y)
-        case 3: return (y, w - 1 - x)
-        default: return (x, y)
+        case 1: return (h - 1 - ly, lx)
+        case 2: return (w - 1 - lx, h - 1 - ly)
+        case 3: return (ly, w - 1 - lx)
+        default: return (lx, ly)
         }
     }
 

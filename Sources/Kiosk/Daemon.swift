@@ -125,6 +125,7 @@ package final class Daemon: KioskShell {
         self.fonts = fonts
         loop = try EventLoop()
         screen = OutputScreen(renderThreads: Daemon.renderThreads(for: self.config))
+        screen.safeArea = self.config.safeArea
         clock = ScaledClock(scale: options.timeScale)
         let watchdog = SystemdNotify.watchdogPingInterval.map { Double($0.wholeNanoseconds) / 1e9 * options.timeScale }
         var setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
@@ -576,6 +577,7 @@ package final class Daemon: KioskShell {
             let extra = ExtraOutput(index: i, section: sections[i], core: core, daemon: self, now: { [clock] in clock.now() },
                                     renderThreads: Daemon.renderThreads(for: config))
             if config.tapeSpan, let offset = span[i] { extra.screen.tapeSpan = (offset, x0) }
+            extra.screen.safeArea = config.safeArea
             extras.append(extra)
             extra.runner.send(.start)
             for event in lastSeries.values { extra.runner.send(event) }
@@ -725,7 +727,8 @@ package final class Daemon: KioskShell {
         let d = extra?.display ?? (extra == nil ? display : nil)
         let turns = extra?.quarterTurns ?? quarterTurns
         guard let size = extra == nil ? chartSize : extra?.chartSize, let d else { return }
-        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: turns)
+        let margins = (extra?.screen ?? screen).margins(of: d)
+        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: turns, marginX: margins.x, marginY: margins.y)
         gestures.resize(width: Double(size.width), height: Double(size.height))
         let name = extra.map { "[output \($0.section.name)]" } ?? (extras.isEmpty ? nil : "the first output")
         if let name, name != touchOutputLogged {
@@ -889,7 +892,15 @@ package final class Daemon: KioskShell {
         let oldOutputs = config.effectiveOutputs
         config = Daemon.effective(outcome.config, options)
         screen.renderer.renderThreads = Daemon.renderThreads(for: config)
+        let oldSafeArea = screen.safeArea
+        screen.safeArea = config.safeArea
+        for extra in extras { extra.screen.safeArea = config.safeArea }
         send(.configure(Daemon.setup(for: config, file: configPath)))
+        // Another safe area is another size for the core to lay out (as a new mode would be).
+        if config.safeArea != oldSafeArea {
+            if let d = display { send(.displayOpened(info(of: d))) }
+            for extra in extras { if let d = extra.screen.display { extra.send(.displayOpened(extra.screen.info(of: d))) } }
+        }
         if config.effectiveOutputs.map(\.name) != oldOutputs.map(\.name) || config.tapeSpan != (screen.tapeSpan != nil) {
             // Outputs added, removed or renamed: the extras start again on the new sections.
             stopExtras()

@@ -57,6 +57,19 @@ final class OutputScreen {
     private var backlightLevel: Double?
     /// Names the screen in log lines when there are several ("" alone).
     let logPrefix: String
+    /// `[display] safe-area`, percent of each side kept free: the core lays out for what is left
+    /// (`info(of:)` says that size) and the display places the frame inside, the margins in the
+    /// background colour (`CopyPlacement`'s margins, in the one copy towards scanout).
+    var safeArea = 0.0
+
+    /// The margins of `d`'s panel (its own orientation): a whole number of pixels on each side.
+    static func margins(width: Int, height: Int, safeArea: Double) -> (x: Int, y: Int) {
+        guard safeArea > 0, safeArea.isFinite else { return (0, 0) }
+        let p = min(safeArea, 10) / 100
+        return (Int((Double(width) * p).rounded()), Int((Double(height) * p).rounded()))
+    }
+
+    func margins(of d: any Display) -> (x: Int, y: Int) { Self.margins(width: d.width, height: d.height, safeArea: safeArea) }
 
     init(renderThreads: Int, logPrefix: String = "") {
         renderer = SceneRenderer(renderThreads: renderThreads)
@@ -65,7 +78,9 @@ final class OutputScreen {
 
     func info(of d: any Display) -> DisplayInfo {
         findBacklight(for: d)
-        return DisplayInfo(width: d.width, height: d.height, refreshHz: d.refreshHz, panelQuarterTurns: d.panelQuarterTurns,
+        let m = margins(of: d)
+        return DisplayInfo(width: max(1, d.width - 2 * m.x), height: max(1, d.height - 2 * m.y), refreshHz: d.refreshHz,
+                           panelQuarterTurns: d.panelQuarterTurns,
                            outputConnected: d.canPresent, scanoutShiftLimit: d.scanoutShiftLimit,
                            scanoutQuarterTurns: d.scanoutQuarterTurns.subtracting(refusedTurns), yieldsToKMS: d.yieldsToKMS,
                            backlight: backlight?.name, screenHolder: d.screenHolder)
@@ -163,8 +178,10 @@ final class OutputScreen {
                 let composer = tapeComposer ?? TapeComposer(fonts: fonts)
                 tapeComposer = composer
                 let full = damage.contains(picture.bounds)
+                let content = info(of: d)
                 let screen = composer.compose(tape, span: tapeSpan, scene: canvas, sceneDamage: redraw ? (full ? [picture.bounds] : damage) : [],
-                                              width: sideways ? d.height : d.width, height: sideways ? d.width : d.height,
+                                              width: sideways ? content.height : content.width,
+                                              height: sideways ? content.width : content.height,
                                               time: plan.time, brightness: renderer.brightness)
                 picture = screen.canvas.buffer
                 source = screen.canvas
@@ -178,7 +195,11 @@ final class OutputScreen {
             // The display turns the picture itself (a plane's rotation), or turns it as it copies.
             let turns = ((plan.quarterTurns % 4) + 4) % 4
             let turnedByDisplay = d.scanoutRotation == turns
-            var placement = CopyPlacement(quarterTurns: turnedByDisplay ? 0 : turns)
+            // The safe area's margins, in the picture's orientation (a turned picture's x is the panel's y).
+            let m = margins(of: d)
+            let (mx, my) = turns % 2 == 1 ? (m.y, m.x) : (m.x, m.y)
+            var placement = CopyPlacement(quarterTurns: turnedByDisplay ? 0 : turns, fill: mx > 0 || my > 0 ? background : 0xFF00_0000,
+                                          marginX: mx, marginY: my)
             // Whether the scanout moves or the pixels do is the plan's (the core knows the
             // display's limits); the shell only carries it out. Pixels move in the display's copy.
             if plan.offset != .zero {
@@ -186,7 +207,8 @@ final class OutputScreen {
                 if plan.shiftByScanout {
                     shift = ScanoutShift(dx: o.dx, dy: o.dy, fill: background)
                 } else {
-                    placement = CopyPlacement(quarterTurns: placement.quarterTurns, dx: o.dx, dy: o.dy, fill: background)
+                    placement = CopyPlacement(quarterTurns: placement.quarterTurns, dx: o.dx, dy: o.dy, fill: background,
+                                              marginX: mx, marginY: my)
                 }
             }
             let bytes = try d.present(picture, damage: damage, shift: turnedByDisplay ? shift : .zero, placement: placement)

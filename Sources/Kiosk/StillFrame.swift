@@ -54,13 +54,16 @@ package final class StillFrame: KioskShell {
     private var sequence: UInt64 = 0
     private var messages: [String] = []
 
-    private init(setup: KioskSetup, fonts: FontSet, info: DisplayInfo, now: Double) {
+    private init(setup: KioskSetup, fonts: FontSet, info mode: DisplayInfo, now: Double) {
         time = KioskTime(mono: 1000, wall: now)
-        self.info = info
         self.fonts = fonts
         screen = OutputScreen(renderThreads: Daemon.renderThreads(for: setup.config))
+        screen.safeArea = setup.config.safeArea
+        // The core lays out what the safe area leaves, as the daemon's does (`OutputScreen.info(of:)`).
+        let m = OutputScreen.margins(width: mode.width, height: mode.height, safeArea: setup.config.safeArea)
+        info = DisplayInfo(width: max(1, mode.width - 2 * m.x), height: max(1, mode.height - 2 * m.y), refreshHz: mode.refreshHz)
         // Flips complete at once (no timerfd): the manual clock below paces them.
-        display = HeadlessDisplay(width: info.width, height: info.height, refreshHz: info.refreshHz)
+        display = HeadlessDisplay(width: mode.width, height: mode.height, refreshHz: mode.refreshHz)
         screen.display = display
         let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: nil, writesStatus: false)
         runner = KioskRunner(core: core, now: { [unowned self] in time })

@@ -495,6 +495,8 @@ public final class KioskCore {
     private var activePalette: ChartPalette { nightShown ? config.palette.night : config.palette }
     private var lastActivityWall: Double?
     private var powerDue: Double?
+    /// When the header's clock next shows another minute.
+    private var clockNextChange: Int64?
 
     // Control socket
     /// `ctl screen on|off|auto`, and since when (wall seconds): a touch before it does not count.
@@ -1045,7 +1047,8 @@ public final class KioskCore {
             placeholder = placeholderText(for: entry)
         }
         let m = ScreenModel(instrument: instrument, width: max(1, w), height: max(1, h), fonts: fonts, palette: palette,
-                            range: wanted, scale: config.scale, ranges: shownRanges)
+                            range: wanted, scale: config.scale, ranges: shownRanges, stats: config.stats)
+        m.hidesStats = !showingSample && entries[instrumentIndex % entries.count].isPortfolio
         m.timing = config.morph
         if m.timeAxis != config.timeAxis { m.timeAxis = config.timeAxis }
         m.rangeOptions = config.rangeOptions
@@ -1062,6 +1065,7 @@ public final class KioskCore {
     /// newest price's own time, in the exchange's zone — never today's date on yesterday's price),
     /// the provider's delay, and "stale" when the data is older than `stale-after`.
     private func refreshStatusNote() {
+        refreshClock()
         guard let model, !showingSample, model.placeholder == nil else { return }
         let market = model.instrument.market
         let newest = [market.intraday, market.daily].compactMap { $0 }.max { ($0.last?.time ?? 0) < ($1.last?.time ?? 0) }
@@ -1108,6 +1112,27 @@ public final class KioskCore {
         if note != model.statusNote {
             model.statusNote = note
             needs.insert(.picture)
+        }
+    }
+
+    /// The header's clock (`[chart] clock`), and when it next changes (the power check wakes for it).
+    private func refreshClock() {
+        guard let model, config.clock != .off else { clockNextChange = nil; return }
+        // A board without a battery clock boots in 1970 until NTP answers: no time rather than a
+        // wrong one (nor when the clock is more than 36 hours behind the newest price, as the note).
+        let market = model.instrument.market
+        let newest = [market.intraday?.last?.time, market.daily?.last?.time].compactMap { $0 }.max()
+        let set = now.wall >= HeaderClock.earliestPlausibleTime && !(newest.map { now.wall < Double($0) - 36 * 3600 } ?? false)
+        let clock = HeaderClock(mode: config.clock, now: Int64(now.wall.clampedToInt64), localZone: localZone,
+                                exchangeZone: showingSample ? nil : market.timeZone, phrases: phrases, clockSet: set)
+        clockNextChange = clock.nextChange
+        if model.clock != clock.text {
+            model.clock = clock.text
+            needs.insert(.picture)
+        }
+        if let change = clock.nextChange {
+            let due = now.mono + max(1, Double(change) - now.wall)
+            if powerDue.map({ due < $0 }) ?? true { powerDue = due }
         }
     }
 
@@ -2111,6 +2136,7 @@ public final class KioskCore {
         var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
         // The market status changes at the open, the lunch break and the close: wake up for it.
         if let change = marketNote?.nextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
+        if let change = clockNextChange { sleep = min(sleep, max(1, Double(change) - now.wall)) }
         // The tiles' staleness and market marks move with the clock too; a finger's every move
         // (the idle countdown) need not recompute twelve instruments, once a minute will do.
         if watchlist != nil || tapeOn {

@@ -31,6 +31,15 @@ public struct KioskStatus: Sendable, Equatable {
     public var problem: String?
     /// The small print under the price: "as of 16:00 EST · delayed 15 min", a scrubbed point's date.
     public var note: String?
+    /// The stats line's figures (`[chart] stats`; nil where the data cannot back one) and its
+    /// words as drawn; the header's clock as drawn.
+    public var dayLow: Double?
+    public var dayHigh: Double?
+    public var low52w: Double?
+    public var high52w: Double?
+    public var volume: Double?
+    public var statsText: String?
+    public var clock: String?
     public var display: String?
     /// The running executable's version (filled in by the shell): after an upgrade, the proof that
     /// the new build is the one on the wall.
@@ -155,6 +164,13 @@ public struct KioskStatus: Sendable, Equatable {
         previousClose = v.day?.previousClose
         dayChange = v.day?.change
         dayChangePercent = v.day?.changePercent
+        dayLow = v.stats?.dayLow
+        dayHigh = v.stats?.dayHigh
+        low52w = v.stats?.yearLow
+        high52w = v.stats?.yearHigh
+        volume = v.stats?.volume
+        statsText = v.statsText.isEmpty ? nil : v.statsText
+        clock = v.clock.isEmpty ? nil : v.clock
     }
 
     /// The keys `render --values` prints: what the picture says.
@@ -163,7 +179,8 @@ public struct KioskStatus: Sendable, Equatable {
                                                   "day_change_percent",
                                                   "baseline", "baseline_kind", "session_state", "as_of",
                                                   "last_data_time", "waiting_for", "problem", "note", "alerts",
-                                                  "intraday_times_zone"]
+                                                  "intraday_times_zone", "day_low", "day_high", "low_52w", "high_52w", "volume",
+                                                  "stats_text", "clock"]
 
     private enum Value {
         case text(String?), number(Double?), raw(String), list([String])
@@ -205,7 +222,10 @@ public struct KioskStatus: Sendable, Equatable {
          ("last_price", .number(lastPrice)), ("previous_close", .number(previousClose)),
          ("day_change", .number(dayChange)), ("day_change_percent", .number(dayChangePercent)),
          ("price_text", .text(priceText)), ("change_text", .text(changeText)),
-         ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)), ("session_state", .text(sessionState)),
+         ("baseline", .number(baseline)), ("baseline_kind", .text(baselineKind)),
+         ("day_low", .number(dayLow)), ("day_high", .number(dayHigh)), ("low_52w", .number(low52w)), ("high_52w", .number(high52w)),
+         ("volume", .number(volume)), ("stats_text", .text(statsText)), ("clock", .text(clock)),
+         ("session_state", .text(sessionState)),
          ("intraday_times_zone", .text(intradayTimesZone)),
          ("as_of", .raw(asOf.map(String.init) ?? "null")), ("last_data_time", .raw(lastDataTime.map(String.init) ?? "null")),
          ("stale", .raw(String(stale))), ("waiting_for", .text(waitingFor)), ("problem", .text(problem)), ("note", .text(note)), ("display", .text(display)),

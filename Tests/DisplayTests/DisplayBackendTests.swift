@@ -192,19 +192,38 @@ import LinuxIO
         _ = memory.withUnsafeMutableBytes { frame.copy(one, placement: placement, to: $0.baseAddress!, pitch: 2 * 4) }
         #expect(memory == [0x1234, 0x1234, 0x1234, 0xA, 0x1234, 0x1234])
         #expect(placement.placed(IntRect(x0: 0, y0: 0, x1: 1, y1: 1), width: 3, height: 2) == IntRect(x0: 1, y0: 1, x1: 2, y1: 2))
+        // A safe area of one pixel on each side (`[display] safe-area`): a 5x4 picture, the frame
+        // in its middle, the margins the fill.
+        let safe = CopyPlacement(fill: 0xF0, marginX: 1, marginY: 1)
+        var screen = [UInt32](repeating: 0x1234, count: 5 * 4)
+        _ = screen.withUnsafeMutableBytes { frame.copy(.full(frame.bounds), placement: safe, to: $0.baseAddress!, pitch: 5 * 4) }
+        #expect(screen == [0xF0, 0xF0, 0xF0, 0xF0, 0xF0,
+                           0xF0, 0xA, 0xB, 0xC, 0xF0,
+                           0xF0, 0xD, 0xE, 0xF, 0xF0,
+                           0xF0, 0xF0, 0xF0, 0xF0, 0xF0])
+        #expect(safe.placedSize(width: 3, height: 2) == (5, 4))
+        #expect(safe.placed(IntRect(x0: 2, y0: 1, x1: 3, y1: 2), width: 3, height: 2) == IntRect(x0: 3, y0: 2, x1: 4, y1: 3))
     }
 
-    @Test("equal to moving, then turning, for random sizes, offsets, turns and damage")
+    @Test("equal to placing in the margins, moving, then turning, for random sizes, margins, offsets, turns and damage")
     func equalToTwoSteps() {
         var rng = SystemRandomNumberGenerator()
         for trial in 0..<400 {
             let w = Int.random(in: 1...41, using: &rng), h = Int.random(in: 1...41, using: &rng)
             let turns = trial % 4, dx = Int.random(in: -5...5, using: &rng), dy = Int.random(in: -5...5, using: &rng)
+            // A safe area's margins on half the trials (`[display] safe-area`).
+            let mx = trial % 8 < 4 ? 0 : Int.random(in: 0...4, using: &rng), my = trial % 8 < 4 ? 0 : Int.random(in: 0...4, using: &rng)
             var frame = PixelBuffer(width: w, height: h, stride: w + Int.random(in: 0...3, using: &rng), fill: 0)
             for i in frame.pixels.indices { frame.pixels[i] = UInt32.random(in: 0...UInt32.max, using: &rng) }
-            let placement = CopyPlacement(quarterTurns: turns, dx: dx, dy: dy, fill: 0xFF12_3456)
-            var moved = PixelBuffer(width: w, height: h, fill: 0)
-            moved.copy(from: frame, offsetX: dx, offsetY: dy, fill: 0xFF12_3456)
+            let placement = CopyPlacement(quarterTurns: turns, dx: dx, dy: dy, fill: 0xFF12_3456, marginX: mx, marginY: my)
+            // The picture by hand: the frame's pixel where it lands, the fill elsewhere.
+            var moved = PixelBuffer(width: w + 2 * mx, height: h + 2 * my, fill: 0)
+            for y in 0..<moved.height {
+                for x in 0..<moved.width {
+                    let fx = x - mx - dx, fy = y - my - dy
+                    moved.pixels[y * moved.stride + x] = fx >= 0 && fx < w && fy >= 0 && fy < h ? frame.pixels[fy * frame.stride + fx] : 0xFF12_3456
+                }
+            }
             let size = placement.placedSize(width: w, height: h)
             var expected = PixelBuffer(width: size.width, height: size.height, fill: 0)
             moved.rotate(quarterTurns: turns, into: &expected)
@@ -221,13 +240,14 @@ import LinuxIO
             let landed = placement.placed(rect, width: w, height: h)
             var stale = [UInt32](repeating: 0x5555, count: memory.count)
             _ = stale.withUnsafeMutableBytes { frame.copy(DamageRegion([rect], bounds: frame.bounds), placement: placement, to: $0.baseAddress!, pitch: pitch) }
+            #expect(placement.placedSize(width: w, height: h) == (turns % 2 == 1 ? (h + 2 * my, w + 2 * mx) : (w + 2 * mx, h + 2 * my)))
             for y in 0..<size.height {
                 for x in 0..<size.width {
                     // The whole frame paints the strips a shift uncovers as well.
                     let inside = rect == frame.bounds || (x >= landed.x0 && x < landed.x1 && y >= landed.y0 && y < landed.y1)
                     let want = inside ? expected.pixels[y * expected.stride + x] : 0x5555
                     if stale[y * (size.width + pad) + x] != want {
-                        Issue.record("trial \(trial): \(w)x\(h) turns \(turns) offset \(dx),\(dy) rect \(rect): (\(x), \(y))")
+                        Issue.record("trial \(trial): \(w)x\(h) turns \(turns) offset \(dx),\(dy) margins \(mx),\(my) rect \(rect): (\(x), \(y))")
                         return
                     }
                 }

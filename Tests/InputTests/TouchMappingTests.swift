@@ -96,3 +96,28 @@ import Testing
         #expect(CalibrationMatrix([1, 0, 0, 0, 1, 0, 0]) == nil)
     }
 }
+
+/// `[display] safe-area`: the picture is drawn inside the margins, so touches are told in its
+/// coordinates. Expected points by hand.
+@Suite struct SafeAreaTouchTests {
+    @Test("upright: the margins are subtracted and the edges clamp to the picture") func upright() {
+        // 1920x1080 at 5 %: 96 and 54 pixels a side, a 1728x972 picture.
+        let m = TouchMapping(panelWidth: 1920, panelHeight: 1080, marginX: 96, marginY: 54)
+        #expect(m.logicalWidth == 1728 && m.logicalHeight == 972)
+        #expect(m.logicalPoint(x: 96, y: 54)! == (0, 0))
+        #expect(m.logicalPoint(x: 1000, y: 500)! == (904, 446))
+        // A touch on the margin counts at the picture's nearest edge.
+        #expect(m.logicalPoint(x: 10, y: 1079)! == (0, 971))
+        #expect(m.panelPoint(x: 904, y: 446) == (1000, 500))
+    }
+
+    @Test("turned: the margins are the panel's, the picture's axes swapped") func turned() {
+        // An 800x480 panel at 5 % (40 and 24 a side) turned clockwise: the picture is 480 wide
+        // less 2 x 24 = 432, and 800 tall less 2 x 40 = 720. One turn puts picture (lx, ly) at
+        // panel (799 - ly, lx): panel (400, 100) is (100, 399) before the margins, (76, 359) after.
+        let m = TouchMapping(panelWidth: 800, panelHeight: 480, quarterTurns: 1, marginX: 40, marginY: 24)
+        #expect(m.logicalWidth == 432 && m.logicalHeight == 720)
+        #expect(m.logicalPoint(x: 400, y: 100)! == (76, 359))
+        #expect(m.panelPoint(x: 76, y: 359) == (400, 100))
+    }
+}

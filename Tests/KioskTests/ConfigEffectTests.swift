@@ -90,6 +90,8 @@ struct ConfigEffectTests {
             drive($0, display: DisplayInfo(width: 1920, height: 1080)).core.model?.screen.layout.scale == 1.5
         },
         Row(section: "display", line: "render-threads = 2") { Daemon.renderThreads(for: $0) == 2 },
+        // 5 % of 1920 and of 1080 on each side, by hand: 96 and 54 pixels (the shell's margins).
+        Row(section: "display", line: "safe-area = 5%") { OutputScreen.margins(width: 1920, height: 1080, safeArea: $0.safeArea) == (96, 54) },
         Row(section: "input", line: "enable = no") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "seat = seat1") { reloadAsks($0, .openInput) },
         Row(section: "input", line: "calibration = 0 1 0 1 0 0") { reloadAsks($0, .openInput) },
@@ -211,6 +213,9 @@ struct ConfigEffectTests {
             let status = drive(c, start: KioskTime(mono: 1000, wall: 1_796_650_380)).core.marketNote?.status
             return status == "Pre-market · opens in 57 min"
         },
+        Row(section: "chart", line: "stats = full") { drive($0).core.model?.screen.layout.statsBaseline != nil },
+        // CoreDriver's wall clock, Unix 1796000000 + 2 s, is 00:53 on 30 November 2026 in UTC (Python's datetime).
+        Row(section: "chart", line: "clock = local") { drive($0).core.model?.clock == "00:53" },
         Row(section: "instrument A", line: "name = Apple Inc.") { drive($0).core.status().instrumentName == "Apple Inc." },
         Row(section: "instrument A", line: "daily = Other.csv") { c in
             let d = CoreDriver(config: c)

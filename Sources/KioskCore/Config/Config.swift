@@ -111,6 +111,9 @@ public struct Config: Equatable, Sendable {
     /// Clockwise degrees; nil ("auto") follows the connector's panel-orientation property.
     public var rotation: Int?
     public var scale: Double?
+    /// `[display] safe-area`: percent of the width and the height kept free on each side (a TV
+    /// that overscans crops its edges); everything is drawn inside, the background fills the rest.
+    public var safeArea = 0.0
     /// Threads that draw each frame (horizontal bands); nil ("auto") uses the machine's processors.
     public var renderThreads: Int? = 1
     // [input]
@@ -188,6 +191,10 @@ public struct Config: Equatable, Sendable {
     public var watchlistSort = MoveSort.config
     /// `[chart] countdown`: the header's market line counts down to the close or the open.
     public var countdown = false
+    /// `[chart] stats`: the day's range, the 52-week range and the volume under the change.
+    public var stats = StatsMode.off
+    /// `[chart] clock`: the time of day at the name line's right, the wall's own or the exchange's.
+    public var clock = ClockMode.off
     // [output NAME]
     /// The outputs in the order of their sections (the order a spanning tape runs in); empty:
     /// one screen as `[display]` says (`effectiveOutputs`).
@@ -521,6 +528,15 @@ public struct Config: Equatable, Sendable {
                 guard let s = Double(v), s >= 0.25, s <= 4 else { return "expected auto or a number from 0.25 to 4, found \"\(v)\"" }
                 c.scale = s; return nil
             },
+            "safe-area": { c, v in
+                var text = Substring(v)
+                if text.hasSuffix("%") { text = text.dropLast() }
+                while text.hasSuffix(" ") { text = text.dropLast() }
+                guard let p = Double(text), p >= 0, p <= Limits.safeAreaPercent else {
+                    return "expected a percentage from 0 to \(Int(Limits.safeAreaPercent)) % (of each side kept free for a TV that overscans), found \"\(v)\""
+                }
+                c.safeArea = p; return nil
+            },
             "render-threads": { c, v in
                 if v.lowercased() == "auto" { c.renderThreads = nil; return nil }
                 guard let n = Int(v), n >= 1, n <= Limits.renderThreads else {
@@ -632,6 +648,18 @@ public struct Config: Equatable, Sendable {
             "countdown": { c, v in
                 guard let b = parseBool(v) else { return "expected on or off (\"closes in 42 min\" in the market line), found \"\(v)\"" }
                 c.countdown = b; return nil
+            },
+            "stats": { c, v in
+                guard let mode = StatsMode(rawValue: v.lowercased()) else {
+                    return "expected off, range (the day's and the 52-week range) or full (and the volume), found \"\(v)\""
+                }
+                c.stats = mode; return nil
+            },
+            "clock": { c, v in
+                guard let mode = ClockMode(rawValue: v.lowercased()) else {
+                    return "expected off, local (the wall's time zone) or exchange (the instrument's exchange's), found \"\(v)\""
+                }
+                c.clock = mode; return nil
             },
             "watchlist-sort": { c, v in
                 guard let sort = MoveSort(rawValue: v.lowercased()) else { return Config.expectedSort(v) }
@@ -806,6 +834,9 @@ enum Limits {
     static let instruments = 100
     static let scheduleClauses = 32
     static let renderThreads = 8
+    /// `[display] safe-area`: a tenth of each side is more than any TV crops (EBU R 95 keeps 3.5 %
+    /// for action, 5 % for titles).
+    static let safeAreaPercent = 10.0
 }
 
 func parseBool(_ v: String) -> Bool? {
