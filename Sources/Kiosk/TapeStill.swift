@@ -27,30 +27,49 @@ package enum TapeStill {
         // The daemon's own picture (the scene beside its band when the config has one); alone,
         // only the instruments are wanted (the core's entries).
         guard let still = StillFrame.render(chartRequest, fonts: fonts) else { return nil }
+        // The band lives in what the safe area leaves, as the daemon composes it (OutputScreen).
+        let m = OutputScreen.margins(width: size.0, height: size.1, safeArea: config.safeArea)
+        let area = IntRect(x0: m.x, y0: m.y, x1: size.0 - m.x, y1: size.1 - m.y)
         let canvas = Canvas(width: size.0, height: size.1)
         canvas.clear(config.palette.background)
+        let content = Canvas(width: area.width, height: area.height)
+        content.clear(config.palette.background)
         if where_ != .full {
             place(still.picture, at: IntRect(x0: 0, y0: 0, x1: size.0, y1: size.1), in: &canvas.buffer)
+            crop(still.picture, area, into: &content.buffer)
         }
-        let tape = TapeRenderer(position: where_, width: size.0, height: size.1, fonts: fonts, palette: config.palette,
+        let tape = TapeRenderer(position: where_, width: area.width, height: area.height, fonts: fonts, palette: config.palette,
                                 speed: config.tapeSpeed)
         tape.brightness = request.brightness
         let items = still.tapeEntries.map { TapeItem(entry: $0, palette: config.palette, options: config.rangeOptions) }
         tape.setItems(items, now: 0)
-        tape.draw(at: time, on: canvas)
-        return Result(picture: canvas.buffer, band: tape.band, items: items, messages: still.messages, status: still.status)
+        tape.draw(at: time, on: content)
+        place(content.buffer, at: area, in: &canvas.buffer)
+        let b = tape.band
+        return Result(picture: canvas.buffer, band: IntRect(x0: b.x0 + m.x, y0: b.y0 + m.y, x1: b.x1 + m.x, y1: b.y1 + m.y),
+                      items: items, messages: still.messages, status: still.status)
     }
 
     /// Copies `picture` into `area` of `buffer` (row by row, clipped to both).
     package static func place(_ picture: PixelBuffer, at area: IntRect, in buffer: inout PixelBuffer) {
-        let w = min(picture.width, area.width, buffer.width - area.x0)
-        let h = min(picture.height, area.height, buffer.height - area.y0)
-        guard w > 0, h > 0, area.x0 >= 0, area.y0 >= 0 else { return }
+        copy(picture, IntRect(x0: 0, y0: 0, x1: area.width, y1: area.height), into: &buffer, x: area.x0, y: area.y0)
+    }
+
+    /// Copies `area` of `picture` into the top left of `buffer`.
+    static func crop(_ picture: PixelBuffer, _ area: IntRect, into buffer: inout PixelBuffer) {
+        copy(picture, area, into: &buffer, x: 0, y: 0)
+    }
+
+    /// Copies `source` of `picture` to (`x`, `y`) of `buffer`, row by row, clipped to both.
+    private static func copy(_ picture: PixelBuffer, _ source: IntRect, into buffer: inout PixelBuffer, x: Int, y: Int) {
+        let r = source.intersection(picture.bounds)
+        let w = min(r.width, buffer.width - x), h = min(r.height, buffer.height - y)
+        guard w > 0, h > 0, x >= 0, y >= 0 else { return }
         let ss = picture.stride, ds = buffer.stride
         buffer.pixels.withUnsafeMutableBufferPointer { d in
             picture.pixels.withUnsafeBufferPointer { s in
-                for y in 0..<h {
-                    (d.baseAddress! + (area.y0 + y) * ds + area.x0).update(from: s.baseAddress! + y * ss, count: w)
+                for row in 0..<h {
+                    (d.baseAddress! + (y + row) * ds + x).update(from: s.baseAddress! + (r.y0 + row) * ss + r.x0, count: w)
                 }
             }
         }

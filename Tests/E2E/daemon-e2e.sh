@@ -322,7 +322,15 @@ assert top >= h * 0.8, "rows changed from y=%d of %d: more than the band at the 
 bg = a[2][0:3]
 ink = sum(1 for i in range(top * w, h * w) if a[2][i * 3:i * 3 + 3] != bg)
 assert ink > w, "no type in the band (%d pixels not the background)" % ink
-print("%dx%d: rows %d-%d changed between the captures (the band), none above y=%d; %d pixels of type in the band" % (w, h, top, max(rows), top, ink))
+# safe-area = 5%: 5 % of each side, rounded half up as the daemon rounds, holds nothing but the background.
+mx, my = int(w * 0.05 + 0.5), int(h * 0.05 + 0.5)
+for shot in (a, b):
+    stray = [(x, y) for y in range(h) for x in range(w)
+             if (x < mx or x >= w - mx or y < my or y >= h - my) and shot[2][(y * w + x) * 3:(y * w + x) * 3 + 3] != bg]
+    assert not stray, "%d pixels in the safe area's margins are not the background, first %s" % (len(stray), stray[:3])
+assert max(rows) < h - my, "the band reaches the bottom margin (row %d)" % max(rows)
+print("%dx%d: rows %d-%d changed between the captures (the band), none above y=%d; %d pixels of type in the band; "
+      "margins %d and %d px all background" % (w, h, top, max(rows), top, ink, mx, my))
 PY
   ) && [ "$(field exit "$L")" = 0 ]; then
     result tape-on-glass PASS "$D; $(grep -h '^mark tape_shots' "$L")"

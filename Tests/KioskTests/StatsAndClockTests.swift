@@ -3,6 +3,7 @@ import Feed
 import Kiosk
 @testable import KioskCore
 import LinuxIO
+import Raster
 import TestSupport
 import Testing
 import Text
@@ -204,16 +205,25 @@ struct SafeAreaGoldenTests {
         // The margins by hand: 5 % of each side, rounded (40 and 24 at 800x480, 96 and 54 at 1080p).
         let mx = Int((Double(width) * 0.05).rounded()), my = Int((Double(height) * 0.05).rounded())
         let background = ChartPalette.standard.background.argb
-        var outside = 0, inkInside = 0
-        for y in 0..<height {
-            for x in 0..<width {
-                let inMargin = x < mx || x >= width - mx || y < my || y >= height - my
-                if inMargin && picture[x, y] != background { outside += 1 }
-                if !inMargin && picture[x, y] != background { inkInside += 1 }
+        func inkCount(_ picture: PixelBuffer) -> (outside: Int, inside: Int) {
+            var outside = 0, inside = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let inMargin = x < mx || x >= width - mx || y < my || y >= height - my
+                    if picture[x, y] != background { if inMargin { outside += 1 } else { inside += 1 } }
+                }
             }
+            return (outside, inside)
         }
-        #expect(outside == 0, "\(outside) pixels of ink in the margins")
-        #expect(inkInside > width * height / 50, "nothing drawn inside: \(inkInside)")
+        let (stray, drawn) = inkCount(picture)
+        #expect(stray == 0, "\(stray) pixels of ink in the margins")
+        #expect(drawn > width * height / 50, "nothing drawn inside: \(drawn)")
+        // `render --config` with a tape draws the band at the crawl time asked for (TapeStill):
+        // inside the margins too, never a second band at the screen's edge.
+        let (config, _) = Config.load(path: path)
+        let tape = try #require(TapeStill.render(request, config: config, position: .bottom, time: 3, fonts: try FontSet.load()))
+        #expect(inkCount(tape.picture).outside == 0, "render --config's tape band in the margins")
+        #expect(tape.band.x0 == mx && tape.band.x1 == width - mx && tape.band.y1 <= height - my, "\(tape.band)")
         #expect(result.status.statsText?.hasPrefix("Day 429.98–438.18") == true)
         let check = ImageComparison.checkScreen(picture, golden: name)
         #expect(check.passed, "\(check.report)")

@@ -1,6 +1,7 @@
 // libFuzzer harness: CSV bytes -> instrument -> every scene, drawn at a small size: the line in
 // every range (and morphs between them), the bar chart of monthly change, the draw-in, and
-// scrubbing at several x. The parser's output is only the start: this checks its consumers.
+// scrubbing at several x, with the stats line and the clock. The parser's output is only the
+// start: this checks its consumers.
 import Chart
 import Feed
 import FuzzSupport
@@ -29,8 +30,17 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let sizes = [(96, 64), (64, 96), (33, 17), (160, 90), (1, 1)]
     let (w, h) = sizes[Int(sizeChoice) % sizes.count]
     let ranges = ChartRange.allCases
+    // Bit 6: the stats line (`[chart] stats = full`), bit 5: the header's clock.
     let model = ScreenModel(instrument: instrument, width: w, height: h, fonts: fonts,
-                            range: ranges[Int(choice) % ranges.count])
+                            range: ranges[Int(choice) % ranges.count], stats: choice & 0x40 != 0 ? .full : .off)
+    if choice & 0x20 != 0 { model.clock = "12:34 EST" }
+    if let s = model.stats().figures {
+        // Whatever the file, the figures are prices it holds: finite, ordered, the place in range a percentage.
+        if let lo = s.dayLow, let hi = s.dayHigh { fuzzCheck(lo.isFinite && hi.isFinite && lo <= hi, "day range ordered") }
+        if let lo = s.yearLow, let hi = s.yearHigh { fuzzCheck(lo.isFinite && hi.isFinite && lo <= hi, "52-week range ordered") }
+        if let p = s.yearPosition { fuzzCheck(p >= 0 && p <= 100, "place in the 52 weeks a percentage") }
+        if let v = s.volume { fuzzCheck(v > 0 && v.isFinite, "volume positive") }
+    }
     var t = 0.0
     let renderer = SceneRenderer()
     func frame() {
