@@ -158,20 +158,24 @@ struct StatsAndClockTests {
 /// runs): Apple's real file on its last day, 1 March 2013 at 16:05 EST; goldens looked at.
 @Suite("The stats line and the clock on screen")
 struct StatsAndClockGoldenTests {
+    /// Apple's real file on a wall configured with `extra`, drawn by the daemon's core on
+    /// 2013-03-01 at 21:05 UTC = 16:05 EST (Python's datetime: 1362171900), on 1Y.
+    static func appleWall(_ tag: String, size: (Int, Int), extra: String) throws -> (StillFrame.Request, StillFrame.Result) {
+        let shared = try #require(TestPaths.shared, "../shared not found")
+        let path = try NumbersOnTheWallTests.setUp(tag, files: [:]) { _ in
+            "[data]\ndirectory = \(shared)/data\nstale-after = 36500d\n[instrument AAPL]\nname = Apple\n"
+                + "daily = AAPL_daily_unadjusted_2000-03-01_2013-03-01.csv\nexchange = XNYS\ncurrency = USD\n" + extra
+        }
+        var request = StillFrame.Request(configPath: path, now: 1_362_171_900)
+        request.show = ShowRequest(range: .oneYear)
+        request.size = size
+        return (request, try #require(StillFrame.render(request, fonts: try FontSet.load())))
+    }
+
     @Test("Day, 52 weeks, volume and the exchange's time in the header",
           arguments: [("stats-clock-800x480.png", 800, 480), ("stats-clock-1920x1080.png", 1920, 1080)])
     func golden(name: String, width: Int, height: Int) throws {
-        let shared = try #require(TestPaths.shared, "../shared not found")
-        let path = try NumbersOnTheWallTests.setUp("stats", files: [:]) { _ in
-            "[data]\ndirectory = \(shared)/data\nstale-after = 36500d\n[instrument AAPL]\nname = Apple\n"
-                + "daily = AAPL_daily_unadjusted_2000-03-01_2013-03-01.csv\nexchange = XNYS\ncurrency = USD\n"
-                + "[chart]\nstats = full\nclock = exchange\n"
-        }
-        // 2013-03-01 21:05 UTC = 16:05 EST (Python's datetime: 1362171900).
-        var request = StillFrame.Request(configPath: path, now: 1_362_171_900)
-        request.show = ShowRequest(range: .oneYear)
-        request.size = (width, height)
-        let result = try #require(StillFrame.render(request, fonts: try FontSet.load()))
+        let (_, result) = try Self.appleWall("stats", size: (width, height), extra: "[chart]\nstats = full\nclock = exchange\n")
         #expect(result.status.clock == "16:05 EST")
         #expect(result.status.statsText == "Day 429.98–438.18 · 52 wk 429.98–705.07 (0%) · Vol 19.7M")
         #expect(result.status.dayLow == 429.98 && result.status.high52w == 705.07 && result.status.volume == 19_730_300)
@@ -189,17 +193,10 @@ struct SafeAreaGoldenTests {
     @Test("everything inside 5 % of each side, the background to the edges",
           arguments: [("safe-area-800x480.png", 800, 480), ("safe-area-1920x1080.png", 1920, 1080)])
     func golden(name: String, width: Int, height: Int) throws {
-        let shared = try #require(TestPaths.shared, "../shared not found")
-        let path = try NumbersOnTheWallTests.setUp("safe", files: [:]) { _ in
-            "[display]\nsafe-area = 5%\n[data]\ndirectory = \(shared)/data\nstale-after = 36500d\n[instrument AAPL]\nname = Apple\n"
-                + "daily = AAPL_daily_unadjusted_2000-03-01_2013-03-01.csv\nexchange = XNYS\ncurrency = USD\n"
-                + "[chart]\nstats = full\nclock = exchange\n[tape]\nposition = bottom\n"
-                + "[alert low]\ninstrument = AAPL\nbelow = 450\n"
-        }
-        var request = StillFrame.Request(configPath: path, now: 1_362_171_900)
-        request.show = ShowRequest(range: .oneYear)
-        request.size = (width, height)
-        let result = try #require(StillFrame.render(request, fonts: try FontSet.load()))
+        let (request, result) = try StatsAndClockGoldenTests.appleWall(
+            "safe", size: (width, height),
+            extra: "[display]\nsafe-area = 5%\n[chart]\nstats = full\nclock = exchange\n[tape]\nposition = bottom\n"
+                + "[alert low]\ninstrument = AAPL\nbelow = 450\n")
         let picture = result.picture
         #expect(picture.width == width && picture.height == height)
         // The margins by hand: 5 % of each side, rounded (40 and 24 at 800x480, 96 and 54 at 1080p).
@@ -220,7 +217,7 @@ struct SafeAreaGoldenTests {
         #expect(drawn > width * height / 50, "nothing drawn inside: \(drawn)")
         // `render --config` with a tape draws the band at the crawl time asked for (TapeStill):
         // inside the margins too, never a second band at the screen's edge.
-        let (config, _) = Config.load(path: path)
+        let (config, _) = Config.load(path: request.configPath)
         let tape = try #require(TapeStill.render(request, config: config, position: .bottom, time: 3, fonts: try FontSet.load()))
         #expect(inkCount(tape.picture).outside == 0, "render --config's tape band in the margins")
         #expect(tape.band.x0 == mx && tape.band.x1 == width - mx && tape.band.y1 <= height - my, "\(tape.band)")
