@@ -101,7 +101,9 @@ public struct CoinGeckoProvider: Provider {
             guard point.count >= 2, let ms = point[0].integer, let price = point[1].double else {
                 return .failure(.badData("price \(i + 1) is not [milliseconds, price]: \(point.prefix(3).map(\.described).joined(separator: ", "))"))
             }
-            instants.append(ms / 1000 - (ms % 1000 < 0 ? 1 : 0))
+            // From 1970 to the end of year 9999, as the data files can hold.
+            guard (0..<253_402_300_800_000).contains(ms) else { return .failure(.badData("price \(i + 1) is at \(ms) ms, no time of a price")) }
+            instants.append(ms / 1000)
             closes.append(price)
         }
         // A day asked for is 5-minutely; points an hour or more apart (but for the last, "now")
@@ -124,18 +126,11 @@ public struct CoinGeckoProvider: Provider {
         }
     }
 
-    /// A point's bar: intraday, the 5-minute bar it falls in (the last point, "now", updates the
+    /// A point's bar (`t` from 1970 on): intraday, the 5-minute bar it falls in (the last point, "now", updates the
     /// newest bar until a later answer brings that bar's own point). Daily, a point at 00:00 UTC
     /// is the price the day before closed on (CoinGecko's daily points are taken at midnight), so
     /// it is that day's bar; the last point is today's so far.
     static func barTime(_ t: Int64, slot: Slot) -> Int64 {
-        switch slot {
-        case .intraday:
-            let step = CryptoCandles.intradaySeconds
-            let (start, overflow) = t.subtractingReportingOverflow(((t % step) + step) % step)
-            return overflow ? t : start
-        case .daily:
-            return CivilDate(unixTime: t == .min ? t : t - 1).unixTimeAtMidnightUTC
-        }
+        slot == .intraday ? t - t % CryptoCandles.intradaySeconds : CivilDate(unixTime: max(0, t - 1)).unixTimeAtMidnightUTC
     }
 }
