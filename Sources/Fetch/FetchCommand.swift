@@ -211,6 +211,7 @@ public enum FetchCommand {
         }
         if let baseURL { settings.baseURL = baseURL }
         guard FetchSettings.isValidSymbol(symbol) else { usage("--symbol: \"\(symbol)\" is not a ticker symbol"); return 2 }
+        if let why = Providers.symbolProblem(settings, symbol: symbol) { usage("--symbol: \(why)"); return 2 }
         if settings.baseURL.isEmpty { usage("--provider \(name): \(settings.kind) needs --base-url"); return 2 }
         let slot: Slot = intraday ? .intraday : .daily
         // Print into a scratch configuration: one instrument, nothing written.

@@ -146,16 +146,14 @@ enum CryptoCandles {
         return ResponseChecks.bars(times: candles.map(\.time), open: candles.map { $0.open }, high: candles.map { $0.high },
                                    low: candles.map { $0.low }, close: candles.map { $0.close }, volume: candles.map(\.volume)).flatMap { raw in
             let bars = ResponseChecks.sorted(raw)
-            if slot == .intraday, let p = dailyForIntraday(bars) { return .failure(p) }
+            // Two or more intraday bars whose closest are a day or more apart are daily bars.
+            if slot == .intraday, bars.count >= 2, let closest = zip(bars, bars.dropFirst()).map({ $1.time &- $0.time }).min(),
+                closest >= 86_400
+            {
+                return .failure(.badData("asked for intraday bars, the closest are \(closest / 3600) hours apart: daily bars"))
+            }
             return .success(bars)
         }
-    }
-
-    /// Two or more intraday bars whose closest are a day or more apart are daily bars.
-    static func dailyForIntraday(_ bars: [PriceBar]) -> FetchProblem? {
-        guard bars.count >= 2 else { return nil }
-        let closest = zip(bars, bars.dropFirst()).map { $1.time &- $0.time }.min() ?? 0
-        return closest >= 86_400 ? .badData("asked for intraday bars, the closest are \(closest / 3600) hours apart: daily bars") : nil
     }
 
     /// The facts of a crypto answer: UTC, around the clock, the quote currency, the newest price.
