@@ -6,14 +6,10 @@ import Feed
 /// endpoints, Kline/Candlestick data; data-api.binance.vision serves the public market data
 /// without an account). Errors are `{"code": -1121, "msg": "Invalid symbol."}` at 400; past the
 /// request weight 429 with Retry-After, and 418 with Retry-After for an IP banned for going on.
-public struct BinanceProvider: Provider {
+public struct BinanceProvider: ExchangeCandles {
     public static let kind = "binance"
     public let settings: ProviderSettings
     public init(settings: ProviderSettings) { self.settings = settings }
-
-    public func supports(_ slot: Slot) -> Bool { true }
-
-    public static func symbolProblem(_ symbol: String, name: String) -> String? { CryptoPair.problem(symbol, provider: name) }
 
     /// Binance's symbol: base and quote run together, `BTCEUR`.
     static func symbol(_ symbol: String) -> String {

@@ -5,14 +5,10 @@ import Feed
 /// `[[time, low, high, open, close, volume], ...]`, newest first (docs.cdp.coinbase.com, Exchange
 /// REST API, Get product candles). Errors are 4xx with `{"message": "..."}` (404 `NotFound` for a
 /// product that does not exist), 429 past the public limit.
-public struct CoinbaseProvider: Provider {
+public struct CoinbaseProvider: ExchangeCandles {
     public static let kind = "coinbase"
     public let settings: ProviderSettings
     public init(settings: ProviderSettings) { self.settings = settings }
-
-    public func supports(_ slot: Slot) -> Bool { true }
-
-    public static func symbolProblem(_ symbol: String, name: String) -> String? { CryptoPair.problem(symbol, provider: name) }
 
     /// The product id: the pair as Coinbase writes it, `BTC-EUR`.
     static func product(_ symbol: String) -> String {

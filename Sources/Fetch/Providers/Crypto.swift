@@ -29,6 +29,14 @@ struct CryptoPair: Equatable {
     }
 }
 
+/// The exchanges' candle adapters (Coinbase, Kraken, Binance): every slot, a pair for a symbol.
+public protocol ExchangeCandles: Provider {}
+
+extension ExchangeCandles {
+    public func supports(_ slot: Slot) -> Bool { true }
+    public static func symbolProblem(_ symbol: String, name: String) -> String? { CryptoPair.problem(symbol, provider: name) }
+}
+
 /// One element of a JSON array that mixes numbers and strings (Kraken's and Binance's candles).
 enum JSONScalar: Decodable, Equatable {
     case integer(Int64)

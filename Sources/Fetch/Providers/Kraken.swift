@@ -6,14 +6,10 @@ import Feed
 /// still in progress (docs.kraken.com, Spot REST, Get OHLC Data). The result is keyed by Kraken's
 /// own name of the pair (XXBTZEUR for XBTEUR), and every error comes at HTTP 200 in `error`:
 /// `EQuery:Unknown asset pair`, `EAPI:Rate limit exceeded`, `EService:Unavailable`.
-public struct KrakenProvider: Provider {
+public struct KrakenProvider: ExchangeCandles {
     public static let kind = "kraken"
     public let settings: ProviderSettings
     public init(settings: ProviderSettings) { self.settings = settings }
-
-    public func supports(_ slot: Slot) -> Bool { true }
-
-    public static func symbolProblem(_ symbol: String, name: String) -> String? { CryptoPair.problem(symbol, provider: name) }
 
     /// Kraken's asset codes where they differ from the usual ones (its asset list: XBT, XDG).
     static func code(_ asset: String) -> String {
