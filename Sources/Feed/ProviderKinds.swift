@@ -25,6 +25,23 @@ public struct ProviderKind: Sendable, Equatable {
         ProviderKind(name: "twelvedata", baseURL: "https://api.twelvedata.com",
                      rate: [RateLimit(count: 8, seconds: 60), RateLimit(count: 800, seconds: 86_400)], needsKey: true),
         ProviderKind(name: "http-csv", baseURL: "", rate: [RateLimit(count: 60, seconds: 60)], needsKey: false),
+        // Keyless crypto, from the exchanges themselves (and CoinGecko's keyless tier).
+        // Coinbase Exchange: public endpoints 10 requests/s per IP, bursts to 15
+        // (docs.cdp.coinbase.com/exchange/rest-api/rate-limits).
+        ProviderKind(name: "coinbase", baseURL: "https://api.exchange.coinbase.com",
+                     rate: [RateLimit(count: 10, seconds: 1)], needsKey: false),
+        // Kraken: a call counter of at most 15 that decays 0.33/s on the lowest tier
+        // (docs.kraken.com, Spot REST rate limits): 15 calls in any 45 s never pass it.
+        ProviderKind(name: "kraken", baseURL: "https://api.kraken.com",
+                     rate: [RateLimit(count: 15, seconds: 45)], needsKey: false),
+        // Binance: request weight 6000/min per IP, a klines call weighs 2 (developers.binance.com,
+        // Spot API limits and Kline/Candlestick data); data-api.binance.vision is its market-data-only host.
+        ProviderKind(name: "binance", baseURL: "https://data-api.binance.vision",
+                     rate: [RateLimit(count: 3000, seconds: 60)], needsKey: false),
+        // CoinGecko without a key: limited by IP, no number given (docs.coingecko.com, Errors & Rate
+        // Limits); it used to say 5 to 15 calls/min, varying with global load: the low end.
+        ProviderKind(name: "coingecko", baseURL: "https://api.coingecko.com/api/v3",
+                     rate: [RateLimit(count: 5, seconds: 60)], needsKey: false),
     ]
 
     /// What an instrument uses when it names no provider.

@@ -1,5 +1,6 @@
 // Fetch: the only part of Tickerboard that talks to the network. It asks market-data providers
-// (Yahoo, Stooq, Alpha Vantage, Twelve Data, or any web server with CSV files) for bars, checks
+// (Yahoo, Stooq, Alpha Vantage, Twelve Data, the crypto exchanges Coinbase, Kraken and Binance,
+// CoinGecko, or any web server with CSV files) for bars, checks
 // every response before trusting it, merges the new bars into the existing Yahoo-layout CSV files
 // and replaces them atomically, and keeps a small status file per instrument. When to ask whom is
 // decided by a pure scheduler (request budget, market hours, backoff); HTTP goes through libcurl.

@@ -24,7 +24,10 @@ public enum FetchCommand {
           [instrument AAPL]  symbol = AAPL, providers = yahoo stooq, daily = AAPL.csv, intraday = AAPL-1m.csv
                              stooq-symbol = aapl.us, session = auto | 24/7 | Mon-Fri 09:00-17:30,
                              extended-hours = no, intraday-sessions = 5
-          [provider NAME]    kind = yahoo|stooq|alphavantage|twelvedata|http-csv, base-url = URL,
+          [instrument BTC]   symbol = BTC-EUR (a pair: coinbase, kraken, binance, coingecko need no key),
+                             providers = coinbase kraken, session = 24/7
+          [provider NAME]    kind = yahoo|stooq|alphavantage|twelvedata|http-csv|coinbase|kraken|binance|
+                             coingecko, base-url = URL,
                              key-file = /etc/tickerboard/keys/NAME | credential:NAME, rate = 5/min 500/day
           [fetch]            intraday-interval = 1min, daily-interval = 15min, after-close = 20min,
                              timeout = 30s, max-body = 8M,
@@ -208,6 +211,7 @@ public enum FetchCommand {
         }
         if let baseURL { settings.baseURL = baseURL }
         guard FetchSettings.isValidSymbol(symbol) else { usage("--symbol: \"\(symbol)\" is not a ticker symbol"); return 2 }
+        if let why = Providers.symbolProblem(settings, symbol: symbol) { usage("--symbol: \(why)"); return 2 }
         if settings.baseURL.isEmpty { usage("--provider \(name): \(settings.kind) needs --base-url"); return 2 }
         let slot: Slot = intraday ? .intraday : .daily
         // Print into a scratch configuration: one instrument, nothing written.

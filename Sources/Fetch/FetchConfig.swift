@@ -259,8 +259,16 @@ public struct FetchConfig: Sendable, Equatable {
         for id in order where fetched.contains(id) {
             var inst = instruments[id]!
             if inst.providers.isEmpty { inst.providers = ProviderKind.defaultProviders }
-            for name in inst.providers where config.providers[name] == nil {
-                issue(inst.line, "[instrument \(id)] providers: no provider \"\(name)\" (built in: yahoo, stooq, alphavantage, twelvedata; others need a [provider \(name)] section)")
+            for name in inst.providers {
+                guard let settings = config.providers[name] else {
+                    let builtIn = ProviderKind.all.filter(\.isBuiltIn).map(\.name).joined(separator: ", ")
+                    issue(inst.line, "[instrument \(id)] providers: no provider \"\(name)\" (built in: \(builtIn); others need a [provider \(name)] section)")
+                    continue
+                }
+                // The crypto adapters need a pair (BTC-EUR): an [instrument BTC] without one is said here, not by each request.
+                if let why = Providers.symbolProblem(settings, symbol: inst.symbol(for: name)) {
+                    issue(inst.line, "[instrument \(id)] \(why)")
+                }
             }
             if inst.dailyFile == nil && inst.intradayFile == nil {
                 issue(inst.line, "[instrument \(id)] names a symbol but no file: add daily = \(id).csv and/or intraday = \(id)-1m.csv")

@@ -33,6 +33,14 @@ enum Fixtures {
         return String(path[..<slash])
     }
 
+    /// This repository's own fixtures (Fixtures/crypto beside this file: documentation examples,
+    /// each with a sidecar naming its page).
+    static func crypto(_ name: String) -> String { parent(#filePath) + "/Fixtures/crypto/" + name }
+
+    static func cryptoBytes(_ name: String) throws -> [UInt8] {
+        try #require(read(crypto(name)), "cannot read Fixtures/crypto/\(name)")
+    }
+
     static func read(_ path: String) -> [UInt8]? { try? FeedFileReader.read(path: path, limit: 1 << 30) }
 
     static func write(_ path: String, _ text: String) {

@@ -120,7 +120,7 @@ struct Scenario {
         // A scratch directory of the expected name, so cleanUp accepts it.
         mkdir(data, 0o755)
         var text = "[data]\ndirectory = \(data)\n[fetch]\ntimeout = 2s\nmax-body = 1M\n"
-        for kind in ["yahoo", "stooq", "alphavantage", "twelvedata"] {
+        for kind in ["yahoo", "stooq", "alphavantage", "twelvedata", "coinbase", "kraken", "binance", "coingecko"] {
             text += "[provider \(kind)]\nbase-url = \(server.baseURL)\n"
         }
         text += "[provider fleet]\nkind = http-csv\nbase-url = \(server.baseURL)/fleet\n"
@@ -333,6 +333,56 @@ struct Scenario {
         #expect(status.provider == "stooq" && status.lastError == nil)
         let (series, _) = try YahooCSV.parse(try #require(t.file("AAPL.csv")), source: "AAPL.csv")
         #expect(series.count == 10165)
+    }
+
+    /// Keyless crypto (issue 52 item 5): Coinbase answers 429 with Retry-After, Kraken serves both
+    /// files; once Coinbase's wait is over its 5-minute candles merge into Kraken's. The files'
+    /// rows are the fixtures' text (Fixtures/crypto/kraken/ohlc_XBTEUR_1440.json) read by hand.
+    @Test("a crypto pair fails over from a rate-limited exchange to the next, and both merge into one file")
+    func cryptoFailover() throws {
+        let server = try ReplayServer()
+        try server.serve([
+            .init("/products/", file: Fixtures.crypto("coinbase/error_429_rate_limit.json"), status: 429, headers: ["Retry-After": "120"]),
+            .init("/0/public/OHLC?pair=XBTEUR&interval=1440", file: Fixtures.crypto("kraken/ohlc_XBTEUR_1440.json")),
+            .init("/0/public/OHLC?pair=XBTEUR&interval=5", file: Fixtures.crypto("kraken/ohlc_XBTEUR_5.json")),
+        ])
+        var s = try Scenario(server: server, conf: """
+            [instrument BTC]
+            symbol = BTC-EUR
+            providers = coinbase kraken
+            daily = BTC.csv
+            intraday = BTC-5m.csv
+            session = 24/7
+            """)
+        s.clock = cryptoAfternoon
+        let fetcher = s.fetcher()
+        let report = fetcher.runOnce(clock: { s.clock })
+        #expect(report.succeeded == [JobID(instrument: "BTC", slot: .daily), JobID(instrument: "BTC", slot: .intraday)], "\(report)")
+        // Coinbase once (its 429 backs off the whole provider), then Kraken for both files.
+        #expect(server.requests == ["/products/BTC-EUR/candles?granularity=86400", "/0/public/OHLC?pair=XBTEUR&interval=1440",
+                                    "/0/public/OHLC?pair=XBTEUR&interval=5"])
+        #expect(String(decoding: try #require(s.file("BTC.csv")), as: UTF8.self) == """
+            Date,Open,High,Low,Close,Adj Close,Volume
+            2024-03-29,64980,65012.3,63120.7,64200.5,64200.5,1812.44871029
+            2024-03-30,64200.5,64999.9,63800,64450.1,64450.1,1290.1027731
+            2024-03-31,64450.1,65780,64012.5,65538.4,65538.4,966.51023378
+
+            """)
+        let status = try #require(s.status("BTC"))
+        #expect(status.provider == "kraken" && status.currency == "EUR" && status.exchangeTimeZone == "UTC")
+        #expect(status.marketState == "REGULAR" && status.lastError == nil)
+        let until = try #require(fetcher.scheduler.providerBackoff["coinbase"]?.until)
+        #expect(until >= s.clock + 120, "coinbase waits its Retry-After, \(until - s.clock) s")
+
+        // Coinbase is back: its candles replace Kraken's of the same 5 minutes, Kraken's 14:45 stays.
+        try server.serve([.init("/products/BTC-EUR/candles?granularity=300", file: Fixtures.crypto("coinbase/candles_BTC-EUR_300.json"))])
+        let result = fetcher.perform(JobID(instrument: "BTC", slot: .intraday), provider: "coinbase", now: s.clock + 180)
+        guard case .success = result.outcome else { Issue.record("\(result)"); return }
+        let (minutes, _) = try YahooCSV.parse(try #require(s.file("BTC-5m.csv")), source: "BTC-5m.csv")
+        #expect(minutes.bars.map(\.time) == [1_711_982_400, 1_711_982_700, 1_711_983_000, 1_711_983_300])
+        #expect(minutes.bars.map(\.close) == [65001.3, 65004.3, 65020, 65058.75])
+        #expect(String(decoding: try #require(s.file("BTC-5m.csv")), as: UTF8.self).contains("\n2024-04-01 14:55:00+00:00,65020,65063.9,65011.02,65058.75,"))
+        #expect(s.status("BTC")?.provider == "coinbase")
     }
 
     /// Issue 48 item 12: `user-agent =` was parsed and never sent. Public reports say Yahoo's edge

@@ -304,12 +304,17 @@ import Testing
         ("twelvedata", "twelvedata/time_series_IBM_1day_2021-07-01.json", "IBM", .daily),
         ("twelvedata", "twelvedata/error_400_invalid_interval.json", "IBM", .daily),
         ("stooq", "stooq/btcpln_d_no_volume_column.csv", "btcpln", .daily),
+        ("coinbase", "crypto/coinbase/candles_BTC-EUR_86400.json", "BTC-EUR", .daily),
+        ("kraken", "crypto/kraken/ohlc_XBTEUR_5.json", "BTC-EUR", .intraday),
+        ("binance", "binance/klines_docs_example.json", "BNB-BTC", .daily),
+        ("coingecko", "coingecko/market_chart_range_docs_example.json", "ETH-USD", .daily),
     ]
 
     @Test("damaged bodies", arguments: 0..<cases.count) func damagedBodies(_ index: Int) throws {
         let (kind, file, symbol, slot) = Self.cases[index]
         let adapter = provider(kind)
-        let original = try Fixtures.bytes(file)
+        // crypto/: this repository's fixtures (Fixtures/crypto); the rest the shared recordings.
+        let original = file.hasPrefix("crypto/") ? try Fixtures.cryptoBytes(String(file.dropFirst("crypto/".count))) : try Fixtures.bytes(file)
         let request = slot == .daily ? FetchRequest.daily(symbol) : .intraday(symbol)
         var generator = SplitMix64(seed: UInt64(index) &+ 0x5EED)
         let type = kind == "stooq" ? "text/csv" : "application/json"

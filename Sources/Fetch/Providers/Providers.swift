@@ -46,17 +46,28 @@ public protocol Provider: Sendable {
     func supports(_ slot: Slot) -> Bool
     func httpRequest(for request: FetchRequest) -> HTTPRequest
     func parse(_ response: HTTPResponse, for request: FetchRequest) -> Result<ProviderData, FetchProblem>
+    /// Why this adapter cannot ask for `symbol` (the crypto ones need a pair, `BTC-EUR`), said
+    /// by the config check of provider `name` (whose `NAME-symbol =` would set another); nil
+    /// when it can.
+    static func symbolProblem(_ symbol: String, name: String) -> String?
 }
 
 extension Provider {
     public var name: String { settings.name }
+    public static func symbolProblem(_ symbol: String, name: String) -> String? { nil }
 }
 
 public enum Providers {
     /// Every adapter, one per `ProviderKind` (Providers/<Kind>.swift).
     public static let adapters: [any Provider.Type] = [
         YahooProvider.self, StooqProvider.self, AlphaVantageProvider.self, TwelveDataProvider.self, HTTPCSVProvider.self,
+        CoinbaseProvider.self, KrakenProvider.self, BinanceProvider.self, CoinGeckoProvider.self,
     ]
+
+    /// Why provider `name`'s adapter cannot ask for `symbol`; nil when it can (or the kind is unknown).
+    public static func symbolProblem(_ settings: ProviderSettings, symbol: String) -> String? {
+        adapters.first { $0.kind == settings.kind }?.symbolProblem(symbol, name: settings.name)
+    }
 
     /// The adapter for `settings.kind`; nil for an unknown kind.
     public static func make(_ settings: ProviderSettings) -> (any Provider)? {

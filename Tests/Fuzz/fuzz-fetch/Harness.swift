@@ -18,8 +18,10 @@ struct Canned: HTTPTransport {
     }
 }
 
-let kinds = ["yahoo", "stooq", "alphavantage", "twelvedata", "http-csv"]
+let kinds = ["yahoo", "stooq", "alphavantage", "twelvedata", "http-csv", "coinbase", "kraken", "binance", "coingecko"]
 let providers: [any Provider] = kinds.compactMap { Providers.make(ProviderSettings(name: $0, kind: $0)) }
+/// The crypto adapters want a pair.
+let pairs: Set<String> = ["coinbase", "kraken", "binance", "coingecko"]
 let now: Int64 = 1_796_000_000
 let history: [PriceBar] = (0..<30).map { i in
     let c = 100 + Double(i % 7)
@@ -50,7 +52,7 @@ func pipeline(_ which: UInt8, _ flags: UInt8, _ body: [UInt8]) {
     let provider = providers[Int(which) % providers.count]
     let slot: Slot = flags % 2 == 0 || !provider.supports(.intraday) ? .daily : .intraday
     guard provider.supports(slot) else { return }
-    let request = FetchRequest(symbol: "AAPL", slot: slot, now: now, fileName: "AAPL.csv",
+    let request = FetchRequest(symbol: pairs.contains(provider.name) ? "BTC-EUR" : "AAPL", slot: slot, now: now, fileName: "AAPL.csv",
                                newestBarOnDisk: flags & 2 == 0 ? history.last?.time : nil)
     let response = HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body)
     guard case .success(var data) = provider.parse(response, for: request) else { return }
