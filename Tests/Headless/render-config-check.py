@@ -149,11 +149,12 @@ try:
     work3 = os.path.join(work, "readme")
     data3 = os.path.join(work3, "data")
     os.makedirs(data3)
-    for ident in ("AAPL", "SAP", "BTC"):
+    for ident in ("AAPL", "SAP", "BTC", "ETH"):
         shutil.copy(CSV, os.path.join(data3, ident + ".csv"))
     minute_bars(os.path.join(data3, "SAP-1m.csv"), last_date, previous_close)
     start = 1796000000 - 1796000000 % 86400 - 86400   # two UTC days of minute bars, to 02:45 UTC
-    with open(os.path.join(data3, "BTC-1m.csv"), "w") as f:
+    # Five-minute bars, as the keyless exchanges' intraday answers are (the README's BTC-5m.csv).
+    with open(os.path.join(data3, "BTC-5m.csv"), "w") as f:
         f.write("Datetime,Open,High,Low,Close,Adj Close,Volume\n")
         for t in range(start, 1796000000 - 1796000000 % 86400 + 2 * 3600 + 45 * 60 + 1, 300):
             v = 60000 + 500 * ((t // 300 * 7919) % 17) / 17 + (t - start) / 100
