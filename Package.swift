@@ -92,7 +92,8 @@ let package = Package(
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "DisplayModel", "Raster", "TestSupport"]),
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed", "Bridge"], exclude: ["replay_server.py", "Fixtures"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed", "Bridge", "Chart", "Text", "TestSupport"],
+                    exclude: ["replay_server.py", "Fixtures"]),
         .testTarget(name: "KioskTests", dependencies: ["Commands", "Control", "Kiosk", "KioskCore", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
     ]
 )

@@ -6,6 +6,8 @@
 import Chart
 import Feed
 @testable import KioskCore
+import Raster
+import TestSupport
 import Testing
 
 @Suite("Ambient light: lux to level")
@@ -76,5 +78,32 @@ struct AmbientLightTests {
         let (c, issues) = Config.parse("[power]\nlight-sensor = bright\n", file: "t.conf")
         #expect(c.lightSensor == .off)
         #expect(issues.contains { $0.key == "light-sensor" && $0.message.hasPrefix("expected off, auto") }, "\(issues)")
+    }
+
+    @Test("a dim room on screen: the frame at the sensor's 40 %, dimmed in linear light",
+          arguments: [("light-dim-800x480.png", 800, 480), ("light-dim-1920x1080.png", 1920, 1080)])
+    func golden(name: String, width: Int, height: Int) throws {
+        var config = Config.watchlist(["A"]) { $0.cycleSeconds = 0 }
+        config.lightSensor = .auto
+        config.staleAfterSeconds = 36_500 * 86_400
+        let d = CoreDriver(config: config, display: DisplayInfo(width: width, height: height, refreshHz: 10))
+        d.send(.start)
+        d.send(.series(instrumentID: "A", slot: .daily, series: SampleMarket.daily()))
+        d.run(for: 3)
+        // 20 lx is a dim room: 40 % (AmbientLight.steps), faded to in a second or two.
+        d.send(.ambientLight(lux: 20))
+        d.run(for: 5)
+        let plan = try #require(d.presents.last?.value)
+        #expect(plan.brightness == 0.4)
+        guard case .chart(let model) = plan.scene else { Issue.record("no chart: \(plan.scene)"); return }
+        let renderer = SceneRenderer()
+        renderer.brightness = plan.brightness
+        let frame = renderer.render(model, at: plan.time).buffer
+        // Python over IEC 61966-2-1's curves: the background 0D1117 at 40 % of its linear light is
+        // 05070B, the text E6EDF3 is 999DA1 (enc(dec(c / 255) * 0.4) * 255, rounded).
+        #expect(frame[0, 0] == 0xFF05_070B)
+        #expect(frame.pixels.contains(0xFF99_9DA1), "no pixel of the dimmed text colour")
+        let result = ImageComparison.checkScreen(frame, golden: name)
+        #expect(result.passed, "\(result.report)")
     }
 }
