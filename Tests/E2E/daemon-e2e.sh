@@ -24,7 +24,8 @@ nth_stats() {   # nth_stats FILE N: the Nth (1-based; negative from the end) sta
 if ! TB_VM_VKMS="${TB_VM_VKMS:-1}" bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh failed"; finish; fi
 BIN="${TB_E2E_BIN:-}"
 if [ -z "$BIN" ]; then
-  if ! (cd "$ROOT" && swift build -c release --product tickerboard > /var/tmp/tb-daemon-e2e-build.log 2>&1); then
+  # As build-deb.sh and run-all build it: other flags make the next build compile everything again.
+  if ! (cd "$ROOT" && swift build -c release --static-swift-stdlib --product tickerboard > /var/tmp/tb-daemon-e2e-build.log 2>&1); then
     tail -20 /var/tmp/tb-daemon-e2e-build.log; result build FAIL "swift build -c release failed"; finish
   fi
   BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/tickerboard"

@@ -15,7 +15,8 @@ if ! bash "$HERE/setup.sh" 2>&1; then result setup FAIL "Tests/E2E/setup.sh fail
 
 BIN="${TB_E2E_BIN:-}"
 if [ -z "$BIN" ]; then
-  if ! (cd "$ROOT" && swift build -c release --product tickerboard > /tmp/tb-e2e-build.log 2>&1); then
+  # As build-deb.sh and run-all build it: other flags make the next build compile everything again.
+  if ! (cd "$ROOT" && swift build -c release --static-swift-stdlib --product tickerboard > /tmp/tb-e2e-build.log 2>&1); then
     tail -20 /tmp/tb-e2e-build.log; result build FAIL "swift build -c release failed"; finish
   fi
   BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/tickerboard"

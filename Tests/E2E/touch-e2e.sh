@@ -15,7 +15,8 @@ if ! TB_VM_VKMS="${TB_VM_VKMS:-0}" bash "$HERE/setup.sh" 2>&1; then result setup
 
 BIN="${TB_E2E_BIN:-}"
 if [ -z "$BIN" ]; then
-  if ! (cd "$ROOT" && swift build -c release --product tickerboard > /var/tmp/tb-touch-build.log 2>&1); then
+  # As build-deb.sh and run-all build it: other flags make the next build compile everything again.
+  if ! (cd "$ROOT" && swift build -c release --static-swift-stdlib --product tickerboard > /var/tmp/tb-touch-build.log 2>&1); then
     tail -20 /var/tmp/tb-touch-build.log; result build FAIL "swift build -c release failed"; finish
   fi
   BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/tickerboard"

@@ -92,8 +92,13 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let calibration = config.calibration.flatMap { CalibrationMatrix($0.map(Float.init)) }
     if let calibration { _ = calibration.apply(x: 0.5, y: 0.5) }
     let turns = config.rotation.map { $0 / 90 } ?? 0
-    let mapping = TouchMapping(panelWidth: 64, panelHeight: 48, quarterTurns: turns)
-    _ = mapping.logicalPoint(x: 10, y: 10)
+    // The safe area's margins (the shell's) and touches told inside them.
+    let margins = OutputScreen.margins(width: 64, height: 48, safeArea: config.safeArea)
+    fuzzCheck(margins.x >= 0 && 2 * margins.x < 64 && margins.y >= 0 && 2 * margins.y < 48, "a safe area leaves a picture")
+    let mapping = TouchMapping(panelWidth: 64, panelHeight: 48, quarterTurns: turns, marginX: margins.x, marginY: margins.y)
+    if let p = mapping.logicalPoint(x: 10, y: 10) {
+        fuzzCheck(p.x >= 0 && p.x < Double(mapping.logicalWidth) && p.y >= 0 && p.y < Double(mapping.logicalHeight), "a touch lands in the picture")
+    }
 
     let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: 15, writesStatus: true, statusInterval: 1)
     var now = KioskTime(mono: 1000, wall: 1_796_000_000)
