@@ -249,9 +249,9 @@ enum DisplayCheckCommand {
         display.shutdown()
         var restored = " commit=\(path)"
         if turns != 0 { restored += " rotation_path=\(byPlane ? "plane" : "copy")" }
-        if let kms = display as? KMSDisplay {
+        if let report = display.connectorReport {
             restored += " api=\(path)"
-                + " crtc_fb_after=\(kms.crtcFramebufferID.map(String.init) ?? "none")"
+                + " crtc_fb_after=\(report.crtcFramebufferID.map(String.init) ?? "none")"
         }
         printLine("display-check: flips=\(completed) presented=\(presented) seconds=\(format(flipSpan, 3)) hz=\(format(hz, 1))"
             + " missed=\(vblanks.missed) cpu_ms=\(cpuNanos / 1_000_000) cpu_pct=\(format(cpuPercent, 1))"

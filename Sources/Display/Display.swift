@@ -80,6 +80,14 @@ public protocol Display: AnyObject {
     /// The DRM card number and connector id of the output in use (for the CEC adapter on its
     /// port); nil for displays that are no DRM connector.
     var drmConnector: CECAdapterChoice.DRMConnectorID? { get }
+    /// What the display says of the connector it drives; nil for displays that drive none.
+    var connectorReport: ConnectorReport? { get }
+    /// The card the outputs after the first come from (`request` says which names and margins);
+    /// nil where there are no others (fbdev).
+    func card(for request: CardRequest) -> (any DisplayCard)?
+    /// True when a read of a descriptor shared with other outputs left a completion of this
+    /// display's flip unreported (nothing will wake the loop for it: ask again).
+    var hasRoutedFlips: Bool { get }
 }
 
 extension Display {
@@ -97,6 +105,9 @@ extension Display {
     public func capturedPicture() -> PixelBuffer? { nil }
     public var screenHolder: String? { nil }
     public var drmConnector: CECAdapterChoice.DRMConnectorID? { nil }
+    public var connectorReport: ConnectorReport? { nil }
+    public func card(for request: CardRequest) -> (any DisplayCard)? { nil }
+    public var hasRoutedFlips: Bool { false }
     public func capture(to path: String) throws(DisplayError) {
         throw DisplayError(.unsupported, device: "display", operation: "capture", detail: "this display cannot read back its picture")
     }

@@ -56,15 +56,6 @@ extension KMSDisplay {
 
     // MARK: - Survey
 
-    /// One connector of the card as the daemon's output assignment sees it.
-    public struct ConnectorSurvey: Sendable {
-        public var name: String
-        public var connected: Bool
-        /// Preferred first, as the kernel lists them.
-        public var modes: [ModeRequest]
-        public var panelQuarterTurns: Int
-    }
-
     /// Every connector of the card in its order, with its state and modes.
     public func surveyConnectors() -> [ConnectorSurvey] { Self.survey(card) }
 
@@ -94,6 +85,13 @@ extension KMSDisplay {
                                    panelQuarterTurns: turns)
         }
     }
+
+    public var connectorReport: ConnectorReport? {
+        ConnectorReport(devicePath: devicePath, connector: connectorName.isEmpty ? nil : connectorName, mode: modeDescription,
+                        state: outputState, flips: flipsCompleted, missedVblanks: missedVblanks, crtcFramebufferID: crtcFramebufferID)
+    }
+
+    public func card(for request: CardRequest) -> (any DisplayCard)? { KMSCard(first: self, request: request) }
 
     /// `running`, or `waiting: ` and why, for the status file's outputs.
     public var outputState: String {
@@ -322,5 +320,53 @@ extension KMSDisplay {
         if let reason = FramePacer.timerReason(forced: options.forceTimerPacing, vblankCounterWorks: vblank) {
             startTimerPacing(reason: reason)
         }
+    }
+}
+
+/// A KMS card's outputs: its connectors, opened on the first output's descriptor (one master for
+/// all of them), then those of the other KMS cards, each opened on a descriptor and master of its
+/// own (a DSI panel's card beside the HDMI card). A connector whose name the first card has
+/// already is called cardN-NAME.
+final class KMSCard: DisplayCard {
+    private let first: KMSDisplay
+    private let request: CardRequest
+    /// The other cards' connectors by their survey names: their card and their own name there.
+    private var elsewhere: [String: (path: String, name: String)] = [:]
+
+    init(first: KMSDisplay, request: CardRequest) {
+        self.first = first
+        self.request = request
+    }
+
+    func survey() -> [ConnectorSurvey] {
+        var survey = first.surveyConnectors()
+        elsewhere = [:]
+        guard request.otherCards else { return survey }
+        for (path, connectors) in KMSDisplay.surveyOtherCards(than: first.devicePath) {
+            let cardName = String(path.split(separator: "/").last ?? "")
+            for c in connectors {
+                let taken = survey.contains { $0.name.lowercased() == c.name.lowercased() }
+                var named = c
+                named.name = taken ? "\(cardName)-\(c.name)" : c.name
+                elsewhere[named.name] = (path, c.name)
+                survey.append(named)
+            }
+        }
+        return survey
+    }
+
+    func open(connector: String?, log: @escaping (String) -> Void) throws(DisplayError) -> any Display {
+        if let other = connector.flatMap({ elsewhere[$0] }) {
+            return try KMSDisplay(options: .init(devicePath: other.path, connectorName: other.name, waitForOutput: true,
+                                                 shiftMargin: request.shiftMargin, maxSize: request.maxSize), log: log)
+        }
+        return try KMSDisplay(options: .init(devicePath: first.devicePath, connectorName: connector, waitForOutput: true,
+                                             shiftMargin: request.shiftMargin, maxSize: request.maxSize),
+                              sharing: first, log: log)
+    }
+
+    func surveyName(of display: any Display) -> String? {
+        guard let report = display.connectorReport, let own = report.connector else { return nil }
+        return elsewhere.first { $0.value.path == report.devicePath && $0.value.name == own }?.key ?? own
     }
 }

@@ -59,9 +59,8 @@ package final class Daemon: KioskShell {
     var core: KioskCore { runner.core }
     private let displayOpener: DisplayOpener?
     private let extraDisplayOpener: ExtraDisplayOpener?
-    /// Headless, every further `[output]` section gets a screen of its own, the first one's size
-    /// and refresh: several outputs run (and are tested) without a card.
-    private let simulatesExtraOutputs: Bool
+    /// Where the outputs after the first come from: the first display's card, the tests' opener.
+    private var card: (any DisplayCard)?
     private let clock: ScaledClock
     private var timer: EventLoop.Registration?
     /// The first output's screen (the only one without `[output]` sections).
@@ -107,8 +106,6 @@ package final class Daemon: KioskShell {
     private var extras: [ExtraOutput] = []
     /// Which connector drives which section, from the survey when the card was opened.
     private var assignment: OutputAssignment?
-    /// The connectors of other cards in the survey: their card and their own name there.
-    private var connectorCards: [String: (path: String, name: String)] = [:]
     /// The newest series and fetch status of each instrument: what an output started later (its
     /// card opened after a hotplug) is told at once.
     private var lastSeries: [String: KioskEvent] = [:]
@@ -139,7 +136,6 @@ package final class Daemon: KioskShell {
         runner = KioskRunner(core: core, now: { [clock] in clock.now() })
         displayOpener = openDisplay
         extraDisplayOpener = openExtraDisplay
-        simulatesExtraOutputs = openExtraDisplay == nil && options.displayChoice == .headless
         runner.shell = self
     }
 
@@ -348,7 +344,7 @@ package final class Daemon: KioskShell {
     private func collectRoutedFlips() {
         guard !extras.isEmpty, !collectingFlips else { return }
         let displays: [(any Display)?] = [display] + extras.map(\.display)
-        guard displays.contains(where: { ($0 as? KMSDisplay)?.hasRoutedFlips ?? false }) else { return }
+        guard displays.contains(where: { $0?.hasRoutedFlips ?? false }) else { return }
         collectingFlips = true
         defer { collectingFlips = false }
         handleAllDisplayEvents()
@@ -528,42 +524,33 @@ package final class Daemon: KioskShell {
     var fontSet: FontSet { fonts }
     func removeFromLoop(_ registration: EventLoop.Registration) { loop.remove(registration) }
 
-    /// With two or more `[output]` sections and a KMS card open for the first: surveys the card,
-    /// assigns its connectors, and starts a core for each further output, told the data so far.
+    /// With two or more `[output]` sections and the first output's display open: surveys its
+    /// card, assigns the connectors, and starts a core for each further output, told the data so far.
     private func startExtras() {
         let sections = config.effectiveOutputs
         guard extras.isEmpty, sections.count > 1, let d = display else { return }
-        var survey: [OutputAssignment.Connector]
-        if let kms = d as? KMSDisplay {
-            survey = kms.surveyConnectors().map {
-                OutputAssignment.Connector(name: $0.name, connected: $0.connected, modes: $0.modes, panelRotation: $0.panelQuarterTurns * 90)
-            }
-            connectorCards = [:]
-            // Other cards, each its own master (a DSI panel's card beside the HDMI card), after the
-            // first output's; a connector whose name the survey has already is called cardN-NAME.
-            if config.displayDevice == nil {
-                for (path, connectors) in KMSDisplay.surveyOtherCards(than: kms.devicePath) {
-                    let cardName = String(path.split(separator: "/").last ?? "")
-                    for c in connectors {
-                        let taken = survey.contains { $0.name.lowercased() == c.name.lowercased() }
-                        let name = taken ? "\(cardName)-\(c.name)" : c.name
-                        connectorCards[name] = (path, c.name)
-                        survey.append(OutputAssignment.Connector(name: name, connected: c.connected, modes: c.modes,
-                                                                 panelRotation: c.panelQuarterTurns * 90))
-                    }
-                }
-            }
-        } else if extraDisplayOpener != nil || simulatesExtraOutputs {
-            // Simulated displays (headless, the tests'): a connector per section, called what the
-            // section calls it, each the first display's size.
-            survey = sections.indices.map { i in
-                let name: String
-                if case .connector(let n) = sections[i].name { name = n } else { name = "VIRTUAL-\(i + 1)" }
-                return OutputAssignment.Connector(name: name, connected: true, modes: [ModeRequest(width: d.width, height: d.height)])
-            }
+        // A simulated card calls its connectors what the sections call them.
+        let names = sections.indices.map { i in
+            if case .connector(let n) = sections[i].name { return n }
+            return "VIRTUAL-\(i + 1)"
+        }
+        let request = CardRequest(names: names, shiftMargin: config.burnInShift, maxSize: config.maxModeSize,
+                                  otherCards: config.displayDevice == nil)
+        if let extraDisplayOpener {
+            card = OpenerCard(names: names, size: ModeRequest(width: d.width, height: d.height), opener: extraDisplayOpener)
+        } else if options.displayChoice == .headless {
+            // Headless, every further section gets a screen of its own, the first one's size and
+            // refresh: several outputs run (and are tested) without a card.
+            card = SimulatedCard(names: names, width: d.width, height: d.height, refreshHz: d.refreshHz)
         } else {
+            card = d.card(for: request)
+        }
+        guard let card else {
             Log.warning("display: [output] sections need a KMS card; \(d.presentMethod) shows the first section's scene only")
             return
+        }
+        let survey = card.survey().map {
+            OutputAssignment.Connector(name: $0.name, connected: $0.connected, modes: $0.modes, panelRotation: $0.panelQuarterTurns * 90)
         }
         var plan = OutputAssignment(outputs: sections)
         _ = plan.update(survey)
@@ -596,35 +583,23 @@ package final class Daemon: KioskShell {
         extras = []
     }
 
-    /// Opens the extra output's connector on the first output's card and descriptor.
+    /// Opens the extra output's connector on the first output's card.
     func openExtraDisplay(_ extra: ExtraOutput) {
         guard extra.display == nil else { return }
         let name = "[output \(extra.section.name)]"
-        let kms = display as? KMSDisplay
-        guard kms != nil || extraDisplayOpener != nil || simulatesExtraOutputs else {
+        guard let card else {
             extra.send(.displayUnavailable(message: nil))
             return
         }
-        let connector = assignment?.states[extra.index].connector
         do {
-            let d: any Display
-            if let extraDisplayOpener { d = try extraDisplayOpener(extra.index) } else if simulatesExtraOutputs, let first = display {
-                d = HeadlessDisplay(width: first.width, height: first.height, refreshHz: first.refreshHz, simulatedVsync: true)
-            } else if let other = connector.flatMap({ connectorCards[$0] }) {
-                // Another card: its own descriptor and master.
-                d = try KMSDisplay(options: .init(devicePath: other.path, connectorName: other.name, waitForOutput: true,
-                                                  shiftMargin: config.burnInShift, maxSize: config.maxModeSize),
-                                   log: { Log.notice("display: \(name) \($0)") })
-            } else {
-                d = try KMSDisplay(options: .init(devicePath: kms!.devicePath, connectorName: connector, waitForOutput: true,
-                                                  shiftMargin: config.burnInShift, maxSize: config.maxModeSize),
-                                   sharing: kms, log: { Log.notice("display: \(name) \($0)") })
-            }
+            let d = try card.open(connector: assignment?.states[extra.index].connector, log: { Log.notice("display: \(name) \($0)") })
             extra.screen.display = d
             if let fd = d.pollDescriptor {
                 extra.registration = try? loop.watch(fd) { [unowned self] _ in handleAllDisplayEvents() }
             }
-            if let k = d as? KMSDisplay, k.connectorName.isEmpty { Log.notice("display: \(name) waits for a free connector to be plugged in") }
+            if let report = d.connectorReport, report.connector == nil {
+                Log.notice("display: \(name) waits for a free connector to be plugged in")
+            }
             extra.send(.displayOpened(extra.screen.info(of: d)))
         } catch {
             extra.send(.displayUnavailable(message: "\(name) \(error)"))
@@ -646,15 +621,9 @@ package final class Daemon: KioskShell {
         return sections.indices.map { i in
             let extra = extras.first { $0.index == i }
             let d: (any Display)? = i == 0 ? display : extra?.display
-            let kms = d as? KMSDisplay
             // What the output's core says of its display where the display cannot say more.
             let coreState = i == 0 ? core.status().display : extra?.runner.core.status().display
-            // A connector of another card by the name the survey gave it (cardN-NAME on a clash).
-            let own = kms.flatMap { $0.connectorName.isEmpty ? nil : $0.connectorName }
-            let connector = own.map { own in
-                connectorCards.first { $0.value.path == kms?.devicePath && $0.value.name == own }?.key ?? own
-            }
-            guard let kms else {
+            guard let d, let report = d.connectorReport else {
                 // A simulated screen (headless): its core counts its flips; its connector is the survey's.
                 let stats = i == 0 ? core.stats : extra?.runner.core.stats
                 return KioskStatus.Output(name: sections[i].name.description, connector: d == nil ? nil : assignment?.states[i].connector,
@@ -662,10 +631,11 @@ package final class Daemon: KioskShell {
                                           state: coreState == "presenting" ? "running" : coreState ?? "waiting: no display open",
                                           flips: stats?.completedFlips ?? 0, missedVblanks: stats?.missedVblanks ?? 0)
             }
+            // A connector of another card by the name the survey gave it (cardN-NAME on a clash).
+            let connector = card?.surveyName(of: d) ?? report.connector
             return KioskStatus.Output(name: sections[i].name.description, connector: connector,
-                                      mode: connector == nil ? nil : kms.modeDescription, scene: sections[i].scene.rawValue,
-                                      state: kms.outputState ?? coreState ?? "waiting: no display open",
-                                      flips: kms.flipsCompleted, missedVblanks: kms.missedVblanks)
+                                      mode: connector == nil ? nil : report.mode, scene: sections[i].scene.rawValue,
+                                      state: report.state, flips: report.flips, missedVblanks: report.missedVblanks)
         }
     }
 
@@ -745,8 +715,8 @@ package final class Daemon: KioskShell {
         guard let wanted = config.inputOutput ?? tagged.flatMap(OutputConfig.Name.init) else { return nil }
         return extras.first { extra in
             if extra.section.name.same(as: wanted) { return true }
-            guard let kms = extra.display as? KMSDisplay, !kms.connectorName.isEmpty else { return false }
-            return wanted.same(as: .connector(kms.connectorName))
+            guard let connector = extra.display?.connectorReport?.connector else { return false }
+            return wanted.same(as: .connector(connector))
         }
     }
 

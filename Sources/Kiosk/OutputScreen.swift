@@ -89,13 +89,12 @@ final class OutputScreen {
     /// Looks up the backlight of the KMS output in use once per output, and says which means
     /// carries the level. Other displays (fbdev, headless) dim in software.
     private func findBacklight(for d: any Display) {
-        guard let kms = d as? KMSDisplay, !kms.connectorName.isEmpty else { return }
-        let card = String(kms.devicePath.split(separator: "/").last ?? "card0")
-        let output = card + "-" + kms.connectorName
+        guard let report = d.connectorReport, let connector = report.connector else { return }
+        let output = report.cardName + "-" + connector
         guard output != backlightOutput else { return }
         backlightOutput = output
         backlightLevel = nil
-        let (found, why) = Backlight.find(card: card, connector: kms.connectorName)
+        let (found, why) = Backlight.find(card: report.cardName, connector: connector)
         backlight = found
         if let found {
             Log.write(.notice, "display: \(logPrefix)brightness by \(why) (max \(found.maxBrightness))")

@@ -111,6 +111,23 @@ struct SourceRulesTests {
         #expect(offenders.isEmpty, "\(offenders)")
     }
 
+    @Test("no display is asked what kind it is outside Sources/Display: the shell talks to the protocol and its card")
+    func noDisplayDowncasts() throws {
+        // Issue 51: the shell held eight downcasts to KMSDisplay (status, backlight, touch by
+        // connector, the second output's card); a backend then had to be KMS to behave like one.
+        let kinds = ["KMSDisplay", "FBDevDisplay", "HeadlessDisplay"]
+        var offenders: [String] = []
+        for file in Self.swiftFiles() where !file.hasPrefix("Display/") {
+            let text = String(decoding: try RegularFile.read(Self.sources + "/" + file, limit: 1 << 22), as: UTF8.self)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                for kind in kinds where line.contains("as? \(kind)") || line.contains("as! \(kind)") || line.contains("is \(kind)") {
+                    offenders.append("\(file):\(number + 1): \(line)")
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+
     /// The modules each pure target may import. Package.swift keeps LinuxIO, Display and Input out
     /// of their dependencies; this keeps out what needs no dependency (Glibc, the C shims).
     static let pureImports: [String: Set<String>] = [
