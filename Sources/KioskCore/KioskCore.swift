@@ -62,11 +62,6 @@ public final class KioskCore {
     private var scheduledOn: Bool?
     private var burnIn: BurnInShift
     private let fonts: FontSet
-    /// Half of systemd's WatchdogSec (nil: no watchdog).
-    private let watchdogInterval: Double?
-    /// Status writes at most this often (core seconds; the shell scales it with the clock).
-    private let statusInterval: Double
-    private let writesStatus: Bool
 
     // Watchlist
     private(set) var entries: [Entry] = []
@@ -208,19 +203,13 @@ public final class KioskCore {
     private var ignoringWakingContact = false
 
     // Burn-in
-    private var startMono: Double?
     private var burnInDue: Double?
 
     // Health and readiness
-    private var readySent = false
-    private var watchdogDue: Double?
-    /// The end of the current write window, when something happened inside it (compare then).
-    private var statusCheckDue: Double?
-    /// The minute's refresh for the figures that drift (memory, descriptors), written even unchanged.
-    private var statusRefreshDue: Double?
-    private var statusRefreshWanted = false
-    private var lastStatusWrite = -Double.infinity
-    private var lastStatusKey: StatusKey?
+    /// READY=1, the watchdog's deadline and the start-up time the burn-in and idle clocks count from.
+    private var readiness: Readiness
+    /// When `status.json` is written; nil when no status file is kept.
+    private var statusSchedule: StatusSchedule?
 
     private var now = KioskTime(mono: 0, wall: 0)
     private var effects: [KioskEffect] = []
@@ -237,9 +226,8 @@ public final class KioskCore {
         cec = CECPower(setting: setup.config.cec)
         burnIn = BurnInShift(config: setup.config)
         self.fonts = fonts
-        self.watchdogInterval = watchdogInterval.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        self.writesStatus = writesStatus
-        self.statusInterval = max(0.001, statusInterval)
+        readiness = Readiness(watchdogInterval: watchdogInterval)
+        statusSchedule = writesStatus ? StatusSchedule(interval: statusInterval) : nil
         apply(setup, initial: true)
     }
 
@@ -258,7 +246,7 @@ public final class KioskCore {
             displayState = .none
             displayInfo = nil
             emit(.watchHotplug(true))
-            if !readySent { sendReady("no display; waiting for one") }
+            perform(readiness.reached("no display; waiting for one"))
         case .hotplug:
             // Give udev a moment to set permissions on the new node.
             if displayState == .none && openRetryAt == nil { openRetryAt = now.mono + 0.5 }
@@ -353,7 +341,7 @@ public final class KioskCore {
             log(.notice, "clock: the wall clock was set; screen hours, staleness and market notes follow it now")
             tilesRefreshedAt = -.infinity
             decidePower()
-            statusRefreshWanted = true
+            statusSchedule?.clockStepped()
         case .terminate:
             emit(.stopping(statistics: stats.summary))
             emit(.exit(0))
@@ -368,15 +356,14 @@ public final class KioskCore {
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [cycleDue, powerDue, burnInDue, watchdogDue, statusCheckDue, statusRefreshDue, openRetryAt, overviewDue,
+        [cycleDue, powerDue, burnInDue, readiness.nextDeadline, statusSchedule?.nextDeadline, openRetryAt, overviewDue,
          message?.until, cec.nextDeadline, alertDue, portfolioDue, moversDue, ambient.nextDeadline].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
 
     private func start() {
-        startMono = now.mono
-        if let watchdogInterval { watchdogDue = now.mono + watchdogInterval }
+        readiness.start(at: now.mono)
         emit(.openInput)
         emit(.openDisplay)
         armCycle(from: now.mono)
@@ -930,7 +917,7 @@ public final class KioskCore {
             if quarterTurns % 4 != 0 { log(.notice, "display: rotation \(quarterTurns % 4 * 90)° by \(rotationMethod)") }
         } else {
             log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
-            if !readySent { sendReady("waiting for an output") }
+            perform(readiness.reached("waiting for an output"))
         }
         if case .off(let darkness) = screen, darkness != .dpms {
             emit(.setPowered(false))
@@ -1000,8 +987,8 @@ public final class KioskCore {
             stats.recordInputLatency(nanos: (vblankMicros &- t) &* 1000)
             inFlightInputMicros = nil
         }
-        if !readySent {
-            sendReady(screenOn ? "showing the chart" : "screen off (power)")
+        if !readiness.isReady {
+            perform(readiness.reached(screenOn ? "showing the chart" : "screen off (power)"))
             // Idle right after the first frame: lay out every range before the first morph.
             model?.prepareAllRanges()
         }
@@ -1040,7 +1027,7 @@ public final class KioskCore {
         guard changing || needs.contains(.burnInStep) else { return }
         needs.remove(.picture)
         needs.remove(.burnInStep)
-        let offset = burnIn.offset(at: t - (startMono ?? t))
+        let offset = burnIn.offset(at: t - (readiness.startedAt ?? t))
         let limit = displayInfo?.scanoutShiftLimit ?? 0
         // A turn copied by the shell would put a scanout offset in the wrong axes; a turn by the
         // display keeps the framebuffer in the picture's axes.
@@ -1161,15 +1148,7 @@ public final class KioskCore {
             needs.insert(.burnInStep)
             armBurnIn()
         }
-        if let due = watchdogDue, due <= t, let interval = watchdogInterval {
-            watchdogDue = t + interval
-            watchdogCheck()
-        }
-        if let due = statusCheckDue, due <= t { statusCheckDue = nil }
-        if let due = statusRefreshDue, due <= t {
-            statusRefreshDue = nil
-            statusRefreshWanted = true
-        }
+        perform(readiness.timer(at: t))
     }
 
     /// How long a flip may stay in flight before the loop counts as stuck.
@@ -1758,7 +1737,7 @@ public final class KioskCore {
         // start-up; it is no touch, though: outside the schedule the screen stays off from start.
         var decision = power.decide(at: now.wall, lastActivity: lastActivityWall ?? -1e12)
         if lastActivityWall == nil, config.blankAfterIdleSeconds > 0 {
-            let fromStart = power.decide(at: now.wall, lastActivity: now.wall - (now.mono - (startMono ?? now.mono)))
+            let fromStart = power.decide(at: now.wall, lastActivity: now.wall - (now.mono - (readiness.startedAt ?? now.mono)))
             if fromStart.reason != .touched { decision = fromStart }
         }
         // Under `ctl screen`/`brightness` a touch since the request lights the screen fully for
@@ -1845,7 +1824,16 @@ public final class KioskCore {
             } else {
                 screen = .off(.notYet)
             }
-            if !readySent { sendReady("screen off (power)") }
+            perform(readiness.reached("screen off (power)"))
+        }
+    }
+
+    /// Carries out what readiness answered.
+    private func perform(_ action: Readiness.Action?) {
+        switch action {
+        case .notifyReady(let status): emit(.ready(status: status))
+        case .pingWatchdog: watchdogCheck()
+        case nil: break
         }
     }
 
@@ -1884,18 +1872,13 @@ public final class KioskCore {
     }
 
     private func armBurnIn() {
-        let start = startMono ?? now.mono
+        let start = readiness.startedAt ?? now.mono
         burnInDue = burnIn.nextChange(after: now.mono - start).map { start + $0 }
     }
 
     // MARK: Readiness, status
 
-    private func sendReady(_ status: String) {
-        readySent = true
-        emit(.ready(status: status))
-    }
-
-    public var isReady: Bool { readySent }
+    public var isReady: Bool { readiness.isReady }
 
     /// The display state as the status file names it (screen-off states included).
     public var displayStatus: String {
@@ -1991,34 +1974,12 @@ public final class KioskCore {
         return s
     }
 
-    private struct StatusKey: Equatable {
-        var status: KioskStatus
-    }
-
-    /// A write on every change of what the file says, at most once per `statusInterval`, and a
-    /// refresh every minute for the figures that drift (memory). Inside a write window nothing can
-    /// be written, so nothing is built either (a morph flips 60 times a second): the window's end
-    /// compares once.
+    /// Asks the status file's schedule after every event whether to write; the status is built
+    /// only when it may be written.
     private func scheduleStatus() {
         // A frame being presented is counted first: the file says what is on the glass.
-        guard writesStatus, !awaitingFrameReport else { return }
-        if now.mono - lastStatusWrite < statusInterval {
-            statusCheckDue = lastStatusWrite + statusInterval
-            return
-        }
-        statusCheckDue = nil
-        let written = status()
-        var key = written
-        key.time = 0
-        if statusRefreshWanted || StatusKey(status: key) != lastStatusKey {
-            statusRefreshWanted = false
-            lastStatusWrite = now.mono
-            lastStatusKey = StatusKey(status: key)
-            emit(.writeStatus(written))
-            statusRefreshDue = now.mono + 60 * statusInterval
-        } else if statusRefreshDue == nil {
-            statusRefreshDue = now.mono + 60 * statusInterval
-        }
+        let action = statusSchedule?.look(at: now.mono, framePending: awaitingFrameReport) { status() }
+        if case .write(let written) = action { emit(.writeStatus(written)) }
     }
 
     // MARK: Effects
