@@ -55,11 +55,9 @@ public final class KioskCore {
     public private(set) var config: Config
     private var configFile = ""
     private var localZone: ExchangeTimeZone
-    private var power: ScreenPower
+    /// The screen's power, level and palette.
+    private var power: ScreenPowerMachine
     private var cec: CECPower
-    /// Whether the weekly schedule said on at the last power decision (its off -> on edge ends a
-    /// TV's "switched off by hand").
-    private var scheduledOn: Bool?
     private var burnIn: BurnInShift
     private let fonts: FontSet
 
@@ -141,37 +139,22 @@ public final class KioskCore {
     private var lastVblankMicros: UInt64 = 0
 
     // Screen power
-    /// How a screen that is off is dark: not yet (no display to switch), by DPMS (asked of the
-    /// display), or by a black frame (the display has no DPMS: wanted, then shown).
-    enum Darkness: Equatable { case notYet, dpms, blackFrameWanted, blackFrame }
-    enum Screen: Equatable {
-        case on
-        case off(Darkness)
-    }
-    private var screen = Screen.on
-    public var screenOn: Bool { screen == .on }
-    private var powerReason = ScreenPower.Reason.schedule
-    /// The screen's level while it is on, fading between decisions.
-    private var light = LightFade(level: 1)
-    /// The room's light (`[power] light-sensor`): a level under the schedule's.
-    private var ambient = AmbientLight()
-    /// The level of the last frame presented (a change repaints whole under software dimming).
-    private var presentedBrightness = 1.0
-    /// `night-palette`: the screen is below full level, so it shows the night palette.
-    private var nightShown = false
+    public var screenOn: Bool { power.isOn }
     /// The palette the screen shows now: the config's, or its night variant.
-    private var activePalette: ChartPalette { nightShown ? config.palette.night : config.palette }
-    private var lastActivityWall: Double?
-    private var powerDue: Double?
+    private var activePalette: ChartPalette { power.palette == .night ? config.palette.night : config.palette }
+    /// When the market note, the header's clock or the tiles change next: the power check wakes for
+    /// them too, since it is what looks at them (`decidePower`).
+    private var clockDue: Double?
+    /// The power check's next wake-up: the decision's own or the clock's.
+    private var powerDue: Double? { [power.decisionDue, clockDue].compactMap { $0 }.min() }
     /// When the header's clock next shows another minute.
     private var clockNextChange: Int64?
 
     // Control socket
-    /// `ctl screen on|off|auto`, and since when (wall seconds): a touch before it does not count.
-    public private(set) var screenControl = ControlCommand.ScreenMode.auto
-    private var screenControlSince = -Double.infinity
+    /// `ctl screen on|off|auto`.
+    public var screenControl: ControlCommand.ScreenMode { power.controlMode }
     /// `ctl brightness N`: the level the screen holds while `screen_control` is on (nil: full).
-    public private(set) var controlLevel: Int?
+    public var controlLevel: Int? { power.controlLevel }
     /// The banner `ctl message` put up, until when (core monotonic seconds).
     private var message: (text: String, until: Double)?
     /// A touchscreen is attached: the banner leaves the range selector free.
@@ -222,7 +205,8 @@ public final class KioskCore {
         config = setup.config
         configFile = setup.configFile
         localZone = setup.localZone
-        power = ScreenPower(config: setup.config, timeZone: setup.localZone, zones: setup.zones)
+        power = ScreenPowerMachine(rule: ScreenPower(config: setup.config, timeZone: setup.localZone, zones: setup.zones),
+                                   nightPalette: setup.config.nightPalette)
         cec = CECPower(setting: setup.config.cec)
         burnIn = BurnInShift(config: setup.config)
         self.fonts = fonts
@@ -263,16 +247,7 @@ public final class KioskCore {
             awaitingFrameReport = false
             flip = .idle
             log(.warning, "display: \(message)")
-        case .screenOffApplied(let dpms):
-            guard !screenOn else { break }
-            log(.notice, "power: screen off (\(dpms ? "DPMS" : "black frame")): \(powerReason == .idle ? "idle" : "schedule")")
-            if !dpms { screen = .off(.blackFrameWanted) } else {
-                // A display that powers down lets a flip in flight land and forgets it (KMS waits
-                // for it, then resets): its completion never comes, and a frame still counted as
-                // in flight would hold back every frame after the wake (seen in the E2E when the
-                // schedule turned the screen off during the draw-in).
-                flip = .idle
-            }
+        case .screenOffApplied(let dpms): perform(power.offApplied(dpms: dpms))
         case .vtRelease:
             emit(.releaseDisplay)
             flip = .idle
@@ -294,13 +269,7 @@ public final class KioskCore {
                 needs.insert(.picture)
                 needs.insert(.wholeCopy)
             }
-        case .ambientLight(let lux):
-            let before = ambient.lux
-            if ambient.reading(lux: lux, at: now.mono) { decidePower() }
-            if (before == nil) != (lux == nil) {
-                log(lux == nil ? .warning : .info, lux == nil ? "power: the light sensor cannot be read; the schedule's level alone"
-                    : "power: the light sensor reads \(Int(lux!.rounded())) lx")
-            }
+        case .ambientLight(let lux): perform(power.ambientReading(lux, at: now.mono))
         case .cec(let news): perform(cec.news(news, at: now.mono))
         case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
         case .fetchStatus(let id, let status):
@@ -357,7 +326,7 @@ public final class KioskCore {
     /// something happens.
     public var nextDeadline: Double? {
         [cycleDue, powerDue, burnInDue, readiness.nextDeadline, statusSchedule?.nextDeadline, openRetryAt, overviewDue,
-         message?.until, cec.nextDeadline, alertDue, portfolioDue, moversDue, ambient.nextDeadline].compactMap { $0 }.min()
+         message?.until, cec.nextDeadline, alertDue, portfolioDue, moversDue, power.ambientDue].compactMap { $0 }.min()
     }
 
     // MARK: Start and configuration
@@ -377,11 +346,11 @@ public final class KioskCore {
         configFile = setup.configFile
         localZone = setup.localZone
         configProblems = setup.problems
-        power = ScreenPower(config: config, timeZone: localZone, zones: setup.zones)
+        power.configure(rule: ScreenPower(config: config, timeZone: localZone, zones: setup.zones), nightPalette: config.nightPalette)
         if cec.setting != config.cec {
             // Another adapter (or none): what is known of the TV starts again; the shell reopens.
             cec = CECPower(setting: config.cec)
-            scheduledOn = nil
+            power.forgetSchedule()
         }
         burnIn = BurnInShift(config: config)
         var fresh: [Entry] = []
@@ -758,7 +727,7 @@ public final class KioskCore {
         // check, which refreshes it, even when the news came between two of its wake-ups.
         if let change = marketNote.nextChange {
             let due = now.mono + max(1, Double(change) - now.wall + 1)
-            if powerDue.map({ due < $0 }) ?? true { powerDue = due }
+            if clockDue.map({ due < $0 }) ?? true { clockDue = due }
         }
         let note = marketNote.text
         // An alert's banner is the band along the foot (as `ctl message`'s), over the picture, so
@@ -792,7 +761,7 @@ public final class KioskCore {
         }
         if let change = clock.nextChange {
             let due = now.mono + max(1, Double(change) - now.wall)
-            if powerDue.map({ due < $0 }) ?? true { powerDue = due }
+            if clockDue.map({ due < $0 }) ?? true { clockDue = due }
         }
     }
 
@@ -919,10 +888,7 @@ public final class KioskCore {
             log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
             perform(readiness.reached("waiting for an output"))
         }
-        if case .off(let darkness) = screen, darkness != .dpms {
-            emit(.setPowered(false))
-            screen = .off(.dpms)
-        }
+        perform(power.displayOpened())
     }
 
     /// Why the display shows nothing of ours, for the status file (`display_detail`); nil while it does.
@@ -1006,20 +972,23 @@ public final class KioskCore {
     private func scheduleFrame() {
         guard displayState == .presenting, flip == .idle, let model else { return }
         let background = model.screen.palette.background
-        if case .off(let darkness) = screen {
-            guard darkness == .blackFrameWanted else { return }
-            screen = .off(.blackFrame)
+        let t = frameTime()
+        let brightness: Double, relit: Bool, fading: Bool
+        switch power.frame(at: t) {
+        case .dark: return
+        case .black:
             present(FramePlan(scene: .black, background: background, time: now.mono, fullCopy: true, offset: .zero,
                               quarterTurns: quarterTurns, settled: true))
             needs.insert(.wholeCopy)
             return
+        case .lit(let level, let changed, let moving):
+            brightness = level
+            relit = changed
+            fading = moving
         }
-        let t = frameTime()
         model.advance(to: t)
         // One more frame when the one on screen was drawn mid-motion: the settled picture must be
         // shown even when the motion ended between two (slow) frames.
-        let brightness = light.level(at: t)
-        let relit = brightness != presentedBrightness
         // The tape moves every frame; the scene beside it only when it changes (a still chart
         // under a crawling tape is not painted again: its labels were a third of a tape frame).
         let sceneChanging = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit
@@ -1042,7 +1011,7 @@ public final class KioskCore {
         pendingInputMicros = nil
         let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
         var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
-                             quarterTurns: quarterTurns, settled: !isAnimating(at: t) && !light.isFading(at: t),
+                             quarterTurns: quarterTurns, settled: !isAnimating(at: t) && !fading,
                              banner: message?.text ?? shownAlertBanner)
         lastFrameMoving = !plan.settled
         plan.tape = frameTape()
@@ -1052,7 +1021,7 @@ public final class KioskCore {
         plan.bannerAboveSelector = touchScreen
         // Software dimming changes every pixel; a backlight changes none of them.
         if relit && displayInfo?.backlight == nil { plan.fullCopy = true; plan.redraw = true }
-        presentedBrightness = brightness
+        power.presented(level: brightness)
         // The overview is painted whole when it is painted (it changes only when a tile's data does).
         if showingWatchlist && plan.redraw { plan.fullCopy = true }
         present(plan)
@@ -1135,7 +1104,7 @@ public final class KioskCore {
             recomputePortfolio()
         }
         if let due = alertDue, due <= t { judgeAlerts() }
-        if let due = ambient.nextDeadline, due <= t, ambient.timer(at: t) { decidePower() }
+        perform(power.ambientTimer(at: t))
         if let due = moversDue, due <= t {
             moversDue = nil
             tapeStale = true
@@ -1531,20 +1500,10 @@ public final class KioskCore {
                              scene: scene))
             reply("scene \(scene.rawValue), cycling held (resume to go on)" + offNote)
         case .screen(let mode):
-            screenControl = mode
-            screenControlSince = now.wall
-            controlLevel = nil
-            log(.notice, "control: screen \(mode.rawValue)")
-            decidePower()
+            perform(power.screen(mode, at: now.wall))
             reply("screen \(mode.rawValue): \(screenOn ? "on" : "off")")
         case .brightness(let percent):
-            // A light's brightness (Home Assistant's too): on at that level until `screen auto`;
-            // 0 is off. A touch still lights the screen fully for the idle time.
-            screenControl = percent > 0 ? .on : .off
-            screenControlSince = now.wall
-            controlLevel = percent > 0 && percent < 100 ? percent : nil
-            log(.notice, "control: brightness \(percent) %")
-            decidePower()
+            perform(power.brightness(percent, at: now.wall))
             reply(percent > 0 ? "brightness \(percent) % (\(brightnessMeans)), until screen auto" : "screen off")
         case .message(let text, let seconds):
             let duration = seconds ?? ControlCommand.messageSecondsDefault
@@ -1723,108 +1682,62 @@ public final class KioskCore {
 
     /// Someone is there: restart the idle countdown; returns true if this woke the screen.
     private func noteActivity() -> Bool {
-        lastActivityWall = now.wall
         let wasOff = !screenOn
-        // A dimmed screen wakes to full level as an off one does.
-        if wasOff || config.blankAfterIdleSeconds > 0 || light.to < 1 { decidePower() }
+        perform(power.activity(at: now.wall))
         return wasOff && screenOn
     }
 
     // MARK: Screen power
 
+    /// The power decision, and with it a look at what changes with the clock: the market note, the
+    /// header's clock and the tiles, whose next changes wake it as the decision's own does.
     private func decidePower() {
-        // Before the first touch the start-up time stands in for it, so the idle timeout runs from
-        // start-up; it is no touch, though: outside the schedule the screen stays off from start.
-        var decision = power.decide(at: now.wall, lastActivity: lastActivityWall ?? -1e12)
-        if lastActivityWall == nil, config.blankAfterIdleSeconds > 0 {
-            let fromStart = power.decide(at: now.wall, lastActivity: now.wall - (now.mono - (readiness.startedAt ?? now.mono)))
-            if fromStart.reason != .touched { decision = fromStart }
-        }
-        // Under `ctl screen`/`brightness` a touch since the request lights the screen fully for
-        // the wake time, then the request holds again.
-        let touchedAt = lastActivityWall.flatMap { $0 > screenControlSince && now.wall - $0 < power.wakeSeconds ? $0 : nil }
-        switch screenControl {
-        case .auto: break
-        case .on, .off:
-            if let touchedAt {
-                decision = ScreenPower.Decision(isOn: true, reason: .touched, nextChange: touchedAt + power.wakeSeconds)
-            } else {
-                decision = ScreenPower.Decision(level: screenControl == .on ? controlLevel ?? 100 : 0,
-                                                reason: .schedule, nextChange: nil)
-            }
-        }
-        powerReason = decision.reason
-        let wasOn = screenOn
-        setScreen(on: decision.isOn)
-        let scheduled = power.isScheduledOn(at: ScreenPower.seconds(now.wall))
-        if scheduled, scheduledOn == false { cec.scheduledOnBegan() }
-        scheduledOn = scheduled
-        perform(cec.screen(on: decision.isOn, at: now.mono))
-        if decision.isOn {
-            // The room's light lowers the level (the schedule's is the ceiling); a level asked for
-            // on the control socket is the operator's.
-            let room = screenControl == .auto ? ambient.level ?? 1 : 1
-            let target = min(Double(decision.level) / 100, room)
-            if !wasOn {
-                // From DPMS off the screen comes on at its level: a fade up from black would be a
-                // second of a dark screen after a touch.
-                light.jump(to: target)
-            } else if target != light.to {
-                log(.info, "power: level \(Int((light.to * 100).rounded())) % -> \(Int((target * 100).rounded())) % (\(brightnessMeans)\(room < 1 ? ", the room's light" : ""))")
-                light.fade(to: target, at: now.mono)
-                needs.insert(.picture)
-            }
-        }
-        let night = config.nightPalette && decision.isOn && decision.level < 100
-        if night != nightShown {
-            nightShown = night
-            log(.info, "power: \(night ? "night" : "day") palette")
-            rebuildModel()
-            if watchlist != nil { rebuildWatchlist() }
-            needs.insert(.wholeCopy)
-            needs.insert(.picture)
-        }
+        perform(power.decide(at: now, startedAt: readiness.startedAt, displayOpen: displayState != .none, means: brightnessMeans))
         refreshStatusNote()
-        var sleep = min(decision.nextChange.map { max(1, $0 - now.wall) } ?? ScreenPower.maximumSleep, ScreenPower.maximumSleep)
+        var sleep: Double?
         // The market status changes at the open, the lunch break and the close: wake up for it.
-        if let change = marketNote?.nextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
-        if let change = clockNextChange { sleep = min(sleep, max(1, Double(change) - now.wall)) }
+        if let change = marketNote?.nextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall + 1)) }
+        if let change = clockNextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall)) }
         // The tiles' staleness and market marks move with the clock too; a finger's every move
         // (the idle countdown) need not recompute twelve instruments, once a minute will do.
         if watchlist != nil || tapeOn {
             if now.wall - tilesRefreshedAt >= 60 || watchlistNextChange.map({ Double($0) <= now.wall }) == true {
                 refreshTiles()
             }
-            if let change = watchlistNextChange { sleep = min(sleep, max(1, Double(change) - now.wall + 1)) }
+            if let change = watchlistNextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall + 1)) }
         }
-        powerDue = now.mono + sleep
+        clockDue = sleep.map { now.mono + $0 }
     }
 
     /// How the level is carried out: `backlight NAME` or `software` (the log and the status file).
     public var brightnessMeans: String { displayInfo?.backlight.map { "backlight \($0)" } ?? "software" }
 
     /// The screen's level now in percent (0 while off).
-    public var lightLevel: Int { screenOn ? Int((light.level(at: now.mono) * 100).rounded()) : 0 }
+    public var lightLevel: Int { power.percent(at: now.mono) }
 
-    private func setScreen(on: Bool) {
-        guard on != screenOn else { return }
-        if on {
-            log(.notice, "power: screen on")
-            if screen == .off(.dpms) { emit(.setPowered(true)) }
-            screen = .on
-            stats.resetSequence()
-            needs.insert(.wholeCopy)
-            needs.insert(.picture)
-        } else {
-            // DPMS when the driver has it (the shell answers `.dpmsUnavailable` when not); no
-            // rendering at all until on.
-            if displayState != .none {
-                emit(.setPowered(false))
-                screen = .off(.dpms)
-            } else {
-                screen = .off(.notYet)
+    /// Carries out what the power machine answered.
+    private func perform(_ actions: [ScreenPowerMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .log(let priority, let text): log(priority, text)
+            case .setPowered(let on): emit(.setPowered(on))
+            case .lit:
+                stats.resetSequence()
+                needs.insert(.wholeCopy)
+                needs.insert(.picture)
+            case .darkened: perform(readiness.reached("screen off (power)"))
+            case .tellTV(let on, let scheduleBegan):
+                if scheduleBegan { cec.scheduledOnBegan() }
+                perform(cec.screen(on: on, at: now.mono))
+            case .repaint: needs.insert(.picture)
+            case .paletteChanged:
+                rebuildModel()
+                if watchlist != nil { rebuildWatchlist() }
+                needs.insert(.wholeCopy)
+                needs.insert(.picture)
+            case .forgetFlip: flip = .idle
+            case .decide: decidePower()
             }
-            perform(readiness.reached("screen off (power)"))
         }
     }
 
@@ -1884,7 +1797,7 @@ public final class KioskCore {
     public var displayStatus: String {
         if !screenOn && displayState == .presenting {
             if screenControl == .off { return "off-control" }
-            return powerReason == .idle ? "off-idle" : "off-schedule"
+            return power.reason == .idle ? "off-idle" : "off-schedule"
         }
         return displayState.rawValue
     }
@@ -1932,7 +1845,7 @@ public final class KioskCore {
         s.burnInShift = burnInMethod
         s.rotation = displayInfo == nil ? nil : rotationMethod
         s.level = lightLevel
-        s.lux = ambient.lux
+        s.lux = power.lux
         s.brightnessMeans = brightnessMeans
         s.problems = problems
         s.alerts = activeAlerts
