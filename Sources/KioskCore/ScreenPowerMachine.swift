@@ -236,7 +236,10 @@ struct ScreenPowerMachine {
     }
 
     /// The light sensor read `lux` at `t` (nil: it cannot be read).
-    mutating func ambientReading(_ lux: Double?, at t: Double) -> [Action] {
+    mutating func ambientReading(_ reading: Double?, at t: Double) -> [Action] {
+        // The sensor's reader passes finite readings only; a reading that is not one is no reading
+        // (the log line below would trap on it).
+        let lux = reading.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         let before = ambient.lux
         var actions: [Action] = ambient.reading(lux: lux, at: t) ? [.decide] : []
         if (before == nil) != (lux == nil) {

@@ -255,3 +255,21 @@ extension ScreenPowerMachine {
         #expect(p.decide(mono: 1, wall: saturday + 1).contains(.lit))
     }
 }
+
+@Suite("Screen power: readings that are no reading")
+struct ScreenPowerNonReadingTests {
+    @Test("an infinite, NaN or negative lux is no reading: no trap in the log line, the schedule's level alone")
+    func nonFiniteLux() {
+        // The helper session that made the machine found the log line's Int(lux) would trap on an
+        // infinite reading; the sensor's reader filters them, an event from elsewhere need not.
+        for bad in [Double.infinity, -Double.infinity, .nan, -1] {
+            var m = machine()
+            let actions = m.ambientReading(bad, at: 10)
+            #expect(!actions.contains { if case .log(_, let text) = $0 { text.contains("reads") } else { false } })
+        }
+        var m = machine()
+        let actions = m.ambientReading(250, at: 10)
+        // A real reading is told once, rounded: 250 lx.
+        #expect(actions.contains { if case .log(_, let text) = $0 { text.contains("reads 250 lx") } else { false } })
+    }
+}
