@@ -54,6 +54,10 @@ let package = Package(
         // The control socket's protocol and per-connection limits, pure: the daemon's core answers it,
         // `tickerboard ctl` and the MQTT bridge speak it.
         .target(name: "Control", dependencies: ["CVersion"], swiftSettings: fuzzFlags),
+        // The status contract (status.json, `ctl status`), one Codable type with a JSON coder of its
+        // own: the daemon writes it without Foundation, the bridge reads it without the display stack.
+        // Double.rounded() calls into libm.
+        .target(name: "StatusModel", swiftSettings: fuzzFlags, linkerSettings: [.linkedLibrary("m")]),
         // The version, in an ELF section of its own that packaging can stamp (version.c).
         .target(name: "CVersion"),
         // MQTT (Debian's libmosquitto) for the Home Assistant bridge only; the daemon never links it.
@@ -63,11 +67,11 @@ let package = Package(
         // The kiosk's decisions: config, cycling, scrubbing, screen power, what each frame shows. No
         // I/O module is a dependency (time and events come in as values); SwiftPM would still let a
         // file import a built one, so SourceRulesTests checks the imports.
-        .target(name: "KioskCore", dependencies: ["Raster", "Text", "Feed", "Chart", "DisplayModel", "InputModel", "Control"], swiftSettings: fuzzFlags),
+        .target(name: "KioskCore", dependencies: ["Raster", "Text", "Feed", "Chart", "DisplayModel", "InputModel", "Control", "StatusModel"], swiftSettings: fuzzFlags),
         // The shell around the core: event loop, display and renderer, input, data files, systemd.
-        .target(name: "Kiosk", dependencies: ["KioskCore", "Control", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
+        .target(name: "Kiosk", dependencies: ["KioskCore", "Control", "StatusModel", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO", "CLinux"], swiftSettings: fuzzFlags),
         // The `tickerboard` commands: run (the shell), render, bench, check-config, display-check, …
-        .target(name: "Commands", dependencies: ["Kiosk", "KioskCore", "Control", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
+        .target(name: "Commands", dependencies: ["Kiosk", "KioskCore", "Control", "StatusModel", "Raster", "Text", "Feed", "Chart", "Display", "DisplayModel", "Input", "InputModel", "LinuxIO"], swiftSettings: fuzzFlags),
         // Full RELRO (with the default -z relro): the dynamic symbols are bound at start and the
         // GOT is read-only afterwards; the shipped daemon is hardened like Debian's own binaries.
         .executableTarget(name: "tickerboard", dependencies: ["Commands"],
@@ -78,7 +82,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
         // The Home Assistant bridge: MQTT discovery and commands on one side, the daemon's control
         // socket on the other. A process of its own, so the display daemon stays without network.
-        .target(name: "Bridge", dependencies: ["CMosquitto", "Control", "Feed", "LinuxIO"], swiftSettings: fuzzFlags),
+        .target(name: "Bridge", dependencies: ["CMosquitto", "Control", "Feed", "LinuxIO", "StatusModel"], swiftSettings: fuzzFlags),
         .executableTarget(name: "tickerboard-mqtt", dependencies: ["Bridge", "Control"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"])]),
 
@@ -87,14 +91,15 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "Feed", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "LinuxIO", "Bridge"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "LinuxIO", "Bridge", "StatusModel"]),
+        .testTarget(name: "StatusModelTests", dependencies: ["StatusModel", "Bridge"]),
         .testTarget(name: "InputTests", dependencies: ["Input", "InputModel", "LinuxIO", "Raster"]),
         .testTarget(name: "FeedTests", dependencies: ["Feed"]),
         .testTarget(name: "ChartTests", dependencies: ["Chart", "Feed", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "DisplayTests", dependencies: ["Display", "DisplayModel", "Raster", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed", "Bridge", "Chart", "Text", "TestSupport"],
                     exclude: ["replay_server.py", "Fixtures"]),
-        .testTarget(name: "KioskTests", dependencies: ["Commands", "Control", "Kiosk", "KioskCore", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["Commands", "Control", "Kiosk", "KioskCore", "StatusModel", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
     ]
 )
 
@@ -103,7 +108,7 @@ if fuzzing {
     let harnesses: [(String, [Target.Dependency])] = [
         ("fuzz-csv", ["Feed"]),
         ("fuzz-scenes", ["Feed", "Chart", "Text", "Raster"]),
-        ("fuzz-config", ["Commands", "Kiosk", "KioskCore", "Chart", "Feed", "Input", "InputModel", "Display", "DisplayModel", "Text"]),
+        ("fuzz-config", ["Commands", "Kiosk", "KioskCore", "StatusModel", "Chart", "Feed", "Input", "InputModel", "Display", "DisplayModel", "Text"]),
         ("fuzz-timezone", ["Feed"]),
         ("fuzz-records", ["LinuxIO"]),
         ("fuzz-format", ["Text", "Chart"]),
@@ -111,7 +116,7 @@ if fuzzing {
         ("fuzz-providers", ["Fetch", "Feed"]),
         ("fuzz-fetch", ["Fetch", "Feed", "Chart"]),
         ("fuzz-control", ["Control"]),
-        ("fuzz-bridge", ["Bridge", "Control"]),
+        ("fuzz-bridge", ["Bridge", "Control", "StatusModel"]),
     ]
     for (name, dependencies) in harnesses {
         package.targets.append(.executableTarget(

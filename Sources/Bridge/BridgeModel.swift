@@ -4,6 +4,7 @@
 // told about, which control request each command topic becomes, and what state is published.
 import Control
 import Feed
+import StatusModel
 
 /// One instrument as `ctl instruments` reports it.
 public struct BridgeInstrument: Sendable, Equatable {
@@ -30,31 +31,6 @@ public struct BridgeInstrument: Sendable, Equatable {
         self.sessionState = sessionState
         self.stale = stale
     }
-}
-
-/// What the daemon's `status` says that the bridge publishes.
-public struct BridgeStatus: Sendable, Equatable {
-    public var instrumentID: String?
-    public var range: String?
-    public var scene: String?
-    public var display: String?
-    public var screenControl: String?
-    public var paused = false
-    public var message: String?
-    /// The screen's light in percent (`level`), nil from a daemon that does not say.
-    public var level: Int?
-    /// The frame last settled on (a screenshot is published when it changes).
-    public var settledFrame = 0
-    /// Health, for the diagnostic entities: why the screen waits or is not fresh (the words on
-    /// screen), how many config and data problems are listed, missed vblanks, resident memory.
-    public var problem: String?
-    public var problemCount = 0
-    public var missedVblanks: Int?
-    public var rssKB: Int?
-    /// The alerts in effect and when each fired.
-    public var alertFirings: [AlertFiring] = []
-
-    public init() {}
 }
 
 public struct BridgeMessage: Sendable, Equatable {
@@ -237,7 +213,7 @@ public struct BridgeModel: Sendable {
     }
 
     /// The state topics for what the daemon says now (retained, so a restarted Home Assistant has them).
-    public func state(_ status: BridgeStatus, instruments: [BridgeInstrument], temperature: Double? = nil) -> [BridgeMessage] {
+    public func state(_ status: KioskStatus, instruments: [BridgeInstrument], temperature: Double? = nil) -> [BridgeMessage] {
         let screenOn = status.display == "presenting"
         var out = [
             BridgeMessage(base + "/screen/state", screenOn ? "ON" : "OFF"),
@@ -246,11 +222,11 @@ public struct BridgeModel: Sendable {
             BridgeMessage(base + "/cycling/state", status.paused ? "OFF" : "ON"),
             BridgeMessage(base + "/display/state", status.display ?? "unknown"),
             BridgeMessage(base + "/message/state", status.message ?? ""),
-            BridgeMessage(base + "/problem/state", status.problem != nil || status.problemCount > 0 ? "ON" : "OFF"),
-            BridgeMessage(base + "/problem/attributes", "{\"problem\": \(status.problem.map(q) ?? "null"), \"listed\": \(status.problemCount)}"),
+            BridgeMessage(base + "/problem/state", status.problem != nil || !status.problems.isEmpty ? "ON" : "OFF"),
+            BridgeMessage(base + "/problem/attributes", "{\"problem\": \(status.problem.map(q) ?? "null"), \"listed\": \(status.problems.count)}"),
             BridgeMessage(base + "/version/state", version),
+            BridgeMessage(base + "/missed_vblanks/state", String(status.missedVblanks)),
         ]
-        if let missed = status.missedVblanks { out.append(BridgeMessage(base + "/missed_vblanks/state", String(missed))) }
         if let kb = status.rssKB { out.append(BridgeMessage(base + "/memory/state", n((Double(kb) / 1024 * 10).rounded() / 10))) }
         if let t = temperature { out.append(BridgeMessage(base + "/soc_temperature/state", n(t))) }
         if let id = status.instrumentID { out.append(BridgeMessage(base + "/instrument/state", id)) }

@@ -1,8 +1,10 @@
 // What the bridge reads from the daemon (`ctl status`, `ctl instruments`), one field at a time: a
 // field of the wrong type or out of range is left out, never the whole answer (issue 54: one close
-// of 1e303 once took the device offline). Pure; fuzzed by fuzz-bridge.
+// of 1e303 once took the device offline). The status is the daemon's own type, decoded by its own
+// `init(from:)`; the instruments' answer is read here. Pure; fuzzed by fuzz-bridge.
 import Feed
 import Foundation
+import StatusModel
 
 /// The instruments and their offers, as `ctl instruments` lists them.
 public struct BridgeListing: Sendable, Equatable {
@@ -25,29 +27,16 @@ extension BridgeModel {
         return d
     }
 
-    /// `ctl status`'s line: nil when it is not a JSON object.
-    public static func status(fromJSON text: String) -> BridgeStatus? {
-        guard let o = object(text) else { return nil }
-        var s = BridgeStatus()
-        s.instrumentID = o["instrument_id"] as? String
-        s.range = o["range"] as? String
-        s.scene = o["scene"] as? String
-        s.display = o["display"] as? String
-        s.screenControl = o["screen_control"] as? String
-        s.paused = o["paused"] as? Bool ?? false
-        s.message = o["message"] as? String
-        s.level = number(o["level"]).flatMap { $0 >= 0 && $0 <= 100 ? Int($0) : nil }
-        s.settledFrame = number(o["settled_frame"]).flatMap { $0 >= 0 && $0 < 9e15 ? Int($0) : nil } ?? 0
-        s.problem = o["problem"] as? String
-        s.problemCount = (o["problems"] as? [Any])?.count ?? 0
-        s.missedVblanks = number(o["missed_vblanks"]).flatMap { $0 >= 0 && $0 < 9e15 ? Int($0) : nil }
-        s.rssKB = number(o["rss_kb"]).flatMap { $0 >= 0 && $0 < 9e15 ? Int($0) : nil }
-        s.alertFirings = (o["alert_firings"] as? [Any] ?? []).compactMap { item in
-            guard let f = item as? [String: Any], let name = f["name"] as? String, let kind = f["kind"] as? String,
-                  let at = number(f["fired_at"]).flatMap({ $0 >= 0 && $0 < 1e12 ? Int64($0) : nil }) else { return nil }
-            return AlertFiring(name: name, instrument: f["instrument"] as? String, kind: kind,
-                                     condition: f["condition"] as? String ?? "", firedAt: at)
-        }
+    /// `ctl status`'s line: nil when it is not a JSON object. Beyond what the type takes, what
+    /// Home Assistant is shown must make sense: a level in percent, no negative count or memory,
+    /// a firing's time between 1970 and 1e12 s.
+    public static func status(fromJSON text: String) -> KioskStatus? {
+        guard var s = try? JSONDecoder().decode(KioskStatus.self, from: Data(text.utf8)) else { return nil }
+        s.level = s.level.flatMap { (0...100).contains($0) ? $0 : nil }
+        s.settledFrame = max(0, s.settledFrame)
+        s.missedVblanks = max(0, s.missedVblanks)
+        s.rssKB = s.rssKB.flatMap { $0 >= 0 ? $0 : nil }
+        s.alertFirings = s.alertFirings.filter { $0.firedAt >= 0 && $0.firedAt < 1_000_000_000_000 }
         return s
     }
 

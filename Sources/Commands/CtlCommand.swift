@@ -1,6 +1,7 @@
 import Control
 import Feed
 import LinuxIO
+import StatusModel
 
 #if canImport(Glibc)
 import Glibc
@@ -64,9 +65,18 @@ enum CtlCommand {
         // The screenshot's PNG went to stdout: its answer goes to stderr, so the file stays a PNG.
         let out: (String) -> Void = command == .screenshot ? { writeStderr($0) } : { printLine($0) }
         switch reply {
+        case .ok(let text) where command == .status:
+            // Read as the status type and written again: what ctl prints is the contract's
+            // encoding, every documented key present, whichever daemon answered.
+            guard let status = text.flatMap(KioskStatus.init(json:)) else {
+                writeStderr("ctl: the daemon's status is no JSON object: \(String((text ?? "").prefix(200)))")
+                return 1
+            }
+            out(status.compactJSON)
+            return 0
         case .ok(let text):
             if json {
-                out(command == .status && text?.hasPrefix("{") == true ? text! : "{\"ok\": true, \"reply\": \(jsonQuoted(text ?? ""))}")
+                out("{\"ok\": true, \"reply\": \(jsonQuoted(text ?? ""))}")
             } else if let text {
                 out(text)
             }

@@ -6,6 +6,7 @@ import Kiosk
 import KioskCore
 import LinuxIO
 import Raster
+import StatusModel
 import Text
 
 #if canImport(Glibc)

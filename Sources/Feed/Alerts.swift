@@ -70,43 +70,6 @@ public struct AlertState: Equatable, Sendable, Codable {
     public init() {}
 }
 
-/// One alert in effect: what fired it and when. The status file lists them (`alert_firings`) and
-/// the Home Assistant bridge fires an event for each firing it has not seen.
-public struct AlertFiring: Sendable, Equatable {
-    public var name: String
-    public var instrument: String?
-    /// `above`, `below`, `move` or `stale`.
-    public var kind: String
-    /// The condition in words (`above 300`).
-    public var condition: String
-    /// Unix time of the firing.
-    public var firedAt: Int64
-
-    public init(name: String, instrument: String?, kind: String, condition: String, firedAt: Int64) {
-        self.name = name
-        self.instrument = instrument
-        self.kind = kind
-        self.condition = condition
-        self.firedAt = firedAt
-    }
-
-    /// The alerts of `alerts` in effect by `states`, each with its firing.
-    public static func inEffect(_ alerts: [AlertConfig], states: [String: AlertState]) -> [AlertFiring] {
-        let active = Set(Alerts.active(alerts, states: states))
-        return alerts.compactMap { a in
-            guard active.contains(a.name), let at = states[a.name]?.firedAt, let condition = a.condition else { return nil }
-            let kind: String
-            switch condition {
-            case .above: kind = "above"
-            case .below: kind = "below"
-            case .move: kind = "move"
-            case .stale: kind = "stale"
-            }
-            return AlertFiring(name: a.name, instrument: a.instrument, kind: kind, condition: Alerts.describe(condition), firedAt: at)
-        }
-    }
-}
-
 public enum Alerts {
     /// Whether the condition holds, and whether the price has gone back far enough to re-arm.
     static func judge(_ condition: AlertConfig.Condition, hysteresis h: ExactDecimal, _ o: AlertObservation,

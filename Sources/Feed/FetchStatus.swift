@@ -109,7 +109,8 @@ public struct FetchStatus: Sendable, Equatable {
         return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
 
-    /// `text` as a JSON string literal (also the daemon's status file uses it).
+    /// `text` as a JSON string literal (also `ctl instruments` and the bridge's payloads use it;
+    /// StatusModel's writer, which cannot import Feed, escapes alike for the status file).
     public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

@@ -8,6 +8,7 @@ import InputModel
 import KioskCore
 import LinuxIO
 import Raster
+import StatusModel
 import Text
 
 #if canImport(Glibc)

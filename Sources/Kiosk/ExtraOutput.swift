@@ -3,6 +3,7 @@ import DisplayModel
 import Display
 import KioskCore
 import LinuxIO
+import StatusModel
 
 /// An output after the first when the daemon drives several (`[output]` sections): a core of its
 /// own, deciding this screen's scene, pacing and power from the same events the first output's

@@ -4,6 +4,7 @@ import DisplayModel
 import Feed
 import KioskCore
 import Raster
+import StatusModel
 import Text
 
 /// `render --config`: the daemon's own core, handed the daemon's own reading of the config and the

@@ -2,6 +2,7 @@ import Chart
 import Feed
 import KioskCore
 import Raster
+import StatusModel
 import Text
 
 /// `render --config … --scene tape` and the chart with a tape band: the daemon's picture of the

@@ -17,6 +17,7 @@ import DisplayModel
 import Feed
 import InputModel
 import Raster
+import StatusModel
 import Text
 
 /// The daemon's decisions. See the file's header comment.
@@ -849,7 +850,20 @@ public final class KioskCore {
     public var activeAlerts: [String] { Alerts.active(config.alerts, states: alertStates) }
 
     /// The alerts in effect with what fired them and when.
-    var alertFirings: [AlertFiring] { AlertFiring.inEffect(config.alerts, states: alertStates) }
+    var alertFirings: [AlertFiring] {
+        let active = Set(activeAlerts)
+        return config.alerts.compactMap { a in
+            guard active.contains(a.name), let at = alertStates[a.name]?.firedAt, let condition = a.condition else { return nil }
+            let kind: String
+            switch condition {
+            case .above: kind = "above"
+            case .below: kind = "below"
+            case .move: kind = "move"
+            case .stale: kind = "stale"
+            }
+            return AlertFiring(name: a.name, instrument: a.instrument, kind: kind, condition: Alerts.describe(condition), firedAt: at)
+        }
+    }
 
     private var stale = false
     /// The market status line last shown (its state and "as of" go to the status file).
@@ -1528,7 +1542,7 @@ public final class KioskCore {
     private func instrumentsJSON() -> String {
         func q(_ s: String?) -> String { s.map(FetchStatus.quoted) ?? "null" }
         // The status file's numbers (a close of 1e303 printed "inf", which no JSON reader takes).
-        func n(_ v: Double?) -> String { jsonNumber(v) }
+        func n(_ v: Double?) -> String { JSONValue.number(v).compactText }
         var items: [String] = []
         let health = Dictionary(instrumentHealth().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         if !showingSample {

@@ -1,5 +1,6 @@
 import Control
 import DisplayModel
+import StatusModel
 
 /// What a shell does for the core: one method per effect. The daemon (`Kiosk.Daemon`) does it with
 /// devices and files; the tests' driver does it with a manual clock and a record. Both reach their

@@ -8,6 +8,7 @@ import DisplayModel
 import Feed
 import InputModel
 import Raster
+import StatusModel
 import Text
 
 /// Time as the core sees it.
@@ -77,25 +78,6 @@ public enum DisplayChange: Sendable, Equatable {
     case masterRegained
     /// The program that held the display let go, but ours must be opened again to take it.
     case masterFree
-}
-
-/// A problem with the configuration or the data, located as `check-config` locates it.
-public struct KioskProblem: Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var key: String
-    public var message: String
-
-    public init(file: String, line: Int, key: String, message: String) {
-        self.file = file
-        self.line = line
-        self.key = key
-        self.message = message
-    }
-
-    public var description: String {
-        (line > 0 ? "\(file):\(line): " : "\(file): ") + (key.isEmpty ? "" : "\(key): ") + message
-    }
 }
 
 /// Everything a configuration means once the shell has read what it names from disk (time zones).

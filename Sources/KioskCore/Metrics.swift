@@ -4,6 +4,7 @@
 /// one HELP and one TYPE line per family, label values escaped (`PrometheusText`).
 
 import Feed
+import StatusModel
 
 /// What the metrics say of one instrument: its newest data and whether something is wrong with it.
 public struct InstrumentHealth: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import StatusModel
 // The status file's schedule: when `status.json` is written. A write on every change of what the
 // file says, at most once per interval, and a rewrite every 60 intervals (a minute at the real
 // clock) for the figures that drift while nothing else changes (memory, descriptors). Pure: the

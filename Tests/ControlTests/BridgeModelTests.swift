@@ -1,4 +1,5 @@
 import Glibc
+import StatusModel
 import Testing
 
 @testable import Bridge
@@ -168,7 +169,7 @@ struct BridgeModelTests {
     @Test("state: the screen as ON/OFF, the selects, and each instrument's JSON")
     func state() {
         let model = BridgeModel(settings: settings, version: "1")
-        var status = BridgeStatus()
+        var status = KioskStatus()
         status.instrumentID = "AAPL"
         status.range = "1Y"
         status.scene = "line"
@@ -247,7 +248,7 @@ struct BridgeModelTests {
         #expect(messages["tickerboard/hall/instrument/aapl/state"]?.contains("\"last_data\": \"2024-12-05T22:00:00+00:00\", \"problem\": true") == true)
         // A time past year 9999 is left out, not written as a date Home Assistant cannot read.
         #expect(messages["tickerboard/hall/instrument/b/state"]?.contains("\"last_data\": null") == true)
-        var fine = BridgeStatus()
+        var fine = KioskStatus()
         fine.display = "presenting"
         #expect(model.state(fine, instruments: []).contains(BridgeMessage("tickerboard/hall/problem/state", "OFF")))
         #expect(BridgeModel.iso8601(0) == "1970-01-01T00:00:00+00:00")

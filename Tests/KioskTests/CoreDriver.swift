@@ -6,6 +6,7 @@ import Input
 import InputModel
 @testable import Kiosk
 @testable import KioskCore
+import StatusModel
 import Text
 
 /// Drives a `KioskCore` the way the daemon's shell does, with a manual clock and a fake display

@@ -7,6 +7,7 @@ import Feed
 @testable import KioskCore
 import LinuxIO
 import Raster
+import StatusModel
 import Testing
 import Text
 

@@ -3,6 +3,7 @@ import DisplayModel
 import InputModel
 @testable import Kiosk
 @testable import KioskCore
+import StatusModel
 import Testing
 
 /// The stats line the E2E reads: its vblank reading bounds the flips and misses between two readings.

@@ -7,6 +7,7 @@ import InputModel
 @testable import Kiosk
 @testable import KioskCore
 import Raster
+import StatusModel
 import TestSupport
 import Testing
 

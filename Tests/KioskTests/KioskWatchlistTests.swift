@@ -6,6 +6,7 @@ import Input
 import InputModel
 @testable import Kiosk
 @testable import KioskCore
+import StatusModel
 import Testing
 
 /// The watchlist overview in the daemon (`[chart] watchlist`), through the pure core and its

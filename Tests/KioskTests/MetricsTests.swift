@@ -1,4 +1,5 @@
 @testable import KioskCore
+import StatusModel
 import Testing
 
 /// The Prometheus text file (issue 53 item 4). The expected text is written out by hand from the

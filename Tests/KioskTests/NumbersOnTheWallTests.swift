@@ -5,6 +5,7 @@ import FoundationEssentials
 @testable import Kiosk
 @testable import KioskCore
 import LinuxIO
+import StatusModel
 import TestSupport
 import Testing
 import Text

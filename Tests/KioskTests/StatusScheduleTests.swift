@@ -3,6 +3,7 @@
 // code. Times are sums of powers of two, so the arithmetic is exact.
 @testable import KioskCore
 import Testing
+import StatusModel
 
 @Suite struct StatusScheduleTests {
     /// A status saying `price`, at wall time `time` (which the comparison leaves out).

@@ -1,6 +1,7 @@
 import Chart
 import Feed
 import KioskCore
+import StatusModel
 import Text
 
 /// What a configuration names on disk: fonts, time zones and data files. `check-config` and the

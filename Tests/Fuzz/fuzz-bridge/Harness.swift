@@ -1,10 +1,12 @@
 // libFuzzer harness: what reaches tickerboard-mqtt from outside — a command topic's payload from
 // the broker (anyone who may publish there) and the daemon's status and instruments JSON — through
-// the bridge's pure parts: the request each payload becomes, and the state it publishes.
+// the bridge's pure parts: the request each payload becomes, and the state it publishes; and the
+// status JSON through the status model's own reader, which `tickerboard ctl` uses.
 import Bridge
 import Control
 import Foundation
 import FuzzSupport
+import StatusModel
 
 @main enum Harness { static func main() { runFuzzer(fuzz) } }
 
@@ -40,7 +42,12 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // it is JSON, and never more than the instruments and the fixed topics.
     for json in parts.dropFirst() {
         let text = String(decoding: json, as: UTF8.self)
-        let status = BridgeModel.status(fromJSON: text) ?? BridgeStatus()
+        let status = BridgeModel.status(fromJSON: text) ?? KioskStatus()
+        // `ctl status` reads the same text with the status model's own JSON reader (no Foundation):
+        // what it reads, it writes as a status it can read again.
+        if let read = KioskStatus(json: text) {
+            fuzzCheck(KioskStatus(json: read.compactJSON) != nil && KioskStatus(json: read.json) != nil, "a status read is written as one")
+        }
         let listing = BridgeModel.listing(fromJSON: text) ?? BridgeListing()
         // The fuzzed text as a thermal zone's files, too.
         let temperature = BridgeModel.socTemperature(zones: [("cpu-thermal", text)])
