@@ -71,7 +71,8 @@ took "frame-cost.py"
 # a held file's new day valued (times printed, not judged).
 python3 Tests/Headless/portfolio-start.py .build/release/tickerboard
 took "portfolio-start.py"
-# `render --config` draws what the daemon shows: its pixels and picture keys against a settled daemon's.
+# `render --config` draws what the daemon shows: its pixels and picture keys against a settled daemon's
+# (an alert's banner, a dimmed level, a crawling tape band, the portfolio under a `ctl message` included).
 python3 Tests/Headless/render-config-check.py .build/release/tickerboard Tests/E2E/fixtures/daemon/TBE2E.csv
 took "render-config-check.py"
 # The control socket: every `ctl` request's effect in the status file and preview, screenshots, other

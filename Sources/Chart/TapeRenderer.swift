@@ -119,6 +119,9 @@ public final class TapeRenderer {
     public func draw(at time: Double, on canvas: Canvas) -> IntRect {
         var damage = IntRect(x0: band.x0, y0: band.y0 + inkRows.lowerBound, x1: band.x1, y1: band.y0 + inkRows.upperBound)
         if canvas.width != width || canvas.height != height { invalidate() }
+        // The band's clears at the level its images are drawn at: the canvas is the screen's,
+        // whose level the tape does not otherwise see.
+        canvas.dimming = brightness < 1 ? Dimming(level: brightness) : nil
         if !bandPainted {
             canvas.clear(bandBackground, rect: band)
             bandPainted = true
@@ -127,7 +130,6 @@ public final class TapeRenderer {
         if position == .full && !screenPainted {
             let saved = canvas.clip
             canvas.clip = canvas.bounds
-            canvas.dimming = brightness < 1 ? Dimming(level: brightness) : nil
             canvas.clear(palette.background)
             canvas.clip = saved
             screenPainted = true

@@ -287,7 +287,7 @@ enum BenchCommand {
             var settle = 0.0
             while model.isAnimating(at: settle) && settle < 60 { settle += 0.5 }
             let chart = SceneRenderer().render(model, at: settle).buffer
-            TapeStill.place(chart, at: area, in: &canvas.buffer)
+            _ = canvas.buffer.copy(chart.bounds, from: chart, dx: area.x0, dy: area.y0)
         }
         var scanout = ScanoutDamage(bufferCount: 2, bounds: canvas.bounds)
         _ = scanout.write([canvas.bounds], into: 0)

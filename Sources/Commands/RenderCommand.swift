@@ -1,4 +1,5 @@
 import Chart
+import Control
 import Display
 import DisplayModel
 import Feed
@@ -24,10 +25,11 @@ enum RenderCommand {
                                   [--values] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
                tickerboard render --config FILE [--instrument ID] [--scene line|bars|draw|watchlist] [--range R]
-                                  [--now TIME] [--size WxH] [--scrub X] [--values] [--output FILE.png]
+                                  [--now TIME] [--size WxH] [--scrub X] [--brightness N] [--message TEXT]
+                                  [--at SECONDS] [--values] [--output FILE.png]
                tickerboard render --config FILE --scene tape [--at SECONDS] [--now TIME] [--size WxH] [--output FILE.png]
                tickerboard render --config FILE --scene portfolio [--range R] [--now TIME] [--size WxH]
-                                  [--scrub X] [--values] [--output FILE.png]
+                                  [--scrub X] [--brightness N] [--message TEXT] [--at SECONDS] [--values] [--output FILE.png]
 
         Renders one frame of the line chart (default: the built-in sample market, range 1M, 1920x1080),
         or with --transition every frame of the morph from one range to another as DIR/frame-0000.png, ...
@@ -61,15 +63,19 @@ enum RenderCommand {
         its [instrument ID] (default: the first), --range one of its ranges (default: the first it can
         draw), --scene what the screen shows; --values prints the status file's picture keys. A range the
         instrument cannot draw is said on stderr and the one the daemon would show instead is drawn.
+        Alerts that have fired show their banner, [power] schedule its level; --message TEXT is the
+        banner `ctl message TEXT` puts up, --brightness N the level `ctl brightness N` holds.
 
         --scene tape: the ticker tape where [tape] position puts it (off: the tape alone, full screen),
-        --at SECONDS into its crawl (default 0); a config with position = bottom or top draws the band
-        beside every --scene (the chart laid out in what the band leaves). --values prints the band
-        and each item's words.
+        --at SECONDS into its crawl (default 0): the moment on the daemon's monotonic clock, which a
+        preview of `run --preview` names in its PNG text "tickerboard-time"; a config with position =
+        bottom or top draws the band beside every --scene (the chart laid out in what the band leaves).
+        --values prints the band and each item's words.
 
         --scene portfolio: the holdings' figures at --now in the home currency with --values
         (portfolio_value, portfolio_cost, total_gain, day_gain, the percentages, each position, alerts;
-        with [portfolio] show = percent only the percentages), and with --output the portfolio's value line.
+        with [portfolio] show = percent only the percentages), and with --output the portfolio's screen
+        as the daemon shows it (`ctl show portfolio`).
         """
 
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
@@ -87,7 +93,10 @@ enum RenderCommand {
         let outputDir = try args.option("--output-dir")
         let adjusted = args.flag("--adjusted")
         let sceneName = try args.option("--scene") ?? "line"
-        let at = try args.number("--at", in: 0...3600)
+        let configPath = try args.option("--config")
+        // With --config a moment on the daemon's monotonic clock (a crawling tape's), which runs
+        // from the machine's boot: the time a preview names.
+        let at = try args.number("--at", in: configPath == nil ? 0...3600 : 0...1e9)
         let scrubX = try args.number("--scrub", in: -100_000...100_000)
         let axisName = try args.option("--time-axis") ?? "trading"
         let printValues = args.flag("--values")
@@ -98,7 +107,7 @@ enum RenderCommand {
         let nowText = try args.option("--now")
         let baselineName = try args.option("--baseline-1d")
         let extendedName = try args.option("--extended-hours")
-        let configPath = try args.option("--config")
+        let message = try args.option("--message")
         let brightness = Double(try args.integer("--brightness", in: 0...100) ?? 100) / 100
         let instrumentID = try args.option("--instrument")
         try args.finish()
@@ -114,9 +123,10 @@ enum RenderCommand {
             return try renderConfig(configPath, instrument: instrumentID, scene: sceneName,
                                     range: args.given("--range") ? rangeText : nil, now: nowText,
                                     size: args.given("--size") ? size : nil, scrubX: scrubX, values: printValues, output: output,
-                                    brightness: brightness, tapeTime: at)
+                                    brightness: brightness, at: at, message: message)
         }
         guard instrumentID == nil else { throw UsageError("render: --instrument goes with --config") }
+        guard message == nil else { throw UsageError("render: --message goes with --config") }
         var rangeOptions = RangeOptions()
         if let baselineName {
             guard let b = DayBaseline(rawValue: baselineName.lowercased()) else {
@@ -337,10 +347,21 @@ enum RenderCommand {
     /// `render --config`: the daemon's core on the config, at `now`, settled (see `StillFrame`).
     static func renderConfig(_ path: String, instrument: String?, scene sceneName: String, range rangeText: String?,
                              now nowText: String?, size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
-                             output: String?, brightness: Double = 1, tapeTime: Double? = nil) throws(UsageError) -> Int32 {
+                             output: String?, brightness: Double = 1, at: Double? = nil,
+                             message: String? = nil) throws(UsageError) -> Int32 {
         guard output != nil || values else { throw UsageError("render: --output FILE.png or --values is required") }
+        var bannerText: String?
+        if let message {
+            // The words `ctl message` would take, refused as it refuses them.
+            switch ControlCommand.parse("message " + ControlCommand.word(message)) {
+            case .success(.message(let text, _)): bannerText = text
+            case .success: break
+            case .failure(let error): throw UsageError("render: --message: \(error.message)")
+            }
+        }
         if sceneName == "portfolio" {
-            return try renderPortfolio(path, range: rangeText, now: nowText, size: size, scrubX: scrubX, values: values, output: output)
+            return try renderPortfolio(path, range: rangeText, now: nowText, size: size, scrubX: scrubX, values: values, output: output,
+                                       brightness: brightness, at: at, message: bannerText)
         }
         let tapeScene = sceneName == "tape"
         guard let scene = tapeScene ? .line : ShowRequest.Scene(rawValue: sceneName) else {
@@ -372,53 +393,54 @@ enum RenderCommand {
             }
             wall = Double(parsed)
         }
-        let fonts: FontSet
-        do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
         var request = StillFrame.Request(configPath: path, now: wall)
         request.show = ShowRequest(instrumentID: instrument, range: range, scene: scene)
+        // The tape alone when the config has none (--scene tape with position = off).
+        if tapeScene && config.tapePosition == .off { request.tape = .full }
+        // The tape alone shows no scene whose keys could be said.
+        let alone = (request.tape ?? config.tapePosition) == .full
+        return try drawStill(request, size: size, scrubX: scrubX, brightness: brightness, at: at, message: bannerText,
+                             values: values, output: output, printsStatus: !alone) { result in
+            "\(result.status.instrumentName ?? "-"), \(result.status.range ?? "-")"
+        }
+    }
+
+    /// Draws `request` as the daemon shows it (`StillFrame`), writes `output` and prints the
+    /// status file's picture keys with `values` (unless `printsStatus` is false) and, with a tape,
+    /// its band and words.
+    static func drawStill(_ request: StillFrame.Request, size: (width: Int, height: Int)?, scrubX: Double?, brightness: Double,
+                          at: Double?, message: String?, values: Bool, output: String?, printsStatus: Bool = true,
+                          describe: (StillFrame.Result) -> String) throws(UsageError) -> Int32 {
+        var request = request
         request.size = size
         request.scrubX = scrubX
         request.brightness = brightness
-        if tapeScene || config.tapePosition != .off {
-            // The tape where the config puts it (--scene tape with position = off: the tape alone).
-            let position = tapeScene && config.tapePosition == .off ? TapePosition.full : config.tapePosition
-            guard let tape = TapeStill.render(request, config: config, position: position, time: tapeTime ?? 0, fonts: fonts) else {
-                Log.error("render: \(path): nothing was drawn")
-                return 1
-            }
-            for message in tape.messages { Log.warning("render: \(message)") }
-            if let output {
-                do { try PNG.write(tape.picture, to: output) } catch { Log.error("render: \(error)"); return 1 }
-            }
-            if values {
-                // The scene beside a band says what it says without one (the daemon's status file).
-                if position != .full { print(tape.status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "") }
-                let b = tape.band
-                printLine("tape_position=\(position.rawValue)")
-                printLine("tape_band=\(b.x0),\(b.y0),\(b.x1),\(b.y1)")
-                printLine("tape_items=\(tape.items.count)")
-                for (i, item) in tape.items.enumerated() {
-                    printLine("tape_item_\(i)=\(item.name) \(item.price) \(item.change)" + (item.note.map { " [\($0)]" } ?? ""))
-                }
-            } else if let output {
-                printLine("wrote \(output) (\(tape.picture.width)x\(tape.picture.height), tape \(position.rawValue), "
-                          + "\(tape.items.count) items, t=\(tapeTime ?? 0) s)")
-            }
-            return 0
-        }
+        request.at = at
+        request.message = message
+        let fonts: FontSet
+        do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
         guard let result = StillFrame.render(request, fonts: fonts) else {
-            Log.error("render: \(path): nothing was drawn")
+            Log.error("render: \(request.configPath): nothing was drawn")
             return 1
         }
         for message in result.messages { Log.warning("render: \(message)") }
         if let output {
             do { try PNG.write(result.picture, to: output) } catch { Log.error("render: \(error)"); return 1 }
-            if !values {
-                printLine("wrote \(output) (\(result.picture.width)x\(result.picture.height), "
-                          + "\(result.status.instrumentName ?? "-"), \(result.status.range ?? "-"))")
-            }
         }
-        if values { print(result.status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "") }
+        if values {
+            if printsStatus { print(result.status.keyValueLines(only: KioskStatus.pictureKeys), terminator: "") }
+            if let tape = result.tape, let b = result.band {
+                printLine("tape_position=\(tape.position.rawValue)")
+                printLine("tape_band=\(b.x0),\(b.y0),\(b.x1),\(b.y1)")
+                printLine("tape_items=\(tape.items.count)")
+                for (i, item) in tape.items.enumerated() {
+                    printLine("tape_item_\(i)=\(item.name) \(item.price) \(item.change)" + (item.note.map { " [\($0)]" } ?? ""))
+                }
+            }
+        } else if let output {
+            let tape = result.tape.map { ", tape \($0.position.rawValue), \($0.items.count) items, t=\(result.time) s" } ?? ""
+            printLine("wrote \(output) (\(result.picture.width)x\(result.picture.height), \(describe(result))\(tape))")
+        }
         return 0
     }
 
@@ -439,10 +461,11 @@ enum RenderCommand {
     }
 
     /// `render --config FILE --scene portfolio`: the holdings' figures at --now (`--values`) and the
-    /// portfolio's value line, drawn by the instrument chart from a synthetic daily series.
+    /// portfolio's screen as the daemon shows it (`ctl show portfolio`: its core on the config).
     static func renderPortfolio(_ path: String, range rangeText: String?, now nowText: String?,
                                 size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
-                                output: String?) throws(UsageError) -> Int32 {
+                                output: String?, brightness: Double = 1, at: Double? = nil,
+                                message: String? = nil) throws(UsageError) -> Int32 {
         let (config, issues) = Config.load(path: path)
         if let unreadable = issues.first(where: { $0.severity == .error && $0.line == 0 }) {
             Log.error("render: \(unreadable)")
@@ -453,6 +476,13 @@ enum RenderCommand {
             throw UsageError("render: \(path) holds nothing: give an [instrument] quantity = or lot = for --scene portfolio")
         }
         guard config.portfolio.show != .off else { throw UsageError("render: \(path) says [portfolio] show = off") }
+        var range: ChartRange?
+        if let rangeText {
+            guard let r = ChartRange(label: rangeText) else {
+                throw UsageError("render: --range \"\(rangeText)\" is not one of \(ChartRange.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            range = r
+        }
         let zoneID = config.instruments.first { !$0.holding.isEmpty }?.timeZone ?? "UTC"
         let zone = (try? ExchangeTimeZone(identifier: zoneID)) ?? .utc
         var now = Int64(WallClock.now())
@@ -466,54 +496,16 @@ enum RenderCommand {
         for problem in problems { Log.warning("render: data: \(problem)") }
         if values { print(portfolioValues(portfolio, at: now), terminator: "") }
         guard let output else { return 0 }
-        if config.tapePosition == .bottom || config.tapePosition == .top {
-            // The portfolio screen beside its band, as the daemon shows it: its core, shown "portfolio".
-            let fonts: FontSet
-            do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
-            var request = StillFrame.Request(configPath: path, now: Double(now))
-            request.show = ShowRequest(instrumentID: KioskCore.portfolioID, range: rangeText.flatMap { ChartRange(label: $0) })
-            request.size = size
-            request.scrubX = scrubX
-            guard let still = TapeStill.render(request, config: config, position: config.tapePosition, time: 0, fonts: fonts) else {
-                Log.error("render: \(path): nothing was drawn")
-                return 1
-            }
-            do { try PNG.write(still.picture, to: output) } catch { Log.error("render: \(error)"); return 1 }
-            if !values { printLine("wrote \(output) (\(still.picture.width)x\(still.picture.height), portfolio in \(home) beside the tape)") }
-            return 0
-        }
-        var range = config.startRange
-        if let rangeText {
-            guard let r = ChartRange(label: rangeText) else {
-                throw UsageError("render: --range \"\(rangeText)\" is not one of \(ChartRange.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            range = r
-        }
-        let fonts: FontSet
-        do { fonts = try FontSet.load() } catch { Log.error("render: \(error)"); return 1 }
-        let phrases = Phrases.drawable(locale: config.locale.identifier, fonts: fonts)
-        guard let series = portfolio.valueSeries(name: "Portfolio", upTo: now) else {
+        guard portfolio.valueSeries(name: "Portfolio", upTo: now) != nil else {
             throw UsageError("render: \(path): no date on which every holding has a price and a rate")
         }
-        var instrument = Instrument(name: "Portfolio · \(home)", market: MarketData(daily: series, intraday: nil, timeZone: zone),
-                                    priceFormat: config.priceFormat(currencyCode: home), phrases: phrases)
-        instrument.relativeOnly = config.portfolio.show == .percent
-        if instrument.relativeOnly { instrument.name = "Portfolio" }
-        let width = size?.width ?? config.mode?.width ?? 1920, height = size?.height ?? config.mode?.height ?? 1080
-        let offered = instrument.market.drawableRanges(of: config.ranges, options: config.rangeOptions)
-        let model = ScreenModel(instrument: instrument, width: width, height: height, fonts: fonts,
-                                palette: config.palette, range: range, ranges: offered)
-        model.rangeOptions = config.rangeOptions
-        if config.timeAxis != model.timeAxis { model.timeAxis = config.timeAxis }
-        guard !model.selection(for: range).points.isEmpty else {
-            throw UsageError("render: \(path): no portfolio values for range \(range)")
+        var request = StillFrame.Request(configPath: path, now: Double(now))
+        request.show = ShowRequest(instrumentID: KioskCore.portfolioID, range: range)
+        // --values has printed the figures; the picture is only written.
+        return try drawStill(request, size: size, scrubX: scrubX, brightness: brightness, at: at, message: message,
+                             values: false, output: output) { result in
+            "portfolio in \(home), \(result.status.range ?? "-")"
         }
-        if let scrubX { model.scrub(atX: scrubX) }
-        var time = 0.0
-        while model.isAnimating(at: time) && time < 60 { time += 0.5 }
-        do { try PNG.write(SceneRenderer().render(model, at: time).buffer, to: output) } catch { Log.error("render: \(error)"); return 1 }
-        if !values { printLine("wrote \(output) (\(width)x\(height), portfolio in \(home), \(range))") }
-        return 0
     }
 
     /// `2026-11-27T11:30` (or with a space, optionally `:SS`) in the exchange's time, or Unix seconds.

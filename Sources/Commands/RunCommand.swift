@@ -21,7 +21,9 @@ enum RunCommand {
         writes one preview frame (default /tmp/tickerboard-preview.png) and waits for a display.
           --display headless  the real daemon loop on a simulated 60 Hz display (--size, default
                               1920x1080), with the configured instruments; it keeps running
-          --preview FILE.png  headless: rewrite FILE (atomically) whenever a settled frame is shown
+          --preview FILE.png  headless: rewrite FILE (atomically) whenever a settled frame is shown,
+                              its moment on the daemon's clock in the PNG text "tickerboard-time"
+                              (what render --config --at takes: where a crawling tape is)
           --status FILE       keep FILE current with what is shown and how the daemon is doing
                               (JSON; default $RUNTIME_DIRECTORY/status.json under systemd)
           --metrics FILE      the same for Prometheus (node_exporter's textfile format; default

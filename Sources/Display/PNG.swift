@@ -17,9 +17,10 @@ public struct PNGError: Error, CustomStringConvertible, Equatable {
 /// Writes go to a temporary name and are renamed into place, so a failed or interrupted write never
 /// leaves a partial file where a user expects a picture.
 public enum PNG {
-    /// Writes `buffer` as 8-bit RGB (the alpha byte of XRGB frames carries no meaning on a display).
-    public static func write(_ buffer: PixelBuffer, to path: String) throws(PNGError) {
-        let encoded = try encode(buffer, name: path)
+    /// Writes `buffer` as 8-bit RGB (the alpha byte of XRGB frames carries no meaning on a display),
+    /// with `text` as tEXt chunks (keyword, value; Latin-1 printable, as the format requires).
+    public static func write(_ buffer: PixelBuffer, to path: String, text: [(keyword: String, value: String)] = []) throws(PNGError) {
+        let encoded = try withText(encode(buffer, name: path), text)
         do { try AtomicFile.write(encoded, to: path) } catch {
             throw PNGError(path: path, reason: "cannot write PNG: \(error.message)")
         }
@@ -67,6 +68,42 @@ public enum PNG {
         }
         png_image_free(&image)
         return Array(encoded.prefix(size))
+    }
+
+    /// `png` with a tEXt chunk for each pair after its header. libpng's simplified API writes none,
+    /// and the chunk is self-contained (its length, type, bytes and CRC), so it goes in by hand. A
+    /// pair the format cannot hold (a keyword of 1 to 79 printable characters, a value without NUL,
+    /// both ASCII here) is left out rather than written wrong.
+    static func withText(_ png: [UInt8], _ text: [(keyword: String, value: String)]) -> [UInt8] {
+        // The signature (8 bytes) and IHDR (4 length, 4 type, 13 data, 4 CRC).
+        let afterHeader = 8 + 25
+        guard !text.isEmpty, png.count > afterHeader else { return png }
+        var chunks: [UInt8] = []
+        for (keyword, value) in text {
+            let k = Array(keyword.utf8), v = Array(value.utf8)
+            guard (1...79).contains(k.count), k.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+                  k.first != 0x20, k.last != 0x20, v.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { continue }
+            let body = Array("tEXt".utf8) + k + [0] + v
+            let length = UInt32(body.count - 4)
+            chunks += withUnsafeBytes(of: length.bigEndian, Array.init) + body
+            chunks += withUnsafeBytes(of: crc32(body).bigEndian, Array.init)
+        }
+        return Array(png[..<afterHeader]) + chunks + Array(png[afterHeader...])
+    }
+
+    /// The CRC-32 PNG chunks carry (ISO 3309, reflected, polynomial 0xEDB88320).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8)
+        }
+        return c ^ 0xFFFF_FFFF
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { n -> UInt32 in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
     }
 
     /// Reads any PNG libpng understands into an opaque-or-premultiplied pixel buffer.

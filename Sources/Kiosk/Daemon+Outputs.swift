@@ -245,16 +245,26 @@ extension Daemon {
     package func present(_ plan: FramePlan) {
         let (answer, previewDue) = screen.present(plan, fonts: fonts)
         send(answer)
-        if previewDue, let preview = options.previewFile, let d = display { writePreview(d, to: preview) }
+        if previewDue, let preview = options.previewFile, let d = display { writePreview(d, to: preview, time: plan.time) }
     }
 
     /// The preview file is replaced whole (PNG.write renames a finished file over it): a reader
-    /// never sees half a PNG.
-    func writePreview(_ display: any Display, to path: String) {
-        do { try display.capture(to: path) } catch {
+    /// never sees half a PNG. It names the moment of its frame on the daemon's clock (a tEXt
+    /// chunk, `previewTimeKey`): a crawling tape is drawn for that moment, and `render --config
+    /// --at` draws the same frame from it.
+    func writePreview(_ display: any Display, to path: String, time: Double) {
+        do throws(DisplayError) {
+            guard let picture = display.capturedPicture() else { return try display.capture(to: path) }
+            do { try PNG.write(picture, to: path, text: [(Self.previewTimeKey, "\(time)")]) } catch {
+                throw DisplayError(.failed, device: "display", operation: "capture", detail: "\(error)")
+            }
+        } catch {
             Log.limited(.warning, key: "preview", "run: --preview \(path): \(error)")
         }
     }
+
+    /// The preview's tEXt keyword for its frame's moment (monotonic seconds, as `render --at` takes them).
+    package static let previewTimeKey = "tickerboard-time"
 
     func applyLayout() {
         guard chartSize != nil, let d = display else { return }

@@ -99,6 +99,9 @@ public final class KioskCore {
     private var moversDue: Double?
     private var tapeRevision = 0
     private var tapeStale = true
+    /// The frame time of the last words that changed a price on the tape: the shell lights that
+    /// item for `TapeFlash.duration` (`TapeRenderer.setItems`), and no frame is settled meanwhile.
+    private var tapePriceChangedAt: Double?
     /// When a tile's market status next changes (Unix seconds): the core wakes up for it.
     private var watchlistNextChange: Int64?
 
@@ -1024,11 +1027,17 @@ public final class KioskCore {
         inFlightInputMicros = pendingInputMicros
         pendingInputMicros = nil
         let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
+        let tape = frameTape(at: t)
+        let sceneSettled = !isAnimating(at: t) && !fading
+        // A price lit on the tape is a motion that ends, as a morph is (the crawl never does): a
+        // preview or a script waiting for the settled picture waits for it too.
         var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
-                             quarterTurns: quarterTurns, settled: !isAnimating(at: t) && !fading,
+                             quarterTurns: quarterTurns,
+                             settled: sceneSettled && !TapeFlash.isFlashing(changedAt: tapePriceChangedAt, now: t),
                              banner: message?.text ?? shownAlertBanner)
-        lastFrameMoving = !plan.settled
-        plan.tape = frameTape()
+        // The scene beside a lit tape is still: it is not painted again for the tape's sake.
+        lastFrameMoving = !sceneSettled
+        plan.tape = tape
         plan.shiftByScanout = byScanout
         plan.redraw = sceneChanging || full || (!byScanout && !tapeOn)
         plan.brightness = brightness
@@ -1050,14 +1059,18 @@ public final class KioskCore {
         return (area.width, area.height)
     }
 
-    /// The tape for the next frame, its words recomputed when the data or the clock changed them.
-    private func frameTape() -> FrameTape? {
+    /// The tape for the frame at `time`, its words recomputed when the data or the clock changed them.
+    private func frameTape(at time: Double) -> FrameTape? {
         guard config.tapePosition != .off else { return nil }
         let palette = activePalette
         if tapeStale {
             tapeStale = false
             let items = tapeEntries().map { TapeItem(entry: $0, palette: palette, options: config.rangeOptions) }
             if items != tapeItems {
+                // The shell's rule for a flash: the same item in the same place at another price.
+                if zip(tapeItems, items).contains(where: { $0.name == $1.name && $0.price != $1.price }) {
+                    tapePriceChangedAt = time
+                }
                 tapeItems = items
                 tapeRevision += 1
             }

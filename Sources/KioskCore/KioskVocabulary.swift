@@ -252,7 +252,7 @@ public struct FramePlan: Equatable {
     public var bannerAboveSelector = false
     /// The ticker tape, nil for none: with `full` the tape alone is the picture, with `bottom` or
     /// `top` the scene is laid out in what the band leaves (`TapeLayout.contentArea`) and placed there.
-    /// The tape moves every frame; `settled` is about the scene.
+    /// The tape moves every frame; `settled` is about the scene and a price lit on the tape.
     public var tape: FrameTape?
     /// The screen's level, 0...1: software dimming draws the frame at it, a backlight is set to it.
     public var brightness = 1.0

@@ -167,6 +167,35 @@ struct TapeTests {
         #expect(frame(changed: true, at: 11.2).pixels == frame(changed: false, at: 11.2).pixels, "gone after a second")
     }
 
+    /// Found by `render-config-check.py`'s dimmed wall: the rows above and below the type kept the
+    /// band's full-level colour (the band was cleared before the level reached the canvas), a
+    /// bright rim around a dimmed band.
+    @Test("dimmed, the whole band is dimmed: the rows above and below the type too", arguments: [TapePosition.bottom, .top, .full])
+    func dimmedBand(position: TapePosition) throws {
+        let fonts = try FontSet.load()
+        func band(brightness: Double) -> (PixelBuffer, TapeRenderer) {
+            let tape = TapeRenderer(position: position, width: 640, height: 360, fonts: fonts, speed: 100)
+            tape.setItems(Self.items(), now: 0)
+            let canvas = Canvas(width: 640, height: 360)
+            tape.draw(at: 0, on: canvas)
+            // A level that changes after the first frame (a fade), as in the daemon.
+            tape.brightness = brightness
+            tape.draw(at: 0.5, on: canvas)
+            return (canvas.buffer, tape)
+        }
+        let (full, tape) = band(brightness: 1)
+        let (dimmed, _) = band(brightness: 0.3)
+        func channels(_ p: UInt32) -> [UInt32] { [p >> 16 & 0xFF, p >> 8 & 0xFF, p & 0xFF] }
+        var rim = 0, notDarker = 0
+        for y in tape.band.y0..<tape.band.y1 where !tape.inkRows.contains(y - tape.band.y0) {
+            for x in tape.band.x0..<tape.band.x1 {
+                rim += 1
+                if !zip(channels(dimmed[x, y]), channels(full[x, y])).allSatisfy({ $0 < $1 }) { notDarker += 1 }
+            }
+        }
+        #expect(rim > 0 && notDarker == 0, "\(position): \(notDarker) of \(rim) pixels above and below the type not dimmed")
+    }
+
     @Test("a 4K LED-board tape keeps its item images within the budget as it crawls")
     func imageBudget() throws {
         let fonts = try FontSet.load()

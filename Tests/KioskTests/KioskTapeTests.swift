@@ -57,6 +57,15 @@ extension KioskCoreTests {
         let second = try #require(d.presents.last?.value.tape)
         #expect(second.revision > first.revision)
         #expect(second.items[0] == first.items[0] && second.items[1].price != first.items[1].price)
+        // The shell lights the new price for a second: no frame is settled meanwhile (a preview
+        // would catch it half lit), and the still chart is not painted again for it.
+        let lit = try #require(d.presents.firstIndex { $0.value.tape?.revision == second.revision })
+        let changedAt = d.presents[lit].value.time
+        d.run(for: 2)
+        for frame in d.presents[lit...] {
+            #expect(frame.value.settled == (frame.value.time - changedAt >= TapeFlash.duration), "at \(frame.value.time - changedAt) s")
+        }
+        #expect(d.presents[(lit + 1)...].allSatisfy { !$0.value.redraw }, "the chart is painted again under a lit price")
     }
 
     @Test("the shell's composer: the first frame is the whole screen, then the band's rows alone while the chart is idle")

@@ -376,10 +376,10 @@ import Glibc
         var request = StillFrame.Request(configPath: path, now: 1_732_312_800)
         request.show = ShowRequest(instrumentID: KioskCore.portfolioID, range: .fiveDays)
         request.size = (960, 540)
-        let (config, _) = Config.load(path: path)
-        let still = try #require(TapeStill.render(request, config: config, position: .bottom, time: 0, fonts: try FontSet.load()))
+        let still = try #require(StillFrame.render(request, fonts: try FontSet.load()))
+        let band = try #require(still.band)
         #expect(still.status.priceText == "€20,644.78", "\(still.status.priceText ?? "nil")")
-        #expect(still.band.y1 == 540 && still.band.y0 > 480)
+        #expect(band.y1 == 540 && band.y0 > 480)
         let frame = try renderedFrame(["render", "--config", path, "--scene", "portfolio", "--now", "1732312800", "--range", "5D",
                                        "--size", "960x540"], tag: "pf-band")
         #expect(frame.pixels == still.picture.pixels, "render --scene portfolio draws the same picture")

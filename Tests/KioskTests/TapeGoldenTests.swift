@@ -21,7 +21,7 @@ struct TapeGoldenTests {
     /// Four instruments from the sample market, at 2026-11-27 12:00 New York time: ALFA with its
     /// day's minutes (a sparkline, open), BRAVO falling, CHARLIE's data ten days old (stale) and
     /// DELTA on Tokyo's exchange, where it is Saturday (closed).
-    static func writeConfig(_ tag: String, position: String, speed: Double = 100) -> (dir: String, conf: String) {
+    static func writeConfig(_ tag: String, position: String, speed: Double = 100, extra: String = "") -> (dir: String, conf: String) {
         let dir = TestPaths.temporary("tape-\(tag)")
         mkdir(dir, 0o700)
         let bars = SampleMarket.daily().bars
@@ -55,7 +55,7 @@ struct TapeGoldenTests {
         conf += "[instrument ALFA]\ndaily = ALFA.csv\nintraday = ALFA-1m.csv\nexchange = XNYS\n"
         conf += "[instrument BRAVO]\ndaily = BRAVO.csv\nexchange = XNYS\n"
         conf += "[instrument CHARLIE]\ndaily = CHARLIE.csv\nexchange = XNYS\n"
-        conf += "[instrument DELTA]\ndaily = DELTA.csv\nexchange = XTKS\ncurrency = JPY\n"
+        conf += "[instrument DELTA]\ndaily = DELTA.csv\nexchange = XTKS\ncurrency = JPY\n" + extra
         Self.writeFile(dir + "/t.conf", conf)
         return (dir, dir + "/t.conf")
     }
@@ -81,18 +81,19 @@ struct TapeGoldenTests {
     func words() throws {
         let (dir, conf) = Self.writeConfig("words", position: "bottom")
         defer { Self.cleanUp(dir) }
-        let config = Config.load(path: conf).0
         let fonts = try FontSet.load()
         var request = StillFrame.Request(configPath: conf, now: 0)
         request.now = Double(RenderCommand.parseNow(Self.now, zone: SampleMarket.timeZone)!)
         request.size = (960, 540)
-        let tape = try #require(TapeStill.render(request, config: config, position: .bottom, time: 0, fonts: fonts))
+        let still = try #require(StillFrame.render(request, fonts: fonts))
+        let tape = try #require(still.tape)
+        #expect(tape.position == .bottom && still.time == 0)
         #expect(tape.items.map(\.name) == ["ALFA", "BRAVO", "CHARLIE", "DELTA"])
         #expect(tape.items[0].sparkline.count > 8 && tape.items[0].note == nil)
         #expect(tape.items[2].note == "stale")
         #expect(tape.items[3].note == "closed" && tape.items[3].price.hasPrefix("¥"))
         #expect(tape.items[1].direction != .flat && tape.items[1].change.contains("%"))
-        #expect(tape.band == IntRect(x0: 0, y0: 540 - 32, x1: 960, y1: 540))
+        #expect(still.band == IntRect(x0: 0, y0: 540 - 32, x1: 960, y1: 540))
     }
 
     @Test("golden: the tape alone and the band under the chart", arguments: [
@@ -104,6 +105,39 @@ struct TapeGoldenTests {
         let picture = try Self.frame(conf: conf, scene: scene, at: at, tag: name)
         let result = ImageComparison.checkScreen(picture, golden: "\(name).png")
         #expect(result.passed, "\(result.report)")
+    }
+
+    /// `render --config --at T` is the daemon's frame at T on its clock: the core runs up to T and the
+    /// frame kept is planned for T itself (the tape's crawl is a function of it). A wall that cycles
+    /// every 2 s still shows its settled first screen there (the run starts just early enough).
+    @Test("the frame at --at: planned for that moment, settled, on a cycling wall too", arguments: [0.0, 7.25, 86_400.5])
+    func frameAtTheMoment(at: Double) throws {
+        let (dir, conf) = Self.writeConfig("moment-\(at)", position: "bottom")
+        let (cyclingDir, cycling) = Self.writeConfig("moment-cycling-\(at)", position: "bottom", extra: "[chart]\ncycle-interval = 2s\n")
+        defer { Self.cleanUp(dir); Self.cleanUp(cyclingDir) }
+        let fonts = try FontSet.load()
+        func still(_ path: String, message: String? = nil) throws -> StillFrame.Result {
+            var request = StillFrame.Request(configPath: path, now: Double(RenderCommand.parseNow(Self.now, zone: SampleMarket.timeZone)!))
+            request.size = (960, 540)
+            request.at = at
+            request.message = message
+            return try #require(StillFrame.render(request, fonts: fonts))
+        }
+        let plain = try still(conf), cycled = try still(cycling)
+        #expect(plain.time == at && cycled.time == at)
+        #expect(plain.status.animating == false && cycled.status.animating == false)
+        #expect(cycled.picture.pixels == plain.picture.pixels, "the cycling wall's first screen at \(at)")
+        // A banner (`ctl message`) changes the picture above the band, not the band.
+        let banner = try still(conf, message: "Lobby")
+        let band = try #require(banner.band)
+        #expect(banner.status.message == "Lobby" && banner.time == at)
+        var above = 0, inBand = 0
+        for y in 0..<540 {
+            for x in 0..<960 where banner.picture[x, y] != plain.picture[x, y] {
+                if y >= band.y0 { inBand += 1 } else { above += 1 }
+            }
+        }
+        #expect(above > 960 * 20 && inBand == 0, "\(above) pixels above the band changed, \(inBand) in it")
     }
 
     /// The sub-pixel shift of `b` against `a` along x inside `rows`, by the ink's centre of mass:
