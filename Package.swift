@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Text", dependencies: ["CFreeType", "LinuxIO", "Raster"], swiftSettings: optimisedInDebug),
         // Thin typed wrappers over the Linux syscalls the daemon uses (errno -> Errno, fd ownership).
         .target(name: "LinuxIO", dependencies: ["CLinux"], swiftSettings: fuzzFlags),
-        .target(name: "Feed", dependencies: ["LinuxIO"], swiftSettings: fuzzFlags),
+        .target(name: "Feed", dependencies: ["LinuxIO", "StatusModel"], swiftSettings: fuzzFlags),
         .target(name: "Chart", dependencies: ["Raster", "Text", "Feed"], swiftSettings: optimisedInDebug),
         // The values and decisions of a display and of touch input, with no device behind them (what
         // a config names, frame pacing, gestures), so the core can use them without linking I/O.
@@ -88,6 +88,12 @@ let package = Package(
 
         // MARK: Tests (Swift Testing only: run with --disable-xctest)
         .target(name: "TestSupport", dependencies: ["Raster", "Display"], path: "Tests/TestSupport"),
+        // The core's test driver: the core and its models, no shell, no display, no file (issue 51).
+        .target(name: "CoreDriver", dependencies: ["KioskCore", "Control", "StatusModel", "Chart", "Feed", "Text", "DisplayModel", "InputModel"],
+                path: "Tests/CoreDriver"),
+        // The core's tests, beside its driver: they build and run without the shell.
+        .testTarget(name: "KioskCoreTests", dependencies: ["CoreDriver", "KioskCore", "StatusModel", "Control", "Chart", "Feed", "Text", "Raster",
+                                                           "DisplayModel", "InputModel"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "Display", "Feed", "TestSupport"], swiftSettings: optimisedInDebug),
         .testTarget(name: "TextTests", dependencies: ["Text", "Raster", "Display", "TestSupport"]),
         .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
@@ -99,7 +105,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["Display", "DisplayModel", "Raster", "TestSupport"]),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "Feed", "Bridge", "Chart", "Text", "TestSupport"],
                     exclude: ["replay_server.py", "Fixtures"]),
-        .testTarget(name: "KioskTests", dependencies: ["Commands", "Control", "Kiosk", "KioskCore", "StatusModel", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
+        .testTarget(name: "KioskTests", dependencies: ["CoreDriver", "Commands", "Control", "Kiosk", "KioskCore", "StatusModel", "Chart", "Feed", "Display", "DisplayModel", "InputModel", "TestSupport"]),
     ]
 )
 

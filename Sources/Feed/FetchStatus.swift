@@ -7,6 +7,8 @@
 // type is dropped on its own, and anything that is not a JSON object gives nil, never a crash.
 
 /// What the fetcher last learned about one instrument.
+import StatusModel
+
 public struct FetchStatus: Sendable, Equatable {
     /// The symbol as the provider spells it (`AAPL`, `aapl.us`).
     public var symbol: String?
@@ -109,28 +111,9 @@ public struct FetchStatus: Sendable, Equatable {
         return "{\n" + fields.map { "  \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n}\n"
     }
 
-    /// `text` as a JSON string literal (also `ctl instruments` and the bridge's payloads use it;
-    /// StatusModel's writer, which cannot import Feed, escapes alike for the status file).
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal (also `ctl instruments` and the bridge's payloads use it):
+    /// the status file's escaping, so every file the project writes escapes alike.
+    public static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 }
 
 /// Just enough JSON for a flat object: top-level strings, numbers, booleans and null are kept;

@@ -1,8 +1,8 @@
 import KioskCore
 import LinuxIO
 
-// The daemon's small values: its clock (real or scaled for tests), the keep-alive while data files
-// load, and the sd_notify words of the core's effects.
+// The daemon's small values: its clock (real or scaled for tests) and the keep-alive while data
+// files load.
 
 /// What systemd hears while the data files are read in one go (start-up, a reload), when the loop
 /// handles nothing else: a hundred files at the row limit take a minute, past the unit's start
@@ -56,19 +56,5 @@ struct ScaledClock {
     /// Real seconds from now until the core time `deadline`.
     func realSeconds(until deadline: Double) -> Double {
         (deadline - now().mono) / scale
-    }
-}
-
-extension KioskEffect {
-    /// The sd_notify text of the effects systemd hears about (nil for the others).
-    var systemdMessage: String? {
-        switch self {
-        case .ready(let status?): "READY=1\nSTATUS=\(status)"
-        case .ready(nil): "READY=1"
-        case .watchdogPing: "WATCHDOG=1"
-        case .reloading: "RELOADING=1"
-        case .stopping: "STOPPING=1"
-        default: nil
-        }
     }
 }

@@ -318,3 +318,18 @@ public enum KioskEffect: Equatable {
     /// Tell the TV over HDMI-CEC (standby, wake, …); the outcome comes back as `.cec(.sent/.failed)`.
     case cec(CECRequest)
 }
+
+extension KioskEffect {
+    /// The sd_notify text of the effects systemd hears about (nil for the others): the daemon
+    /// sends it, the core's test driver records it.
+    package var systemdMessage: String? {
+        switch self {
+        case .ready(let status?): "READY=1\nSTATUS=\(status)"
+        case .ready(nil): "READY=1"
+        case .watchdogPing: "WATCHDOG=1"
+        case .reloading: "RELOADING=1"
+        case .stopping: "STOPPING=1"
+        default: nil
+        }
+    }
+}

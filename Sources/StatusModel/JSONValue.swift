@@ -102,8 +102,8 @@ extension JSONValue {
         }
     }
 
-    /// `text` as a JSON string literal, escaped as `FetchStatus.quoted` (Feed) escapes it, which
-    /// this module, below Feed, cannot call: control characters and DEL as `\u00XX`.
+    /// `text` as a JSON string literal: control characters and DEL as `\u00XX` (Feed's
+    /// `FetchStatus.quoted` is this one).
     public static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

@@ -4,6 +4,7 @@
 // (a step up past edge × 1.25, down below edge × 0.75) and at most one change per 30 s.
 @testable import Commands
 import Chart
+import CoreDriver
 import Feed
 @testable import KioskCore
 import Raster

@@ -1,5 +1,6 @@
 import Chart
 @testable import Commands
+import CoreDriver
 import DisplayModel
 import Feed
 import Input
@@ -40,8 +41,8 @@ struct ConfigEffectTests {
         let d = CoreDriver(config: config, zones: zones, start: start, display: display)
         d.send(.start)
         for inst in config.instruments {
-            if inst.dailyFile != nil { d.send(.series(instrumentID: inst.id, slot: .daily, series: SampleMarket.daily())) }
-            if inst.intradayFile != nil { d.send(.series(instrumentID: inst.id, slot: .intraday, series: SampleMarket.intraday())) }
+            if inst.dailyFile != nil { d.send(.series(instrumentID: inst.id, slot: .daily, series: CoreFixtures.daily)) }
+            if inst.intradayFile != nil { d.send(.series(instrumentID: inst.id, slot: .intraday, series: CoreFixtures.intraday)) }
         }
         d.run(for: seconds)
         return d
@@ -67,7 +68,7 @@ struct ConfigEffectTests {
         let d = CoreDriver(config: c)
         d.send(.start)
         for (id, last) in zip(["A", "B"], lasts) {
-            d.send(.series(instrumentID: id, slot: .daily, series: CoreAlertTests.series(id, last: last)))
+            d.send(.series(instrumentID: id, slot: .daily, series: CoreFixtures.threeDays(id, last: last)))
         }
         d.run(for: 2)
         return tiles ? (d.core.watchlist?.tileContents.map(\.name) ?? []) : d.core.tapeEntries().map(\.instrument.name)

@@ -1,5 +1,6 @@
 import Chart
 @testable import Commands
+import CoreDriver
 import DisplayModel
 import Feed
 import InputModel

@@ -1,4 +1,5 @@
 import Chart
+import CoreDriver
 import DisplayModel
 import Feed
 @testable import Kiosk
@@ -10,11 +11,11 @@ import Text
 /// The ticker tape in the daemon (`[tape]`), through the pure core and its manual clock: frames at
 /// every vblank while it crawls, the chart laid out above the band, new prices in the tape's words;
 /// and the shell's composer, whose damage on a frame with an idle chart is the band alone.
-extension KioskCoreTests {
+@Suite("Tape in the core") struct KioskTapeTests {
     @Test("tape bottom: a frame every vblank with the tape in the plan; the chart is laid out above the band")
     func tapeFramesEveryVblank() throws {
         let config = Config.watchlist(["A", "B"]) { $0.tapePosition = .bottom; $0.cycleSeconds = 0; $0.instrumentCycleSeconds = 0 }
-        let d = Self.started(config)
+        let d = CoreFixtures.started(config)
         d.run(for: 5)
         let before = d.presents.count
         d.run(for: 10)
@@ -35,7 +36,7 @@ extension KioskCoreTests {
 
     @Test("tape off: no tape in the plan, and a settled chart gets no frames")
     func tapeOffIsIdle() {
-        let d = Self.started(Config.watchlist(["A"]) { $0.cycleSeconds = 0; $0.instrumentCycleSeconds = 0 })
+        let d = CoreFixtures.started(Config.watchlist(["A"]) { $0.cycleSeconds = 0; $0.instrumentCycleSeconds = 0 })
         d.run(for: 10)
         let before = d.presents.count
         d.run(for: 10)
@@ -46,13 +47,13 @@ extension KioskCoreTests {
 
     @Test("a new price changes the tape's words and its revision (the shell flashes it)")
     func tapeFollowsTheData() throws {
-        let d = Self.started(Config.watchlist(["A", "B"]) { $0.tapePosition = .full; $0.cycleSeconds = 0 })
+        let d = CoreFixtures.started(Config.watchlist(["A", "B"]) { $0.tapePosition = .full; $0.cycleSeconds = 0 })
         d.run(for: 2)
         let first = try #require(d.presents.last?.value.tape)
         // B's last minute at another price: its day's price and change.
-        var bars = Self.intraday.bars
+        var bars = CoreFixtures.intraday.bars
         bars[bars.count - 1].close *= 1.05
-        d.send(.series(instrumentID: "B", slot: .intraday, series: PriceSeries(name: "B", interval: Self.intraday.interval, bars: bars)))
+        d.send(.series(instrumentID: "B", slot: .intraday, series: PriceSeries(name: "B", interval: CoreFixtures.intraday.interval, bars: bars)))
         d.run(for: 1)
         let second = try #require(d.presents.last?.value.tape)
         #expect(second.revision > first.revision)

@@ -3,6 +3,7 @@
 // were computed independently (Python's zoneinfo) from the exchanges' published hours for
 // Christmas and New Year 2025/26 (the same days `tickerboard calendar` lists).
 @testable import Commands
+import CoreDriver
 import Feed
 @testable import KioskCore
 import Testing

@@ -1,5 +1,6 @@
 import Chart
 import Control
+import CoreDriver
 import Feed
 import FoundationEssentials
 @testable import Kiosk
@@ -173,7 +174,7 @@ struct OneDayChangeTests {
                 model[id] = Self.expected(daily: daily, intraday: intraday)
             }
             d.run(for: 3)
-            guard case .ok(let json?)? = ControlCoreTests.ask(d, .instruments) else { Issue.record("instruments"); return }
+            guard case .ok(let json?)? = askOnce(d, .instruments) else { Issue.record("instruments"); return }
             let listed = try JSONDecoder().decode(Listing.self, from: Data(json.utf8)).instruments
             let tape = d.core.tapeEntries().map { TapeItem(entry: $0, palette: config.palette, options: config.rangeOptions) }
             for (i, id) in ids.enumerated() {
@@ -185,7 +186,7 @@ struct OneDayChangeTests {
                 #expect(abs((item.change ?? .infinity) - (previous.map { price - $0 } ?? .infinity)) < 1e-6 || (item.change == nil && previous == nil),
                         "round \(round) \(id): ctl change \(String(describing: item.change))")
                 // The status file, whatever range is shown, and the header on 1D (drawable or not).
-                _ = ControlCoreTests.ask(d, .show(instrument: id, range: nil))
+                _ = askOnce(d, .show(instrument: id, range: nil))
                 d.run(for: 2)
                 let s = d.core.status()
                 #expect(s.lastPrice == price && s.previousClose == previous && s.dayChange == previous.map { price - $0 }, "round \(round) \(id): status")
@@ -291,4 +292,11 @@ struct OneDayChangeTests {
         #expect(without < 500, "\(without) light pixels without an alert")
         #expect(with > 20_000, "\(with) light pixels with the banner")
     }
+}
+
+/// `command` to the core and the one answer it got.
+private func askOnce(_ d: CoreDriver, _ command: ControlCommand, id: UInt64 = 7) -> ControlReply? {
+    let answers = d.answers(to: command, id: id)
+    #expect(answers.count == 1, "\(command): \(answers.count) answers")
+    return answers.first?.reply
 }

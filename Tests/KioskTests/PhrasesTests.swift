@@ -1,5 +1,6 @@
 import Chart
 @testable import Commands
+import CoreDriver
 @testable import Kiosk
 import Feed
 @testable import KioskCore
@@ -131,7 +132,7 @@ struct PhrasesTests {
         config.locale = try #require(NumberLocale(identifier: "ko-KR"))
         let d = CoreDriver(config: config)
         d.send(.start)
-        d.send(.series(instrumentID: "DAX", slot: .daily, series: KioskCoreTests.daily))
+        d.send(.series(instrumentID: "DAX", slot: .daily, series: SampleMarket.daily()))
         d.run(for: 3)
         let drawable = Phrases.drawable(locale: "ko-KR", fonts: try FontSet.load()) == Phrases(locale: "ko-KR")
         let warnings = d.logs.filter { $0.value == "[chart] locale " + KioskCore.missingScriptWarning("ko-KR") }
@@ -186,8 +187,8 @@ struct PhrasesTests {
         let waiting = try #require(d.core.model?.placeholder)
         #expect(waiting.hasPrefix("warte auf Daten: "), "\(waiting)")
         #expect(d.core.status().problem?.hasPrefix("waiting for data: ") == true, "\(d.core.status().problem ?? "nil")")
-        d.send(.series(instrumentID: "DAX", slot: .daily, series: KioskCoreTests.daily))
-        d.send(.series(instrumentID: "DAX", slot: .intraday, series: KioskCoreTests.intraday))
+        d.send(.series(instrumentID: "DAX", slot: .daily, series: SampleMarket.daily()))
+        d.send(.series(instrumentID: "DAX", slot: .intraday, series: SampleMarket.intraday()))
         d.run(for: 3)
         let status = d.core.status()
         let note = try #require(status.note)

@@ -1,4 +1,5 @@
 import Chart
+import CoreDriver
 import Feed
 import Kiosk
 @testable import KioskCore
@@ -122,7 +123,7 @@ struct StatsAndClockTests {
         config.burnInShift = 0
         let d = CoreDriver(config: config, localZone: CoreDriver.berlin, watchdogInterval: nil)
         d.send(.start)
-        d.send(.series(instrumentID: "A", slot: .daily, series: CoreAlertTests.series("A", last: 102)))
+        d.send(.series(instrumentID: "A", slot: .daily, series: CoreFixtures.threeDays("A", last: 102)))
         d.run(for: 10)
         let frames = d.presents.count
         var wakes = 0

@@ -1,4 +1,5 @@
 import Chart
+import CoreDriver
 import Feed
 @testable import KioskCore
 import Raster
@@ -23,7 +24,7 @@ struct WallWordsGoldenTests {
         let d = CoreDriver(config: config, display: DisplayInfo(width: size.0, height: size.1, refreshHz: 10))
         d.send(.start)
         for (id, last) in [("A", 102.0), ("B", 95.0), ("C", 110.0)] {
-            d.send(.series(instrumentID: id, slot: .daily, series: CoreAlertTests.series(id, last: last)))
+            d.send(.series(instrumentID: id, slot: .daily, series: CoreFixtures.threeDays(id, last: last)))
         }
         d.run(for: 2)
         return d

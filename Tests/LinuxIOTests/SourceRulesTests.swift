@@ -166,6 +166,23 @@ struct SourceRulesTests {
         #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 
+    @Test("the core's test driver and the core's tests import neither the shell nor anything that does I/O")
+    func coreTestsNeedNoShell() throws {
+        // Issue 51: the core's tests are to build and run without the daemon; the target's
+        // dependencies say so, and this keeps a file from importing a module built anyway.
+        let allowed: Set<String> = ["CoreDriver", "KioskCore", "StatusModel", "Control", "Chart", "Feed", "Text", "Raster",
+                                    "DisplayModel", "InputModel", "Testing"]
+        var offenders: [String] = []
+        for dir in ["../Tests/CoreDriver", "../Tests/KioskCoreTests"] {
+            let files = Self.swiftFiles(Self.sources + "/" + dir, prefix: dir + "/")
+            #expect(!files.isEmpty, "found \(dir)")
+            for file in files {
+                offenders += try Self.imports(in: file).filter { !allowed.contains($0) }.map { "\(file): import \($0)" }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+
     @Test("the import rule finds an import where there is one (the check can fail)")
     func theImportRuleCanFail() throws {
         #expect(try Self.imports(in: "Kiosk/Daemon.swift").contains("LinuxIO"))

@@ -36,6 +36,11 @@ public struct InstrumentConfig: Equatable, Sendable {
     }
 }
 
+extension InstrumentConfig {
+    /// An instrument with the shipped defaults (in an extension: the memberwise one stays).
+    package init(id: String) { self.init(id: id, name: nil) }
+}
+
 /// The daemon's configuration, with the shipped defaults. Built from a file by `Config.load`.
 /// The watchlist overview in the unattended show.
 public enum WatchlistMode: String, Equatable, Sendable {

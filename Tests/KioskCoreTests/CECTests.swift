@@ -1,6 +1,6 @@
+import CoreDriver
 import DisplayModel
 import Feed
-@testable import Kiosk
 @testable import KioskCore
 import Testing
 

@@ -4,8 +4,8 @@
 
 import Chart
 import Control
+import CoreDriver
 import Feed
-@testable import Kiosk
 @testable import KioskCore
 import Testing
 

@@ -1,4 +1,5 @@
 import Chart
+import CoreDriver
 import Feed
 @testable import KioskCore
 import Testing

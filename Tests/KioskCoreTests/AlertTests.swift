@@ -2,6 +2,7 @@
 // re-arms on a new day, stale, the banner's time, and check-config's messages.
 
 @testable import Chart
+import CoreDriver
 import Feed
 import Raster
 import Text
@@ -146,12 +147,7 @@ import Testing
 @Suite struct CoreAlertTests {
     /// Daily bars for the three days before the driver's wall clock, the last closing at `last`.
     static func series(_ id: String, last: Double, wall: Double = 1_796_000_000) -> PriceSeries {
-        let today = CivilDate(unixTime: Int64(wall)).unixTimeAtMidnightUTC
-        let closes = [100.0, 101.0, last]
-        let bars = closes.enumerated().map { i, c in
-            PriceBar(time: today - Int64(closes.count - 1 - i) * 86_400, open: c, high: c, low: c, close: c)
-        }
-        return PriceSeries(name: id, interval: .daily, bars: bars)
+        CoreFixtures.threeDays(id, last: last, wall: wall)
     }
 
     static func config() -> Config {

@@ -1,7 +1,7 @@
 import Chart
 import Control
+import CoreDriver
 import Feed
-@testable import Kiosk
 @testable import KioskCore
 import Testing
 
@@ -15,18 +15,10 @@ struct ControlCoreTests {
     /// by the shell: its effect stands for the answer).
     @discardableResult
     static func ask(_ d: CoreDriver, _ command: ControlCommand, id: UInt64 = 7) -> ControlReply? {
-        let before = d.effects.count
-        d.send(.control(id: id, command))
-        let answers = d.effects[before...].compactMap { effect -> ControlReply? in
-            switch effect.value {
-            case .controlReply(let i, let reply): #expect(i == id); return reply
-            case .controlStatus(let i, let status): #expect(i == id); return .ok(status.compactJSON)
-            case .screenshot(let i), .reloadConfig(let i): #expect(i == id); return .ok("(shell)")
-            default: return nil
-            }
-        }
+        let answers = d.answers(to: command, id: id)
+        #expect(answers.allSatisfy { $0.id == id })
         #expect(answers.count == 1, "\(command): \(answers.count) answers")
-        return answers.first
+        return answers.first?.reply
     }
 
     static func started(_ ids: [String] = ["A", "B", "C"], _ tweak: (inout Config) -> Void = { _ in }) -> CoreDriver {

@@ -1,10 +1,8 @@
 import Chart
-@testable import Commands
+import CoreDriver
 import DisplayModel
 import Feed
-import Input
 import InputModel
-@testable import Kiosk
 @testable import KioskCore
 import StatusModel
 import Testing

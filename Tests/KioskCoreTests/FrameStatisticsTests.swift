@@ -1,7 +1,5 @@
-@testable import Commands
 import DisplayModel
 import InputModel
-@testable import Kiosk
 @testable import KioskCore
 import StatusModel
 import Testing

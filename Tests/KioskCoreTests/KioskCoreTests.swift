@@ -1,35 +1,23 @@
 import Chart
-@testable import Commands
+import CoreDriver
 import DisplayModel
 import Feed
-import Input
 import InputModel
-@testable import Kiosk
 @testable import KioskCore
 import Raster
 import StatusModel
-import TestSupport
 import Testing
 
 /// The daemon's unattended behaviour, driven through the pure core with a manual clock: each test
 /// is hours or days of running that takes milliseconds.
 @Suite("Kiosk core")
 struct KioskCoreTests {
-    static let daily = SampleMarket.daily()
-    static let intraday = SampleMarket.intraday()
+    static let daily = CoreFixtures.daily
+    static let intraday = CoreFixtures.intraday
 
     /// Starts a core with data for every instrument of `config`.
     static func started(_ config: Config, withData: Bool = true, _ tweak: (CoreDriver) -> Void = { _ in }) -> CoreDriver {
-        let d = CoreDriver(config: config)
-        tweak(d)
-        d.send(.start)
-        if withData {
-            for inst in config.instruments {
-                d.send(.series(instrumentID: inst.id, slot: .daily, series: daily))
-                d.send(.series(instrumentID: inst.id, slot: .intraday, series: intraday))
-            }
-        }
-        return d
+        CoreFixtures.started(config, withData: withData, tweak)
     }
 
     /// A burn-in shift of 2 px a minute on a settled chart of daily data that does not cycle: the

@@ -2,8 +2,8 @@
 // the syntax and its mistakes, and every transition of the level policy on a manual clock (the
 // schedule, the markets, a touch that wakes to full level, idle blanking). Instants computed with
 // Python's zoneinfo for Europe/Berlin, December 2026 (no DST change inside).
-@testable import Commands
 import Chart
+import CoreDriver
 import Feed
 import Raster
 @testable import KioskCore
