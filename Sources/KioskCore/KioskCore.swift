@@ -66,7 +66,8 @@ public final class KioskCore {
     private(set) var entries: [Entry] = []
     /// True when nothing is configured: the built-in sample market is the watchlist.
     private var showingSample = false
-    public private(set) var instrumentIndex = 0
+    /// The instrument of the chart (config order): the round's.
+    public var instrumentIndex: Int { round.instrument }
     /// What is on screen; nil until a display gives it a size.
     public private(set) var model: ScreenModel?
     private var configProblems: [KioskProblem] = []
@@ -75,17 +76,8 @@ public final class KioskCore {
     // The watchlist overview (`[chart] watchlist`)
     /// A tile per instrument, kept up to date while `watchlist` is on; nil when off or without a display.
     public private(set) var watchlist: WatchlistScene?
-    /// What fills the screen: an instrument's chart (with `watchlist = only`, until the overview is
-    /// due back), or the overview since some time (`model` stays, for the instrument it opens next).
-    enum Showing: Equatable {
-        case chart(overviewDue: Double?)
-        case overview(since: Double)
-    }
-    private var showing = Showing.chart(overviewDue: nil)
-    /// The overview is on screen instead of `model`.
-    public var showingWatchlist: Bool { if case .overview = showing { true } else { false } }
-    /// With `watchlist = only`: when the chart a tap opened gives way to the overview again.
-    private var overviewDue: Double? { if case .chart(let due) = showing { due } else { nil } }
+    /// The overview is on screen instead of `model` (which stays, for the instrument it opens next).
+    public var showingWatchlist: Bool { round.showsOverview }
     /// When the tiles last looked at the clock (their staleness and marks), wall seconds.
     private var tilesRefreshedAt = -Double.infinity
     /// The tape's words as last given to a frame, and whether the data under them changed since.
@@ -167,9 +159,10 @@ public final class KioskCore {
     private var shownAlertBanner: String?
 
     // Cycling
-    private var cycleDue: Double?
-    private var lastTouch: Double?
-    public private(set) var paused = false
+    /// What the unattended show puts up next and when; touches and requests hold it.
+    private var round: Round
+    /// `ctl pause`, `ctl show` or the pause key holds the show.
+    public var paused: Bool { round.isPaused }
 
     // Alerts (`[alert NAME]`)
     /// Each alert's state by name: the shell keeps it across restarts (`KioskSetup.alertStates`).
@@ -182,10 +175,6 @@ public final class KioskCore {
     private(set) var valueLineComputations = 0
     /// What the value line was last worked out from: a new one starts at the first difference.
     private var valued: (config: PortfolioInputs, daily: [String: PriceSeries], rates: [String: PriceSeries])?
-    /// Since when the current instrument is on screen, and which ranges it has shown.
-    private var instrumentSince = 0.0
-    private var rangesShown: Set<ChartRange> = []
-    private var barsShown = false
     /// The touch that woke the screen does nothing else until it lifts.
     private var ignoringWakingContact = false
 
@@ -215,6 +204,7 @@ public final class KioskCore {
         burnIn = BurnInShift(config: setup.config)
         self.fonts = fonts
         readiness = Readiness(watchdogInterval: watchdogInterval)
+        round = Round(settings: Round.Settings(config: setup.config))
         statusSchedule = writesStatus ? StatusSchedule(interval: statusInterval) : nil
         apply(setup, initial: true)
     }
@@ -329,7 +319,7 @@ public final class KioskCore {
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [cycleDue, powerDue, burnInDue, readiness.nextDeadline, statusSchedule?.nextDeadline, openRetryAt, overviewDue,
+        [round.nextDeadline, powerDue, burnInDue, readiness.nextDeadline, statusSchedule?.nextDeadline, openRetryAt,
          message?.until, cec.nextDeadline, alertDue, portfolioDue, moversDue, power.ambientDue].compactMap { $0 }.min()
     }
 
@@ -350,6 +340,7 @@ public final class KioskCore {
         configFile = setup.configFile
         localZone = setup.localZone
         configProblems = setup.problems
+        round.configure(Round.Settings(config: config))
         power.configure(rule: ScreenPower(config: config, timeZone: localZone, zones: setup.zones), nightPalette: config.nightPalette)
         if cec.setting != config.cec {
             // Another adapter (or none): what is known of the TV starts again; the shell reopens.
@@ -411,7 +402,7 @@ public final class KioskCore {
         apply(setup, initial: false)
         for p in setup.problems { log(.error, "config: \(p)") }
         // Stay on the instrument that was shown when it is still configured.
-        instrumentIndex = entries.firstIndex { $0.spec.id == wasShowing } ?? 0
+        round.reloaded(instrument: entries.firstIndex { $0.spec.id == wasShowing } ?? 0)
         rebuildModel()
         rebuildWatchlist()
         armCycle(from: now.mono)
@@ -789,8 +780,7 @@ public final class KioskCore {
             alertStates[alert.name] = state
             guard fired, let observation else { continue }
             log(.notice, "alert \(alert.name): \(id) \(Alerts.describe(alert.condition)), at \(observation.price)")
-            let touched = lastTouch.map { $0 + config.touchPauseSeconds > now.mono } ?? false
-            if !paused, !touched, !showingSample, i != instrumentIndex % max(1, entries.count) || showingWatchlist {
+            if round.yieldsToAlert(at: now.mono), !showingSample, i != instrumentIndex % max(1, entries.count) || showingWatchlist {
                 open(instrument: i, range: model?.range ?? config.startRange)
             }
         }
@@ -1109,16 +1099,7 @@ public final class KioskCore {
             openRetryAt = nil
             if displayState == .none { emit(.openDisplay) }
         }
-        if let due = cycleDue, due <= t { cycle() }
-        if let due = overviewDue, due <= t {
-            // Back to the overview once nobody has touched the screen for the touch pause.
-            if let lastTouch, lastTouch + config.touchPauseSeconds > t + 1e-9 {
-                showing = .chart(overviewDue: lastTouch + config.touchPauseSeconds)
-            } else {
-                showing = .chart(overviewDue: nil)
-                if config.watchlist == .only { showWatchlist() }
-            }
-        }
+        if let due = round.nextDeadline, due <= t { perform(round.timer(at: t, screen: roundScreen)) }
         if let due = powerDue, due <= t { decidePower() }
         if let due = message?.until, due <= t {
             message = nil
@@ -1168,75 +1149,52 @@ public final class KioskCore {
     // MARK: Cycling
 
     private func armCycle(from t: Double) {
-        cycleDue = config.cycleSeconds > 0 ? t + config.cycleSeconds : nil
-        instrumentSince = t
-        rangesShown = model.map { [$0.range] } ?? []
-        barsShown = false
+        round.arm(at: t, showing: model?.range)
     }
 
-    /// One step of the unattended show. A round on one instrument shows each configured range in
-    /// turn, then the bar chart of monthly change (with two or more ranges); the watchlist moves
-    /// on once the round is complete *and* the instrument has been up for `instrument-interval`
-    /// (0: it stays on the first). The next instrument starts on the first range and draws itself in.
-    private func cycle() {
-        let interval = config.cycleSeconds
-        cycleDue = interval > 0 ? now.mono + interval : nil
-        guard let model else { return }
-        if paused { return }
-        if let lastTouch, now.mono - lastTouch < config.touchPauseSeconds {
-            cycleDue = lastTouch + config.touchPauseSeconds
-            return
+    /// What the round reads of the screen when its step is due.
+    private var roundScreen: Round.Screen {
+        let chart = model.map { model in
+            Round.ChartView(range: model.range, ranges: shownRanges.isEmpty ? config.ranges : shownRanges,
+                            showsBars: model.scene == .bars, scrubbing: model.scrubIndex != nil,
+                            placeholder: model.placeholder != nil)
         }
-        if case .overview(let since) = showing {
-            // The overview stays for `instrument-interval`, then the round starts again at the first.
-            guard config.watchlist == .cycle, config.instrumentCycleSeconds > 0,
-                  now.mono - since >= config.instrumentCycleSeconds - 1e-9 else { return }
-            open(instrument: 0, range: config.ranges[0])
-            return
-        }
-        // With `only` the chart a tap opened stays until `overviewDue`.
-        if config.watchlist == .only, watchlist != nil { return }
-        // Nothing to cycle on a placeholder: the ranges of no data all look the same.
-        if model.scrubIndex != nil || (model.placeholder != nil && (showingSample || entries.count < 2)) { return }
-        let t = frameTime()
-        let ranges = shownRanges.isEmpty ? config.ranges : shownRanges
-        let roundDone = Set(ranges).isSubset(of: rangesShown) && (barsShown || ranges.count < 2)
-        let count = showingSample ? 1 : entries.count
-        let overviewDue = config.watchlist == .cycle && watchlist != nil && instrumentIndex % count == count - 1
-        if roundDone && (count > 1 || overviewDue) && config.instrumentCycleSeconds > 0
-            && now.mono - instrumentSince >= config.instrumentCycleSeconds - 1e-9 {
-            // Once per round through the instruments, after the last: the overview.
-            if overviewDue {
-                showWatchlist()
-                return
-            }
-            stepInstrument(count: count, at: t)
-        } else if model.scene == .bars || ranges.count < 2 {
-            if roundDone { rangesShown = []; barsShown = false }
-            model.select(ranges[0], at: t)
-            rangesShown.insert(ranges[0])
-        } else {
-            let position = ranges.firstIndex(of: model.range) ?? -1
-            if position == ranges.count - 1 && model.placeholder == nil {
-                model.show(.bars, at: t)
-                barsShown = true
-            } else {
-                let next = ranges[(position + 1) % ranges.count]
-                model.select(next, at: t)
-                rangesShown.insert(next)
-            }
-        }
-        needs.insert(.picture)
+        return Round.Screen(instruments: roundCount, hasOverview: watchlist != nil, chart: chart)
     }
 
-    /// The next instrument of the watchlist, drawing itself in; its round starts now.
-    private func stepInstrument(count: Int, at t: Double) {
-        instrumentIndex = (instrumentIndex + 1) % count
-        rebuildModel(range: config.ranges[0])
-        model?.show(.drawIn, at: t)
-        instrumentSince = now.mono
-        rangesShown = Set(model.map { [$0.range] } ?? [])
-        barsShown = false
+    /// Instruments in the round: the sample market is one.
+    private var roundCount: Int { showingSample ? 1 : entries.count }
+
+    /// Carries out what the round answered: the model is the core's, the round only names what it shows.
+    private func perform(_ actions: [Round.Action]) {
+        for action in actions { perform(action) }
+    }
+
+    private func perform(_ action: Round.Action) {
+        switch action {
+        case .select(let range):
+            model?.select(range, at: frameTime())
+            needs.insert(.picture)
+        case .showBars:
+            model?.show(.bars, at: frameTime())
+            needs.insert(.picture)
+        case .open(let range):
+            rebuildModel(range: range)
+            model?.show(.drawIn, at: frameTime())
+            needs.insert(.wholeCopy)
+            needs.insert(.picture)
+        case .step(let range):
+            rebuildModel(range: range)
+            model?.show(.drawIn, at: frameTime())
+            // The range it gave way to, when it cannot draw the first, is the one its round has shown.
+            if let model { round.shown(model.range) }
+            needs.insert(.picture)
+        case .showOverview:
+            if model?.scrubIndex != nil { model?.endScrub() }
+            refreshTiles()
+            needs.insert(.wholeCopy)
+            needs.insert(.picture)
+        }
     }
 
     // MARK: The watchlist overview
@@ -1247,7 +1205,7 @@ public final class KioskCore {
             if showingWatchlist {
                 needs.insert(.wholeCopy)
                 needs.insert(.picture)
-                showing = .chart(overviewDue: nil)
+                round.leaveOverview(at: now.mono)
             }
             watchlist = nil
             return
@@ -1372,31 +1330,20 @@ public final class KioskCore {
 
     private func showWatchlist() {
         guard watchlist != nil else { return }
-        if model?.scrubIndex != nil { model?.endScrub() }
-        showing = .overview(since: now.mono)
-        refreshTiles()
-        needs.insert(.wholeCopy)
-        needs.insert(.picture)
+        round.enterOverview(at: now.mono)
+        perform(Round.Action.showOverview)
     }
 
-    /// The chart of instrument `index` (a tapped tile, or the first after the overview), drawing
-    /// itself in; its round starts now.
+    /// The chart of instrument `index` (a tapped tile, a request, an alert), drawing itself in; its
+    /// round starts now.
     private func open(instrument index: Int, range: ChartRange) {
-        showing = .chart(overviewDue: config.watchlist == .only ? (lastTouch ?? now.mono) + config.touchPauseSeconds : nil)
-        if !showingSample, !entries.isEmpty { instrumentIndex = index % entries.count }
-        rebuildModel(range: range)
-        model?.show(.drawIn, at: frameTime())
-        instrumentSince = now.mono
-        rangesShown = [range]
-        barsShown = false
-        needs.insert(.wholeCopy)
-        needs.insert(.picture)
+        perform(round.open(instrument: index, of: roundCount, range: range, at: now.mono))
     }
 
     /// Shows what `request` names and holds the cycle there; a name the config does not have, or
     /// a range the instrument cannot draw, is logged and leaves the next best on screen.
     private func show(_ request: ShowRequest) {
-        paused = true
+        round.pause()
         if request.scene == .watchlist {
             guard let watchlist else {
                 log(.warning, "show: no watchlist ([chart] watchlist = off)")
@@ -1456,8 +1403,7 @@ public final class KioskCore {
             emit(.screenshot(id: id))
         case .reload: emit(.reloadConfig(id: id))
         case .pause, .resume:
-            paused = command == .pause
-            if !paused { cycleDue = cycleDue ?? now.mono }
+            if command == .pause { round.pause() } else { round.resume(at: now.mono) }
             log(.notice, "control: cycling \(paused ? "paused" : "resumed")")
             reply(paused ? "paused" : "resumed")
         case .next:
@@ -1466,15 +1412,9 @@ public final class KioskCore {
                 return refuse("one instrument only")
             }
             if model.scrubIndex != nil { model.endScrub() }
-            if showingWatchlist {
-                open(instrument: 0, range: firstRange)
-            } else {
-                stepInstrument(count: entries.count, at: frameTime())
-                showing = .chart(overviewDue: nil)
-            }
+            perform(round.next(at: now.mono, of: entries.count, first: firstRange))
             needs.insert(.wholeCopy)
             needs.insert(.picture)
-            if let interval = Optional(config.cycleSeconds), interval > 0 { cycleDue = now.mono + interval }
             reply("showing \(currentID ?? "-")" + offNote)
         case .show(let instrument, let rangeName):
             guard model != nil else { return refuse("nothing is shown yet: \(displayStatus)") }
@@ -1497,7 +1437,7 @@ public final class KioskCore {
             guard let range = controlRange(name) else {
                 return refuse("no range \(name); the config has \(config.ranges.map(\.rawValue).joined(separator: " "))")
             }
-            lastTouch = now.mono
+            round.touched(at: now.mono)
             if showingWatchlist, let watchlist {
                 watchlist.select(range)
                 needs.insert(.picture)
@@ -1508,7 +1448,7 @@ public final class KioskCore {
             }
             if model.scrubIndex != nil { model.endScrub() }
             model.select(range, at: frameTime())
-            rangesShown.insert(range)
+            round.shown(range)
             needs.insert(.picture)
             reply("\(currentID ?? "-") \(range.rawValue)" + offNote)
         case .scene(let name):
@@ -1609,7 +1549,7 @@ public final class KioskCore {
 
     private func handle(_ gesture: Gesture, inputMicros: UInt64?) {
         guard let model else { return }
-        lastTouch = now.mono
+        round.touched(at: now.mono)
         // The touch that wakes the screen does nothing else: it wakes on the contact's first event
         // (scrubBegan), so the rest of that contact (its moves, its end, the tap or swipe it turns
         // into on release) is ignored too, until the next contact begins.
@@ -1655,7 +1595,7 @@ public final class KioskCore {
         case .tap(let x, let y):
             if let range = model.screen.layout.range(atX: x, y: y) {
                 model.select(range, at: t)
-                rangesShown.insert(range)
+                round.shown(range)
                 if pendingInputMicros == nil { pendingInputMicros = inputMicros }
                 needs.insert(.picture)
             }
@@ -1666,7 +1606,7 @@ public final class KioskCore {
 
     private func handle(_ command: KeyCommand) {
         guard let model else { return }
-        lastTouch = now.mono
+        round.touched(at: now.mono)
         if noteActivity() { return }
         let t = frameTime()
         if showingWatchlist, let watchlist {
@@ -1678,9 +1618,7 @@ public final class KioskCore {
                 needs.insert(.picture)
             case .previousRange: stepWatchlist(-1)
             case .nextRange: stepWatchlist(1)
-            case .togglePause:
-                paused.toggle()
-                log(.notice, "cycling \(paused ? "paused" : "resumed") from the keyboard")
+            case .togglePause: togglePause()
             }
             return
         }
@@ -1692,10 +1630,12 @@ public final class KioskCore {
             needs.insert(.picture)
         case .previousRange: step(-1, at: t)
         case .nextRange: step(1, at: t)
-        case .togglePause:
-            paused.toggle()
-            log(.notice, "cycling \(paused ? "paused" : "resumed") from the keyboard")
+        case .togglePause: togglePause()
         }
+    }
+
+    private func togglePause() {
+        log(.notice, "cycling \(round.togglePause() ? "paused" : "resumed") from the keyboard")
     }
 
     /// Swipes and arrow keys step through the ranges the selector offers.
@@ -1878,7 +1818,7 @@ public final class KioskCore {
         s.alerts = activeAlerts
         s.alertFirings = alertFirings
         s.time = now.wall
-        s.paused = paused
+        s.paused = round.isPaused
         s.screenControl = screenControl.rawValue
         s.message = message?.text
         s.cec = cec.status
