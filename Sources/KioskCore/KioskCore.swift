@@ -59,7 +59,6 @@ public final class KioskCore {
     /// The screen's power, level and palette.
     private var power: ScreenPowerMachine
     private var cec: CECPower
-    private var burnIn: BurnInShift
     private let fonts: FontSet
 
     // Watchlist
@@ -98,41 +97,29 @@ public final class KioskCore {
     private var watchlistNextChange: Int64?
 
     // Display and frames
-    public private(set) var displayState = DisplayState.none
-    private var displayInfo: DisplayInfo?
-    /// A page flip: none in flight, or one since `since` (reported once when it never completes).
-    enum Flip: Equatable {
-        case idle
-        case inFlight(since: Double, stuckReported: Bool)
+    /// The display: none, waiting for its output, presenting, away, another master's.
+    private var link = DisplayLink()
+    /// The frames and their flips, what they are counted by, and the burn-in shift that moves them.
+    private var frames: FrameFlow
+    public var displayState: DisplayState { link.displayState }
+    private var displayInfo: DisplayInfo? { link.info }
+    /// When a hotplug opens the display.
+    private var openRetryAt: Double? { link.retryAt }
+    /// What the next frame owes, and the first input it answers: the frames keep them, and these
+    /// two keep their old names because the core adds to them wherever the picture changes.
+    private var needs: FrameFlow.Needs {
+        get { frames.needs }
+        set { frames.needs = newValue }
     }
-    private var flip = Flip.idle
-    /// What the next frame must do: show a changed picture, copy all of it (after a black frame, a
-    /// shift, a modeset), or move it (a burn-in step is due, whether or not anything else changed).
-    struct FrameNeeds: OptionSet {
-        let rawValue: UInt8
-        static let picture = FrameNeeds(rawValue: 1)
-        static let wholeCopy = FrameNeeds(rawValue: 2)
-        static let burnInStep = FrameNeeds(rawValue: 4)
+    private var pendingInputMicros: UInt64? {
+        get { frames.pendingInputMicros }
+        set { frames.pendingInputMicros = newValue }
     }
-    private var needs: FrameNeeds = [.wholeCopy]
-    /// How the last frame was shifted (a change of path or of a copied offset needs a full copy).
-    private var lastShift: (byScanout: Bool, offset: BurnInShift.Offset)?
-    private var lastVblank: Double?
-    /// The last picture presented was drawn mid-motion: one more frame must follow, at rest.
-    private var lastFrameMoving = false
-    private var lastFlipAnimating = false
-    private var openRetryAt: Double?
-    public private(set) var stats = FrameStatistics()
+    public var stats: FrameStatistics { frames.stats }
     /// `stats.presentedFrames` at the last frame drawn with nothing in motion (the status file's
     /// `settled_frame`): `animating` alone is false as soon as a motion's time is up, while the frame
     /// that shows where it ended may still be waiting for a flip; equal to `frames`, it is on screen.
-    public private(set) var settledFrame = 0
-    private var presentingSettled = false
-    /// A `.present` went out and its `.framePresented` (or `.presentFailed`) has not come back yet.
-    private var awaitingFrameReport = false
-    private var pendingInputMicros: UInt64?
-    private var inFlightInputMicros: UInt64?
-    private var lastVblankMicros: UInt64 = 0
+    public var settledFrame: Int { frames.settledFrame }
 
     // Screen power
     public var screenOn: Bool { power.isOn }
@@ -179,7 +166,8 @@ public final class KioskCore {
     private var ignoringWakingContact = false
 
     // Burn-in
-    private var burnInDue: Double?
+    /// When the burn-in offset next moves (the frames time it).
+    private var burnInDue: Double? { frames.burnInDue }
 
     // Health and readiness
     /// READY=1, the watchdog's deadline and the start-up time the burn-in and idle clocks count from.
@@ -201,7 +189,7 @@ public final class KioskCore {
         power = ScreenPowerMachine(rule: ScreenPower(config: setup.config, timeZone: setup.localZone, zones: setup.zones),
                                    nightPalette: setup.config.nightPalette)
         cec = CECPower(setting: setup.config.cec)
-        burnIn = BurnInShift(config: setup.config)
+        frames = FrameFlow(burnIn: BurnInShift(config: setup.config))
         self.fonts = fonts
         readiness = Readiness(watchdogInterval: watchdogInterval)
         round = Round(settings: Round.Settings(config: setup.config))
@@ -220,33 +208,23 @@ public final class KioskCore {
         case .timer: break
         case .displayOpened(let info): displayOpened(info)
         case .displayUnavailable(let message):
-            if let message { log(.warning, "display: \(message); waiting for a display to appear") }
-            displayState = .none
-            displayInfo = nil
-            emit(.watchHotplug(true))
+            perform(link.unavailable(message: message))
             perform(readiness.reached("no display; waiting for one"))
-        case .hotplug:
-            // Give udev a moment to set permissions on the new node.
-            if displayState == .none && openRetryAt == nil { openRetryAt = now.mono + 0.5 }
-        case .kmsOutputAppeared(let reason):
-            guard displayInfo?.yieldsToKMS == true else { break }
-            log(.notice, "display: a KMS output appeared (\(reason)); moving from the framebuffer to KMS")
-            displayState = .none
-            displayInfo = nil
-            emit(.reopenDisplay)
-        case .display(let change, let info): displayChanged(change, info)
+        case .hotplug: link.hotplug(at: now.mono)
+        case .kmsOutputAppeared(let reason): perform(link.kmsOutputAppeared(reason))
+        case .display(let change, let info):
+            frames.displayChanged(change)
+            perform(link.changed(change, info))
         case .flipCompleted(let vblank, let sequence): flipCompleted(vblank: vblank, sequence: sequence)
-        case .framePresented(let report): framePresented(report)
+        case .framePresented(let report): frames.reported(report)
         case .presentFailed(let message):
-            awaitingFrameReport = false
-            flip = .idle
+            frames.presentFailed()
             log(.warning, "display: \(message)")
         case .screenOffApplied(let dpms): perform(power.offApplied(dpms: dpms))
         case .vtRelease:
             emit(.releaseDisplay)
-            flip = .idle
-            stats.resetSequence()
-            if displayState != .none { displayState = .away }
+            frames.vtReleased()
+            link.vtReleased()
             log(.notice, "vt: switched away; the display is released")
         case .vtAcquire:
             emit(.acquireDisplay)
@@ -347,7 +325,7 @@ public final class KioskCore {
             cec = CECPower(setting: config.cec)
             power.forgetSchedule()
         }
-        burnIn = BurnInShift(config: config)
+        frames.configure(burnIn: BurnInShift(config: config))
         var fresh: [Entry] = []
         for spec in config.instruments {
             // Keep what is known of an instrument across reloads: a reload whose path or time zone
@@ -385,11 +363,7 @@ public final class KioskCore {
         alertStates = states
         alertDue = config.alerts.isEmpty ? nil : now.mono
         if !initial {
-            if old.displayBackend != config.displayBackend || old.displayDevice != config.displayDevice
-                || old.connector != config.connector || old.mode != config.mode || old.maxModeSize != config.maxModeSize {
-                log(.notice, "reload: [display] changed; reopening the display")
-                emit(.reopenDisplay)
-            }
+            perform(link.reconfigured(from: old, to: config))
             if old.inputEnabled != config.inputEnabled || old.seat != config.seat || old.calibration != config.calibration {
                 log(.notice, "reload: [input] changed; reopening the input devices")
                 emit(.openInput)
@@ -878,18 +852,13 @@ public final class KioskCore {
     // MARK: Display lifecycle
 
     private func displayOpened(_ info: DisplayInfo) {
-        displayInfo = info
-        openRetryAt = nil
-        // A framebuffer that yields to KMS keeps listening for the card that replaces it.
-        emit(.watchHotplug(info.yieldsToKMS))
-        flip = .idle
-        lastVblank = nil
-        displayState = info.outputConnected ? .presenting : .waitingForOutput
+        perform(link.opened(info))
+        frames.displayOpened()
         rebuildModel()
         rebuildWatchlist()
         if info.outputConnected {
             log(.notice, "display: \(info.width)x\(info.height)@\(format(info.refreshHz, 2)) Hz")
-            if burnIn.shift > 0 { log(.notice, "display: burn-in shift of \(burnIn.shift) px by \(burnInMethod)") }
+            if frames.burnIn.shift > 0 { log(.notice, "display: burn-in shift of \(frames.burnIn.shift) px by \(burnInMethod)") }
             if quarterTurns % 4 != 0 { log(.notice, "display: rotation \(quarterTurns % 4 * 90)° by \(rotationMethod)") }
         } else {
             log(.notice, "display: \(info.width)x\(info.height) opened, waiting for the output")
@@ -899,67 +868,26 @@ public final class KioskCore {
     }
 
     /// Why the display shows nothing of ours, for the status file (`display_detail`); nil while it does.
-    private var displayDetail: String?
+    private var displayDetail: String? { link.detail }
 
-    private func displayChanged(_ change: DisplayChange, _ info: DisplayInfo) {
-        switch change {
-        case .connectorLost:
-            log(.warning, "display: output disconnected; rendering stopped until it returns")
-            displayState = .waitingForOutput
-            flip = .idle
-            stats.resetSequence()
-        case .connectorReturned, .masterRegained:
-            log(.notice, "display: output back (\(info.width)x\(info.height)); redrawing")
-            displayDetail = nil
-            let resized = info.width != displayInfo?.width || info.height != displayInfo?.height
-            displayInfo = info
-            displayState = .presenting
-            flip = .idle
-            lastVblank = nil
-            if resized {
+    /// Carries out what the display's lifecycle answered.
+    private func perform(_ actions: [DisplayLink.Action]) {
+        for action in actions {
+            switch action {
+            case .log(let priority, let text): log(priority, text)
+            case .watchHotplug(let on): emit(.watchHotplug(on))
+            case .openDisplay: emit(.openDisplay)
+            case .reopenDisplay: emit(.reopenDisplay)
+            case .relayout:
                 rebuildModel()
                 rebuildWatchlist()
             }
-            stats.resetSequence()
-            needs.insert(.wholeCopy)
-            needs.insert(.picture)
-        case .masterFree:
-            log(.notice, "display: the program that held the screen let it go; opening it again")
-            displayDetail = nil
-            displayState = .none
-            displayInfo = nil
-            flip = .idle
-            emit(.reopenDisplay)
-        case .masterLost:
-            // Raspberry Pi OS with the desktop: its compositor is DRM master on the active VT and
-            // stays so; the service is "active" and the screen never shows us. Said once a holder.
-            let holder = info.screenHolder.map { $0.isEmpty ? "another program" : $0 } ?? "another program"
-            let detail = "\(holder) holds the screen (DRM master)"
-            if displayDetail != detail {
-                log(.warning, "display: \(detail); waiting for it to let go. A desktop image? Use Raspberry Pi OS Lite, "
-                    + "or systemctl set-default multi-user.target and reboot")
-            }
-            displayDetail = detail
-            displayState = .otherMaster
-            flip = .idle
-            stats.resetSequence()
         }
     }
 
     private func flipCompleted(vblank: Double, sequence: UInt64) {
-        flip = .idle
-        lastVblank = vblank
         // The tape moves every frame: a missed vblank while it crawls is a visible stutter.
-        let animating = isAnimating(at: vblank) || tapeOn
-        // After an idle pause (the previous flip ended the motion) the sequence gap is no miss.
-        if !lastFlipAnimating { stats.resetSequence() }
-        stats.recordFlip(sequence: sequence, animating: animating)
-        lastFlipAnimating = animating
-        if let t = inFlightInputMicros {
-            let vblankMicros = UInt64(max(0, vblank) * 1e6)
-            stats.recordInputLatency(nanos: (vblankMicros &- t) &* 1000)
-            inFlightInputMicros = nil
-        }
+        frames.flipCompleted(vblank: vblank, sequence: sequence, animating: isAnimating(at: vblank) || tapeOn)
         if !readiness.isReady {
             perform(readiness.reached(screenOn ? "showing the chart" : "screen off (power)"))
             // Idle right after the first frame: lay out every range before the first morph.
@@ -968,16 +896,11 @@ public final class KioskCore {
     }
 
     /// The animation time of the next frame: the vblank it will be shown at.
-    private func frameTime() -> Double {
-        let period = 1 / max(1, displayInfo?.refreshHz ?? 60)
-        guard let last = lastVblank else { return now.mono }
-        let at = last + period
-        return now.mono > at + period ? now.mono : at
-    }
+    private func frameTime() -> Double { frames.frameTime(at: now.mono, refreshHz: displayInfo?.refreshHz) }
 
     /// Asks for the next frame when one is wanted and the display can take it.
     private func scheduleFrame() {
-        guard displayState == .presenting, flip == .idle, let model else { return }
+        guard displayState == .presenting, frames.state == .idle, let model else { return }
         let background = model.screen.palette.background
         let t = frameTime()
         let brightness: Double, relit: Bool, fading: Bool
@@ -994,42 +917,21 @@ public final class KioskCore {
             fading = moving
         }
         model.advance(to: t)
-        // One more frame when the one on screen was drawn mid-motion: the settled picture must be
-        // shown even when the motion ended between two (slow) frames.
-        // The tape moves every frame; the scene beside it only when it changes (a still chart
-        // under a crawling tape is not painted again: its labels were a third of a tape frame).
-        let sceneChanging = needs.contains(.picture) || isAnimating(at: t) || lastFrameMoving || relit
-        let changing = sceneChanging || tapeOn
-        guard changing || needs.contains(.burnInStep) else { return }
-        needs.remove(.picture)
-        needs.remove(.burnInStep)
-        let offset = burnIn.offset(at: t - (readiness.startedAt ?? t))
-        let limit = displayInfo?.scanoutShiftLimit ?? 0
-        // A turn copied by the shell would put a scanout offset in the wrong axes; a turn by the
-        // display keeps the framebuffer in the picture's axes.
-        let byScanout = rotatesByScanout && abs(offset.dx) <= limit && abs(offset.dy) <= limit && limit > 0
-        // A copied shift keeps its place between frames; only a new offset (or a switch of path)
-        // moves every pixel.
-        let moved = lastShift.map { $0.byScanout != byScanout || (!byScanout && $0.offset != offset) } ?? true
-        let full = needs.contains(.wholeCopy) || moved
-        needs.remove(.wholeCopy)
-        lastShift = (byScanout, offset)
-        inFlightInputMicros = pendingInputMicros
-        pendingInputMicros = nil
+        guard let frame = frames.frame(at: t, sceneMoving: isAnimating(at: t) || relit, tapeMoving: tapeOn,
+                                       startedAt: readiness.startedAt, shiftLimit: displayInfo?.scanoutShiftLimit ?? 0,
+                                       rotatesByScanout: rotatesByScanout) else { return }
         let scene = showingWatchlist ? watchlist.map(FrameScene.overview) ?? .chart(model) : .chart(model)
         let tape = frameTape(at: t)
         let sceneSettled = !isAnimating(at: t) && !fading
         // A price lit on the tape is a motion that ends, as a morph is (the crawl never does): a
         // preview or a script waiting for the settled picture waits for it too.
-        var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: full, offset: offset,
-                             quarterTurns: quarterTurns,
-                             settled: sceneSettled && !TapeFlash.isFlashing(changedAt: tapePriceChangedAt, now: t),
+        let lit = TapeFlash.isFlashing(changedAt: tapePriceChangedAt, now: t)
+        var plan = FramePlan(scene: scene, background: background, time: t, fullCopy: frame.fullCopy, offset: frame.offset,
+                             quarterTurns: quarterTurns, settled: sceneSettled && !lit,
                              banner: message?.text ?? shownAlertBanner)
-        // The scene beside a lit tape is still: it is not painted again for the tape's sake.
-        lastFrameMoving = !sceneSettled
         plan.tape = tape
-        plan.shiftByScanout = byScanout
-        plan.redraw = sceneChanging || full || (!byScanout && !tapeOn)
+        plan.shiftByScanout = frame.shiftByScanout
+        plan.redraw = frame.redraw
         plan.brightness = brightness
         plan.bannerAboveSelector = touchScreen
         // Software dimming changes every pixel; a backlight changes none of them.
@@ -1037,7 +939,8 @@ public final class KioskCore {
         power.presented(level: brightness)
         // The overview is painted whole when it is painted (it changes only when a tile's data does).
         if showingWatchlist && plan.redraw { plan.fullCopy = true }
-        present(plan)
+        // The scene beside a lit tape is still: it is not painted again for the tape's sake.
+        present(plan, motion: plan.settled ? .still : sceneSettled ? .tapeLit : .moving)
     }
 
     /// Whether the ticker tape is on screen (it then moves every frame).
@@ -1074,19 +977,9 @@ public final class KioskCore {
         !showingWatchlist && model?.isAnimating(at: time) == true
     }
 
-    private func present(_ plan: FramePlan) {
-        presentingSettled = plan.settled
-        awaitingFrameReport = true
-        flip = .inFlight(since: now.mono, stuckReported: false)
+    private func present(_ plan: FramePlan, motion: FrameFlow.Motion? = nil) {
+        frames.present(motion ?? (plan.settled ? .still : .moving), at: now.mono)
         emit(.present(plan))
-    }
-
-    /// The shell presented a frame (counted for the statistics).
-    private func framePresented(_ report: FrameReport) {
-        awaitingFrameReport = false
-        stats.recordFrame(renderNanos: report.renderNanos, copyNanos: report.copyNanos, copiedBytes: report.copiedBytes,
-                          frameBytes: report.frameBytes)
-        if presentingSettled { settledFrame = stats.presentedFrames }
     }
 
     // MARK: Timers
@@ -1095,10 +988,7 @@ public final class KioskCore {
     /// together (a start reads every data file in one go) are all handled before the timer's.
     private func fireDueTimers(timer: Bool) {
         let t = now.mono
-        if let due = openRetryAt, due <= t {
-            openRetryAt = nil
-            if displayState == .none { emit(.openDisplay) }
-        }
+        perform(link.timer(at: t))
         if let due = round.nextDeadline, due <= t { perform(round.timer(at: t, screen: roundScreen)) }
         if let due = powerDue, due <= t { decidePower() }
         if let due = message?.until, due <= t {
@@ -1121,30 +1011,12 @@ public final class KioskCore {
                 rebuildWatchlist()
             }
         }
-        if let due = burnInDue, due <= t {
-            needs.insert(.burnInStep)
-            armBurnIn()
-        }
+        frames.timer(at: t, startedAt: readiness.startedAt)
         perform(readiness.timer(at: t))
     }
 
     /// How long a flip may stay in flight before the loop counts as stuck.
-    static let flipTimeout = 10.0
-
-    /// WATCHDOG=1 whenever the loop runs and is not stuck on a flip that never completes. Idle
-    /// states (no output, screen off, VT away, another master) are healthy: the loop is alive and
-    /// waits on purpose, and a restart would change nothing.
-    private func watchdogCheck() {
-        if case .inFlight(let since, let reported) = flip, now.mono - since > Self.flipTimeout {
-            if !reported {
-                log(.error, "display: a flip has been pending for \(Int(now.mono - since)) s; "
-                    + "stopping the watchdog so systemd restarts the daemon")
-                flip = .inFlight(since: since, stuckReported: true)
-            }
-            return
-        }
-        emit(.watchdogPing)
-    }
+    static let flipTimeout = FrameFlow.flipTimeout
 
     // MARK: Cycling
 
@@ -1688,10 +1560,7 @@ public final class KioskCore {
             switch action {
             case .log(let priority, let text): log(priority, text)
             case .setPowered(let on): emit(.setPowered(on))
-            case .lit:
-                stats.resetSequence()
-                needs.insert(.wholeCopy)
-                needs.insert(.picture)
+            case .lit: frames.screenLit()
             case .darkened: perform(readiness.reached("screen off (power)"))
             case .tellTV(let on, let scheduleBegan):
                 if scheduleBegan { cec.scheduledOnBegan() }
@@ -1702,7 +1571,7 @@ public final class KioskCore {
                 if watchlist != nil { rebuildWatchlist() }
                 needs.insert(.wholeCopy)
                 needs.insert(.picture)
-            case .forgetFlip: flip = .idle
+            case .forgetFlip: frames.flipForgotten()
             case .decide: decidePower()
             }
         }
@@ -1712,7 +1581,16 @@ public final class KioskCore {
     private func perform(_ action: Readiness.Action?) {
         switch action {
         case .notifyReady(let status): emit(.ready(status: status))
-        case .pingWatchdog: watchdogCheck()
+        case .pingWatchdog: perform(frames.watchdog(at: now.mono))
+        case nil: break
+        }
+    }
+
+    /// Carries out what the frames answered: WATCHDOG=1 unless a flip is stuck.
+    private func perform(_ action: FrameFlow.Action?) {
+        switch action {
+        case .log(let priority, let text): log(priority, text)
+        case .pingWatchdog: emit(.watchdogPing)
         case nil: break
         }
     }
@@ -1735,9 +1613,7 @@ public final class KioskCore {
     /// How the burn-in shift moves the picture: `fb-offset` (the display moves its scanout, no
     /// copy), `copy` (the shell moves the pixels), `off`.
     public var burnInMethod: String {
-        guard burnIn.shift > 0 else { return "off" }
-        let limit = displayInfo?.scanoutShiftLimit ?? 0
-        return limit >= burnIn.shift && rotatesByScanout ? "fb-offset" : "copy"
+        frames.burnInMethod(shiftLimit: displayInfo?.scanoutShiftLimit ?? 0, rotatesByScanout: rotatesByScanout)
     }
 
     /// True when the picture needs no turn, or the display gives it (no rotated copy).
@@ -1751,10 +1627,7 @@ public final class KioskCore {
         quarterTurns % 4 == 0 ? "none" : rotatesByScanout ? "plane" : "copy"
     }
 
-    private func armBurnIn() {
-        let start = readiness.startedAt ?? now.mono
-        burnInDue = burnIn.nextChange(after: now.mono - start).map { start + $0 }
-    }
+    private func armBurnIn() { frames.armBurnIn(at: now.mono, startedAt: readiness.startedAt) }
 
     // MARK: Readiness, status
 
@@ -1858,7 +1731,7 @@ public final class KioskCore {
     /// only when it may be written.
     private func scheduleStatus() {
         // A frame being presented is counted first: the file says what is on the glass.
-        let action = statusSchedule?.look(at: now.mono, framePending: awaitingFrameReport) { status() }
+        let action = statusSchedule?.look(at: now.mono, framePending: frames.awaitingReport) { status() }
         if case .write(let written) = action { emit(.writeStatus(written)) }
     }
 
