@@ -8,7 +8,7 @@ passes when, at the end, RSS is within 1 MB of its value after the first simulat
 descriptor count is unchanged. Every wait is for an observable state, bounded by a deadline.
 
 Not reachable headless: touch (scrubs) and display loss and return (the headless display is never
-lost); KioskTests cover both on the core.
+lost); KioskCoreTests cover both on the core.
 
 usage: soak.py TICKERBOARD_BINARY [--days 30] [--time-scale 10000]
 """
