@@ -26,7 +26,7 @@ enum RenderCommand {
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
                tickerboard render --config FILE [--instrument ID] [--scene line|bars|draw|watchlist] [--range R]
                                   [--now TIME] [--size WxH] [--scrub X] [--brightness N] [--message TEXT]
-                                  [--at SECONDS] [--values] [--output FILE.png]
+                                  [--at SECONDS] [--output-section NAME] [--values] [--output FILE.png]
                tickerboard render --config FILE --scene tape [--at SECONDS] [--now TIME] [--size WxH] [--output FILE.png]
                tickerboard render --config FILE --scene portfolio [--range R] [--now TIME] [--size WxH]
                                   [--scrub X] [--brightness N] [--message TEXT] [--at SECONDS] [--values] [--output FILE.png]
@@ -65,6 +65,9 @@ enum RenderCommand {
         instrument cannot draw is said on stderr and the one the daemon would show instead is drawn.
         Alerts that have fired show their banner, [power] schedule its level; --message TEXT is the
         banner `ctl message TEXT` puts up, --brightness N the level `ctl brightness N` holds.
+        --output-section NAME draws the screen of that [output] section (first, second or a connector
+        name as the section names it) as the daemon drives it: its scene, turn and tape band (default:
+        the first section's).
 
         --scene tape: the ticker tape where [tape] position puts it (off: the tape alone, full screen),
         --at SECONDS into its crawl (default 0): the moment on the daemon's monotonic clock, which a
@@ -110,6 +113,7 @@ enum RenderCommand {
         let message = try args.option("--message")
         let brightness = Double(try args.integer("--brightness", in: 0...100) ?? 100) / 100
         let instrumentID = try args.option("--instrument")
+        let outputSection = try args.option("--output-section")
         try args.finish()
         if let configPath {
             let others = [("--data", !dataPaths.isEmpty), ("--time-zone", args.given("--time-zone")), ("--palette", args.given("--palette")),
@@ -123,9 +127,11 @@ enum RenderCommand {
             return try renderConfig(configPath, instrument: instrumentID, scene: sceneName,
                                     range: args.given("--range") ? rangeText : nil, now: nowText,
                                     size: args.given("--size") ? size : nil, scrubX: scrubX, values: printValues, output: output,
-                                    brightness: brightness, at: at, message: message)
+                                    brightness: brightness, at: at, message: message, outputSection: outputSection,
+                                    sceneGiven: args.given("--scene"))
         }
         guard instrumentID == nil else { throw UsageError("render: --instrument goes with --config") }
+        guard outputSection == nil else { throw UsageError("render: --output-section goes with --config") }
         guard message == nil else { throw UsageError("render: --message goes with --config") }
         var rangeOptions = RangeOptions()
         if let baselineName {
@@ -348,7 +354,7 @@ enum RenderCommand {
     static func renderConfig(_ path: String, instrument: String?, scene sceneName: String, range rangeText: String?,
                              now nowText: String?, size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
                              output: String?, brightness: Double = 1, at: Double? = nil,
-                             message: String? = nil) throws(UsageError) -> Int32 {
+                             message: String? = nil, outputSection: String? = nil, sceneGiven: Bool = true) throws(UsageError) -> Int32 {
         guard output != nil || values else { throw UsageError("render: --output FILE.png or --values is required") }
         var bannerText: String?
         if let message {
@@ -395,6 +401,17 @@ enum RenderCommand {
         }
         var request = StillFrame.Request(configPath: path, now: wall)
         request.show = ShowRequest(instrumentID: instrument, range: range, scene: scene)
+        if let outputSection {
+            // The screen the daemon drives for that section: its scene unless one is asked for.
+            let sections = config.effectiveOutputs
+            guard !config.outputs.isEmpty, let wanted = OutputConfig.Name(outputSection),
+                  let index = sections.firstIndex(where: { $0.name.same(as: wanted) }) else {
+                throw UsageError("render: --output-section \"\(outputSection)\" is not an [output] section of \(path)"
+                                 + (config.outputs.isEmpty ? " (it has none)" : " (it has: \(sections.map(\.name.description).joined(separator: " ")))"))
+            }
+            request.output = index
+            if !sceneGiven && instrument == nil && range == nil { request.show = nil }
+        }
         // The tape alone when the config has none (--scene tape with position = off).
         if tapeScene && config.tapePosition == .off { request.tape = .full }
         // The tape alone shows no scene whose keys could be said.

@@ -18,7 +18,12 @@ import Text
 package final class StillFrame: KioskShell {
     package struct Request {
         package var configPath: String
-        package var show = ShowRequest()
+        /// What to put on screen and hold; nil: what the output shows by itself (its section's scene,
+        /// the round's first step).
+        package var show: ShowRequest? = ShowRequest()
+        /// The `[output]` section whose screen this is (its index among them): its scene, turn and
+        /// tape, as the daemon drives that output. 0 without sections.
+        package var output = 0
         /// Unix seconds (the wall clock the core starts with).
         package var now: Double
         /// The display's size, else `[display] mode`, else 1920x1080 (as the headless daemon).
@@ -99,10 +104,12 @@ package final class StillFrame: KioskShell {
         var (config, issues) = Config.load(path: request.configPath)
         if issues.contains(where: { $0.severity == .error && $0.line == 0 }) { return nil }
         if let tape = request.tape { config.tapePosition = tape }
+        // The output's own config: its scene, turn and tape (what its core reads in the daemon).
+        let shown = config.forOutput(request.output)
         let mode = request.size ?? config.mode.map { ($0.width, $0.height) } ?? (1920, 1080)
         let info = DisplayInfo(width: mode.0, height: mode.1, refreshHz: 60)
-        let setup = Daemon.setup(for: config, file: request.configPath)
-        let at = config.tapePosition == .off ? nil : request.at ?? 0
+        let setup = Daemon.setup(for: config, file: request.configPath, output: request.output)
+        let at = shown.tapePosition == .off ? nil : request.at ?? 0
         // The core starts `lead` seconds before `at`, so that its picture has settled by then (a
         // draw-in, a fade) and nothing else is due yet (a cycle's next step); the frame at `at`
         // is the one kept. A picture that takes longer is run again from earlier on, one that
@@ -166,7 +173,7 @@ package final class StillFrame: KioskShell {
                 messages.append("data: cannot read the data files: \(error)")
             }
         }
-        send(.show(request.show))
+        if let show = request.show { send(.show(show)) }
         // `render --brightness N` is the daemon at `ctl brightness N`: software dimming draws it.
         if request.brightness > 0 && request.brightness < 1 {
             send(.control(id: 0, .brightness(Int((request.brightness * 100).rounded()))))

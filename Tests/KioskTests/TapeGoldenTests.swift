@@ -110,6 +110,27 @@ struct TapeGoldenTests {
     /// `render --config --at T` is the daemon's frame at T on its clock: the core runs up to T and the
     /// frame kept is planned for T itself (the tape's crawl is a function of it). A wall that cycles
     /// every 2 s still shows its settled first screen there (the run starts just early enough).
+    @Test("render --config --output-section: each [output] section's screen as the daemon drives it")
+    func outputSection() throws {
+        // Issue 51: render --config drew the first section's screen only. A tape section is the tape
+        // alone, as a single screen's `[tape] position = full` is; the first section is what render
+        // draws without the option; a name the config lacks is refused.
+        let sections = "[output first]\nscene = chart\n[output second]\nscene = tape\n"
+        let (dir, conf) = Self.writeConfig("sections", position: "off", extra: sections)
+        let (fullDir, full) = Self.writeConfig("sections-full", position: "full")
+        defer { Self.cleanUp(dir); Self.cleanUp(fullDir) }
+        let common = ["--now", Self.now, "--size", "960x540", "--at", "7.25"]
+        let second = try renderedFrame(["render", "--config", conf, "--output-section", "second"] + common, tag: "section-second")
+        let tapeAlone = try renderedFrame(["render", "--config", full, "--scene", "tape"] + common, tag: "section-tape-alone")
+        #expect(second.pixels == tapeAlone.pixels)
+        let first = try renderedFrame(["render", "--config", conf, "--output-section", "first"] + common, tag: "section-first")
+        let plain = try renderedFrame(["render", "--config", conf] + common, tag: "section-plain")
+        #expect(first.pixels == plain.pixels)
+        // Not the same picture: the chart is not the tape alone.
+        #expect(first.pixels != second.pixels)
+        #expect(Tickerboard.main(["render", "--config", conf, "--output-section", "HDMI-A-9", "--output", TestPaths.temporary("x.png")]) != 0)
+    }
+
     @Test("the frame at --at: planned for that moment, settled, on a cycling wall too", arguments: [0.0, 7.25, 86_400.5])
     func frameAtTheMoment(at: Double) throws {
         let (dir, conf) = Self.writeConfig("moment-\(at)", position: "bottom")
