@@ -1,0 +1,131 @@
+// The tiles' board and the banner driven alone: moves, words and times in, orders, revisions,
+// deadlines and repaints out. Expected values are worked out by hand from the rules in the
+// comments (MoverOrder's minute, the flash's "same name, other price"), never read back.
+@testable import KioskCore
+import Chart
+import Testing
+
+@Suite struct TileBoardTests {
+    static func item(_ name: String, _ price: String) -> TapeItem {
+        TapeItem(name: name, price: price, change: "+0.00", direction: .flat)
+    }
+
+    @Test func wordsAreWorkedOutOnlyWhenTheDataChangedAndEachChangeIsARevision() {
+        var board = TileBoard()
+        #expect(board.state == .stale)
+        // First words: revision 1, no flash (nothing was lit before).
+        var w = board.tapeWords(at: 1, fresh: [Self.item("A", "10")])
+        #expect(w.items == [Self.item("A", "10")] && w.revision == 1)
+        #expect(board.state == .current && board.tapePriceChangedAt == nil)
+        // Current: what the core passes is not asked for (nil) and the words stay.
+        w = board.tapeWords(at: 2, fresh: nil)
+        #expect(w.revision == 1 && w.items.count == 1)
+        // The data changed to the same words: no new revision.
+        board.dataChanged()
+        w = board.tapeWords(at: 3, fresh: [Self.item("A", "10")])
+        #expect(w.revision == 1 && board.state == .current)
+        // Same name in the same place at another price: revision 2, lit at the frame's time 4.
+        board.dataChanged()
+        w = board.tapeWords(at: 4, fresh: [Self.item("A", "11")])
+        #expect(w.revision == 2 && board.tapePriceChangedAt == 4)
+        // Another instrument in that place: a new revision, not a flash (the time stays 4).
+        board.dataChanged()
+        w = board.tapeWords(at: 5, fresh: [Self.item("B", "12")])
+        #expect(w.revision == 3 && board.tapePriceChangedAt == 4)
+    }
+
+    @Test func aStandingOrderWaitsItsMinuteAndTheBoardWakesForIt() {
+        var board = TileBoard()
+        // Moves +1, +3, -2 by move: 1 (+3), 0 (+1), 2 (-2).
+        let r1 = board.order(.tiles, sort: .move, moves: [1, 3, -2], now: 100)
+        #expect(r1 == [1, 0, 2])
+        #expect(board.moversDue == nil)
+        board.placeTiles([1, 0, 2])
+        #expect(board.tile(at: 0) == 1 && board.position(ofTile: 2) == 2 && board.tile(at: 7) == 7)
+        // 30 s later instrument 2 leads: the order stands until 100 + 60 = 160, when the board wakes.
+        let r2 = board.order(.tiles, sort: .move, moves: [1, 3, 5], now: 130)
+        #expect(r2 == [1, 0, 2])
+        #expect(board.moversDue == 160)
+        let r3 = board.moversTimer(at: 159)
+        #expect(!r3)
+        _ = board.tapeWords(at: 159, fresh: [])
+        let r4 = board.moversTimer(at: 160)
+        #expect(r4)
+        // The look makes the tape's words stale and clears the wake-up.
+        #expect(board.moversDue == nil && board.state == .stale)
+        let r5 = board.order(.tiles, sort: .move, moves: [1, 3, 5], now: 160)
+        #expect(r5 == [2, 1, 0])
+        // The tape's order is its own: by the size of the move, |-2| before +1.
+        let r6 = board.order(.tape, sort: .absMove, moves: [1, nil, -2], now: 160)
+        #expect(r6 == [2, 0, 1])
+    }
+
+    @Test func aTilesFirstPriceFallsAtOnceAnotherWaitsTheMinute() {
+        var board = TileBoard()
+        _ = board.order(.tiles, sort: .move, moves: [1, nil], now: 10)
+        // Instrument 1 had no move: its first one places it now.
+        board.tileMoved(1, move: 2, now: 20)
+        #expect(board.moversDue == 20)
+        _ = board.moversTimer(at: 20)
+        // Instrument 0's move changes: the standing order's minute (10 + 60) decides.
+        board.tileMoved(0, move: 4, now: 30)
+        #expect(board.moversDue == 70)
+    }
+
+    @Test func theTilesLookAtTheClockOnceAMinuteOrWhenAMarketChanges() {
+        var board = TileBoard()
+        #expect(board.tilesDue(wall: 0))
+        board.tilesLooked(at: 1000, nextChange: 1030)
+        #expect(!board.tilesDue(wall: 1029))
+        #expect(board.tilesDue(wall: 1030))   // the market changes at 1030
+        board.tilesLooked(at: 1030, nextChange: nil)
+        #expect(!board.tilesDue(wall: 1089) && board.tilesDue(wall: 1090))
+        // Laid out, not looked at: the time they looked stays 1030.
+        board.tilesLooked(at: nil, nextChange: nil)
+        #expect(!board.tilesDue(wall: 1089))
+        board.clockStepped()
+        #expect(board.tilesDue(wall: 1031))
+    }
+}
+
+@Suite struct BannerTests {
+    @Test func aMessageGoesOverAnAlertAndTheAlertComesBackWhenItsTimeIsUp() {
+        var banner = Banner()
+        #expect(banner.text == nil && banner.deadline == nil)
+        let r7 = banner.alert("⚠ DAX low")
+        #expect(r7)
+        #expect(banner.text == "⚠ DAX low" && banner.message == nil)
+        let r8 = banner.alert("⚠ DAX low")
+        #expect(!r8)          // the same words: no repaint
+        banner.post("Back at 3", until: 60)
+        #expect(banner.text == "Back at 3" && banner.message == "Back at 3" && banner.deadline == 60)
+        // The alert ends under the message: a change (the picture repaints), the message stays on top.
+        let r9 = banner.alert(nil)
+        #expect(r9)
+        #expect(banner.text == "Back at 3")
+        let r10 = banner.alert("⚠ DAX high")
+        #expect(r10)
+        let r11 = banner.timer(at: 59.9)
+        #expect(!r11)
+        let r12 = banner.timer(at: 60)
+        #expect(r12)
+        #expect(banner.text == "⚠ DAX high" && banner.message == nil && banner.deadline == nil)
+        let r13 = banner.clearMessage()
+        #expect(!r13)               // nothing to clear: no repaint
+    }
+
+    @Test func aTouchscreenMovesTheBandOnlyWhenOneIsShown() {
+        var banner = Banner()
+        let r14 = banner.touchScreen(true)
+        #expect(!r14)            // no band: nothing moves
+        #expect(banner.aboveSelector)
+        let r15 = banner.touchScreen(true)
+        #expect(!r15)            // no change
+        banner.post("Hello", until: 10)
+        let r16 = banner.touchScreen(false)
+        #expect(r16)
+        #expect(!banner.aboveSelector)
+        let r17 = banner.clearMessage()
+        #expect(r17 && banner.state == .none)
+    }
+}
