@@ -31,26 +31,10 @@ public final class KioskCore {
         case otherMaster = "other-master"
     }
 
-    /// One instrument of the watchlist: its configuration, what is known of its data, and the
-    /// chart made of it (nil while it waits for its first good file).
-    struct Entry {
-        var spec: InstrumentConfig
-        var zone: ExchangeTimeZone?
-        var daily: PriceSeries?
-        var intraday: PriceSeries?
-        var fetch: FetchStatus?
-        /// The portfolio's value line (`[portfolio] show` value or percent): the last entry, its
-        /// daily series computed from the holdings' and the rates' series, never read from a file.
-        var isPortfolio = false
-        var hasData: Bool { daily != nil || intraday != nil }
-    }
-
     /// The portfolio screen's id: `ctl show portfolio`, the status file's instrument.
     public static let portfolioID = "portfolio"
     /// The `[fx PAIR]` daily series by pair id (USDEUR), for the portfolio's value.
     var rates: [String: PriceSeries] = [:]
-    /// The entries that have a watchlist tile: all but the portfolio (the last entry when shown).
-    var tileIndices: Range<Int> { 0..<(entries.last?.isPortfolio == true ? entries.count - 1 : entries.count) }
 
     // Configuration
     public internal(set) var config: Config
@@ -65,8 +49,6 @@ public final class KioskCore {
     var entries: [Entry] = []
     /// True when nothing is configured: the built-in sample market is the watchlist.
     var showingSample = false
-    /// The instrument of the chart (config order): the round's.
-    public var instrumentIndex: Int { round.instrument }
     /// What is on screen; nil until a display gives it a size.
     public internal(set) var model: ScreenModel?
     var configProblems: [KioskProblem] = []
@@ -75,8 +57,6 @@ public final class KioskCore {
     // The watchlist overview (`[chart] watchlist`)
     /// A tile per instrument, kept up to date while `watchlist` is on; nil when off or without a display.
     public internal(set) var watchlist: WatchlistScene?
-    /// The overview is on screen instead of `model` (which stays, for the instrument it opens next).
-    public var showingWatchlist: Bool { round.showsOverview }
     /// The tiles' and the tape's order, the tape's words and when the tiles look at the clock.
     var board = TileBoard()
 
@@ -85,10 +65,6 @@ public final class KioskCore {
     var link = DisplayLink()
     /// The frames and their flips, what they are counted by, and the burn-in shift that moves them.
     var frames: FrameFlow
-    public var displayState: DisplayState { link.displayState }
-    var displayInfo: DisplayInfo? { link.info }
-    /// When a hotplug opens the display.
-    var openRetryAt: Double? { link.retryAt }
     /// What the next frame owes, and the first input it answers: the frames keep them, and these
     /// two keep their old names because the core adds to them wherever the picture changes.
     var needs: FrameFlow.Needs {
@@ -99,16 +75,8 @@ public final class KioskCore {
         get { frames.pendingInputMicros }
         set { frames.pendingInputMicros = newValue }
     }
-    public var stats: FrameStatistics { frames.stats }
-    /// `stats.presentedFrames` at the last frame drawn with nothing in motion (the status file's
-    /// `settled_frame`): `animating` alone is false as soon as a motion's time is up, while the frame
-    /// that shows where it ended may still be waiting for a flip; equal to `frames`, it is on screen.
-    public var settledFrame: Int { frames.settledFrame }
 
     // Screen power
-    public var screenOn: Bool { power.isOn }
-    /// The palette the screen shows now: the config's, or its night variant.
-    var activePalette: ChartPalette { power.palette == .night ? config.palette.night : config.palette }
     /// When the market note, the header's clock or the tiles change next: the power check wakes for
     /// them too, since it is what looks at them (`decidePower`).
     var clockDue: Double?
@@ -118,36 +86,23 @@ public final class KioskCore {
     var clockNextChange: Int64?
 
     // Control socket
-    /// `ctl screen on|off|auto`.
-    public var screenControl: ControlCommand.ScreenMode { power.controlMode }
-    /// `ctl brightness N`: the level the screen holds while `screen_control` is on (nil: full).
-    public var controlLevel: Int? { power.controlLevel }
     /// The band along the foot: `ctl message`, else an alert's banner.
     var banner = Banner()
 
     // Cycling
     /// What the unattended show puts up next and when; touches and requests hold it.
     var round: Round
-    /// `ctl pause`, `ctl show` or the pause key holds the show.
-    public var paused: Bool { round.isPaused }
 
     // Alerts (`[alert NAME]`)
     /// Each alert's state by name: the shell keeps it across restarts (`KioskSetup.alertStates`).
     public internal(set) var alertStates: [String: AlertState] = [:]
     /// The next judgement of the alerts without new data (stale alerts, a banner's end).
     var alertDue: Double?
-    /// When the portfolio's value line is worked out again (a held series or a rate came).
-    var portfolioDue: Double?
-    /// How often it was (the tests count them: a burst of series must make one).
-    var valueLineComputations = 0
-    /// What the value line was last worked out from: a new one starts at the first difference.
-    var valued: (config: PortfolioInputs, daily: [String: PriceSeries], rates: [String: PriceSeries])?
+    /// When the portfolio's value line is worked out again (a held series or a rate came), and from when.
+    var valueLine = ValueLineSchedule()
     /// The touch that woke the screen does nothing else until it lifts.
     var ignoringWakingContact = false
 
-    // Burn-in
-    /// When the burn-in offset next moves (the frames time it).
-    var burnInDue: Double? { frames.burnInDue }
 
     // Health and readiness
     /// READY=1, the watchdog's deadline and the start-up time the burn-in and idle clocks count from.
@@ -168,7 +123,6 @@ public final class KioskCore {
     var stale = false
     /// The market status line last shown (its state and "as of" go to the status file).
     public internal(set) var marketNote: MarketNote?
-    public var isStale: Bool { stale && model?.placeholder == nil && !showingSample }
     var now = KioskTime(mono: 0, wall: 0)
     var effects: [KioskEffect] = []
 
@@ -287,7 +241,7 @@ public final class KioskCore {
     /// something happens.
     public var nextDeadline: Double? {
         [round.nextDeadline, powerDue, burnInDue, readiness.nextDeadline, statusSchedule?.nextDeadline, openRetryAt,
-         banner.deadline, cec.nextDeadline, alertDue, portfolioDue, board.moversDue, power.ambientDue].compactMap { $0 }.min()
+         banner.deadline, cec.nextDeadline, alertDue, valueLine.deadline, board.moversDue, power.ambientDue].compactMap { $0 }.min()
     }
 
     // MARK: Effects

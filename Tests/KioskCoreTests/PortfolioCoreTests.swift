@@ -66,7 +66,7 @@ import Testing
         d.send(.start)
         for (i, id) in ids.enumerated() { d.send(.series(instrumentID: id, slot: .daily, series: Self.series(id) { 10 + Double(($0 + i) % 9) })) }
         d.run(for: 2)
-        let computed = d.core.valueLineComputations
+        let computed = d.core.valueLine.computations
         #expect(computed <= 2, "\(computed) computations of the value line for one burst (the configuration's own, then the burst's)")
         // 1 H0 + 2 H1 + ... + 30 H29 on the last day (i = 399): computed here from the closes.
         var last = 0.0
@@ -80,7 +80,7 @@ import Testing
         // A held update later is valued again, once.
         d.send(.series(instrumentID: "H0", slot: .daily, series: Self.series("H0") { 11 + Double($0 % 9) }))
         d.run(for: 2)
-        #expect(d.core.valueLineComputations == computed + 1)
+        #expect(d.core.valueLine.computations == computed + 1)
         // H0's last close is now 11 + 399 % 9 = 11 (was 10 + 399 % 9 = 10): one more, once held.
         #expect(d.core.status().price == last + 1)
     }

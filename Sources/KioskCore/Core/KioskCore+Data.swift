@@ -30,15 +30,10 @@ extension KioskCore {
     func recomputePortfolio(logged: Bool = true) {
         guard let p = entries.lastIndex(where: { $0.isPortfolio }) else { return }
         let daily = portfolioDaily
+        // Only what changed since the last line (a held file's new day), unless the holdings did.
+        guard let work = valueLine.work(inputs: config.portfolioInputs, daily: daily, rates: rates) else { return }
         var kept: (line: PriceSeries?, from: Int64)?
-        if let valued, valued.config == config.portfolioInputs {
-            // Only what changed since the last line (a held file's new day), unless the holdings did.
-            let changed = [Portfolio.firstDifference(valued.daily, daily), Portfolio.firstDifference(valued.rates, rates)]
-            guard let from = changed.compactMap({ $0 }).min() else { return }
-            kept = (entries[p].daily, from)
-        }
-        valueLineComputations += 1
-        valued = (config.portfolioInputs, daily, rates)
+        if case .from(let from) = work { kept = (entries[p].daily, from) }
         let portfolio = Portfolio(config: config, daily: daily, rates: rates)
         guard let series = portfolio.valueSeries(name: Self.portfolioID, keeping: kept), series != entries[p].daily else { return }
         if logged {
@@ -54,7 +49,7 @@ extension KioskCore {
             if slot == .daily, id.hasPrefix("fx-"), let pair = config.fxPairs.first(where: { "fx-" + $0.id == id }) {
                 rates[pair.id] = series
                 log(.info, "data: \(id): \(series.count) daily rates")
-                portfolioDue = now.mono
+                valueLine.inputChanged(at: now.mono)
             }
             return
         }
@@ -69,7 +64,7 @@ extension KioskCore {
         log(.info, "data: \(id): \(series.count) \(slot == .daily ? "daily" : "intraday") bars")
         // Worked out once the series that came together are all in (a start reads every file in
         // one go: a hundred holdings were a hundred recomputations, READY after 74 s).
-        if slot == .daily, !entries[i].spec.holding.isEmpty { portfolioDue = now.mono }
+        if slot == .daily, !entries[i].spec.holding.isEmpty { valueLine.inputChanged(at: now.mono) }
         updateTile(i)
         if config.alerts.contains(where: { $0.instrument == id }) { alertDue = now.mono }
         guard i == instrumentIndex % max(1, entries.count), let model else { return }

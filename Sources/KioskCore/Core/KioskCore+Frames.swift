@@ -145,10 +145,7 @@ extension KioskCore {
         if let due = powerDue, due <= t { decidePower() }
         if banner.timer(at: t) { repaintWhole() }
         if let due = cec.nextDeadline, due <= t { perform(cec.timer(at: t)) }
-        if timer, let due = portfolioDue, due <= t {
-            portfolioDue = nil
-            recomputePortfolio()
-        }
+        if timer, valueLine.timer(at: t) { recomputePortfolio() }
         if let due = alertDue, due <= t { judgeAlerts() }
         perform(power.ambientTimer(at: t))
         if board.moversTimer(at: t) {
