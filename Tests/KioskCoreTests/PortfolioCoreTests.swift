@@ -268,3 +268,39 @@ import Testing
         }
     }
 }
+
+/// The value line's schedule alone: inputs and timers in, work out. Dates are UTC midnights
+/// (86,400 s apart), so "from" is read off the series written here.
+@Suite struct ValueLineScheduleTests {
+    static func daily(_ closes: [Double]) -> PriceSeries {
+        PriceSeries(name: "A", interval: .daily, bars: closes.enumerated().map { i, c in
+            PriceBar(time: Int64(i) * 86_400, open: c, high: c, low: c, close: c)
+        })
+    }
+
+    @Test func aBurstIsOneComputationAndANewDayRecomputesFromThatDay() {
+        var s = ValueLineSchedule()
+        let inputs = PortfolioInputs(held: [InstrumentConfig(id: "A")], pairs: [], home: "EUR")
+        #expect(s.deadline == nil)
+        // Thirty series at t = 5: due once, from the first.
+        for _ in 0..<30 { s.inputChanged(at: 5) }
+        s.inputChanged(at: 6)
+        #expect(s.state == .due(since: 5) && s.deadline == 5)
+        let early = s.timer(at: 4.9)
+        #expect(!early)
+        let now = s.timer(at: 6)
+        #expect(now && s.state == .current)
+        let first = s.work(inputs: inputs, daily: ["A": Self.daily([1, 2])], rates: [:])
+        #expect(first == .whole && s.computations == 1)
+        // Nothing changed: no work, not counted.
+        let same = s.work(inputs: inputs, daily: ["A": Self.daily([1, 2])], rates: [:])
+        #expect(same == nil && s.computations == 1)
+        // A third day (index 2, 2 × 86,400 s): from that day.
+        let newDay = s.work(inputs: inputs, daily: ["A": Self.daily([1, 2, 3])], rates: [:])
+        #expect(newDay == .from(172_800) && s.computations == 2)
+        // Another holding: the whole line again.
+        let other = PortfolioInputs(held: [InstrumentConfig(id: "A"), InstrumentConfig(id: "B")], pairs: [], home: "EUR")
+        let whole = s.work(inputs: other, daily: ["A": Self.daily([1, 2, 3])], rates: [:])
+        #expect(whole == .whole && s.computations == 3)
+    }
+}
