@@ -181,10 +181,10 @@ extension Daemon {
 
     /// Rewrites the status file with every output's state (an extra output's core saw a change).
     func rewriteStatus() {
-        guard var status = lastCoreStatus else { return }
+        guard var write = lastStatusWrite else { return }
         // The write's own time: an idle first output's status may be a minute old.
-        status.time = clock.now().wall
-        writeStatus(status)
+        write.status.time = clock.now().wall
+        writeStatus(write)
     }
 
     /// One line of the status file's `outputs` per section (empty without sections).

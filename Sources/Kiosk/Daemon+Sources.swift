@@ -238,23 +238,23 @@ extension Daemon {
         return status
     }
 
-    package func writeStatus(_ coreStatus: KioskStatus) {
-        lastCoreStatus = coreStatus
+    package func writeStatus(_ write: StatusWrite) {
+        lastStatusWrite = write
         guard let path = options.statusFile else { return }
-        let status = completed(coreStatus)
+        let status = completed(write.status)
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {
             Log.limited(.warning, key: "status", "run: status file \(path): \(error)")
         }
         if let metrics = options.metricsFile {
             let cpu = ProcessCPUTime.now()
-            let text = Metrics.text(status: status, instruments: runner.core.instrumentHealth(),
+            let text = Metrics.text(status: status, instruments: write.instruments,
                                     cpuSeconds: Double(cpu.user &+ cpu.system) / 1e9, version: TickerboardVersion.string, now: clock.now().wall)
             do { try AtomicFile.write(Array(text.utf8), to: metrics) } catch {
                 Log.limited(.warning, key: "metrics", "run: metrics file \(metrics): \(error)")
             }
         }
         // Alongside the status (at most once a second): the alerts' states, when they changed.
-        let alerts = runner.core.alertStates
+        let alerts = write.alertStates
         if let statePath = options.alertStateFile, alerts != savedAlerts {
             do {
                 try AtomicFile.write(Array(AlertState.encode(alerts).utf8), to: statePath, permissions: 0o600)

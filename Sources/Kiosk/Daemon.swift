@@ -114,7 +114,7 @@ package final class Daemon: KioskShell {
     /// The complete set of data problems as last given (each `.dataProblems` replaces it).
     var lastDataProblems: KioskEvent?
     /// The first output's core's status as last written (the extras' cores rewrite the file with it).
-    var lastCoreStatus: KioskStatus?
+    var lastStatusWrite: StatusWrite?
 
     package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil,
                  openExtraDisplay: ExtraDisplayOpener? = nil) throws(Errno) {

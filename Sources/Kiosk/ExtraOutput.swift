@@ -73,7 +73,7 @@ final class ExtraOutput: KioskShell {
         if screen.applyTurn(quarterTurns), let d = screen.display { send(.displayOpened(screen.info(of: d))) }
         daemon.extraLayoutChanged(self)
     }
-    func writeStatus(_ status: KioskStatus) { daemon.rewriteStatus() }
+    func writeStatus(_ write: StatusWrite) { daemon.rewriteStatus() }
 
     // The first output's alone: one systemd service, one process to stop, one TV, one input seat.
     func ready(status: String?) {}

@@ -250,7 +250,7 @@ package final class StillFrame: KioskShell {
     package func releaseDisplay() {}
     package func acquireDisplay() {}
     package func layoutChanged(quarterTurns: Int, width: Int, height: Int) {}
-    package func writeStatus(_ status: KioskStatus) {}
+    package func writeStatus(_ write: StatusWrite) {}
     package func exit(status: Int32) {}
     package func cec(_ request: CECRequest) {}
 }

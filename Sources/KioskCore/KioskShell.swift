@@ -24,7 +24,7 @@ public protocol KioskShell: AnyObject {
     func releaseDisplay()
     func acquireDisplay()
     func layoutChanged(quarterTurns: Int, width: Int, height: Int)
-    func writeStatus(_ status: KioskStatus)
+    func writeStatus(_ write: StatusWrite)
     func exit(status: Int32)
     /// The control socket's answers (a shell without one never receives its requests).
     func controlReply(id: UInt64, _ reply: ControlReply)
@@ -62,7 +62,7 @@ extension KioskShell {
         case .releaseDisplay: releaseDisplay()
         case .acquireDisplay: acquireDisplay()
         case .layoutChanged(let turns, let width, let height): layoutChanged(quarterTurns: turns, width: width, height: height)
-        case .writeStatus(let status): writeStatus(status)
+        case .writeStatus(let write): writeStatus(write)
         case .exit(let status): exit(status: status)
         case .controlReply(let id, let reply): controlReply(id: id, reply)
         case .controlStatus(let id, let status): controlStatus(id: id, status)

@@ -303,8 +303,9 @@ public enum KioskEffect: Equatable {
     /// The model was rebuilt: touch mapping and gestures follow a chart of `width` x `height`, the
     /// panel turned by `quarterTurns` (the same turns the frames carry).
     case layoutChanged(quarterTurns: Int, width: Int, height: Int)
-    /// Write the status file now with this content (the shell adds what only it can measure).
-    case writeStatus(KioskStatus)
+    /// Write the status file now with this content (the shell adds what only it can measure),
+    /// the metrics beside it and the alerts' states when they changed.
+    case writeStatus(StatusWrite)
     /// Leave the loop with this status.
     case exit(Int32)
     /// The answer to control request `id`.
@@ -331,5 +332,20 @@ extension KioskEffect {
         case .stopping: "STOPPING=1"
         default: nil
         }
+    }
+}
+
+/// What the shell writes at a status write: the status file's content, what the metrics file says
+/// of each instrument, and the alerts' states it keeps across restarts. All of it in the effect,
+/// so that the shell reads nothing of the core to write them.
+public struct StatusWrite: Sendable, Equatable {
+    public var status: KioskStatus
+    public var instruments: [InstrumentHealth]
+    public var alertStates: [String: AlertState]
+
+    public init(status: KioskStatus, instruments: [InstrumentHealth] = [], alertStates: [String: AlertState] = [:]) {
+        self.status = status
+        self.instruments = instruments
+        self.alertStates = alertStates
     }
 }

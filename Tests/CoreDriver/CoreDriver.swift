@@ -97,7 +97,7 @@ package final class CoreDriver: KioskShell {
 
     package func reopenDisplay() { openDisplay() }
     package func releaseDisplay() { pendingFlip = nil }
-    package func writeStatus(_ status: KioskStatus) { statuses.append(Timed(time: time, value: status)) }
+    package func writeStatus(_ write: StatusWrite) { statuses.append(Timed(time: time, value: write.status)) }
     package func watchHotplug(_ on: Bool) {}
     package func openInput() {}
     package func acquireDisplay() {}

@@ -113,6 +113,8 @@ extension KioskCore {
     func scheduleStatus() {
         // A frame being presented is counted first: the file says what is on the glass.
         let action = statusSchedule?.look(at: now.mono, framePending: frames.awaitingReport) { status() }
-        if case .write(let written) = action { emit(.writeStatus(written)) }
+        if case .write(let written) = action {
+            emit(.writeStatus(StatusWrite(status: written, instruments: instrumentHealth(), alertStates: alertStates)))
+        }
     }
 }

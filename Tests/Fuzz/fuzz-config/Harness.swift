@@ -122,7 +122,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 case .layoutChanged(let turns, let width, let height):
                     fuzzCheck((0...3).contains(turns), "quarter turns 0...3")
                     gestures.resize(width: Double(width), height: Double(height))
-                case .writeStatus(let status): _ = status.json
+                case .writeStatus(let write): _ = write.status.json
                 default: break
                 }
             }
