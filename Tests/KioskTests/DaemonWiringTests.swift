@@ -178,6 +178,33 @@ final class DaemonWiringTests {
         #expect(peak.map { $0 >= ProcessStatus.kilobytes("VmRSS") / 2 && $0 > 1000 } == true, "peak_rss_kb: \(String(describing: peak))")
     }
 
+    /// Issue 51: the shell writes the metrics and the alerts' states from the status write alone.
+    @Test("a status write carries the metrics and the alert states: tickerboard.prom names the instrument, the fired alert is saved")
+    func statusWriteCarriesMetricsAndAlerts() throws {
+        try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
+        let text = config(instruments: ["AAA"], extra: "[alert high]\ninstrument = AAA\nabove = 120\n")
+        try replace("tickerboard.conf", text)
+        let (config, _) = Config.load(path: configPath)
+        var options = Daemon.Options()
+        options.configPath = configPath
+        options.displayChoice = .headless
+        options.statusFile = statusPath
+        options.metricsFile = directory + "/tickerboard.prom"
+        options.alertStateFile = directory + "/alerts.state"
+        daemon = try Daemon(config: config, options: options, fonts: FontSet.load(), openDisplay: { [display] in display })
+        try daemon.start()
+        func read(_ name: String) -> String {
+            (try? RegularFile.read(directory + "/" + name, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+        try run(until: { read("tickerboard.prom").contains("tickerboard_instrument_problem{instrument=\"AAA\"} 0") },
+                "the metrics naming AAA with its data")
+        try run(until: { read("alerts.state") == "high armed - - -\n" }, "the alert saved armed: nothing fired at 111.25")
+        // 123.5 is above 120: the alert fires and its state is saved beside the status, `fired`
+        // in Alerts.encode's words (name, fired, day, time, move day).
+        try replace("AAA.csv", Self.dailyCSV(rows: 41, lastClose: 123.5))
+        try run(until: { read("alerts.state").hasPrefix("high fired ") }, "the fired alert saved")
+    }
+
     /// Issue 48 item 9: the second instrument naming a file waited for data for ever (the first's
     /// reading had made the file "unchanged" for it).
     @Test("two instruments naming one file both get its data, at start and when it is replaced")
