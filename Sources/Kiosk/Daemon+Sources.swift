@@ -100,7 +100,7 @@ extension Daemon {
             liveData = live
             // Every file is read now, at start and on every reload, even when nothing was changed.
             // The loop does nothing else meanwhile: systemd hears that the daemon is alive.
-            var keepAlive = LoadKeepAlive(startedAt: Double(MonotonicClock.now()) / 1e9, ready: core.isReady)
+            var keepAlive = LoadKeepAlive(startedAt: Double(MonotonicClock.now()) / 1e9, ready: toldReady)
             let loaded = live.loadAll { done, total in
                 if let message = keepAlive.progress(at: Double(MonotonicClock.now()) / 1e9, done: done, of: total) { notify(message) }
             }

@@ -115,6 +115,8 @@ package final class Daemon: KioskShell {
     var lastDataProblems: KioskEvent?
     /// The first output's core's status as last written (the extras' cores rewrite the file with it).
     var lastStatusWrite: StatusWrite?
+    /// systemd heard READY=1 (the core said so once): a long load no longer extends the start timeout.
+    var toldReady = false
 
     package init(config: Config, options: Options, fonts: FontSet, openDisplay: DisplayOpener? = nil,
                  openExtraDisplay: ExtraDisplayOpener? = nil) throws(Errno) {
@@ -402,7 +404,10 @@ package final class Daemon: KioskShell {
 
     package func cec(_ request: CECRequest) { cecLink?.perform(request) }
 
-    package func ready(status: String?) { tellSystemd(.ready(status: status)) }
+    package func ready(status: String?) {
+        toldReady = true
+        tellSystemd(.ready(status: status))
+    }
     package func watchdogPing() { tellSystemd(.watchdogPing) }
     package func reloading() { tellSystemd(.reloading) }
 
