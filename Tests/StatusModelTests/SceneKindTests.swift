@@ -1,5 +1,5 @@
 // The scenes' one vocabulary: every name and old spelling reads back as its scene and prints as
-// its name.
+// its name, and what the status file says is that name (the chart's was `line` until issue 51).
 
 import StatusModel
 import Testing
@@ -45,4 +45,17 @@ struct SceneKindTests {
         #expect(SceneKind.names([]) == "")
     }
 
+    @Test("the status file writes the name; an old file's line reads as the chart; an unknown scene leaves the rest")
+    func statusFile() throws {
+        var status = KioskStatus()
+        status.scene = .chart
+        status.outputs = [KioskStatus.Output(name: "second", connector: nil, mode: nil, scene: .tape, state: "running", flips: 0, missedVblanks: 0)]
+        #expect(status.json.contains("\"scene\": \"chart\""))
+        #expect(status.json.contains("\"scene\": \"tape\""))
+        #expect(status.keyValueLines(only: ["scene"]) == "scene=chart\n")
+        #expect(KioskStatus(json: #"{"scene": "line", "outputs": [{"name": "first", "scene": "Draw-In"}]}"#)?.scene == .chart)
+        #expect(KioskStatus(json: #"{"outputs": [{"name": "first", "scene": "draw-in"}]}"#)?.outputs.first?.scene == .draw)
+        let unknown = try #require(KioskStatus(json: #"{"scene": "hologram", "range": "1Y"}"#))
+        #expect(unknown.scene == nil && unknown.range == "1Y")
+    }
 }
