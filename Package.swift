@@ -52,8 +52,8 @@ let package = Package(
         .target(name: "DisplayModel", swiftSettings: fuzzFlags),
         .target(name: "InputModel", swiftSettings: fuzzFlags),
         // The control socket's protocol and per-connection limits, pure: the daemon's core answers it,
-        // `tickerboard ctl` and the MQTT bridge speak it.
-        .target(name: "Control", dependencies: ["CVersion"], swiftSettings: fuzzFlags),
+        // `tickerboard ctl` and the MQTT bridge speak it. StatusModel for the scenes' names (SceneKind).
+        .target(name: "Control", dependencies: ["CVersion", "StatusModel"], swiftSettings: fuzzFlags),
         // The status contract (status.json, `ctl status`), one Codable type with a JSON coder of its
         // own: the daemon writes it without Foundation, the bridge reads it without the display stack.
         // Double.rounded() calls into libm.

@@ -231,7 +231,7 @@ public struct BridgeModel: Sendable {
         if let t = temperature { out.append(BridgeMessage(base + "/soc_temperature/state", n(t))) }
         if let id = status.instrumentID { out.append(BridgeMessage(base + "/instrument/state", id)) }
         if let range = status.range { out.append(BridgeMessage(base + "/range/state", range)) }
-        if let scene = status.scene { out.append(BridgeMessage(base + "/scene/state", scene == "line" ? "chart" : scene)) }
+        if let scene = status.scene { out.append(BridgeMessage(base + "/scene/state", scene.name)) }
         for inst in instruments {
             let fields = ["\"price\": \(n(inst.price))", "\"change\": \(n(inst.change))", "\"change_percent\": \(n(inst.changePercent.map { ($0 * 100).rounded() / 100 }))",
                           "\"market\": \(inst.sessionState.map(q) ?? "null")", "\"stale\": \(inst.stale)",

@@ -52,10 +52,12 @@ public final class ScreenModel {
     private var snapper = ScrubSnapper(xs: [])
 
     /// What the screen shows besides the plain line chart, and since when.
-    public enum Scene: String, Sendable, CaseIterable {
+    /// How the chart is drawn; what the modes are called outside (the status file, `ctl`) is
+    /// `SceneKind`'s, mapped in the core.
+    public enum Scene: Sendable, CaseIterable {
         case line
         case bars
-        case drawIn = "draw"
+        case drawIn
     }
     public private(set) var scene: Scene = .line
     private(set) var sceneStart = 0.0
@@ -376,7 +378,7 @@ public final class ScreenModel {
         if let i = scrubIndex, i < selection.points.count { focus = selection.points[i] }
         let shown = focus?.value ?? summary?.last
         let words = currentLabels()
-        return ScreenValues(instrument: instrument.name, range: range, scene: scene.rawValue,
+        return ScreenValues(instrument: instrument.name, range: range, scene: scene,
                             price: shown, baseline: summary?.first, baselineKind: selection.baselineKind.rawValue,
                             lastDataTime: placeholder == nil ? selection.points.last?.time : nil,
                             scrubbedTime: focus?.time, waitingFor: placeholder,
@@ -435,7 +437,7 @@ struct SceneFrame {
 public struct ScreenValues: Equatable, Sendable {
     public var instrument: String
     public var range: ChartRange
-    public var scene: String
+    public var scene: ScreenModel.Scene
     /// The price shown (the scrubbed point's while a finger is down); nil without data.
     public var price: Double?
     /// The dashed baseline the change is measured against: the range's first value, or for 1D the

@@ -19,7 +19,7 @@ enum CtlCommand {
           status                    what status.json says (one line of JSON)
           show ID [RANGE|--range R] an [instrument ID], optionally on a range; holds the cycle there
           range R                   1D 5D 1M 6M YTD 1Y 5Y MAX, of those configured (as a tap on the selector)
-          scene S                   chart, bars, draw or watchlist; holds the cycle there
+          scene S                   \(SceneKind.names(ControlCommand.scenes)); holds the cycle there
           next                      the next instrument now
           pause | resume            hold the cycle / let it go on
           screen on|off|auto        force the screen on or off, or back to the schedule

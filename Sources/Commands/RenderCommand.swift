@@ -18,13 +18,13 @@ import Glibc
 enum RenderCommand {
     static let help = """
         usage: tickerboard render [--data FILE.csv]... [--time-zone ZONE] [--range 1D|5D|1M|6M|YTD|1Y|5Y|MAX]
-                                  [--size WxH] [--palette standard|color-blind] [--scene line|bars|draw|watchlist]
+                                  [--size WxH] [--palette standard|color-blind] [--scene \(usage(scenes))]
                                   [--currency CODE] [--locale LOCALE] [--colors green-up|red-up]
                                   [--at SECONDS] [--scrub X] [--exchange MIC] [--now TIME]
                                   [--baseline-1d previous-close|first] [--extended-hours show|dim|hide]
                                   [--values] --output FILE.png
                tickerboard render ... --transition FROM:TO [--fps N] [--duration S] --output-dir DIR
-               tickerboard render --config FILE [--instrument ID] [--scene line|bars|draw|watchlist] [--range R]
+               tickerboard render --config FILE [--instrument ID] [--scene \(usage(scenes))] [--range R]
                                   [--now TIME] [--size WxH] [--scrub X] [--brightness N] [--message TEXT]
                                   [--at SECONDS] [--output-section NAME] [--values] [--output FILE.png]
                tickerboard render --config FILE --scene tape [--at SECONDS] [--now TIME] [--size WxH] [--output FILE.png]
@@ -40,8 +40,9 @@ enum RenderCommand {
           --currency CODE     the prices' ISO 4217 currency (default USD; GBp, ZAc, ILA: quoted in pence or cents)
           --locale LOCALE     separators, grouping, symbol position and the screen's words, as [chart] locale (default en-US)
           --colors TREND      green-up or red-up (default: the locale's, as [chart] colors)
-          --scene SCENE       line (default), bars (monthly change, staggered growth), draw (line drawing itself in),
-                              watchlist (a tile per --data file: price, change and a small line of --range)
+          --scene SCENE       chart (default; line is its old name), bars (monthly change, staggered growth), draw (the
+                              line drawing itself in), watchlist (a tile per --data file: price, change and a small line
+                              of --range)
           --at SECONDS        time into the scene's animation (default: the end, when everything has settled)
           --scrub X           a finger at pixel x: the indicator snaps to the nearest point
           --time-axis AXIS    trading (default: nights and weekends collapsed) or calendar
@@ -81,6 +82,22 @@ enum RenderCommand {
         as the daemon shows it (`ctl show portfolio`).
         """
 
+    /// What `--scene` names without `--config`: the chart's scenes and a watchlist of --data files.
+    static let scenes: [SceneKind] = [.chart, .bars, .draw, .watchlist]
+    /// With `--config`, also what the daemon shows besides them (the tape alone, the portfolio).
+    static let configScenes: [SceneKind] = scenes + [.tape, .portfolio]
+
+    static func usage(_ kinds: [SceneKind]) -> String { kinds.map(\.name).joined(separator: "|") }
+
+    /// `--scene`'s scene among `accepted` (absent: the chart).
+    static func sceneKind(_ text: String?, among accepted: [SceneKind]) throws(UsageError) -> SceneKind {
+        guard let text else { return .chart }
+        guard let kind = SceneKind.parse(text, among: accepted) else {
+            throw UsageError("render: --scene \"\(text)\" is not \(SceneKind.names(accepted))")
+        }
+        return kind
+    }
+
     static func run(_ raw: [String]) throws(UsageError) -> Int32 {
         var args = Arguments(command: "render", raw)
         if args.wantsHelp() { printLine(help); return 0 }
@@ -95,7 +112,7 @@ enum RenderCommand {
         let duration = try args.number("--duration", in: 0.05...30)
         let outputDir = try args.option("--output-dir")
         let adjusted = args.flag("--adjusted")
-        let sceneName = try args.option("--scene") ?? "line"
+        let sceneText = try args.option("--scene")
         let configPath = try args.option("--config")
         // With --config a moment on the daemon's monotonic clock (a crawling tape's), which runs
         // from the machine's boot: the time a preview names.
@@ -124,7 +141,7 @@ enum RenderCommand {
             if let (name, _) = others.first(where: { $0.1 }) {
                 throw UsageError("render: \(name) comes from the config with --config; leave it out")
             }
-            return try renderConfig(configPath, instrument: instrumentID, scene: sceneName,
+            return try renderConfig(configPath, instrument: instrumentID, scene: sceneKind(sceneText, among: configScenes),
                                     range: args.given("--range") ? rangeText : nil, now: nowText,
                                     size: args.given("--size") ? size : nil, scrubX: scrubX, values: printValues, output: output,
                                     brightness: brightness, at: at, message: message, outputSection: outputSection,
@@ -175,11 +192,9 @@ enum RenderCommand {
         guard let range = ChartRange(label: rangeText) else {
             throw UsageError("render: --range \"\(rangeText)\" is not one of \(ChartRange.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let watchlist = sceneName == "watchlist"
-        guard watchlist || ScreenModel.Scene(rawValue: sceneName) != nil else {
-            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw or watchlist")
-        }
-        let scene = ScreenModel.Scene(rawValue: sceneName) ?? .line
+        let kind = try sceneKind(sceneText, among: scenes)
+        let watchlist = kind == .watchlist
+        let scene = ScreenModel.Scene(kind) ?? .line
         guard watchlist || dataPaths.count <= 1 else {
             throw UsageError("render: --data is given \(dataPaths.count) times; only --scene watchlist takes several")
         }
@@ -351,7 +366,7 @@ enum RenderCommand {
     }
 
     /// `render --config`: the daemon's core on the config, at `now`, settled (see `StillFrame`).
-    static func renderConfig(_ path: String, instrument: String?, scene sceneName: String, range rangeText: String?,
+    static func renderConfig(_ path: String, instrument: String?, scene kind: SceneKind, range rangeText: String?,
                              now nowText: String?, size: (width: Int, height: Int)?, scrubX: Double?, values: Bool,
                              output: String?, brightness: Double = 1, at: Double? = nil,
                              message: String? = nil, outputSection: String? = nil, sceneGiven: Bool = true) throws(UsageError) -> Int32 {
@@ -365,14 +380,13 @@ enum RenderCommand {
             case .failure(let error): throw UsageError("render: --message: \(error.message)")
             }
         }
-        if sceneName == "portfolio" {
+        if kind == .portfolio {
             return try renderPortfolio(path, range: rangeText, now: nowText, size: size, scrubX: scrubX, values: values, output: output,
                                        brightness: brightness, at: at, message: bannerText)
         }
-        let tapeScene = sceneName == "tape"
-        guard let scene = tapeScene ? .line : ShowRequest.Scene(rawValue: sceneName) else {
-            throw UsageError("render: --scene \"\(sceneName)\" is not line, bars, draw, watchlist, tape or portfolio")
-        }
+        let tapeScene = kind == .tape
+        // The tape alone is drawn beside no scene of its own: the chart is what a band would sit beside.
+        let scene = tapeScene ? SceneKind.chart : kind
         var range: ChartRange?
         if let rangeText {
             guard let r = ChartRange(label: rangeText) else {

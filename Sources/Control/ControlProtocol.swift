@@ -9,6 +9,8 @@
 // `ok` or `ok TEXT`, or `error KIND: MESSAGE`. `screenshot` carries an open descriptor in the same
 // message (SCM_RIGHTS): the PNG is written to it, the daemon opens nothing of the client's.
 
+import StatusModel
+
 /// The protocol's version, answered by `version`.
 public let controlProtocolVersion = 1
 
@@ -48,6 +50,10 @@ public enum ControlCommand: Sendable, Equatable {
         /// The schedule and idle timeout decide, as without a control socket.
         case auto
     }
+
+    /// The scenes `scene NAME` may name (the daemon refuses the watchlist when it has none); the
+    /// name stays a word on the wire, so a client older or newer than the daemon is answered by it.
+    public static let scenes: [SceneKind] = [.chart, .bars, .draw, .watchlist]
 
     /// The words every command starts with, for help and did-you-mean.
     public static let verbs = ["status", "show", "range", "scene", "next", "pause", "resume", "screen", "brightness",
@@ -94,7 +100,7 @@ public enum ControlCommand: Sendable, Equatable {
             if let e = arity(1...1, "range 1D|5D|1M|6M|YTD|1Y|5Y|MAX") { return .failure(e) }
             return .success(.range(args[0].uppercased()))
         case "scene":
-            if let e = arity(1...1, "scene chart|line|bars|draw|watchlist") { return .failure(e) }
+            if let e = arity(1...1, "scene " + scenes.map(\.name).joined(separator: "|")) { return .failure(e) }
             return .success(.scene(args[0].lowercased()))
         case "screen":
             guard args.count == 1, let mode = ScreenMode(rawValue: args[0].lowercased()) else {

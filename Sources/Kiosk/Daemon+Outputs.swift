@@ -200,14 +200,14 @@ extension Daemon {
                 // A simulated screen (headless): its core counts its flips; its connector is the survey's.
                 let stats = i == 0 ? core.stats : extra?.runner.core.stats
                 return KioskStatus.Output(name: sections[i].name.description, connector: d == nil ? nil : assignment?.states[i].connector,
-                                          mode: d.map { "\($0.width)x\($0.height)@\(Int($0.refreshHz.rounded()))" }, scene: sections[i].scene.rawValue,
+                                          mode: d.map { "\($0.width)x\($0.height)@\(Int($0.refreshHz.rounded()))" }, scene: sections[i].scene,
                                           state: coreState == "presenting" ? "running" : coreState ?? "waiting: no display open",
                                           flips: stats?.completedFlips ?? 0, missedVblanks: stats?.missedVblanks ?? 0)
             }
             // A connector of another card by the name the survey gave it (cardN-NAME on a clash).
             let connector = card?.surveyName(of: d) ?? report.connector
             return KioskStatus.Output(name: sections[i].name.description, connector: connector,
-                                      mode: connector == nil ? nil : report.mode, scene: sections[i].scene.rawValue,
+                                      mode: connector == nil ? nil : report.mode, scene: sections[i].scene,
                                       state: report.state, flips: report.flips, missedVblanks: report.missedVblanks)
         }
     }

@@ -9,7 +9,7 @@ extension KioskStatus {
         self.init()
         instrumentName = v.instrument
         range = v.range.rawValue
-        scene = v.scene
+        scene = SceneKind(v.scene)
         price = v.price
         change = v.change
         changePercent = v.changePercent

@@ -177,12 +177,14 @@ public enum FrameScene: Equatable {
     case chart(ScreenModel)
     case overview(WatchlistScene)
 
+    /// Equal when the frames show the same kind of picture. Plans are compared only as effects
+    /// (the tests' `KioskEffect`s); a core holds one chart model and one overview at a time, so
+    /// the case names the picture, and what it shows is the model's, which no plan copies. No
+    /// object identity, so the core's values compare as values.
     public static func == (a: FrameScene, b: FrameScene) -> Bool {
         switch (a, b) {
-        case (.black, .black): true
-        case (.chart(let x), .chart(let y)): x === y
-        case (.overview(let x), .overview(let y)): x === y
-        default: false
+        case (.black, .black), (.chart, .chart), (.overview, .overview): true
+        case (.black, _), (.chart, _), (.overview, _): false
         }
     }
 }
@@ -208,14 +210,13 @@ public struct FrameTape: Equatable {
 /// An instrument, range and scene to show at once, the cycle held while it is shown. Missing
 /// parts keep what is shown (the instrument) or start where the cycle would (the first range).
 public struct ShowRequest: Sendable, Equatable {
-    public enum Scene: String, Sendable, CaseIterable {
-        case line, bars, draw, watchlist
-    }
     public var instrumentID: String?
     public var range: ChartRange?
-    public var scene: Scene
+    /// The chart, bars, the draw-in or the watchlist. The tape alone is an output's (its config),
+    /// the portfolio an instrument (`KioskCore.portfolioID`): as a request's scene they show the chart.
+    public var scene: SceneKind
 
-    public init(instrumentID: String? = nil, range: ChartRange? = nil, scene: Scene = .line) {
+    public init(instrumentID: String? = nil, range: ChartRange? = nil, scene: SceneKind = .chart) {
         self.instrumentID = instrumentID
         self.range = range
         self.scene = scene
@@ -347,5 +348,29 @@ public struct StatusWrite: Sendable, Equatable {
         self.status = status
         self.instruments = instruments
         self.alertStates = alertStates
+    }
+}
+
+// The chart's drawing modes by the vocabulary's names: the status file, `ctl` and `render` say
+// these, Chart knows only how to draw them.
+extension SceneKind {
+    public init(_ scene: ScreenModel.Scene) {
+        switch scene {
+        case .line: self = .chart
+        case .bars: self = .bars
+        case .drawIn: self = .draw
+        }
+    }
+}
+
+extension ScreenModel.Scene {
+    /// The drawing mode of a chart scene; nil for the scenes that are no chart's.
+    public init?(_ kind: SceneKind) {
+        switch kind {
+        case .chart: self = .line
+        case .bars: self = .bars
+        case .draw: self = .drawIn
+        case .watchlist, .tape, .portfolio: return nil
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Chart
 import DisplayModel
+import StatusModel
 
 /// Which connector of a card drives which configured output, decided again on every hotplug
 /// survey, and where each output's window onto a spanning tape sits. Pure: the shell surveys the
@@ -139,7 +140,7 @@ public struct OutputAssignment: Equatable, Sendable {
             }
             let turned = (o.rotation ?? 0) == 0 ? "" : " rotated \(o.rotation ?? 0)"
             let named = o.name == .connector(connector) ? "" : " \(connector)"
-            return "\(o.name)\(named) \(mode) \(o.scene.rawValue)\(turned)"
+            return "\(o.name)\(named) \(mode) \(o.scene.name)\(turned)"
         }
     }
 

@@ -14,7 +14,7 @@ public struct KioskStatus: Sendable, Equatable {
     public var instrumentID: String?
     public var instrumentName: String?
     public var range: String?
-    public var scene: String?
+    public var scene: SceneKind?
     public var price: Double?
     public var change: Double?
     public var changePercent: Double?
@@ -119,14 +119,14 @@ public struct KioskStatus: Sendable, Equatable {
         public var name: String
         public var connector: String?
         public var mode: String?
-        public var scene: String
+        public var scene: SceneKind?
         /// `running`, or `waiting: ` and why.
         public var state: String
         /// Flips completed on this output since the daemon started.
         public var flips: Int
         public var missedVblanks: Int
 
-        public init(name: String, connector: String?, mode: String?, scene: String, state: String, flips: Int, missedVblanks: Int) {
+        public init(name: String, connector: String?, mode: String?, scene: SceneKind?, state: String, flips: Int, missedVblanks: Int) {
             self.name = name
             self.connector = connector
             self.mode = mode
@@ -375,7 +375,7 @@ extension KioskStatus.Output: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func opt<T: Decodable>(_ key: CodingKeys) -> T? { try? c.decodeIfPresent(T.self, forKey: key) }
-        self.init(name: opt(.name) ?? "", connector: opt(.connector), mode: opt(.mode), scene: opt(.scene) ?? "",
+        self.init(name: opt(.name) ?? "", connector: opt(.connector), mode: opt(.mode), scene: opt(.scene),
                   state: opt(.state) ?? "", flips: opt(.flips) ?? 0, missedVblanks: opt(.missedVblanks) ?? 0)
     }
 }

@@ -172,7 +172,7 @@ struct BridgeModelTests {
         var status = KioskStatus()
         status.instrumentID = "AAPL"
         status.range = "1Y"
-        status.scene = "line"
+        status.scene = .chart
         status.display = "off-control"
         status.screenControl = "off"
         status.paused = true

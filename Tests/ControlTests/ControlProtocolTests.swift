@@ -26,6 +26,7 @@ struct ControlProtocolTests {
         #expect(error("") == .usage("empty request; try \"status\""))
         #expect(error("stauts")?.kind == "unknown")
         #expect(error("stauts")?.message.contains("did you mean status") == true)
+        #expect(error("scene") == .usage("expected \"scene chart|bars|draw|watchlist\""))
         #expect(error("screen dim")?.kind == "usage")
         #expect(error("brightness 101")?.kind == "usage")
         #expect(error("brightness -1")?.kind == "usage")

@@ -134,8 +134,8 @@ package final class CoreDriver: KioskShell {
     /// Records what is on screen after each timer, when it changed.
     package func recordShown() {
         guard let m = core.model else { return }
-        let key = core.showingWatchlist ? "watchlist"
-            : "\(core.status().instrumentID ?? "-") \(m.scene == .line ? m.range.rawValue : m.scene.rawValue)"
+        let key = core.showingWatchlist ? SceneKind.watchlist.name
+            : "\(core.status().instrumentID ?? "-") \(m.scene == .line ? m.range.rawValue : SceneKind(m.scene).name)"
         if shown.last?.value != key { shown.append(Timed(time: time, value: key)) }
     }
 }

@@ -516,7 +516,7 @@ wait_text "$OUT/d-master.log" 'master regained'
 flips_after $P "$OUT/d-master.log" 0; echo "resumed_at: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
 # the next cycle step (every 3 s) flips again
 flips_after $P "$OUT/d-master.log" "$(last_flips "$OUT/d-master.log")"; echo "later: $(tail -1 "$OUT/d-master.log")" >> "$OUT/d-master.log"
-settled d-master-after.ppm $P "$OUT/d-master.log" /tmp/st-m.json '"display": "presenting"' '"scene": "line"'
+settled d-master-after.ppm $P "$OUT/d-master.log" /tmp/st-m.json '"display": "presenting"' '"scene": "chart"'
 stop $P "$OUT/d-master.log"
 
 
@@ -666,7 +666,7 @@ echo "back: $(grep 'stats:' "$OUT/d-vt.log" | tail -1)" >> "$OUT/d-vt.log"
 # process), else a capture slower than the 1.8 s between two morphs (a loaded host) is never still.
 sed 's/^cycle-interval = .*/cycle-interval = 0/' "$OUT/master.conf" > "$OUT/master-still.conf" && cat "$OUT/master-still.conf" > "$OUT/master.conf"
 kill -HUP $P; wait_text "$OUT/d-vt.log" 'reload: .* loaded' 200
-settled d-vt-back.ppm $P "$OUT/d-vt.log" /tmp/st-v.json '"display": "presenting"' '"scene": "line"'
+settled d-vt-back.ppm $P "$OUT/d-vt.log" /tmp/st-v.json '"display": "presenting"' '"scene": "chart"'
 stop $P "$OUT/d-vt.log"
 
 T=$(uptime_cs); cec_phases; echo "cec phases: $(( ($(uptime_cs) - T) / 100 )) s"

@@ -93,8 +93,8 @@ status_key() {   # status_key KEY: its value in the status file (strings without
 # settled: the settled picture is on screen and nothing has been drawn since: the status file, read
 # once (it is replaced atomically; two reads may see two versions), says animating false with
 # settled_frame = frames, and the daemon's own count (SIGUSR1) is still that frame (<= 15 s).
-# With SCENE (settled line): also that scene, as a cycling screen spends some of its time on the
-# bars, which is no line chart to judge (<= 60 s then: the cycle comes round to the line).
+# With SCENE (settled chart): also that scene, as a cycling screen spends some of its time on the
+# bars, which is no line chart to judge (<= 60 s then: the cycle comes round to the chart).
 settled() {
   if [ -n "${1:-}" ]; then d=$(( $(cs) + 6000 )); else d=$(( $(cs) + 1500 )); fi
   while [ "$(cs)" -lt "$d" ]; do
@@ -520,7 +520,7 @@ if [ "$KIND" = bochs ]; then
   # host) is never still, and ten tries ran the VM past its bound.
   sed 's/^cycle-interval = .*/cycle-interval = 0/' "$CONF" > "$CONF.still" && cat "$CONF.still" > "$CONF" && rm -f "$CONF.still"
   systemctl reload $U
-  still_shot pi-detect.ppm line
+  still_shot pi-detect.ppm chart
   PI_DET="card0 $(cut -d' ' -f1 /sys/kernel/debug/dri/0/name), display card $CARD; outputs: \"$PI_AUTO\"; journal: \"${PI_WAIT:-no 'waiting on /dev/dri/$CARD' line}\"; fbdev lines $PI_FB; MainPID $PI_PID -> $PIDB"
   if [ "$CARD" != card0 ] && [ -d /sys/class/drm/card0 ] && [ ! -e /sys/class/drm/card0-* ] 2>/dev/null && [ -n "$PI_WAIT" ] && [ "$PI_FB" = 0 ] \
      && case "$PI_AUTO" in "auto: /dev/dri/$CARD, waiting for a display"*) true;; *) false;; esac \

@@ -114,7 +114,7 @@ try:
     result("ctl-scene-watchlist", rc == 0 and bool(settled(scene="watchlist")), out)
     rc, out, _ = ctl("scene", "chart")
     rc2, out2, _ = ctl("resume")
-    result("ctl-pause-resume", rc == 0 and rc2 == 0 and bool(settled(scene="line", paused=False)), out2)
+    result("ctl-pause-resume", rc == 0 and rc2 == 0 and bool(settled(scene="chart", paused=False)), out2)
     rc, out, _ = ctl("pause")
     result("ctl-pause", rc == 0 and bool(settled(paused=True)), out)
 

@@ -2,6 +2,7 @@ import Chart
 import Control
 import CoreDriver
 import Feed
+import StatusModel
 @testable import KioskCore
 import Testing
 
@@ -113,9 +114,20 @@ struct ControlCoreTests {
         #expect(Self.ask(d, .range("1Y")) == .ok("watchlist 1Y"))
         #expect(Self.ask(d, .scene("chart"))?.isOK == true)
         #expect(!d.core.showingWatchlist)
-        #expect(Self.ask(d, .scene("tape")) == .error(.refused("no scene tape; there are chart, bars, draw, watchlist")))
+        #expect(Self.ask(d, .scene("tape")) == .error(.refused("no scene tape; there are chart, bars, draw and watchlist")))
         let off = Self.started()
         #expect(Self.ask(off, .scene("watchlist")) == .error(.refused("no watchlist: [chart] watchlist = off")))
+        #expect(Self.ask(off, .scene("tape")) == .error(.refused("no scene tape; there are chart, bars and draw")))
+    }
+
+    @Test("scene: the old spellings line and draw-in still name the chart and the draw-in, answered by today's names")
+    func sceneAliases() {
+        let d = Self.started()
+        #expect(Self.ask(d, .scene("draw-in")) == .ok("scene draw, cycling held (resume to go on)"))
+        #expect(d.core.model?.scene == .drawIn)
+        #expect(Self.ask(d, .scene("line")) == .ok("scene chart, cycling held (resume to go on)"))
+        #expect(d.core.model?.scene == .line)
+        #expect(d.core.status().scene == .chart)
     }
 
     @Test("screen off darkens it until auto, through schedule changes; a touch after it wakes it for the wake time")

@@ -32,7 +32,7 @@ extension KioskCoreTests {
             #expect(d.shown[i + 1].value == "A draw")
         }
         let status = try #require(watchlistStatus)
-        #expect(status.scene == "watchlist")
+        #expect(status.scene == .watchlist)
         #expect(status.instrumentID == nil && status.price == nil)
         #expect(KioskStatus.pictureKeys.contains("scene"))
     }
@@ -64,7 +64,7 @@ extension KioskCoreTests {
         let d = Self.started(config)
         d.run(for: 600) { d.recordShown() }
         #expect(Set(d.shown.map(\.value)) == ["watchlist"])
-        #expect(d.core.status().scene == "watchlist")
+        #expect(d.core.status().scene == .watchlist)
         let board = try #require(d.core.watchlist)
         #expect(board.tileContents.map(\.name) == ["A", "B", "C"])
         #expect(board.range == .sixMonths)
@@ -80,7 +80,7 @@ extension KioskCoreTests {
         let touched = d.time.mono
         #expect(!d.core.showingWatchlist)
         #expect(d.core.status().instrumentID == "B")
-        #expect(d.core.status().scene == "draw")
+        #expect(d.core.status().scene == .draw)
         #expect(d.core.model?.range == .sixMonths)
         #expect(d.presents.last.map { $0.value.fullCopy && $0.time.mono == touched } == true)
         d.run(until: touched + 20)

@@ -20,7 +20,7 @@ import Testing
         s.renderP50 = 1.75
         s.copyP99 = 0.5
         s.alerts = ["aapl-300"]
-        s.outputs = [KioskStatus.Output(name: "first", connector: "HDMI-A-1", mode: nil, scene: "chart", state: "running",
+        s.outputs = [KioskStatus.Output(name: "first", connector: "HDMI-A-1", mode: nil, scene: .chart, state: "running",
                                         flips: 810, missedVblanks: 3)]
         let text = Metrics.text(status: s, instruments: [
             InstrumentHealth(id: "AAPL", lastDataTime: 1_000, problem: false),

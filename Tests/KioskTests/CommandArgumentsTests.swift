@@ -3,6 +3,7 @@ import Display
 import DisplayModel
 import Input
 import InputModel
+import StatusModel
 @testable import Kiosk
 @testable import KioskCore
 import Testing
@@ -13,6 +14,19 @@ import Testing
 struct CommandArgumentsTests {
     private func usageError(_ body: () throws(UsageError) -> Void) -> String? {
         do { try body(); return nil } catch { return error.message }
+    }
+
+    @Test("render --scene: each form's scenes, the chart's old name line, and messages that list what the form takes")
+    func renderScenes() throws {
+        #expect(try RenderCommand.sceneKind(nil, among: RenderCommand.scenes) == .chart)
+        #expect(try RenderCommand.sceneKind("line", among: RenderCommand.scenes) == .chart)
+        #expect(try RenderCommand.sceneKind("Watchlist", among: RenderCommand.scenes) == .watchlist)
+        #expect(try RenderCommand.sceneKind("tape", among: RenderCommand.configScenes) == .tape)
+        #expect(usageError { () throws(UsageError) in _ = try RenderCommand.sceneKind("tape", among: RenderCommand.scenes) }
+                == "render: --scene \"tape\" is not chart, bars, draw or watchlist")
+        #expect(usageError { () throws(UsageError) in _ = try RenderCommand.sceneKind("ticker", among: RenderCommand.configScenes) }
+                == "render: --scene \"ticker\" is not chart, bars, draw, watchlist, tape or portfolio")
+        #expect(RenderCommand.help.contains("[--scene chart|bars|draw|watchlist]"))
     }
 
     @Test("Arguments: = and space forms, flags, repeatable options in order, leftovers refused")

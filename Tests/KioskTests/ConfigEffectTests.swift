@@ -139,7 +139,7 @@ struct ConfigEffectTests {
         Row(section: "chart", line: "extended-hours = hide") { drive($0).core.model?.rangeOptions.extendedHours == .hide },
         Row(section: "chart", line: "watchlist = only") { c in
             let d = drive(c)
-            return d.core.showingWatchlist && d.core.status().scene == "watchlist"
+            return d.core.showingWatchlist && d.core.status().scene == .watchlist
         },
         Row(section: "chart", line: "time-axis = calendar") { drive($0).core.model?.timeAxis == .calendar },
         Row(section: "chart", line: "palette = color-blind") { drive($0).core.model?.screen.palette == .colorBlindSafe },

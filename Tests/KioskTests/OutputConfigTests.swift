@@ -23,7 +23,12 @@ struct OutputConfigTests {
         .init(text: "[output DP-1-]",
               expected: "t.conf:1: [output NAME]: \"DP-1-\" is not first, second or a connector name like HDMI-A-1 (letters, digits and -, at most 32 characters)"),
         .init(text: "[output first]\nscene = video",
-              expected: "t.conf:2: scene: expected chart (cycling as a single screen does), watchlist or tape (the tape alone), found \"video\""),
+              expected: "t.conf:2: scene: expected chart, watchlist or tape, found \"video\""),
+        // Scenes of the chart's round are no output's; the message lists what an output takes.
+        .init(text: "[output first]\nscene = bars",
+              expected: "t.conf:2: scene: expected chart, watchlist or tape, found \"bars\""),
+        .init(text: "[output first]\nscene = draw-in",
+              expected: "t.conf:2: scene: expected chart, watchlist or tape, found \"draw-in\""),
         .init(text: "[output first]\nrotation = 45",
               expected: "t.conf:2: rotation: expected auto ([display] rotation), 0, 90, 180 or 270, found \"45\""),
         .init(text: "[output first]\nscale = 0.1",
@@ -57,6 +62,13 @@ struct OutputConfigTests {
         #expect(config.outputs.map(\.scale) == [nil, 1.5])
     }
 
+    @Test("scene = line, the chart's old name, is the chart")
+    func oldChartName() {
+        let (config, errors, _) = parse("[output first]\nscene = Line")
+        #expect(errors.isEmpty)
+        #expect(config.outputs.map(\.scene) == [.chart])
+    }
+
     @Test("a section repeated in a drop-in or in another case merges; messages name the drop-in's line")
     func dropInsMerge() {
         let (config, issues) = Config.parse([
@@ -68,7 +80,7 @@ struct OutputConfigTests {
         #expect(config.outputs[0].location(of: "rotation", mainFile: "main.conf") == ("conf.d/10-screens.conf", 2))
         #expect(config.outputs[0].location(of: "scene", mainFile: "main.conf") == ("main.conf", 2))
         #expect(issues.filter { $0.severity == .error }.map(\.description)
-                == ["conf.d/10-screens.conf:4: scene: expected chart (cycling as a single screen does), watchlist or tape (the tape alone), found \"bogus\""])
+                == ["conf.d/10-screens.conf:4: scene: expected chart, watchlist or tape, found \"bogus\""])
     }
 
     @Test("[input] output names the touchscreen's output; anything else is refused with its line")

@@ -2,8 +2,8 @@ import LinuxIO
 import Testing
 
 /// The house rules that a compiler does not enforce, checked on the sources themselves: raw
-/// system calls on paths and descriptors live in LinuxIO and the small device wrappers, and
-/// backends are named through `DisplayBackends.Choice`, never as strings.
+/// system calls on paths and descriptors live in LinuxIO and the small device wrappers, backends
+/// are named through `DisplayBackends.Choice` and scenes through `SceneKind`, never as strings.
 @Suite("Source rules")
 struct SourceRulesTests {
     /// The package's `Sources` directory, found from this file's path.
@@ -128,13 +128,82 @@ struct SourceRulesTests {
         #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 
+    /// Scene names and their old spellings, which only `SceneKind` spells (issue 51: "scene" was
+    /// four enums and strings in ten places, two of them switches the compiler could not check).
+    static let sceneNames = ["line", "chart", "bars", "draw", "draw-in", "watchlist", "tape", "portfolio"]
+    static let sceneVocabulary = "StatusModel/SceneKind.swift"
+    /// The same words as literals that name no scene, by file: config section names, a bench mode,
+    /// the portfolio's instrument id. (A literal before `:` is a table's key, a section or key of
+    /// the config schema or a bench workload, and passes anywhere.)
+    static let sceneHomonyms: [String: Set<String>] = [
+        "KioskCore/Config/Config.swift": ["chart", "tape", "portfolio"],
+        "Commands/BenchCommand.swift": ["tape"],
+        "KioskCore/KioskCore.swift": ["portfolio"],
+    ]
+
+    /// Scene names written as string literals in `text` (comments dropped), but for `allowed`
+    /// words and table keys.
+    static func sceneLiterals(in text: String, file: String, allowed: Set<String> = []) -> [String] {
+        var found: [String] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            for name in sceneNames where !allowed.contains(name) {
+                var rest = Substring(line)
+                while let range = rest.firstRange(of: "\"\(name)\"") {
+                    let after = rest[range.upperBound...].drop { $0 == " " }.first
+                    if after != ":" { found.append("\(file):\(number + 1): \(line.trimmingCharacters())") }
+                    rest = rest[range.upperBound...]
+                }
+            }
+        }
+        return found
+    }
+
+    @Test("no scene name is spelt as a string outside SceneKind (config sections and keys and bench workloads are no scenes)")
+    func noSceneStrings() throws {
+        var offenders: [String] = []
+        for file in Self.swiftFiles() where file != Self.sceneVocabulary {
+            let text = String(decoding: try RegularFile.read(Self.sources + "/" + file, limit: 1 << 22), as: UTF8.self)
+            offenders += Self.sceneLiterals(in: text, file: file, allowed: Self.sceneHomonyms[file] ?? [])
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+        let vocabulary = String(decoding: try RegularFile.read(Self.sources + "/" + Self.sceneVocabulary, limit: 1 << 20), as: UTF8.self)
+        #expect(vocabulary.contains("case chart") && vocabulary.contains("\"line\": .chart"), "the vocabulary is where the rule says")
+    }
+
+    @Test("the scene rule finds a scene name where there is one, and passes a table key and a comment (the check can fail)")
+    func theSceneRuleCanFail() {
+        let text = """
+            if name == "line" { return }
+            let s = ["chart", "tape"]
+            let schema = ["chart": 1, "watchlist" : 2] // "bars"
+            """
+        #expect(Self.sceneLiterals(in: text, file: "x.swift") == ["x.swift:1: if name == \"line\" { return }",
+                                                                 "x.swift:2: let s = [\"chart\", \"tape\"]",
+                                                                 "x.swift:2: let s = [\"chart\", \"tape\"]"])
+        #expect(Self.sceneLiterals(in: text, file: "x.swift", allowed: ["line", "chart", "tape"]).isEmpty)
+    }
+
+    @Test("the core compares no object by identity (===): its values compare as values")
+    func noIdentityInTheCore() throws {
+        var offenders: [String] = []
+        for file in Self.swiftFiles() where file.hasPrefix("KioskCore/") {
+            let text = String(decoding: try RegularFile.read(Self.sources + "/" + file, limit: 1 << 22), as: UTF8.self)
+            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+                if line.contains("===") || line.contains("!==") { offenders.append("\(file):\(number + 1): \(line.trimmingCharacters())") }
+            }
+        }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
+    }
+
     /// The modules each pure target may import. Package.swift keeps LinuxIO, Display and Input out
     /// of their dependencies; this keeps out what needs no dependency (Glibc, the C shims).
     static let pureImports: [String: Set<String>] = [
         "KioskCore": ["Chart", "Feed", "Text", "Raster", "DisplayModel", "InputModel", "Control", "StatusModel"],
         // CVersion is 64 bytes of data and a function that returns their address (the checks below
         // hold it to that: no header of the system's, so no call that could do I/O).
-        "Control": ["CVersion"],
+        "Control": ["CVersion", "StatusModel"],
         "DisplayModel": [],
         "InputModel": [],
         // The status contract: the daemon links it, so no Foundation either (it has its own JSON).

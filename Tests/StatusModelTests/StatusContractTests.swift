@@ -15,7 +15,7 @@ struct StatusContractTests {
         s.instrumentID = "AAPL"
         s.instrumentName = "Apple \"Inc\"\n\t\u{1}\u{7F} · é"
         s.range = "1M"
-        s.scene = "chart"
+        s.scene = .chart
         s.price = 430.47
         s.change = -36.54
         s.changePercent = -7.824249
@@ -76,9 +76,9 @@ struct StatusContractTests {
         s.alerts = ["aapl-high", "stale-feed"]
         s.alertFirings = [AlertFiring(name: "aapl-high", instrument: "AAPL", kind: "above", condition: "above 300", firedAt: 1_733_436_000),
                           AlertFiring(name: "stale-feed", instrument: nil, kind: "stale", condition: "stale 2h", firedAt: 1_733_400_000)]
-        s.outputs = [KioskStatus.Output(name: "first", connector: "Virtual-1", mode: "1024x768@60", scene: "chart", state: "running",
+        s.outputs = [KioskStatus.Output(name: "first", connector: "Virtual-1", mode: "1024x768@60", scene: .chart, state: "running",
                                         flips: 812, missedVblanks: 3),
-                     KioskStatus.Output(name: "second", connector: nil, mode: nil, scene: "tape", state: "waiting: unplugged",
+                     KioskStatus.Output(name: "second", connector: nil, mode: nil, scene: .tape, state: "waiting: unplugged",
                                         flips: 0, missedVblanks: 0)]
         s.time = 1_733_436_000.5
         return s

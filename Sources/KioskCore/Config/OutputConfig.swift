@@ -2,6 +2,8 @@
 /// (issue 34). Parsing and the whole-file checks live here so Config.swift only routes the
 /// section; which connector ends up driving which section is `OutputAssignment`'s decision.
 
+import StatusModel
+
 /// One `[output NAME]` section.
 public struct OutputConfig: Equatable, Sendable {
     /// Which connector the section means: the card's first or second connected one (in the card's
@@ -45,19 +47,14 @@ public struct OutputConfig: Equatable, Sendable {
         }
     }
 
-    /// What the output shows.
-    public enum Scene: String, Equatable, Sendable, CaseIterable {
-        /// The chart, cycling ranges and instruments as a single screen does (`[chart] watchlist`
-        /// still puts the overview into the round).
-        case chart
-        /// The watchlist overview alone.
-        case watchlist
-        /// The tape alone, full screen.
-        case tape
-    }
+    /// What an output may show: the chart (cycling ranges and instruments as a single screen does;
+    /// `[chart] watchlist` still puts the overview into the round), the overview alone, or the tape
+    /// alone.
+    public static let scenes: [SceneKind] = [.chart, .watchlist, .tape]
 
     public var name: Name
-    public var scene = Scene.chart
+    /// One of `scenes`.
+    public var scene = SceneKind.chart
     /// Clockwise degrees; nil: `[display] rotation` (whose auto follows the panel's orientation).
     public var rotation: Int?
     /// nil: `[display] scale`.
@@ -66,7 +63,7 @@ public struct OutputConfig: Equatable, Sendable {
     public var lines: [String: Int] = [:]
     public var files: [String: String] = [:]
 
-    public init(name: Name, scene: Scene = .chart, rotation: Int? = nil, scale: Double? = nil, line: Int = 0) {
+    public init(name: Name, scene: SceneKind = .chart, rotation: Int? = nil, scale: Double? = nil, line: Int = 0) {
         self.name = name
         self.scene = scene
         self.rotation = rotation
@@ -126,8 +123,8 @@ extension Config {
         output.note(key, line: line, file: file)
         switch key {
         case "scene":
-            guard let scene = OutputConfig.Scene(rawValue: value.lowercased()) else {
-                fail("expected chart (cycling as a single screen does), watchlist or tape (the tape alone), found \"\(value)\"")
+            guard let scene = SceneKind.parse(value, among: OutputConfig.scenes) else {
+                fail("expected \(SceneKind.names(OutputConfig.scenes)), found \"\(value)\"")
                 return
             }
             output.scene = scene
@@ -212,7 +209,8 @@ extension Config {
         switch o.scene {
         case .tape: c.tapePosition = .full
         case .watchlist: c.watchlist = .only
-        case .chart: if c.watchlist == .only { c.watchlist = .cycle }
+        // Bars, the draw-in and the portfolio are moments of the chart's round, never an output's.
+        case .chart, .bars, .draw, .portfolio: if c.watchlist == .only { c.watchlist = .cycle }
         }
         return c
     }
@@ -223,7 +221,7 @@ extension Config {
     public var effectiveOutputs: [OutputConfig] {
         guard !outputs.isEmpty else {
             let name = connector.map { OutputConfig.Name.connector($0) } ?? .first
-            let scene: OutputConfig.Scene = tapePosition == .full ? .tape : watchlist == .only ? .watchlist : .chart
+            let scene: SceneKind = tapePosition == .full ? .tape : watchlist == .only ? .watchlist : .chart
             return [OutputConfig(name: name, scene: scene, rotation: rotation, scale: scale)]
         }
         return outputs.map { o in

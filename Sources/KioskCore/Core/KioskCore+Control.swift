@@ -79,19 +79,13 @@ extension KioskCore {
             reply("\(currentID ?? "-") \(range.rawValue)" + offNote)
         case .scene(let name):
             guard model != nil else { return refuse("nothing is shown yet: \(displayStatus)") }
-            let scene: ShowRequest.Scene
-            switch name {
-            case "chart", "line": scene = .line
-            case "bars": scene = .bars
-            case "draw", "draw-in": scene = .draw
-            case "watchlist":
-                guard watchlist != nil else { return refuse("no watchlist: [chart] watchlist = off") }
-                scene = .watchlist
-            default: return refuse("no scene \(name); there are chart, bars, draw, watchlist")
+            guard let scene = SceneKind.parse(name, among: controlScenes) else {
+                if SceneKind(parsing: name) == .watchlist { return refuse("no watchlist: [chart] watchlist = off") }
+                return refuse("no scene \(name); there are \(SceneKind.names(controlScenes, last: "and"))")
             }
             show(ShowRequest(instrumentID: showingSample ? nil : currentID, range: scene == .watchlist ? nil : model?.range,
                              scene: scene))
-            reply("scene \(scene.rawValue), cycling held (resume to go on)" + offNote)
+            reply("scene \(scene.name), cycling held (resume to go on)" + offNote)
         case .screen(let mode):
             perform(power.screen(mode, at: now.wall))
             reply("screen \(mode.rawValue): \(screenOn ? "on" : "off")")
@@ -143,9 +137,12 @@ extension KioskCore {
             items.append("{\"id\": \(q(SampleMarket.symbol)), \"name\": \(q(SampleMarket.name)), \"currency\": \"USD\"}")
         }
         let ranges = config.ranges.map { q($0.rawValue) }.joined(separator: ", ")
-        let scenes = (["chart", "bars", "draw"] + (watchlist != nil ? ["watchlist"] : [])).map { q($0) }.joined(separator: ", ")
+        let scenes = controlScenes.map { q($0.name) }.joined(separator: ", ")
         return "{\"instruments\": [" + items.joined(separator: ", ") + "], \"ranges\": [\(ranges)], \"scenes\": [\(scenes)]}"
     }
+
+    /// The scenes `ctl scene` takes here: the protocol's, the watchlist only when there is one.
+    var controlScenes: [SceneKind] { ControlCommand.scenes.filter { $0 != .watchlist || watchlist != nil } }
 
     /// A range a request names, if the config has it.
     func controlRange(_ name: String) -> ChartRange? {

@@ -79,7 +79,7 @@ extension KioskCore {
         if showingWatchlist, let watchlist {
             // The overview: no one instrument's numbers.
             var w = KioskStatus()
-            w.scene = "watchlist"
+            w.scene = .watchlist
             w.range = watchlist.range.rawValue
             w.stale = watchlist.tileContents.contains { $0.isStale }
             w.display = s.display

@@ -174,7 +174,7 @@ extension KioskCore {
         }
         switch request.scene {
         case .draw, .watchlist: break
-        case .line: model.select(model.range, at: frameTime(), animated: false)
+        case .chart, .tape, .portfolio: model.select(model.range, at: frameTime(), animated: false)
         case .bars: model.show(.bars, at: frameTime())
         }
     }
