@@ -27,10 +27,15 @@ struct FrameFlow {
     }
 
     /// The page flip: none in flight, or one since `since` (core seconds), reported once when it
-    /// never completes.
+    /// never completes; or the display refused the last frame, and the next waits until `retryAt`
+    /// or a flip's completion, whichever comes first.
     enum State: Equatable {
         case idle
         case inFlight(since: Double, stuckReported: Bool)
+        /// A refusal answered at once (a flip the display still had pending: EBUSY from KMS)
+        /// must not be asked again at once: the loop would present and fail for ever without
+        /// reading the completion that ends it (config-extremes hung so, SIGTERM unread).
+        case refused(retryAt: Double)
     }
 
     /// The last frame handed to the shell: whether the shell's report of it is still to come, and
@@ -65,6 +70,11 @@ struct FrameFlow {
 
     /// How long a flip may stay in flight before the loop counts as stuck.
     static let flipTimeout = 10.0
+    /// After a refused frame the next waits this long, twice as long after each refusal in a row,
+    /// at most `refusedRetryLimit`: a display that refuses for good is asked twice a second, not
+    /// sixty times (each refusal is a warning in the log).
+    static let refusedRetry = 0.05
+    static let refusedRetryLimit = 2.0
 
     private(set) var state = State.idle
     /// Added to by whatever changes the picture (the core, all over); only a frame takes from it.
@@ -86,6 +96,8 @@ struct FrameFlow {
     /// The same, of the frame in flight: its flip's vblank closes the measurement.
     private var inFlightInputMicros: UInt64?
     private(set) var burnIn: BurnInShift
+    /// Frames refused in a row (0 once one is taken).
+    private var refusals = 0
     /// When the burn-in offset next moves (core seconds), nil when shifting is off.
     private(set) var burnInDue: Double?
 
@@ -146,6 +158,7 @@ struct FrameFlow {
 
     /// The shell presented a frame: it is counted, and when it was drawn at rest it is the settled frame.
     mutating func reported(_ report: FrameReport) {
+        refusals = 0
         stats.recordFrame(renderNanos: report.renderNanos, copyNanos: report.copyNanos, copiedBytes: report.copiedBytes,
                           frameBytes: report.frameBytes)
         switch presented {
@@ -156,10 +169,23 @@ struct FrameFlow {
         }
     }
 
-    /// The shell could not present: no flip is in flight, and no report comes.
-    mutating func presentFailed() {
-        state = .idle
+    /// The shell could not present at `t`: no flip of ours is in flight, no report comes, and the
+    /// next frame waits (see `State.refused`). What the refused frame owed is owed again, whole
+    /// (what the display shows now is not known), and the input it answered waits for the next.
+    mutating func presentFailed(at t: Double) {
+        needs.insert([.picture, .wholeCopy])
+        if pendingInputMicros == nil { pendingInputMicros = inFlightInputMicros }
+        inFlightInputMicros = nil
+        refusals += 1
+        let wait = min(Self.refusedRetryLimit, Self.refusedRetry * Double(1 << min(refusals - 1, 16)))
+        state = .refused(retryAt: t + wait)
         if case .awaited(let motion) = presented { presented = .reported(motion) }
+    }
+
+    /// When a refused frame is asked for again.
+    var retryAt: Double? {
+        if case .refused(let at) = state { return at }
+        return nil
     }
 
     /// The presented frame is on screen since `vblank` (core seconds), the display's `sequence`-th;
@@ -250,6 +276,7 @@ struct FrameFlow {
 
     /// The clock reached `t`: a burn-in step due moves the next frame, whatever else it shows.
     mutating func timer(at t: Double, startedAt: Double?) {
+        if let at = retryAt, at <= t { state = .idle }
         guard let due = burnInDue, due <= t else { return }
         needs.insert(.burnInStep)
         armBurnIn(at: t, startedAt: startedAt)

@@ -166,7 +166,7 @@ public final class KioskCore {
         case .flipCompleted(let vblank, let sequence): flipCompleted(vblank: vblank, sequence: sequence)
         case .framePresented(let report): frames.reported(report)
         case .presentFailed(let message):
-            frames.presentFailed()
+            frames.presentFailed(at: now.mono)
             log(.warning, "display: \(message)")
         case .screenOffApplied(let dpms): perform(power.offApplied(dpms: dpms))
         case .vtRelease:
@@ -241,7 +241,7 @@ public final class KioskCore {
     /// something happens.
     public var nextDeadline: Double? {
         [round.nextDeadline, powerDue, burnInDue, readiness.nextDeadline, statusSchedule?.nextDeadline, openRetryAt,
-         banner.deadline, cec.nextDeadline, alertDue, valueLine.deadline, board.moversDue, power.ambientDue].compactMap { $0 }.min()
+         banner.deadline, cec.nextDeadline, alertDue, valueLine.deadline, board.moversDue, power.ambientDue, frames.retryAt].compactMap { $0 }.min()
     }
 
     // MARK: Effects

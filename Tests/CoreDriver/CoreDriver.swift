@@ -26,6 +26,11 @@ package final class CoreDriver: KioskShell {
     package var displayPresent = true
     package var flipsComplete = true
     package var hasDPMS = true
+    /// As KMS (EBUSY) and the headless display do: a present while a flip is pending is refused.
+    package var refusesWhileFlipPending = false
+    /// Presents refused so (a core that asked again at once would loop: after 100 in a row the
+    /// driver stops answering, and the test sees the count).
+    package private(set) var refusals: [Timed<String>] = []
     private var pendingFlip: (due: Double, sequence: UInt64)?
     private var sequence: UInt64 = 0
 
@@ -68,6 +73,12 @@ package final class CoreDriver: KioskShell {
     // MARK: KioskShell
 
     package func present(_ plan: FramePlan) {
+        if refusesWhileFlipPending, pendingFlip != nil {
+            refusals.append(Timed(time: time, value: "a flip is pending"))
+            if refusals.suffix(100).count == 100, refusals.suffix(100).allSatisfy({ $0.time.mono == time.mono }) { return }
+            send(.presentFailed("a flip is pending"))
+            return
+        }
         presents.append(Timed(time: time, value: plan))
         sequence += 1
         pendingFlip = (time.mono + 1 / display.refreshHz, sequence)

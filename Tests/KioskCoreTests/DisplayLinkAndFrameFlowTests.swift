@@ -3,6 +3,9 @@
 // copies, counts and watchdog pings out. Times are chosen to be exact in binary (a 4 Hz display
 // flips every 0.25 s) so that every expected value is worked out by hand from the rules in the
 // comments, never read back from the code.
+import Control
+import CoreDriver
+import DisplayModel
 @testable import KioskCore
 import Testing
 
@@ -246,13 +249,33 @@ private func shifted(_ dx: Int, _ dy: Int) -> BurnInShift.Offset { BurnInShift.O
         #expect(f.stats.presentedFrames == 1 && f.settledFrame == 0 && f.presented == .nothing)
     }
 
-    @Test("a failed present leaves no flip in flight and no report awaited")
+    @Test("a failed present leaves no flip of ours in flight and no report awaited; the next frame waits 50 ms, doubling, at most 2 s, or a flip")
     func presentFailed() {
         var f = FrameFlow(burnIn: Self.noShift)
         f.present(.still, at: 3)
-        f.presentFailed()
-        #expect(f.state == .idle && f.presented == .reported(.still) && !f.awaitingReport)
-        #expect(f.stats.presentedFrames == 0)
+        f.presentFailed(at: 3)
+        #expect(f.state == .refused(retryAt: 3 + 0.05) && f.presented == .reported(.still) && !f.awaitingReport)
+        #expect(f.stats.presentedFrames == 0 && f.retryAt == 3 + 0.05)
+        f.timer(at: 3.04, startedAt: 0)
+        #expect(f.state == .refused(retryAt: 3 + 0.05))
+        f.timer(at: 3 + 0.05, startedAt: 0)
+        #expect(f.state == .idle)
+        // Refused again: 0.1 s, then 0.2 s, ... 50 ms × 2^5 = 1.6 s, then the 2 s limit.
+        for (i, wait) in [0.1, 0.2, 0.4, 0.8, 1.6, 2, 2].enumerated() {
+            let t = 10.0 * Double(i + 1)
+            f.present(.still, at: t)
+            f.presentFailed(at: t)
+            #expect(f.retryAt == t + wait)
+        }
+        // The display's pending flip completes first: the next frame may go at once.
+        f.flipCompleted(vblank: 80.5, sequence: 1, animating: false)
+        #expect(f.state == .idle && f.retryAt == nil)
+        // A frame taken ends the run of refusals: the next refusal waits 50 ms again.
+        f.present(.still, at: 90)
+        f.reported(FrameReport())
+        f.present(.still, at: 91)
+        f.presentFailed(at: 91)
+        #expect(f.retryAt == 91 + 0.05)
     }
 
     @Test("under a crawling tape a still chart is not painted again; a copied shift without a tape is")
@@ -406,5 +429,35 @@ private func shifted(_ dx: Int, _ dy: Int) -> BurnInShift.Offset { BurnInShift.O
         f.present(.still, at: 20.1)
         f.displayOpened()
         #expect(f.state == .idle && f.frameTime(at: 20.1, refreshHz: 4) == 20.1)
+    }
+}
+
+/// The core and a display that refuses a present while its flip is pending (KMS answers EBUSY, the
+/// headless display "a flip is pending"). config-extremes.py hung so: a reload into outputs turned
+/// 90° told the core the display was opened again while its flip was pending; the core presented,
+/// was refused, presented again at once, for ever, inside one batch of events, so neither the
+/// flip's completion nor SIGTERM was ever read.
+@Suite struct RefusedPresentTests {
+    @Test("the display opened again with its flip pending: one refusal, and the frame goes after the flip, not in a loop")
+    func refusedWhileFlipPending() {
+        let d = CoreFixtures.started(Config.watchlist(["A"])) { $0.refusesWhileFlipPending = true }
+        d.run(for: 3)
+        #expect(d.refusals.isEmpty)
+        // A banner: a frame goes out and its flip is pending (a 10 Hz display: for 0.1 s).
+        d.send(.control(id: 1, .message(text: "hello", seconds: 60)))
+        let presents = d.presents.count
+        #expect(presents > 0)
+        // The shell applies a turn and says the display opened again, as it does after a reload.
+        d.send(.displayOpened(d.display))
+        #expect(d.refusals.count == 1, "\(d.refusals.count) presents refused in one batch")
+        #expect(d.presents.count == presents)
+        // Asked again 50 ms later, before the 10 Hz display's flip completes (0.1 s after the
+        // banner's frame): refused once more, then waiting 0.1 s; the flip completes meanwhile
+        // and the frame goes out at once, the banner in it, copied whole.
+        d.run(for: 0.5)
+        #expect(d.refusals.map(\.time.mono) == [d.refusals[0].time.mono, d.refusals[0].time.mono + 0.05])
+        let after = d.presents.dropFirst(presents)
+        #expect(after.first?.value.banner == "hello" && after.first?.value.fullCopy == true)
+        #expect(d.logs.filter { $0.value.contains("a flip is pending") }.count == 2)
     }
 }
