@@ -11,8 +11,11 @@ struct Banner {
         case message(String, until: Double, alert: String?)
     }
     private(set) var state = State.none
-    /// A touchscreen is attached: the banner leaves the range selector free.
-    private(set) var aboveSelector = false
+    /// Where the band sits: along the foot, or just above the range selector when a touchscreen
+    /// is attached (a finger must still reach the selector).
+    enum Placement: Equatable { case foot, aboveSelector }
+    private(set) var placement = Placement.foot
+    var aboveSelector: Bool { placement == .aboveSelector }
 
     /// The words on the band, if any: a message goes first.
     var text: String? {
@@ -79,8 +82,9 @@ struct Banner {
 
     /// A touchscreen came or went; true when a banner shown moves with it.
     mutating func touchScreen(_ present: Bool) -> Bool {
-        guard present != aboveSelector else { return false }
-        aboveSelector = present
+        let wanted: Placement = present ? .aboveSelector : .foot
+        guard wanted != placement else { return false }
+        placement = wanted
         return state != .none
     }
 }

@@ -47,8 +47,6 @@ public final class KioskCore {
 
     // Watchlist
     var entries: [Entry] = []
-    /// True when nothing is configured: the built-in sample market is the watchlist.
-    var showingSample = false
     /// What is on screen; nil until a display gives it a size.
     public internal(set) var model: ScreenModel?
     var configProblems: [KioskProblem] = []
@@ -77,13 +75,9 @@ public final class KioskCore {
     }
 
     // Screen power
-    /// When the market note, the header's clock or the tiles change next: the power check wakes for
-    /// them too, since it is what looks at them (`decidePower`).
-    var clockDue: Double?
-    /// The power check's next wake-up: the decision's own or the clock's.
-    var powerDue: Double? { [power.decisionDue, clockDue].compactMap { $0 }.min() }
-    /// When the header's clock next shows another minute.
-    var clockNextChange: Int64?
+    /// The header's market note and staleness, and when the power check looks at them, the
+    /// header's clock and the tiles again (`decidePower`).
+    var header = HeaderNote()
 
     // Control socket
     /// The band along the foot: `ctl message`, else an alert's banner.
@@ -101,7 +95,7 @@ public final class KioskCore {
     /// When the portfolio's value line is worked out again (a held series or a rate came), and from when.
     var valueLine = ValueLineSchedule()
     /// The touch that woke the screen does nothing else until it lifts.
-    var ignoringWakingContact = false
+    var wakingTouch = WakingTouch()
 
 
     // Health and readiness
@@ -120,9 +114,6 @@ public final class KioskCore {
     /// The range asked for that the instrument could not draw, and the one shown instead.
     var gaveWay: (wanted: ChartRange, to: ChartRange)?
 
-    var stale = false
-    /// The market status line last shown (its state and "as of" go to the status file).
-    public internal(set) var marketNote: MarketNote?
     var now = KioskTime(mono: 0, wall: 0)
     var effects: [KioskEffect] = []
 

@@ -129,3 +129,44 @@ import Testing
         #expect(r17 && banner.state == .none)
     }
 }
+
+@Suite struct WakingTouchTests {
+    @Test func theContactThatWokeTheScreenIsSwallowedUntilTheNextBegins() {
+        var gate = WakingTouch()
+        let free = gate.admit(.tap(x: 1, y: 1), woke: false)
+        #expect(free)
+        // The first event of a contact wakes the screen: it and the rest of the contact do nothing.
+        let waking = gate.admit(.scrubBegan(x: 5, y: 5), woke: true)
+        let moved = gate.admit(.scrubMoved(x: 6, y: 5), woke: false)
+        let ended = gate.admit(.scrubEnded, woke: false)
+        let released = gate.admit(.tap(x: 6, y: 5), woke: false)
+        #expect(!waking && !moved && !ended && !released && gate.state == .swallowing)
+        // The next contact acts from its first event on.
+        let next = gate.admit(.scrubBegan(x: 9, y: 9), woke: false)
+        let then = gate.admit(.scrubMoved(x: 10, y: 9), woke: false)
+        #expect(next && then && gate.state == .open)
+    }
+}
+
+@Suite struct HeaderNoteTests {
+    @Test func theNoteAndTheClockWakeThePowerCheckAtTheEarlierOfTheirChanges() {
+        var h = HeaderNote()
+        #expect(h.marketNote == nil && !h.isStale && h.due == nil)
+        // A note that changes at wall 1,000,060 seen at wall 1,000,000, core 500: 60 s + 1 later.
+        var note = MarketNote(calendar: nil, zone: .utc, now: 1_000_000, fetch: nil, newest: nil, staleness: nil)
+        note.nextChange = 1_000_060
+        h.shown(note, stale: true, mono: 500, wall: 1_000_000)
+        #expect(h.due == 561 && h.isStale && h.marketNote == note)
+        // The header's clock turns its minute 20 s from now: earlier, it wins (no +1: the minute
+        // is shown from its first second).
+        h.clock(nextChange: 1_000_020, mono: 500, wall: 1_000_000)
+        #expect(h.due == 520 && h.clockNextChange == 1_000_020)
+        // A change less than a second away waits a second.
+        h.clock(nextChange: 1_000_000, mono: 510, wall: 1_000_000)
+        #expect(h.due == 511)
+        // The power check looked and sleeps till 600; the clock not set: no note, not stale.
+        h.looked(wakeAt: 600)
+        h.clockNotSet()
+        #expect(h.due == 600 && h.marketNote == nil && !h.isStale && h.state == .clockNotSet)
+    }
+}

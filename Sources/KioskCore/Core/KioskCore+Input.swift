@@ -29,17 +29,8 @@ extension KioskCore {
     func handle(_ gesture: Gesture, inputMicros: UInt64?) {
         guard let model else { return }
         round.touched(at: now.mono)
-        // The touch that wakes the screen does nothing else: it wakes on the contact's first event
-        // (scrubBegan), so the rest of that contact (its moves, its end, the tap or swipe it turns
-        // into on release) is ignored too, until the next contact begins.
-        if noteActivity() {
-            ignoringWakingContact = true
-            return
-        }
-        if ignoringWakingContact {
-            guard case .scrubBegan = gesture else { return }
-            ignoringWakingContact = false
-        }
+        // The touch that wakes the screen does nothing else (WakingTouch).
+        guard wakingTouch.admit(gesture, woke: noteActivity()) else { return }
         let t = frameTime()
         // A band on top moves the scene down: touches come in screen coordinates.
         let gesture = sceneGesture(gesture)

@@ -82,8 +82,7 @@ extension KioskCore {
         // without a battery clock boots at 1970 until NTP answers): no market state, "as of" or
         // staleness from it, they would be wrong.
         if let last = newest?.last?.time, now.wall < Double(last) - 36 * 3600 {
-            stale = false
-            marketNote = nil
+            header.clockNotSet()
             if model.statusNote != phrases.clockNotSet {
                 model.statusNote = phrases.clockNotSet
                 needs.insert(.picture)
@@ -94,7 +93,6 @@ extension KioskCore {
                                                    staleAfterSeconds: config.staleAfterSeconds, timeZone: market.timeZone,
                                                    phrases: phrases)
         else { return }
-        stale = staleness.isStale
         let fetch = entries[instrumentIndex % entries.count].fetch
         // The exchange's calendar says whether the market is open, daily file or not (files kept
         // fresh by cron or a broker export have no fetcher's status beside them). The portfolio
@@ -102,13 +100,9 @@ extension KioskCore {
         let calendar = entries[instrumentIndex % entries.count].isPortfolio ? nil : market.calendar
         let marketNote = MarketNote(calendar: calendar, zone: market.timeZone, now: Int64(now.wall.clampedToInt64),
                                     fetch: fetch, newest: newest, staleness: staleness, phrases: phrases, countdown: config.countdown)
-        self.marketNote = marketNote
         // A line that changes by itself (a problem that has lasted, the open) wakes the power
         // check, which refreshes it, even when the news came between two of its wake-ups.
-        if let change = marketNote.nextChange {
-            let due = now.mono + max(1, Double(change) - now.wall + 1)
-            if clockDue.map({ due < $0 }) ?? true { clockDue = due }
-        }
+        header.shown(marketNote, stale: staleness.isStale, mono: now.mono, wall: now.wall)
         let note = marketNote.text
         // An alert's banner is the band along the foot (as `ctl message`'s), over the picture, so
         // that someone walking past notices; the market line stays true meanwhile.
@@ -121,7 +115,10 @@ extension KioskCore {
 
     /// The header's clock (`[chart] clock`), and when it next changes (the power check wakes for it).
     func refreshClock() {
-        guard let model, config.clock != .off else { clockNextChange = nil; return }
+        guard let model, config.clock != .off else {
+            header.clock(nextChange: nil, mono: now.mono, wall: now.wall)
+            return
+        }
         // A board without a battery clock boots in 1970 until NTP answers: no time rather than a
         // wrong one (nor when the clock is more than 36 hours behind the newest price, as the note).
         let market = model.instrument.market
@@ -129,14 +126,10 @@ extension KioskCore {
         let set = now.wall >= HeaderClock.earliestPlausibleTime && !(newest.map { now.wall < Double($0) - 36 * 3600 } ?? false)
         let clock = HeaderClock(mode: config.clock, now: Int64(now.wall.clampedToInt64), localZone: localZone,
                                 exchangeZone: showingSample ? nil : market.timeZone, phrases: phrases, clockSet: set)
-        clockNextChange = clock.nextChange
         if model.clock != clock.text {
             model.clock = clock.text
             needs.insert(.picture)
         }
-        if let change = clock.nextChange {
-            let due = now.mono + max(1, Double(change) - now.wall)
-            if clockDue.map({ due < $0 }) ?? true { clockDue = due }
-        }
+        header.clock(nextChange: clock.nextChange, mono: now.mono, wall: now.wall)
     }
 }

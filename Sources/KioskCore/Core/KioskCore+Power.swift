@@ -19,8 +19,8 @@ extension KioskCore {
         refreshStatusNote()
         var sleep: Double?
         // The market status changes at the open, the lunch break and the close: wake up for it.
-        if let change = marketNote?.nextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall + 1)) }
-        if let change = clockNextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall)) }
+        if let change = header.marketNote?.nextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall + 1)) }
+        if let change = header.clockNextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall)) }
         // The tiles' staleness and market marks move with the clock too; a finger's every move
         // (the idle countdown) need not recompute twelve instruments, once a minute will do.
         if watchlist != nil || tapeOn {
@@ -29,7 +29,7 @@ extension KioskCore {
             }
             if let change = board.nextChange { sleep = min(sleep ?? .infinity, max(1, Double(change) - now.wall + 1)) }
         }
-        clockDue = sleep.map { now.mono + $0 }
+        header.looked(wakeAt: sleep.map { now.mono + $0 })
     }
 
     /// How the level is carried out: `backlight NAME` or `software` (the log and the status file).

@@ -55,7 +55,13 @@ extension KioskCore {
     /// When the burn-in offset next moves (the frames time it).
     var burnInDue: Double? { frames.burnInDue }
 
-    public var isStale: Bool { stale && model?.placeholder == nil && !showingSample }
+    /// The power check's next wake-up: the decision's own or the header's.
+    var powerDue: Double? { [power.decisionDue, header.due].compactMap { $0 }.min() }
+    /// True when nothing is configured: the built-in sample market is the watchlist.
+    var showingSample: Bool { entries.isEmpty }
+    /// The market status line last shown (its state and "as of" go to the status file).
+    public var marketNote: MarketNote? { header.marketNote }
+    public var isStale: Bool { header.isStale && model?.placeholder == nil && !showingSample }
 
     /// The entries that have a watchlist tile: all but the portfolio (the last entry when shown).
     var tileIndices: Range<Int> { 0..<(entries.last?.isPortfolio == true ? entries.count - 1 : entries.count) }

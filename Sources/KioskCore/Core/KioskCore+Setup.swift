@@ -60,7 +60,6 @@ extension KioskCore {
             entry.daily = entries.last { $0.isPortfolio }?.daily
             fresh.append(entry)
         }
-        showingSample = fresh.isEmpty
         entries = fresh
         rates = rates.filter { id, _ in config.fxPairs.contains { $0.id == id } }
         recomputePortfolio(logged: false)

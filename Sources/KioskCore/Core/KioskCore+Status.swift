@@ -37,8 +37,8 @@ extension KioskCore {
             s.dayChange = nil
         }
         if model?.placeholder == nil, !showingSample {
-            s.sessionState = marketNote?.state
-            s.asOf = marketNote?.asOf
+            s.sessionState = header.marketNote?.state
+            s.asOf = header.marketNote?.asOf
         }
         s.instrumentName = model?.instrument.name ?? (showingSample ? "\(SampleMarket.symbol) · \(SampleMarket.name)"
             : entries.isEmpty ? nil : entries[instrumentIndex % entries.count].spec.name ?? currentID)
@@ -48,7 +48,7 @@ extension KioskCore {
         // whatever the locale: scripts and monitoring match it (the screen's own words are `note`
         // and `waiting_for`).
         if let entry = showingSample || entries.isEmpty ? nil : entries[instrumentIndex % entries.count] {
-            s.problem = entry.zone == nil || !entry.hasData ? placeholderText(for: entry, phrases: .english) : marketNote?.problem
+            s.problem = entry.zone == nil || !entry.hasData ? placeholderText(for: entry, phrases: .english) : header.marketNote?.problem
         }
         s.stale = isStale
         s.display = displayStatus
