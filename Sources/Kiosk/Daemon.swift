@@ -308,23 +308,23 @@ package final class Daemon: KioskShell {
     // MARK: Events in, effects out
 
     func send(_ event: KioskEvent) {
-        guard !extras.isEmpty || Daemon.remembered(event) != nil else {
+        guard !extras.isEmpty || event.keptForLaterOutputs != nil else {
             if runner.send(event) { armTimer() }
             return
         }
-        if let key = Daemon.remembered(event) {
+        if let key = event.keptForLaterOutputs {
             switch event {
             case .series: lastSeries[key] = event
             case .dataProblems: lastDataProblems = event
             default: lastFetchStatus[key] = event
             }
         }
-        let fanned = Daemon.fansOut(event)
+        let fanned = event.reachesEveryOutput
         // The extras let go of the shared descriptor's master before the first output's VT is
         // released, or their retry would take the screen back from the other VT.
         if fanned, case .vtRelease = event { for extra in extras { extra.runner.send(event) } }
         let emptied = runner.send(event)
-        if fanned, !Daemon.isVTRelease(event) { for extra in extras { extra.runner.send(event) } }
+        if fanned, !event.isVTRelease { for extra in extras { extra.runner.send(event) } }
         if emptied {
             collectRoutedFlips()
             armTimer()
@@ -351,39 +351,6 @@ package final class Daemon: KioskShell {
         collectingFlips = true
         defer { collectingFlips = false }
         handleAllDisplayEvents()
-    }
-
-    /// Events every output's core hears: time, data, people, the screen's power by hand, SIGUSR1
-    /// (each output logs its `stats:` line, the others prefixed `[output NAME]`). The control
-    /// socket's requests other than power and messages drive the first output's chart.
-    static func fansOut(_ event: KioskEvent) -> Bool {
-        switch event {
-        case .start, .timer, .series, .fetchStatus, .dataProblems, .clockStepped, .presence, .key, .vtRelease, .vtAcquire,
-             .reloadRequested, .reloadRejected, .terminate, .statisticsRequested:
-            return true
-        case .control(_, let command):
-            switch command {
-            case .screen, .brightness, .message, .clearMessage: return true
-            default: return false
-            }
-        default:
-            return false
-        }
-    }
-
-    static func isVTRelease(_ event: KioskEvent) -> Bool {
-        if case .vtRelease = event { return true }
-        return false
-    }
-
-    /// The key an event is kept under for outputs started later (nil: not kept).
-    static func remembered(_ event: KioskEvent) -> String? {
-        switch event {
-        case .series(let id, let slot, _): return "\(id)\u{1F}\(slot)"
-        case .fetchStatus(let id, _): return id
-        case .dataProblems: return ""
-        default: return nil
-        }
     }
 
     func armTimer() {
