@@ -74,9 +74,29 @@ static inline void tb_transpose4(tb_u32x4 *a, tb_u32x4 *b, tb_u32x4 *c, tb_u32x4
 /// inside the source). A quarter turn goes in strips of 64 destination rows and 4x4 transposes:
 /// each source line is read once while it is in cache, each destination row written in runs.
 /// From a source out of cache (as a frame just drawn mostly is) a 1080p frame took 1.0-1.2 ms
-/// here this way (1.4-1.8 ms in strips of 32 and 16 rows; prefetching the next block's lines
-/// did not help), against 2-3 ms pixel by pixel in 32x32 tiles, and 0.4-0.5 ms for a plain
-/// streaming copy of the same bytes. No fence: tb_store_fence.
+/// here this way (1.4-1.8 ms in strips of 32 and 16 rows), against 2-3 ms pixel by pixel in
+/// 32x32 tiles, and 0.4-0.5 ms for a plain streaming copy of the same bytes. The loads wait for
+/// memory (a block's four rows are 7.5 kB apart, too far for the hardware to guess): asking for
+/// the lines 48 source rows ahead (three blocks) took the turn of a frame drawn 1 ms before from
+/// 0.7-1.0 to 0.55-0.64 ms in a C loop here (16 rows ahead, the next block: 0.8; from a source
+/// still in cache it changed nothing). No fence: tb_store_fence.
+/// How many source rows ahead of the block being turned tb_copy_turned asks for (see there).
+#define TB_TURN_PREFETCH_ROWS 48
+
+/// Asks for the lines of the strip's source columns (destination rows [sy, sEnd)) in the 16
+/// source rows that destination columns [tx, tx + 16) read, those before tx1 only.
+static inline void tb_prefetch_turned_rows(const uint32_t *src, ptrdiff_t ss, int turns, long cx, long cy,
+                                           long sy, long sEnd, long tx, long tx1) {
+    long end = tx + 16 < tx1 ? tx + 16 : tx1;
+    for (; tx < end; tx++) {
+        // The strip's first and last source pixel in that row, and every line between.
+        const uint32_t *first = turns == 1 ? src + (cy - tx) * ss + sy + cx : src + (tx + cy) * ss + (cx - sEnd + 1);
+        const char *p = (const char *)first, *last = (const char *)(first + (sEnd - sy - 1));
+        for (; p < last; p += 64) __builtin_prefetch(p);
+        __builtin_prefetch(last);
+    }
+}
+
 static inline void tb_copy_turned(uint32_t *dst, ptrdiff_t ds, long tx0, long ty0, long tx1, long ty1,
                                   const uint32_t *src, ptrdiff_t ss, int turns, long cx, long cy) {
     if (tx1 <= tx0 || ty1 <= ty0) return;
@@ -104,6 +124,7 @@ static inline void tb_copy_turned(uint32_t *dst, ptrdiff_t ds, long tx0, long ty
         for (long bx = tx0, bEnd; bx < bx1; bx = bEnd) {
             bEnd = bx + (bx == tx0 ? lead : 16);
             if (bEnd > bx1) bEnd = bx1;
+            tb_prefetch_turned_rows(src, ss, turns, cx, cy, sy, sEnd, bx + TB_TURN_PREFETCH_ROWS, tx1);
             // Four destination rows at a time get a whole 64-byte line each before the next four:
             // streaming stores to more lines at once than the CPU has write-combining buffers
             // for go out as partial lines. A 1080p turn took 6 ms when each of 16 rows got 16

@@ -41,8 +41,8 @@ enum BenchCommand {
         present) on the headless display (60 Hz, copying what it is given as scanout would), one
         render thread unless --threads: after --warmup frames (default 120), --frames N (default
         300) of --workload (default morph; scrub sweeps a finger across the settled chart). RESULT:
-        CPU per frame (user + system), the drawing's own CPU and the loop's ratio to it, minor page
-        faults, bytes copied to scanout, the drawn and copied fractions, the peak RSS (VmHWM), and
+        CPU per frame (user + system), the drawing's own CPU, the present's (the copy to scanout),
+        the rest, and the loop's ratio to the drawing, minor page faults, bytes copied to scanout, the drawn and copied fractions, the peak RSS (VmHWM), and
         with Tests/Bench/alloc-count.c preloaded the allocations per frame.
         """
 

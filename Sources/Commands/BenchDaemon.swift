@@ -73,6 +73,10 @@ enum BenchDaemon {
         var line = "RESULT engine=\(BenchCommand.engineName) mode=daemon workload=\(name) w=\(size.width) h=\(size.height) threads=\(threads)"
         line += " frames=\(f.frames) cpu_ms_per_frame=\(format(cpu, 4)) user_ms_per_frame=\(format(Double(f.userNanos) / 1e6 / n, 4))"
         line += " system_ms_per_frame=\(format(Double(f.systemNanos) / 1e6 / n, 4)) draw_ms_per_frame=\(format(draw, 4))"
+        // What the loop adds to the drawing: the copy towards scanout, and the rest (the core, the
+        // event loop and its system calls, the shell's bookkeeping).
+        let present = Double(f.presentNanos) / 1e6 / n
+        line += " present_ms_per_frame=\(format(present, 4)) rest_ms_per_frame=\(format(cpu - draw - present, 4))"
         line += " loop_to_draw_ratio=\(draw > 0 ? format(cpu / draw, 3) : "none")"
         line += " faults_per_frame=\(format(Double(f.minorFaults) / n, 2))"
         if let a = f.allocations {

@@ -10,8 +10,10 @@ package struct DaemonBenchFigures: Sendable {
     /// User and system CPU of the whole process.
     package var userNanos: UInt64 = 0
     package var systemNanos: UInt64 = 0
-    /// CPU of the drawing alone (the rasterizer's share of the same frames).
+    /// CPU of the drawing alone (the rasterizer's share of the same frames), and of the display's
+    /// present (the copy towards scanout) on the same thread.
     package var drawNanos: UInt64 = 0
+    package var presentNanos: UInt64 = 0
     package var minorFaults = 0
     /// nil without the preloaded counter (`Tests/Bench/alloc-count.c`).
     package var allocations: (calls: UInt64, bytes: UInt64)?
@@ -30,6 +32,7 @@ extension Daemon {
                                gesture: ((Int) -> Gesture?)? = nil) throws(Errno) -> DaemonBenchFigures? {
         try start()
         defer { _ = finish() }
+        screen.measuresCPU = true
         let deadline = MonotonicClock.now() &+ UInt64(timeout * 1e9)
         var sent = -1
         func run(until n: Int) throws(Errno) -> Bool {
@@ -54,6 +57,7 @@ extension Daemon {
         f.userNanos = cpu1.user &- cpu0.user
         f.systemNanos = cpu1.system &- cpu0.system
         f.drawNanos = after.drawCPUNanos &- before.drawCPUNanos
+        f.presentNanos = after.presentCPUNanos &- before.presentCPUNanos
         f.minorFaults = faults1 - faults0
         if let a = alloc0, let b = alloc1 { f.allocations = (b.calls &- a.calls, b.bytes &- a.bytes) }
         f.drawnPixels = after.drawnPixels - before.drawnPixels

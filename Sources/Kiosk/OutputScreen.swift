@@ -40,14 +40,20 @@ final class OutputScreen {
     /// daemon` reads it between two moments of a workload).
     struct FrameTally {
         var frames = 0
-        /// CPU time of the drawing alone (the scene and the tape, not the copies after it).
+        /// CPU time of the drawing alone (the scene and the tape, not the copies after it), and of
+        /// the display's present (its copy towards scanout), while `measuresCPU`.
         var drawCPUNanos: UInt64 = 0
+        var presentCPUNanos: UInt64 = 0
         /// Pixels of the picture that changed (drawn), and bytes the display copied towards scanout.
         var drawnPixels = 0
         var copiedBytes = 0
         var framePixels = 0
     }
     private(set) var tally = FrameTally()
+    /// Whether `present` reads the thread's CPU clock around the drawing and the copy (for
+    /// `bench --mode daemon`). Off in the daemon: each read is a system call (0.6 us here), two
+    /// or three a frame for figures only a benchmark reads.
+    var measuresCPU = false
     /// Turns the display offered but then refused (its test commit failed): copied from then on.
     private(set) var refusedTurns: Set<Int> = []
     /// The sysfs backlight that carries the level for the output in use (nil: software dimming),
@@ -135,7 +141,7 @@ final class OutputScreen {
     /// `.presentFailed`), and whether a settled frame is due as the preview.
     func present(_ plan: FramePlan, fonts: FontSet) -> (answer: KioskEvent, previewDue: Bool) {
         guard let d = display else { return (.presentFailed("no display"), false) }
-        let t0 = MonotonicClock.now(), cpu0 = ThreadCPUTime.now()
+        let t0 = MonotonicClock.now(), cpu0 = measuresCPU ? ThreadCPUTime.now() : 0
         do throws(DisplayError) {
             let frameBytes = d.width * d.height * 4
             if case .black = plan.scene {
@@ -143,10 +149,18 @@ final class OutputScreen {
                 let sideways = d.scanoutRotation % 2 == 1
                 let black = PixelBuffer(width: sideways ? d.height : d.width, height: sideways ? d.width : d.height, fill: 0xFF00_0000)
                 let bytes = try d.present(black, damage: black.bounds)
-                count(drawCPU: 0, drawn: black.width * black.height, copied: bytes, frame: black.width * black.height)
+                count(drawCPU: 0, presentCPU: measuresCPU ? ThreadCPUTime.now() &- cpu0 : 0, drawn: black.width * black.height,
+                      copied: bytes, frame: black.width * black.height)
                 return (.framePresented(FrameReport(copyNanos: MonotonicClock.now() - t0, copiedBytes: bytes, frameBytes: frameBytes)), false)
             }
-            renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold, aboveSelector: plan.bannerAboveSelector) }
+            // Made only when it changes: a tape's frames all pass here, nearly all without one.
+            let current = renderer.banner
+            let sameBanner = plan.banner.map { text in
+                current.map { $0.text == text && $0.aboveSelector == plan.bannerAboveSelector && $0.face === fonts.bold } ?? false
+            } ?? (current == nil)
+            if !sameBanner {
+                renderer.banner = plan.banner.map { Banner(text: $0, face: fonts.bold, aboveSelector: plan.bannerAboveSelector) }
+            }
             // The level: software dimming scales the colours as they are drawn (the core asks for
             // a whole redraw when the level changes).
             var redraw = plan.redraw
@@ -177,7 +191,9 @@ final class OutputScreen {
                 let composer = tapeComposer ?? TapeComposer(fonts: fonts)
                 tapeComposer = composer
                 let full = damage.contains(picture.bounds)
-                let content = info(of: d)
+                // The size the core lays out for (`info(of:)`'s), without building all of that every frame.
+                let m = margins(of: d)
+                let content = (width: max(1, d.width - 2 * m.x), height: max(1, d.height - 2 * m.y))
                 let screen = composer.compose(tape, span: tapeSpan, scene: canvas, sceneDamage: redraw ? (full ? [picture.bounds] : damage) : [],
                                               width: sideways ? content.height : content.width,
                                               height: sideways ? content.width : content.height,
@@ -186,7 +202,7 @@ final class OutputScreen {
                 source = screen.canvas
                 damage = plan.fullCopy ? [picture.bounds] : screen.damage
             }
-            let drawCPU = ThreadCPUTime.now() &- cpu0
+            let cpu1 = measuresCPU ? ThreadCPUTime.now() : 0
             let drawn = DamageRegion(damage, bounds: picture.bounds).area
             let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
@@ -212,7 +228,8 @@ final class OutputScreen {
             }
             let bytes = try d.present(picture, damage: damage, shift: turnedByDisplay ? shift : .zero, placement: placement)
             shown = (source, placement)
-            count(drawCPU: drawCPU, drawn: drawn, copied: bytes, frame: picture.width * picture.height)
+            count(drawCPU: cpu1 &- cpu0, presentCPU: measuresCPU ? ThreadCPUTime.now() &- cpu1 : 0, drawn: drawn, copied: bytes,
+                  frame: picture.width * picture.height)
             let answer = KioskEvent.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1,
                                                                copiedBytes: bytes, frameBytes: frameBytes))
             // Under a crawling tape every settled frame is new: the preview at most once a second.
@@ -224,9 +241,10 @@ final class OutputScreen {
         }
     }
 
-    private func count(drawCPU: UInt64, drawn: Int, copied: Int, frame: Int) {
+    private func count(drawCPU: UInt64, presentCPU: UInt64, drawn: Int, copied: Int, frame: Int) {
         tally.frames += 1
         tally.drawCPUNanos &+= drawCPU
+        tally.presentCPUNanos &+= presentCPU
         tally.drawnPixels += drawn
         tally.copiedBytes += copied
         tally.framePixels += frame
