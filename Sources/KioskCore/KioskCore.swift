@@ -10,6 +10,12 @@
 // log). It sleeps until `nextDeadline`. A test does the same with a manual clock and a fake
 // display, and watches a day of unattended running in milliseconds — the split swift-nio makes
 // between `SelectableEventLoop` and `EmbeddedEventLoop`.
+//
+// This file is the router: the one entry point, the deadline (the earliest of its machines'), and
+// what it holds. The decisions live in small value-type machines of one `State` enum each
+// (ScreenPowerMachine, FrameFlow, Round, DisplayLink, TileBoard, Banner, HeaderNote, WakingTouch,
+// ValueLineSchedule, Readiness, StatusSchedule), driven alone by their tests; what ties them to
+// the data and the scene is in `Core/`, an extension per concern.
 
 import Chart
 import Control
