@@ -112,13 +112,8 @@ public final class KioskCore {
 
     // Said on screen and in the status file
     var phrasesCache: (locale: String, phrases: Phrases)?
-    /// The configured ranges the instrument on screen can draw, in the selector and the cycle:
-    /// 1D needs intraday bars (from daily bars it is two closes, a ruler line) and every range two
-    /// points at least (one bar is a price, which the header shows). All of them when none can
-    /// (a placeholder, the sample), so the selector never empties.
-    public internal(set) var shownRanges: [ChartRange] = []
-    /// The range asked for that the instrument could not draw, and the one shown instead.
-    var gaveWay: (wanted: ChartRange, to: ChartRange)?
+    /// The range shown when the one asked for cannot be drawn, and the ranges that can.
+    var rangeChoice = RangeChoice()
 
     var now = KioskTime(mono: 0, wall: 0)
     var effects: [KioskEffect] = []

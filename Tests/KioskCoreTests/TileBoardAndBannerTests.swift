@@ -170,3 +170,27 @@ import Testing
         #expect(h.due == 600 && h.marketNote == nil && !h.isStale && h.state == .clockNotSet)
     }
 }
+
+@Suite struct RangeChoiceTests {
+    @Test func aRangeTheDataCannotDrawGivesWayToTheNextAndComesBackWithTheData() {
+        var c = RangeChoice()
+        let configured: [ChartRange] = [.oneDay, .fiveDays, .oneMonth, .oneYear]
+        // Daily bars only: 1D and 5D cannot be drawn; 1D gives way to the next drawable after it, 1M.
+        let daily: [ChartRange] = [.oneMonth, .oneYear]
+        let first = c.choose(asked: nil, current: nil, first: .oneDay, configured: configured, drawable: daily)
+        #expect(first == .oneMonth && c.state == .gaveWay(wanted: .oneDay, to: .oneMonth) && c.shown == daily)
+        // The minute bars come: back to 1D, as nothing else was chosen.
+        let back = c.choose(asked: nil, current: .oneMonth, first: .oneDay, configured: configured, drawable: configured)
+        #expect(back == .oneDay && c.state == .asked && c.shown == configured)
+        // Given way again, then someone picks 1Y: the data coming back does not take it away.
+        _ = c.choose(asked: .fiveDays, current: .oneDay, first: .oneDay, configured: configured, drawable: daily)
+        #expect(c.state == .gaveWay(wanted: .fiveDays, to: .oneMonth))
+        let kept = c.choose(asked: nil, current: .oneYear, first: .oneDay, configured: configured, drawable: configured)
+        #expect(kept == .oneYear && c.state == .asked)
+        // Nothing after the wanted one can be drawn: the first that can; none at all: the wanted one.
+        let wrap = c.choose(asked: .oneYear, current: nil, first: .oneDay, configured: configured, drawable: [.fiveDays])
+        #expect(wrap == .fiveDays)
+        let none = c.choose(asked: .oneYear, current: nil, first: .oneDay, configured: configured, drawable: [])
+        #expect(none == .oneYear && c.state == .gaveWay(wanted: .oneYear, to: .oneYear))
+    }
+}

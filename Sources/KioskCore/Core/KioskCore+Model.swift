@@ -30,19 +30,9 @@ extension KioskCore {
 
     func rebuildModel(range: ChartRange? = nil) {
         guard let info = displayInfo else { model = nil; return }
-        shownRanges = drawableRanges()
-        // A range the instrument cannot draw gives way to the next one it can, in the configured
-        // order, and comes back when the data does (minute bars read just after the daily ones),
-        // unless something else was chosen meanwhile.
-        var wanted = range ?? model?.range ?? firstRange
-        if range == nil, let gave = gaveWay, model?.range == gave.to { wanted = gave.wanted }
-        gaveWay = nil
-        if !shownRanges.contains(wanted) {
-            let after = config.ranges.drop { $0 != wanted }.first { shownRanges.contains($0) }
-            let instead = after ?? shownRanges.first ?? wanted
-            gaveWay = (wanted, instead)
-            wanted = instead
-        }
+        // A range the instrument cannot draw gives way to the next one it can (RangeChoice).
+        let wanted = rangeChoice.choose(asked: range, current: model?.range, first: firstRange, configured: config.ranges,
+                                        drawable: drawableRanges())
         let sideways = quarterTurns % 2 == 1
         let (w, h) = sceneSize(sideways ? (info.height, info.width) : (info.width, info.height))
         let palette = activePalette

@@ -55,6 +55,11 @@ extension KioskCore {
     /// When the burn-in offset next moves (the frames time it).
     var burnInDue: Double? { frames.burnInDue }
 
+    /// The configured ranges the instrument on screen can draw, in the selector and the cycle:
+    /// 1D needs intraday bars (from daily bars it is two closes, a ruler line) and every range two
+    /// points at least (one bar is a price, which the header shows). All of them when none can
+    /// (a placeholder, the sample), so the selector never empties.
+    public var shownRanges: [ChartRange] { rangeChoice.shown }
     /// The power check's next wake-up: the decision's own or the header's.
     var powerDue: Double? { [power.decisionDue, header.due].compactMap { $0 }.min() }
     /// True when nothing is configured: the built-in sample market is the watchlist.
