@@ -15,13 +15,37 @@ import Text
 import Glibc
 #endif
 
-// The daemon's outputs: opening the first display, the outputs after the first (each with its
-// own core, opened on the first display's card), hotplug, presenting and the touch layout.
+// The daemon's outputs: one `ShellOutput` per output the core drives (`[output]` sections, else
+// one). The first output's display is opened from the command line and the config; it gives the
+// card the others' connectors are opened on (one DRM master for all). Presenting, power and the
+// touch layout are the same code for every output.
+
+/// One output's devices: its screen (display and renderer), the display's poll registration,
+/// and the layout its touches map through.
+final class ShellOutput {
+    let screen: OutputScreen
+    var registration: EventLoop.Registration?
+    /// The panel's turn and the chart's size as the core last laid this output out.
+    var quarterTurns = 0
+    var chartSize: (width: Int, height: Int)?
+    /// The core's display lifecycle wants uevents for this output.
+    var wantsHotplug = false
+
+    init(screen: OutputScreen) { self.screen = screen }
+    var display: (any Display)? { screen.display }
+}
+
 extension Daemon {
     // MARK: Display
 
-    package func openDisplay() {
-        guard display == nil else { return }
+    /// Opens output `i`'s display: the first from the options and the config, the others on the
+    /// first's card. Answers the core with `.displayOpened` or `.displayUnavailable`.
+    package func openDisplay(output i: Int) {
+        guard outputs.indices.contains(i), outputs[i].display == nil else { return }
+        if i == 0 { openFirstDisplay() } else { openOnCard(i) }
+    }
+
+    func openFirstDisplay() {
         do {
             let d: any Display
             if let displayOpener { d = try displayOpener() } else {
@@ -34,15 +58,15 @@ extension Daemon {
             if d.needsVirtualTerminal, virtualTerminal == nil {
                 virtualTerminal = VirtualTerminal(log: { Log.info($0) })
             }
-            if let fd = d.pollDescriptor {
-                displayRegistration = try? loop.watch(fd) { [unowned self] _ in handleAllDisplayEvents() }
-            }
-            send(.displayOpened(info(of: d)))
-            startExtras()
+            watch(output: 0)
+            send(.displayOpened(info(of: d)), output: 0)
+            openCard()
+            // Outputs that asked before the card was open ask again now.
+            for i in outputs.indices.dropFirst() where outputs[i].display == nil { openOnCard(i) }
         } catch {
             // With no device at all the command line has said so already.
             let quiet = error.kind == .noDisplay && DisplayBackends.devicePaths().isEmpty
-            send(.displayUnavailable(message: quiet ? nil : "\(error)"))
+            send(.displayUnavailable(message: quiet ? nil : "\(error)"), output: 0)
         }
     }
 
@@ -54,25 +78,36 @@ extension Daemon {
         return nil
     }
 
-    func closeDisplay() {
-        stopExtras()
-        if let displayRegistration { loop.remove(displayRegistration); self.displayRegistration = nil }
-        display?.shutdown()
-        display = nil
+    func watch(output i: Int) {
+        guard let fd = outputs[i].display?.pollDescriptor else { return }
+        outputs[i].registration = try? loop.watch(fd) { [unowned self] _ in handleAllDisplayEvents() }
+    }
+
+    /// Closes output `i`'s display. The first output's takes the card, and with it the others'.
+    func closeDisplay(output i: Int) {
+        if i == 0 {
+            for j in outputs.indices.dropFirst() where outputs[j].display != nil {
+                closeDisplay(output: j)
+                send(.displayUnavailable(message: "[output \(config.effectiveOutputs[j].name)] its card was closed"), output: j)
+            }
+            card = nil
+        }
+        if let registration = outputs[i].registration { loop.remove(registration) }
+        outputs[i].registration = nil
+        outputs[i].display?.shutdown()
+        outputs[i].screen.display = nil
     }
 
     func info(of d: any Display) -> DisplayInfo { screen.info(of: d) }
 
-    func handleDisplayEvents() {
-        guard let d = display else { return }
-        for event in d.handleReadable() { send(Daemon.kioskEvent(event, info: info(of: d), clock: clock)) }
-    }
-
     /// Every output's events: outputs on one card share its descriptor, and whichever reads it
     /// routes each flip's completion to its own output, which must then hear of it too.
     func handleAllDisplayEvents() {
-        handleDisplayEvents()
-        for extra in extras { extra.handleDisplayEvents() }
+        for i in outputs.indices {
+            guard let d = outputs[i].display else { continue }
+            let screen = outputs[i].screen
+            for event in d.handleReadable() { send(Daemon.kioskEvent(event, info: screen.info(of: d), clock: clock), output: i) }
+        }
     }
 
     static func kioskEvent(_ event: DisplayEvent, info: @autoclosure () -> DisplayInfo, clock: ScaledClock) -> KioskEvent {
@@ -87,21 +122,16 @@ extension Daemon {
         }
     }
 
-    // MARK: Outputs after the first
+    // MARK: The card the outputs after the first are opened on
 
-    var clockForOutputs: ScaledClock { clock }
     /// The section index touches go to (tests).
-    var touchOutputIndex: Int { touchExtra?.index ?? 0 }
-    /// The cores of the outputs after the first (tests).
-    var extraCores: [KioskCore] { extras.map(\.runner.core) }
-    var fontSet: FontSet { fonts }
-    func removeFromLoop(_ registration: EventLoop.Registration) { loop.remove(registration) }
+    var touchOutputIndex: Int { touchOutput }
 
-    /// With two or more `[output]` sections and the first output's display open: surveys its
-    /// card, assigns the connectors, and starts a core for each further output, told the data so far.
-    func startExtras() {
+    /// With two or more outputs and the first output's display open: the card its connectors are
+    /// surveyed and opened on, and which connector drives which section.
+    func openCard() {
         let sections = config.effectiveOutputs
-        guard extras.isEmpty, sections.count > 1, let d = display else { return }
+        guard card == nil, sections.count > 1, let d = display else { return }
         // A simulated card calls its connectors what the sections call them.
         let names = sections.indices.map { i in
             if case .connector(let n) = sections[i].name { return n }
@@ -118,103 +148,89 @@ extension Daemon {
         } else {
             card = d.card(for: request)
         }
-        guard let card else {
+        guard card != nil else {
             Log.warning("display: [output] sections need a KMS card; \(d.presentMethod) shows the first section's scene only")
             return
         }
+        assignConnectors()
+    }
+
+    /// Which connector drives which section (the card's survey), and the spanning tape's offsets.
+    func assignConnectors() {
+        guard let card else { return }
         let survey = card.survey().map {
             OutputAssignment.Connector(name: $0.name, connected: $0.connected, modes: $0.modes, panelRotation: $0.panelQuarterTurns * 90)
         }
-        var plan = OutputAssignment(outputs: sections)
+        var plan = OutputAssignment(outputs: config.effectiveOutputs)
         _ = plan.update(survey)
         assignment = plan
         for line in plan.summary { Log.notice("display: output \(line)") }
         let (span, x0) = plan.spanOffsets(showsTape: config.showsTape)
-        if config.tapeSpan, let offset = span[0] { screen.tapeSpan = (offset, x0) }
-        for i in sections.indices.dropFirst() {
-            let core = KioskCore(setup: Daemon.setup(for: config, file: options.configPath ?? "", output: i), fonts: fonts,
-                                 watchdogInterval: nil, writesStatus: options.statusFile != nil, statusInterval: options.timeScale)
-            let extra = ExtraOutput(index: i, section: sections[i], core: core, daemon: self, now: { [clock] in clock.now() },
-                                    renderThreads: Daemon.renderThreads(for: config))
-            if config.tapeSpan, let offset = span[i] { extra.screen.tapeSpan = (offset, x0) }
-            extra.screen.safeArea = config.safeArea
-            extras.append(extra)
-            extra.runner.send(.start)
-            for event in lastSeries.values { extra.runner.send(event) }
-            for event in lastFetchStatus.values { extra.runner.send(event) }
-            if let lastDataProblems { extra.runner.send(lastDataProblems) }
-            if let lux = luxSent { extra.runner.send(.ambientLight(lux: lux)) }
+        for i in outputs.indices {
+            outputs[i].screen.tapeSpan = config.tapeSpan ? span[i].map { ($0, x0) } : nil
         }
-        armTimer()
     }
 
-    func stopExtras() {
-        for extra in extras {
-            extra.runner.send(.terminate)
-            extra.close()
-        }
-        extras = []
-    }
-
-    /// Opens the extra output's connector on the first output's card.
-    func openExtraDisplay(_ extra: ExtraOutput) {
-        guard extra.display == nil else { return }
-        let name = "[output \(extra.section.name)]"
+    /// Opens output `i`'s connector on the first output's card.
+    func openOnCard(_ i: Int) {
+        let name = "[output \(config.effectiveOutputs[i].name)]"
         guard let card else {
-            extra.send(.displayUnavailable(message: nil))
+            send(.displayUnavailable(message: nil), output: i)
             return
         }
         do {
-            let d = try card.open(connector: assignment?.states[extra.index].connector, log: { Log.notice("display: \(name) \($0)") })
-            extra.screen.display = d
-            if let fd = d.pollDescriptor {
-                extra.registration = try? loop.watch(fd) { [unowned self] _ in handleAllDisplayEvents() }
-            }
+            let d = try card.open(connector: assignment?.states[i].connector, log: { Log.notice("display: \(name) \($0)") })
+            outputs[i].screen.display = d
+            watch(output: i)
             if let report = d.connectorReport, report.connector == nil {
                 Log.notice("display: \(name) waits for a free connector to be plugged in")
             }
-            extra.send(.displayOpened(extra.screen.info(of: d)))
+            send(.displayOpened(outputs[i].screen.info(of: d)), output: i)
         } catch {
-            extra.send(.displayUnavailable(message: "\(name) \(error)"))
+            send(.displayUnavailable(message: "\(name) \(error)"), output: i)
         }
     }
 
-    /// Rewrites the status file with every output's state (an extra output's core saw a change).
-    func rewriteStatus() {
-        guard var write = lastStatusWrite else { return }
-        // The write's own time: an idle first output's status may be a minute old.
-        write.status.time = clock.now().wall
-        writeStatus(write)
+    /// The shell's outputs follow the configured sections: one per section, the first kept.
+    func resizeOutputs() {
+        let count = max(1, config.effectiveOutputs.count)
+        while outputs.count > count { closeDisplay(output: outputs.count - 1); outputs.removeLast() }
+        while outputs.count < count {
+            let section = config.effectiveOutputs[outputs.count]
+            let screen = OutputScreen(renderThreads: Daemon.renderThreads(for: config), logPrefix: "[output \(section.name)] ")
+            screen.safeArea = config.safeArea
+            outputs.append(ShellOutput(screen: screen))
+        }
     }
 
-    /// One line of the status file's `outputs` per section (empty without sections).
-    var outputStatus: [KioskStatus.Output] {
-        let sections = config.effectiveOutputs
-        guard !config.outputs.isEmpty else { return [] }
-        return sections.indices.map { i in
-            let extra = extras.first { $0.index == i }
-            let d: (any Display)? = i == 0 ? display : extra?.display
-            // What the output's core says of its display where the display cannot say more.
-            let coreState = i == 0 ? core.status().display : extra?.runner.core.status().display
-            guard let d, let report = d.connectorReport else {
-                // A simulated screen (headless): its core counts its flips; its connector is the survey's.
-                let stats = i == 0 ? core.stats : extra?.runner.core.stats
-                return KioskStatus.Output(name: sections[i].name.description, connector: d == nil ? nil : assignment?.states[i].connector,
-                                          mode: d.map { "\($0.width)x\($0.height)@\(Int($0.refreshHz.rounded()))" }, scene: sections[i].scene,
-                                          state: coreState == "presenting" ? "running" : coreState ?? "waiting: no display open",
-                                          flips: stats?.completedFlips ?? 0, missedVblanks: stats?.missedVblanks ?? 0)
+    /// One line of the status file's `outputs` per section (empty without sections): the core's,
+    /// with the connector and mode (and a KMS connector's own state and counts) the display reports.
+    func outputStatus(_ lines: [KioskStatus.Output]) -> [KioskStatus.Output] {
+        lines.enumerated().map { i, line in
+            var line = line
+            guard outputs.indices.contains(i), let d = outputs[i].display else { return line }
+            guard let report = d.connectorReport else {
+                // A simulated screen (headless): its connector is the survey's.
+                line.connector = assignment?.states[i].connector
+                line.mode = "\(d.width)x\(d.height)@\(Int(d.refreshHz.rounded()))"
+                return line
             }
             // A connector of another card by the name the survey gave it (cardN-NAME on a clash).
             let connector = card?.surveyName(of: d) ?? report.connector
-            return KioskStatus.Output(name: sections[i].name.description, connector: connector,
-                                      mode: connector == nil ? nil : report.mode, scene: sections[i].scene,
-                                      state: report.state, flips: report.flips, missedVblanks: report.missedVblanks)
+            line.connector = connector
+            line.mode = connector == nil ? nil : report.mode
+            line.state = report.state
+            line.flips = report.flips
+            line.missedVblanks = report.missedVblanks
+            return line
         }
     }
 
     /// No display device at all, or a framebuffer that yields to KMS: a udev monitor wakes us when
     /// a card or framebuffer appears or changes.
-    package func watchHotplug(_ on: Bool) {
+    package func watchHotplug(_ wanted: Bool, output i: Int) {
+        if outputs.indices.contains(i) { outputs[i].wantsHotplug = wanted }
+        let on = outputs.contains { $0.wantsHotplug }
         if !on {
             if let hotplugRegistration { loop.remove(hotplugRegistration) }
             hotplugRegistration = nil
@@ -242,10 +258,11 @@ extension Daemon {
         }
     }
 
-    package func present(_ plan: FramePlan) {
-        let (answer, previewDue) = screen.present(plan, fonts: fonts)
-        send(answer)
-        if previewDue, let preview = options.previewFile, let d = display { writePreview(d, to: preview, time: plan.time) }
+    package func present(_ plan: FramePlan, output i: Int) {
+        let (answer, previewDue) = outputs[i].screen.present(plan, fonts: fonts)
+        send(answer, output: i)
+        // The preview is the first output's picture (`--preview`, what `render --config` draws).
+        if i == 0, previewDue, let preview = options.previewFile, let d = display { writePreview(d, to: preview, time: plan.time) }
     }
 
     /// The preview file is replaced whole (PNG.write renames a finished file over it): a reader
@@ -266,44 +283,41 @@ extension Daemon {
     /// The preview's tEXt keyword for its frame's moment (monotonic seconds, as `render --at` takes them).
     package static let previewTimeKey = "tickerboard-time"
 
-    func applyLayout() {
-        guard chartSize != nil, let d = display else { return }
-        // Offered but refused: the core plans copies (a new model, full frames).
-        if screen.applyTurn(quarterTurns) { send(.displayOpened(info(of: d))) }
-        applyTouchLayout()
+    /// Output `i`'s turn, offered to its display (refused: the core plans copies), and the touch
+    /// layout when the touchscreen is on it.
+    func applyLayout(output i: Int) {
+        guard outputs[i].chartSize != nil, let d = outputs[i].display else { return }
+        if outputs[i].screen.applyTurn(outputs[i].quarterTurns) { send(.displayOpened(outputs[i].screen.info(of: d)), output: i) }
+        if i == touchOutput { applyTouchLayout() }
     }
 
     /// Maps touches onto the output the touchscreen is on, in its layout, and recognises gestures
     /// in its chart's frame.
     func applyTouchLayout() {
-        let extra = touchExtra
-        let d = extra?.display ?? (extra == nil ? display : nil)
-        let turns = extra?.quarterTurns ?? quarterTurns
-        guard let size = extra == nil ? chartSize : extra?.chartSize, let d else { return }
-        let margins = (extra?.screen ?? screen).margins(of: d)
-        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: turns, marginX: margins.x, marginY: margins.y)
+        let target = outputs[touchOutput]
+        guard let size = target.chartSize, let d = target.display else { return }
+        let margins = target.screen.margins(of: d)
+        input?.mapping = TouchMapping(panelWidth: d.width, panelHeight: d.height, quarterTurns: target.quarterTurns,
+                                      marginX: margins.x, marginY: margins.y)
         gestures.resize(width: Double(size.width), height: Double(size.height))
-        let name = extra.map { "[output \($0.section.name)]" } ?? (extras.isEmpty ? nil : "the first output")
+        let name = outputs.count == 1 ? nil : touchOutput == 0 ? "the first output" : "[output \(config.effectiveOutputs[touchOutput].name)]"
         if let name, name != touchOutputLogged {
             touchOutputLogged = name
             Log.notice("input: touch works \(name)")
         }
     }
 
-    /// The output after the first that the touchscreen is on (nil: the first): `[input] output`,
-    /// else a touch device's udev WL_OUTPUT, by section name or by the connector driving it.
-    var touchExtra: ExtraOutput? {
-        guard !extras.isEmpty else { return nil }
+    /// The output the touchscreen is on: `[input] output`, else a touch device's udev WL_OUTPUT,
+    /// by section name or by the connector driving it; else the first.
+    var touchOutput: Int {
+        guard outputs.count > 1 else { return 0 }
         let tagged = input?.devices.first { $0.capabilities.contains(.touch) && $0.outputName != nil }?.outputName
-        guard let wanted = config.inputOutput ?? tagged.flatMap(OutputConfig.Name.init) else { return nil }
-        return extras.first { extra in
-            if extra.section.name.same(as: wanted) { return true }
-            guard let connector = extra.display?.connectorReport?.connector else { return false }
+        guard let wanted = config.inputOutput ?? tagged.flatMap(OutputConfig.Name.init) else { return 0 }
+        let sections = config.effectiveOutputs
+        return outputs.indices.first { i in
+            if sections.indices.contains(i), sections[i].name.same(as: wanted) { return true }
+            guard let connector = outputs[i].display?.connectorReport?.connector else { return false }
             return wanted.same(as: .connector(connector))
-        }
-    }
-
-    func extraLayoutChanged(_ extra: ExtraOutput) {
-        if extra === touchExtra { applyTouchLayout() }
+        } ?? 0
     }
 }

@@ -31,7 +31,7 @@ extension Daemon {
                                            calibration: calibration, log: { Log.notice($0) })
             input = devices
             inputRegistration = try loop.watch(devices.pollDescriptor) { [unowned self] _ in handleInput() }
-            applyLayout()
+            applyTouchLayout()
             // Devices present at start queue their events without making the descriptor readable.
             handleInput()
         } catch {
@@ -43,7 +43,7 @@ extension Daemon {
     func noteTouchScreen(_ id: Int, present: Bool) {
         let before = !touchScreens.isEmpty
         if present { touchScreens.insert(id) } else { touchScreens.remove(id) }
-        if before != !touchScreens.isEmpty { send(.touchScreen(present: !touchScreens.isEmpty)) }
+        if before != !touchScreens.isEmpty { send(.touchScreen(present: !touchScreens.isEmpty), output: touchOutput) }
     }
 
     func handleInput() {
@@ -64,12 +64,8 @@ extension Daemon {
             }
             var recognized: [Gesture] = []
             gestures.process(event) { recognized.append($0) }
-            let target = touchExtra
-            for gesture in recognized {
-                if let target { send(.gesture(gesture, inputMicros: event.time), to: target) } else {
-                    send(.gesture(gesture, inputMicros: event.time))
-                }
-            }
+            let target = touchOutput
+            for gesture in recognized { send(.gesture(gesture, inputMicros: event.time), output: target) }
         }
     }
 
@@ -154,26 +150,26 @@ extension Daemon {
         let oldCEC = config.cec
         let oldLightSensor = config.lightSensor
         let oldOutputs = config.effectiveOutputs
+        let oldTapeSpan = config.tapeSpan
         config = Daemon.effective(outcome.config, options)
-        screen.renderer.renderThreads = Daemon.renderThreads(for: config)
         let oldSafeArea = screen.safeArea
-        screen.safeArea = config.safeArea
-        for extra in extras { extra.screen.safeArea = config.safeArea }
+        for output in outputs {
+            output.screen.renderer.renderThreads = Daemon.renderThreads(for: config)
+            output.screen.safeArea = config.safeArea
+        }
+        let outputsChanged = config.effectiveOutputs.map(\.name) != oldOutputs.map(\.name)
+        if outputsChanged {
+            // Outputs added, removed or renamed: the core starts them again (`.reopenDisplay`), on
+            // connectors surveyed again.
+            resizeOutputs()
+            assignConnectors()
+        } else if config.tapeSpan != oldTapeSpan {
+            assignConnectors()
+        }
         send(.configure(Daemon.setup(for: config, file: configPath)))
         // Another safe area is another size for the core to lay out (as a new mode would be).
         if config.safeArea != oldSafeArea {
-            if let d = display { send(.displayOpened(info(of: d))) }
-            for extra in extras { if let d = extra.screen.display { extra.send(.displayOpened(extra.screen.info(of: d))) } }
-        }
-        if config.effectiveOutputs.map(\.name) != oldOutputs.map(\.name) || config.tapeSpan != (screen.tapeSpan != nil) {
-            // Outputs added, removed or renamed: the extras start again on the new sections.
-            stopExtras()
-            screen.tapeSpan = nil
-            startExtras()
-        } else {
-            for extra in extras {
-                extra.runner.send(.configure(Daemon.setup(for: config, file: configPath, output: extra.index)))
-            }
+            for i in outputs.indices { if let d = outputs[i].display { send(.displayOpened(outputs[i].screen.info(of: d)), output: i) } }
         }
         if config.cec != oldCEC { startCEC() }
         if config.lightSensor != oldLightSensor { startLightSensor() }
@@ -233,13 +229,12 @@ extension Daemon {
         status.rssKB = ProcessResources.residentKB()
         status.peakRSSKB = ProcessResources.peakKB()
         status.openFDs = ProcessResources.openDescriptors()
-        status.outputs = outputStatus
+        status.outputs = outputStatus(coreStatus.outputs)
         status.version = TickerboardVersion.string
         return status
     }
 
     package func writeStatus(_ write: StatusWrite) {
-        lastStatusWrite = write
         guard let path = options.statusFile else { return }
         let status = completed(write.status)
         do { try AtomicFile.write(Array(status.json.utf8), to: path) } catch {

@@ -64,13 +64,15 @@ package final class Daemon: KioskShell {
     var card: (any DisplayCard)?
     let clock: ScaledClock
     var timer: EventLoop.Registration?
-    /// The first output's screen (the only one without `[output]` sections).
-    let screen: OutputScreen
+    /// One per output the core drives (`[output]` sections, else one).
+    var outputs: [ShellOutput]
+    /// The first output's screen: its display gives the card the others are opened on; the
+    /// preview file, `ctl screenshot` and the TV's CEC link are its.
+    var screen: OutputScreen { outputs[0].screen }
     var display: (any Display)? {
         get { screen.display }
         set { screen.display = newValue }
     }
-    var displayRegistration: EventLoop.Registration?
     var hotplugMonitor: UEventMonitor?
     var hotplugRegistration: EventLoop.Registration?
     var input: InputDevices?
@@ -93,28 +95,13 @@ package final class Daemon: KioskShell {
     var statistics = ""
 
     var virtualTerminal: VirtualTerminal?
-    /// The panel's turn as the core last said (`.layoutChanged`): touch maps through it.
-    var quarterTurns = 0
-    /// The chart's size as the core last laid it out: gestures are recognised in its frame.
-    var chartSize: (width: Int, height: Int)?
     var exitStatus: Int32 = 0
     /// The touch output last announced in the log.
     var touchOutputLogged: String?
     /// The alert states last written to `alertStateFile`.
     var savedAlerts: [String: AlertState] = [:]
-    /// The outputs after the first (`[output]` sections), each with its own core; started once the
-    /// first output's KMS card is open, on its descriptor.
-    var extras: [ExtraOutput] = []
     /// Which connector drives which section, from the survey when the card was opened.
     var assignment: OutputAssignment?
-    /// The newest series and fetch status of each instrument: what an output started later (its
-    /// card opened after a hotplug) is told at once.
-    var lastSeries: [String: KioskEvent] = [:]
-    var lastFetchStatus: [String: KioskEvent] = [:]
-    /// The complete set of data problems as last given (each `.dataProblems` replaces it).
-    var lastDataProblems: KioskEvent?
-    /// The first output's core's status as last written (the extras' cores rewrite the file with it).
-    var lastStatusWrite: StatusWrite?
     /// systemd heard READY=1 (the core said so once): a long load no longer extends the start timeout.
     var toldReady = false
 
@@ -124,8 +111,9 @@ package final class Daemon: KioskShell {
         self.options = options
         self.fonts = fonts
         loop = try EventLoop()
-        screen = OutputScreen(renderThreads: Daemon.renderThreads(for: self.config))
-        screen.safeArea = self.config.safeArea
+        let first = OutputScreen(renderThreads: Daemon.renderThreads(for: self.config))
+        first.safeArea = self.config.safeArea
+        outputs = [ShellOutput(screen: first)]
         clock = ScaledClock(scale: options.timeScale)
         let watchdog = SystemdNotify.watchdogPingInterval.map { Double($0.wholeNanoseconds) / 1e9 * options.timeScale }
         var setup = Daemon.setup(for: self.config, file: options.configPath ?? "")
@@ -140,6 +128,7 @@ package final class Daemon: KioskShell {
         displayOpener = openDisplay
         extraDisplayOpener = openExtraDisplay
         runner.shell = self
+        resizeOutputs()
     }
 
     /// A simulated display has no input devices of its own: the seat belongs to whatever else runs.
@@ -159,11 +148,9 @@ package final class Daemon: KioskShell {
     }
 
     /// What the config names on disk, read now: exchange and local time zones.
-    /// `output`: which `[output]` section's core it is for (its scene in the single-screen keys).
-    package static func setup(for config: Config, file: String, output: Int = 0) -> KioskSetup {
+    package static func setup(for config: Config, file: String) -> KioskSetup {
         let (zones, problems) = DataCheck.zones(for: config, file: file)
-        return KioskSetup(config: config.forOutput(output), zones: zones, localZone: ScreenPower.systemTimeZone(),
-                          problems: output == 0 ? problems : [], configFile: file)
+        return KioskSetup(config: config, zones: zones, localZone: ScreenPower.systemTimeZone(), problems: problems, configFile: file)
     }
 
     package func run() -> Int32 {
@@ -213,7 +200,6 @@ package final class Daemon: KioskShell {
         switch config.lightSensor {
         case .off:
             send(.ambientLight(lux: nil))
-            for extra in extras { extra.runner.send(.ambientLight(lux: nil)) }
             return
         case .auto: path = nil
         case .path(let p): path = p
@@ -245,7 +231,6 @@ package final class Daemon: KioskShell {
         }
         luxSent = .some(lux)
         send(.ambientLight(lux: lux))
-        for extra in extras { extra.runner.send(.ambientLight(lux: lux)) }
     }
 
     /// The control socket: the one systemd passed (socket activation), else `--control PATH`.
@@ -297,8 +282,7 @@ package final class Daemon: KioskShell {
     func finish() -> Int32 {
         control?.shutdown()
         control = nil
-        stopExtras()
-        display?.shutdown()
+        for i in outputs.indices.reversed() { closeDisplay(output: i) }
         virtualTerminal?.restore()
         input = nil
         Log.notice("run: exiting; \(statistics)\(resourceLine)")
@@ -307,33 +291,9 @@ package final class Daemon: KioskShell {
 
     // MARK: Events in, effects out
 
-    func send(_ event: KioskEvent) {
-        guard !extras.isEmpty || event.keptForLaterOutputs != nil else {
-            if runner.send(event) { armTimer() }
-            return
-        }
-        if let key = event.keptForLaterOutputs {
-            switch event {
-            case .series: lastSeries[key] = event
-            case .dataProblems: lastDataProblems = event
-            default: lastFetchStatus[key] = event
-            }
-        }
-        let fanned = event.reachesEveryOutput
-        // The extras let go of the shared descriptor's master before the first output's VT is
-        // released, or their retry would take the screen back from the other VT.
-        if fanned, case .vtRelease = event { for extra in extras { extra.runner.send(event) } }
-        let emptied = runner.send(event)
-        if fanned, !event.isVTRelease { for extra in extras { extra.runner.send(event) } }
-        if emptied {
-            collectRoutedFlips()
-            armTimer()
-        }
-    }
-
-    /// An event for one output's core (its display's flips and changes, its frames' reports).
-    func send(_ event: KioskEvent, to extra: ExtraOutput) {
-        if extra.runner.send(event) {
+    /// Hands the core an event; `output` is the output a screen's own event comes from.
+    func send(_ event: KioskEvent, output: Int = 0) {
+        if runner.send(event, output: output) {
             collectRoutedFlips()
             armTimer()
         }
@@ -345,9 +305,8 @@ package final class Daemon: KioskShell {
     /// shared descriptor and may have taken another output's completion with it: nothing wakes
     /// the loop for that one, so after every batch of events the outputs are asked.
     func collectRoutedFlips() {
-        guard !extras.isEmpty, !collectingFlips else { return }
-        let displays: [(any Display)?] = [display] + extras.map(\.display)
-        guard displays.contains(where: { $0?.hasRoutedFlips ?? false }) else { return }
+        guard outputs.count > 1, !collectingFlips else { return }
+        guard outputs.contains(where: { $0.display?.hasRoutedFlips ?? false }) else { return }
         collectingFlips = true
         defer { collectingFlips = false }
         handleAllDisplayEvents()
@@ -355,18 +314,17 @@ package final class Daemon: KioskShell {
 
     func armTimer() {
         guard let timer else { return }
-        let deadlines = [core.nextDeadline] + extras.map { $0.runner.core.nextDeadline }
-        guard let deadline = deadlines.compactMap({ $0 }).min() else { try? loop.disarm(timer); return }
+        guard let deadline = core.nextDeadline else { try? loop.disarm(timer); return }
         let delay = max(0.000_1, clock.realSeconds(until: deadline))
         try? loop.rearm(timer, after: .nanoseconds(Int64(min(delay, 86_400) * 1e9)))
     }
 
     // MARK: KioskShell: the core's effects, carried out
 
-    package func setPowered(_ on: Bool) {
-        guard let display else { return }
+    package func setPowered(_ on: Bool, output i: Int) {
+        guard let display = outputs[i].display else { return }
         let applied = display.setPowered(on)
-        if !on { send(.screenOffApplied(dpms: applied)) }
+        if !on { send(.screenOffApplied(dpms: applied), output: i) }
     }
 
     package func cec(_ request: CECRequest) { cecLink?.perform(request) }
@@ -381,7 +339,7 @@ package final class Daemon: KioskShell {
     package func stopping(statistics: String) {
         self.statistics = statistics
         // The console after us should not inherit a dimmed panel.
-        if screen.backlight != nil { _ = screen.applyBacklight(1) }
+        for output in outputs where output.screen.backlight != nil { _ = output.screen.applyBacklight(1) }
         tellSystemd(.stopping(statistics: statistics))
     }
 
@@ -389,27 +347,36 @@ package final class Daemon: KioskShell {
         if let message = effect.systemdMessage { notify(message) }
     }
 
-    package func log(_ priority: Log.Priority, _ text: String) { Log.write(priority, text) }
-
-    package func reopenDisplay() {
-        closeDisplay()
-        openDisplay()
+    /// The first output's lines read as a single screen's; the others' name their section.
+    package func log(_ priority: Log.Priority, _ text: String, output: Int?) {
+        let sections = config.effectiveOutputs
+        guard let i = output, i > 0, sections.indices.contains(i) else { return Log.write(priority, text) }
+        Log.write(priority, "[output \(sections[i].name)] " + text)
     }
 
-    package func releaseDisplay() {
-        display?.suspend()
-        virtualTerminal?.allowRelease()
+    package func reopenDisplay(output i: Int) {
+        guard outputs.indices.contains(i) else { return }
+        closeDisplay(output: i)
+        openDisplay(output: i)
     }
 
-    package func acquireDisplay() {
-        virtualTerminal?.acknowledgeAcquire()
-        display?.resume()
+    /// Each output lets its display go, then (nil) the VT is let go: an output still holding the
+    /// shared master would take the screen back from the other VT.
+    package func releaseDisplay(output: Int?) {
+        guard let i = output else { return virtualTerminal?.allowRelease() ?? () }
+        if outputs.indices.contains(i) { outputs[i].display?.suspend() }
     }
 
-    package func layoutChanged(quarterTurns turns: Int, width: Int, height: Int) {
-        quarterTurns = turns
-        chartSize = (width, height)
-        applyLayout()
+    package func acquireDisplay(output: Int?) {
+        guard let i = output else { return virtualTerminal?.acknowledgeAcquire() ?? () }
+        if outputs.indices.contains(i) { outputs[i].display?.resume() }
+    }
+
+    package func layoutChanged(output i: Int, quarterTurns turns: Int, width: Int, height: Int) {
+        guard outputs.indices.contains(i) else { return }
+        outputs[i].quarterTurns = turns
+        outputs[i].chartSize = (width, height)
+        applyLayout(output: i)
     }
 
     package func exit(status: Int32) {

@@ -79,9 +79,12 @@ package final class StillFrame: KioskShell {
     private var pendingFlip: (due: Double, sequence: UInt64)?
     private var sequence: UInt64 = 0
     private var messages: [String] = []
+    /// The output drawn (the core plans every output's frames; the others have no display here).
+    private let output: Int
 
-    private init(setup: KioskSetup, fonts: FontSet, info mode: DisplayInfo, now: KioskTime) {
+    private init(setup: KioskSetup, output: Int, fonts: FontSet, info mode: DisplayInfo, now: KioskTime) {
         time = now
+        self.output = output
         self.fonts = fonts
         screen = OutputScreen(renderThreads: Daemon.renderThreads(for: setup.config))
         screen.safeArea = setup.config.safeArea
@@ -108,7 +111,7 @@ package final class StillFrame: KioskShell {
         let shown = config.forOutput(request.output)
         let mode = request.size ?? config.mode.map { ($0.width, $0.height) } ?? (1920, 1080)
         let info = DisplayInfo(width: mode.0, height: mode.1, refreshHz: 60)
-        let setup = Daemon.setup(for: config, file: request.configPath, output: request.output)
+        let setup = Daemon.setup(for: config, file: request.configPath)
         let at = shown.tapePosition == .off ? nil : request.at ?? 0
         // The core starts `lead` seconds before `at`, so that its picture has settled by then (a
         // draw-in, a fade) and nothing else is due yet (a cycle's next step); the frame at `at`
@@ -116,7 +119,7 @@ package final class StillFrame: KioskShell {
         // settles early but meets a timer before `at` from just before `at`.
         var lead = 3.0, tight = false
         while true {
-            let still = StillFrame(setup: setup, fonts: fonts, info: info,
+            let still = StillFrame(setup: setup, output: request.output, fonts: fonts, info: info,
                                    now: KioskTime(mono: at.map { $0 - lead } ?? 1000, wall: request.now))
             still.messages = issues.map { "config: \($0)" }
             if case .retry(let settledAfter) = still.run(config: config, request: request, at: at), lead < 60 {
@@ -220,12 +223,13 @@ package final class StillFrame: KioskShell {
         time = KioskTime(mono: mono, wall: time.wall + (mono - time.mono))
     }
 
-    private func send(_ event: KioskEvent) { runner.send(event) }
+    /// Every event is the drawn output's (those every output hears ignore it).
+    private func send(_ event: KioskEvent) { runner.send(event, output: output) }
 
 
     // MARK: KioskShell
 
-    package func present(_ plan: FramePlan) {
+    package func present(_ plan: FramePlan, output: Int) {
         let (answer, _) = screen.present(plan, fonts: fonts)
         picture = display.screen
         shown = plan
@@ -235,21 +239,23 @@ package final class StillFrame: KioskShell {
         send(answer)
     }
 
-    package func openDisplay() { send(.displayOpened(info)) }
-    package func reopenDisplay() { openDisplay() }
-    package func log(_ priority: Log.Priority, _ text: String) {
+    package func openDisplay(output: Int) {
+        if output == self.output { send(.displayOpened(info)) } else { runner.send(.displayUnavailable(message: nil), output: output) }
+    }
+    package func reopenDisplay(output: Int) { openDisplay(output: output) }
+    package func log(_ priority: Log.Priority, _ text: String, output: Int?) {
         if priority.rawValue <= Log.Priority.warning.rawValue { messages.append(text) }
     }
-    package func setPowered(_ on: Bool) { if !on { send(.screenOffApplied(dpms: true)) } }
+    package func setPowered(_ on: Bool, output: Int) { if !on { send(.screenOffApplied(dpms: true)) } }
     package func ready(status: String?) {}
     package func watchdogPing() {}
     package func reloading() {}
     package func stopping(statistics: String) {}
-    package func watchHotplug(_ on: Bool) {}
+    package func watchHotplug(_ on: Bool, output: Int) {}
     package func openInput() {}
-    package func releaseDisplay() {}
-    package func acquireDisplay() {}
-    package func layoutChanged(quarterTurns: Int, width: Int, height: Int) {}
+    package func releaseDisplay(output: Int?) {}
+    package func acquireDisplay(output: Int?) {}
+    package func layoutChanged(output: Int, quarterTurns: Int, width: Int, height: Int) {}
     package func writeStatus(_ write: StatusWrite) {}
     package func exit(status: Int32) {}
     package func cec(_ request: CECRequest) {}

@@ -12,7 +12,9 @@
 // between `SelectableEventLoop` and `EmbeddedEventLoop`.
 //
 // This file is the router: the one entry point, the deadline (the earliest of its machines'), and
-// what it holds. The decisions live in small value-type machines of one `State` enum each
+// what it holds: the process's part once (data, alerts, readiness, status, CEC) and a `Screen` per
+// output (`Screen.swift`); an event runs for the output it comes from, or for each
+// (`reachesEveryOutput`), and every effect names its output (`RoutedEffect`). The decisions live in small value-type machines of one `State` enum each
 // (ScreenPowerMachine, FrameFlow, Round, DisplayLink, TileBoard, Banner, HeaderNote, WakingTouch,
 // ValueLineSchedule, Readiness, StatusSchedule), driven alone by their tests; what ties them to
 // the data and the scene is in `Core/`, an extension per concern.
@@ -39,117 +41,154 @@ public final class KioskCore {
 
     /// The portfolio screen's id: `ctl show portfolio`, the status file's instrument.
     public static let portfolioID = "portfolio"
+
+    // The process's part: once per daemon, whatever the outputs.
+
+    /// The configuration as given (each output's is `Config.forOutput` of it).
+    var setup: KioskSetup
+    var configFile: String { setup.configFile }
+    var localZone: ExchangeTimeZone { setup.localZone }
+    let fonts: FontSet
+    /// The instruments and what is known of their data.
+    var entries: [Entry] = []
     /// The `[fx PAIR]` daily series by pair id (USDEUR), for the portfolio's value.
     var rates: [String: PriceSeries] = [:]
-
-    // Configuration
-    public internal(set) var config: Config
-    var configFile = ""
-    var localZone: ExchangeTimeZone
-    /// The screen's power, level and palette.
-    var power: ScreenPowerMachine
-    var cec: CECPower
-    let fonts: FontSet
-
-    // Watchlist
-    var entries: [Entry] = []
-    /// What is on screen; nil until a display gives it a size.
-    public internal(set) var model: ScreenModel?
     var configProblems: [KioskProblem] = []
     var dataProblems: [String: String] = [:]
-
-    // The watchlist overview (`[chart] watchlist`)
-    /// A tile per instrument, kept up to date while `watchlist` is on; nil when off or without a display.
-    public internal(set) var watchlist: WatchlistScene?
-    /// The tiles' and the tape's order, the tape's words and when the tiles look at the clock.
-    var board = TileBoard()
-
-    // Display and frames
-    /// The display: none, waiting for its output, presenting, away, another master's.
-    var link = DisplayLink()
-    /// The frames and their flips, what they are counted by, and the burn-in shift that moves them.
-    var frames: FrameFlow
-    /// What the next frame owes, and the first input it answers: the frames keep them, and these
-    /// two keep their old names because the core adds to them wherever the picture changes.
-    var needs: FrameFlow.Needs {
-        get { frames.needs }
-        set { frames.needs = newValue }
-    }
-    var pendingInputMicros: UInt64? {
-        get { frames.pendingInputMicros }
-        set { frames.pendingInputMicros = newValue }
-    }
-
-    // Screen power
-    /// The header's market note and staleness, and when the power check looks at them, the
-    /// header's clock and the tiles again (`decidePower`).
-    var header = HeaderNote()
-
-    // Control socket
-    /// The band along the foot: `ctl message`, else an alert's banner.
-    var banner = Banner()
-
-    // Cycling
-    /// What the unattended show puts up next and when; touches and requests hold it.
-    var round: Round
-
-    // Alerts (`[alert NAME]`)
     /// Each alert's state by name: the shell keeps it across restarts (`KioskSetup.alertStates`).
     public internal(set) var alertStates: [String: AlertState] = [:]
     /// The next judgement of the alerts without new data (stale alerts, a banner's end).
     var alertDue: Double?
     /// When the portfolio's value line is worked out again (a held series or a rate came), and from when.
     var valueLine = ValueLineSchedule()
-    /// The touch that woke the screen does nothing else until it lifts.
-    var wakingTouch = WakingTouch()
-
-
-    // Health and readiness
     /// READY=1, the watchdog's deadline and the start-up time the burn-in and idle clocks count from.
     var readiness: Readiness
     /// When `status.json` is written; nil when no status file is kept.
     var statusSchedule: StatusSchedule?
-
-    // Said on screen and in the status file
+    /// The TV over HDMI-CEC: one per daemon; the first output's power tells it.
+    var cec: CECPower
     var phrasesCache: (locale: String, phrases: Phrases)?
-    /// The range shown when the one asked for cannot be drawn, and the ranges that can.
-    var rangeChoice = RangeChoice()
+
+    // The outputs' part: one `Screen` per output (`Config.effectiveOutputs`).
+
+    var screens: [Screen]
+    /// The output whose machines the screen accessors below reach: set while the router runs an
+    /// event for one output (`on`), nil while it runs the process's part (which reads the first).
+    var scope: Int?
+    var current: Int { scope ?? 0 }
 
     var now = KioskTime(mono: 0, wall: 0)
-    var effects: [KioskEffect] = []
+    var effects: [RoutedEffect] = []
 
     /// - Parameters:
     ///   - watchdogInterval: how often to send WATCHDOG=1 (half of WatchdogSec), nil for none.
     ///   - writesStatus: whether a status file is kept (asks for `.writeStatus` effects).
     public init(setup: KioskSetup, fonts: FontSet, watchdogInterval: Double? = nil, writesStatus: Bool = false,
                 statusInterval: Double = 1) {
-        config = setup.config
-        configFile = setup.configFile
-        localZone = setup.localZone
-        power = ScreenPowerMachine(rule: ScreenPower(config: setup.config, timeZone: setup.localZone, zones: setup.zones),
-                                   nightPalette: setup.config.nightPalette)
-        cec = CECPower(setting: setup.config.cec)
-        frames = FrameFlow(burnIn: BurnInShift(config: setup.config))
+        self.setup = setup
         self.fonts = fonts
+        cec = CECPower(setting: setup.config.cec)
         readiness = Readiness(watchdogInterval: watchdogInterval)
-        round = Round(settings: Round.Settings(config: setup.config))
         statusSchedule = writesStatus ? StatusSchedule(interval: statusInterval) : nil
+        screens = setup.config.effectiveOutputs.indices.map { Screen(setup: setup, output: $0) }
         apply(setup, initial: true)
     }
 
+    /// How many outputs the core drives (`[output]` sections, else one).
+    public var outputCount: Int { screens.count }
+
     // MARK: The one entry point
 
-    /// Feeds one event at `time`; returns what to do, in order.
-    public func handle(_ event: KioskEvent, at time: KioskTime) -> [KioskEffect] {
+    /// Feeds one event at `time`; returns what to do, in order. `output` is the output a screen's
+    /// own event comes from (its display, its touchscreen); an event every output hears
+    /// (`reachesEveryOutput`) and the process's own ignore it.
+    public func handle(_ event: KioskEvent, at time: KioskTime, output: Int = 0) -> [RoutedEffect] {
         now = time
         effects = []
+        scope = nil
+        handleForProcess(event)
+        if event.reachesEveryOutput {
+            // The VT goes when every output has let go of it, and comes back before they take it again.
+            if case .vtAcquire = event { emit(.acquireDisplay) }
+            for i in screens.indices { on(i) { handleForScreen(event) } }
+            if case .vtRelease = event { emit(.releaseDisplay) }
+        } else if screens.indices.contains(output) {
+            on(output) { handleForScreen(event) }
+        }
+        fireDueTimers(timer: { if case .timer = event { true } else { false } }())
+        for i in screens.indices { on(i) { scheduleFrame() } }
+        scheduleStatus()
+        return effects
+    }
+
+    /// Runs `body` with the screen accessors on output `i`.
+    func on(_ i: Int, _ body: () -> Void) {
+        let saved = scope
+        scope = i
+        defer { scope = saved }
+        body()
+    }
+
+    /// Runs `body` once for every output.
+    func onEachScreen(_ body: () -> Void) {
+        for i in screens.indices { on(i, body) }
+    }
+
+    /// What the process does with an event, once, before any output does.
+    func handleForProcess(_ event: KioskEvent) {
         switch event {
-        case .start: start()
-        case .timer: break
+        case .start:
+            readiness.start(at: now.mono)
+            emit(.openInput)
+        case .cec(let news): perform(cec.news(news, at: now.mono))
+        case .reloadRequested: emit(.reloading)
+        case .configure(let setup):
+            for p in setup.problems { log(.error, "config: \(p)") }
+            apply(setup, initial: false)   // every output's part too
+            emit(.ready(status: nil))
+        case .reloadRejected(let summary, let problems):
+            for p in problems { log(.error, "config: \(p)") }
+            log(.warning, summary)
+            configProblems = problems
+            emit(.ready(status: nil))
+        case .clockStepped:
+            log(.notice, "clock: the wall clock was set; screen hours, staleness and market notes follow it now")
+            statusSchedule?.clockStepped()
+        case .terminate:
+            emit(.stopping(statistics: screens.indices.map { i in
+                (screens.count > 1 ? "[output \(setup.config.effectiveOutputs[i].name)] " : "") + screens[i].frames.stats.summary
+            }.joined(separator: "; ")))
+            emit(.exit(0))
+        case .control(let id, let command) where !event.reachesEveryOutput:
+            // The control socket drives the first output's chart (`[output]`: its first section).
+            on(0) { control(command, id: id) }
+        case .control(let id, let command): controlEveryOutput(command, id: id)
+        case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
+        case .fetchStatus(let id, let status): fetchStatusArrived(id: id, status)
+        case .dataProblems(let problems):
+            if problems != dataProblems { dataProblems = problems }
+        case .displayOpened, .displayUnavailable, .hotplug, .kmsOutputAppeared, .display, .flipCompleted, .framePresented,
+             .presentFailed, .screenOffApplied, .vtRelease, .vtAcquire, .gesture, .key, .presence, .touchScreen,
+             .ambientLight, .statisticsRequested, .show, .timer:
+            break
+        }
+    }
+
+    /// What one output does with an event (every output's, in turn, when it reaches them all).
+    func handleForScreen(_ event: KioskEvent) {
+        switch event {
+        case .start:
+            emit(.openDisplay)
+            armCycle(from: now.mono)
+            decidePower()
+            armBurnIn()
+        case .timer, .cec, .reloadRequested, .reloadRejected, .terminate, .control, .series, .fetchStatus, .configure:
+            break   // the process's (`handleForProcess`), which reaches the outputs it changes
         case .displayOpened(let info): displayOpened(info)
         case .displayUnavailable(let message):
             perform(link.unavailable(message: message))
-            perform(readiness.reached("no display; waiting for one"))
+            // Ready with nothing to show only when no output has a display either.
+            if screens.allSatisfy({ $0.link.displayState == .none }) { perform(readiness.reached("no display; waiting for one")) }
         case .hotplug: link.hotplug(at: now.mono)
         case .kmsOutputAppeared(let reason): perform(link.kmsOutputAppeared(reason))
         case .display(let change, let info):
@@ -177,63 +216,23 @@ public final class KioskCore {
         case .touchScreen(let present):
             if banner.touchScreen(present) { repaintWhole() }
         case .ambientLight(let lux): perform(power.ambientReading(lux, at: now.mono))
-        case .cec(let news): perform(cec.news(news, at: now.mono))
-        case .series(let id, let slot, let series): seriesArrived(id: id, slot: slot, series: series)
-        case .fetchStatus(let id, let status):
-            if let i = entries.firstIndex(where: { $0.spec.id == id }), entries[i].fetch != status {
-                let before = currencyCode(of: entries[i])
-                let closeChanged = entries[i].fetch?.previousClose != status?.previousClose
-                    || entries[i].fetch?.lastPriceTime != status?.lastPriceTime
-                entries[i].fetch = status
-                updateTile(i)
-                if i == instrumentIndex % max(1, entries.count) {
-                    // A currency learned from the fetcher changes how every price reads.
-                    if currencyCode(of: entries[i]) != before { rebuildModel() } else {
-                        // 1D's baseline may be the provider's previous close.
-                        if closeChanged, let model, model.placeholder == nil, let market = market(of: entries[i]) {
-                            model.replaceMarket(market, at: frameTime())
-                        }
-                        refreshStatusNote()
-                    }
-                    refreshPlaceholder()   // the fetcher's problem is the placeholder's reason
-                }
-            }
-        case .dataProblems(let problems):
-            if problems != dataProblems {
-                dataProblems = problems
-                refreshPlaceholder()
-            }
-        case .reloadRequested: emit(.reloading)
-        case .configure(let setup): reconfigure(setup)
-        case .reloadRejected(let summary, let problems):
-            for p in problems { log(.error, "config: \(p)") }
-            log(.warning, summary)
-            configProblems = problems
-            emit(.ready(status: nil))
+        case .dataProblems: refreshPlaceholder()
         case .statisticsRequested(let extra):
             log(.notice, "stats: " + stats.summary + extra)
         case .show(let request): show(request)
         case .clockStepped:
-            log(.notice, "clock: the wall clock was set; screen hours, staleness and market notes follow it now")
             board.clockStepped()
             decidePower()
-            statusSchedule?.clockStepped()
-        case .terminate:
-            emit(.stopping(statistics: stats.summary))
-            emit(.exit(0))
-        case .control(let id, let command): control(command, id: id)
         }
-        if case .timer = event { fireDueTimers(timer: true) } else { fireDueTimers(timer: false) }
-        scheduleFrame()
-        scheduleStatus()
-        return effects
     }
 
     /// The earliest time (core monotonic seconds) the core wants `.timer`, or nil to sleep until
     /// something happens.
     public var nextDeadline: Double? {
-        [round.nextDeadline, powerDue, burnInDue, readiness.nextDeadline, statusSchedule?.nextDeadline, openRetryAt,
-         banner.deadline, cec.nextDeadline, alertDue, valueLine.deadline, board.moversDue, power.ambientDue, frames.retryAt].compactMap { $0 }.min()
+        var due = [readiness.nextDeadline, statusSchedule?.nextDeadline, cec.nextDeadline, alertDue, valueLine.deadline]
+        for i in screens.indices { on(i) { due += [round.nextDeadline, powerDue, burnInDue, openRetryAt, banner.deadline,
+                                                     board.moversDue, power.ambientDue, frames.retryAt] } }
+        return due.compactMap { $0 }.min()
     }
 
     // MARK: Effects
@@ -241,8 +240,9 @@ public final class KioskCore {
     /// The picture changes where no damage says: painted and copied whole.
     func repaintWhole() { needs.formUnion([.picture, .wholeCopy]) }
 
-    func emit(_ effect: KioskEffect) { effects.append(effect) }
-    func log(_ priority: Log.Priority, _ text: String) { effects.append(.log(priority, text)) }
+    /// An effect of the output in scope (or of the process, outside one).
+    func emit(_ effect: KioskEffect) { effects.append(RoutedEffect(output: scope, effect: effect)) }
+    func log(_ priority: Log.Priority, _ text: String) { emit(.log(priority, text)) }
 }
 
 extension Double {

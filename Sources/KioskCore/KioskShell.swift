@@ -6,24 +6,30 @@ import StatusModel
 /// devices and files; the tests' driver does it with a manual clock and a record. Both reach their
 /// methods through `perform` and feed events through `KioskRunner`, so the switch from effects to
 /// acts and the order events are handled in are the same code for the product and its tests.
+/// `output` is the index of the output (`Config.effectiveOutputs`) an effect is for.
 public protocol KioskShell: AnyObject {
     /// Draw and present the frame `plan` describes; answer with `.framePresented` or `.presentFailed`.
-    func present(_ plan: FramePlan)
+    func present(_ plan: FramePlan, output: Int)
     /// DPMS on or off; an off is answered with `.screenOffApplied(dpms:)`.
-    func setPowered(_ on: Bool)
+    func setPowered(_ on: Bool, output: Int)
     func ready(status: String?)
     func watchdogPing()
     func reloading()
     func stopping(statistics: String)
-    func log(_ priority: Log.Priority, _ text: String)
-    /// Open a display; answer with `.displayOpened` or `.displayUnavailable`.
-    func openDisplay()
-    func reopenDisplay()
-    func watchHotplug(_ on: Bool)
+    /// A line for the journal; `output` names the output it is about (nil: the daemon's).
+    func log(_ priority: Log.Priority, _ text: String, output: Int?)
+    /// Open the output's display; answer with `.displayOpened` or `.displayUnavailable`.
+    func openDisplay(output: Int)
+    /// Close the output's display and open it again.
+    func reopenDisplay(output: Int)
+    /// Watch for DRM/framebuffer uevents while any output asks.
+    func watchHotplug(_ on: Bool, output: Int)
     func openInput()
-    func releaseDisplay()
-    func acquireDisplay()
-    func layoutChanged(quarterTurns: Int, width: Int, height: Int)
+    /// Let the output's display go for another VT; nil: every output has, let the VT switch.
+    func releaseDisplay(output: Int?)
+    /// nil: acknowledge the VT's return; then each output takes its display again.
+    func acquireDisplay(output: Int?)
+    func layoutChanged(output: Int, quarterTurns: Int, width: Int, height: Int)
     func writeStatus(_ write: StatusWrite)
     func exit(status: Int32)
     /// The control socket's answers (a shell without one never receives its requests).
@@ -46,22 +52,24 @@ extension KioskShell {
 extension KioskShell {
     /// The one switch from an effect to the shell's act (no `default`: a new effect is a compile
     /// error in every shell until it is handled).
-    public func perform(_ effect: KioskEffect) {
+    public func perform(_ effect: KioskEffect, output: Int?) {
+        // A screen's effect from the process's part is the first output's (never emitted so).
+        let screen = output ?? 0
         switch effect {
-        case .present(let plan): present(plan)
-        case .setPowered(let on): setPowered(on)
+        case .present(let plan): present(plan, output: screen)
+        case .setPowered(let on): setPowered(on, output: screen)
         case .ready(let status): ready(status: status)
         case .watchdogPing: watchdogPing()
         case .reloading: reloading()
         case .stopping(let statistics): stopping(statistics: statistics)
-        case .log(let priority, let text): log(priority, text)
-        case .openDisplay: openDisplay()
-        case .reopenDisplay: reopenDisplay()
-        case .watchHotplug(let on): watchHotplug(on)
+        case .log(let priority, let text): log(priority, text, output: output)
+        case .openDisplay: openDisplay(output: screen)
+        case .reopenDisplay: reopenDisplay(output: screen)
+        case .watchHotplug(let on): watchHotplug(on, output: screen)
         case .openInput: openInput()
-        case .releaseDisplay: releaseDisplay()
-        case .acquireDisplay: acquireDisplay()
-        case .layoutChanged(let turns, let width, let height): layoutChanged(quarterTurns: turns, width: width, height: height)
+        case .releaseDisplay: releaseDisplay(output: output)
+        case .acquireDisplay: acquireDisplay(output: output)
+        case .layoutChanged(let turns, let width, let height): layoutChanged(output: screen, quarterTurns: turns, width: width, height: height)
         case .writeStatus(let write): writeStatus(write)
         case .exit(let status): exit(status: status)
         case .controlReply(let id, let reply): controlReply(id: id, reply)
@@ -81,30 +89,31 @@ public final class KioskRunner {
     /// The time each event is stamped with (the shell's clock; the tests' manual one).
     private let now: () -> KioskTime
     public weak var shell: (any KioskShell)?
-    private var queued: [KioskEvent] = []
+    private var queued: [(event: KioskEvent, output: Int)] = []
     private var draining = false
     /// Every effect as it was carried out, when `recordsEffects` (tests read it).
     public var recordsEffects = false
-    public private(set) var effects: [(time: KioskTime, effect: KioskEffect)] = []
+    public private(set) var effects: [(time: KioskTime, effect: KioskEffect, output: Int?)] = []
 
     public init(core: KioskCore, now: @escaping () -> KioskTime) {
         self.core = core
         self.now = now
     }
 
-    /// Handles `event` and everything it leads to. True when this call emptied the queue (the
-    /// outermost call: the shell re-arms its timer for `core.nextDeadline` then).
+    /// Handles `event` (from `output`, when it is a screen's own) and everything it leads to.
+    /// True when this call emptied the queue (the outermost call: the shell re-arms its timer
+    /// for `core.nextDeadline` then).
     @discardableResult
-    public func send(_ event: KioskEvent) -> Bool {
-        queued.append(event)
+    public func send(_ event: KioskEvent, output: Int = 0) -> Bool {
+        queued.append((event, output))
         guard !draining else { return false }
         draining = true
         while !queued.isEmpty {
             let next = queued.removeFirst()
             let time = now()
-            for effect in core.handle(next, at: time) {
-                if recordsEffects { effects.append((time, effect)) }
-                shell?.perform(effect)
+            for routed in core.handle(next.event, at: time, output: next.output) {
+                if recordsEffects { effects.append((time, routed.effect, routed.output)) }
+                shell?.perform(routed.effect, output: routed.output)
             }
         }
         draining = false

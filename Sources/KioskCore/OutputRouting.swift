@@ -1,16 +1,17 @@
-// Which outputs an event reaches when the daemon drives several `[output]` screens: a decision of
-// the core's, written once beside the events, which the shell carries out without judging them.
-// (Each output still runs a core of its own: this is the rule the one router will keep.)
+// Which outputs an event reaches when the core drives several `[output]` screens: the router's
+// rule, written once beside the events. The shell sends each event once, with the output it
+// comes from when it is a screen's own.
 
 extension KioskEvent {
-    /// Every output's core hears it: time, data, people, the screen's power by hand, SIGUSR1 (each
-    /// output logs its `stats:` line, the others prefixed `[output NAME]`). The control socket's
-    /// requests other than power and messages drive the first output's chart; a display's own
-    /// events (flips, hotplug, its master) and the touchscreen's gestures reach its output alone.
+    /// Every output hears it: time, data, people, the light, a card plugged in, the screen's power
+    /// by hand, SIGUSR1 (each output logs its `stats:` line, the others prefixed `[output NAME]`).
+    /// The control socket's requests other than power and messages drive the first output's chart;
+    /// a display's own events (flips, its connector, its master) and the touchscreen's gestures
+    /// reach its output alone.
     public var reachesEveryOutput: Bool {
         switch self {
         case .start, .timer, .series, .fetchStatus, .dataProblems, .clockStepped, .presence, .key, .vtRelease, .vtAcquire,
-             .reloadRequested, .reloadRejected, .terminate, .statisticsRequested:
+             .reloadRequested, .reloadRejected, .terminate, .statisticsRequested, .ambientLight, .hotplug, .kmsOutputAppeared:
             return true
         case .control(_, let command):
             switch command {
@@ -19,25 +20,6 @@ extension KioskEvent {
             }
         default:
             return false
-        }
-    }
-
-    /// The VT is being switched away: the other outputs let go of the shared descriptor's master
-    /// before the first output does, or their retry would take the screen back from the other VT.
-    public var isVTRelease: Bool {
-        if case .vtRelease = self { return true }
-        return false
-    }
-
-    /// The key an event is kept under for an output started later (its card opened after a
-    /// hotplug): the newest series per instrument and slot, fetch status per instrument, the
-    /// data problems whole. nil: not kept.
-    public var keptForLaterOutputs: String? {
-        switch self {
-        case .series(let id, let slot, _): return "\(id)\u{1F}\(slot)"
-        case .fetchStatus(let id, _): return id
-        case .dataProblems: return ""
-        default: return nil
         }
     }
 }

@@ -25,23 +25,27 @@ package final class CoreDriver: KioskShell {
     /// A display can be opened (else `.openDisplay` is answered with `.displayUnavailable`).
     package var displayPresent = true
     package var flipsComplete = true
+    /// With several outputs: only these outputs' flips complete (nil: every output's).
+    package var flipsCompleteOn: Set<Int>?
     package var hasDPMS = true
     /// As KMS (EBUSY) and the headless display do: a present while a flip is pending is refused.
     package var refusesWhileFlipPending = false
     /// Presents refused so (a core that asked again at once would loop: after 100 in a row the
     /// driver stops answering, and the test sees the count).
     package private(set) var refusals: [Timed<String>] = []
-    private var pendingFlip: (due: Double, sequence: UInt64)?
+    /// Each output's flip in flight.
+    private var pendingFlips: [Int: (due: Double, sequence: UInt64)] = [:]
     private var sequence: UInt64 = 0
 
-    package struct Timed<T> { package var time: KioskTime; package var value: T }
+    /// `output`: the output an effect was for (0 with one output; 0 too for the process's).
+    package struct Timed<T> { package var time: KioskTime; package var value: T; package var output = 0 }
     package private(set) var presents: [Timed<FramePlan>] = []
     package private(set) var notifications: [Timed<String>] = []
     package private(set) var logs: [Timed<String>] = []
     package private(set) var powered: [Timed<Bool>] = []
     /// What the TV was told over HDMI-CEC.
     package private(set) var cecRequests: [Timed<CECRequest>] = []
-    package var effects: [Timed<KioskEffect>] { runner.effects.map { Timed(time: $0.time, value: $0.effect) } }
+    package var effects: [Timed<KioskEffect>] { runner.effects.map { Timed(time: $0.time, value: $0.effect, output: $0.output ?? 0) } }
     /// What the status file said at each write.
     package private(set) var statuses: [Timed<KioskStatus>] = []
     /// What was on screen after each cycle step: (instrument, range, scene).
@@ -68,28 +72,28 @@ package final class CoreDriver: KioskShell {
         runner.shell = self
     }
 
-    package func send(_ event: KioskEvent) { runner.send(event) }
+    package func send(_ event: KioskEvent, output: Int = 0) { runner.send(event, output: output) }
 
     // MARK: KioskShell
 
-    package func present(_ plan: FramePlan) {
-        if refusesWhileFlipPending, pendingFlip != nil {
-            refusals.append(Timed(time: time, value: "a flip is pending"))
+    package func present(_ plan: FramePlan, output: Int) {
+        if refusesWhileFlipPending, pendingFlips[output] != nil {
+            refusals.append(Timed(time: time, value: "a flip is pending", output: output))
             if refusals.suffix(100).count == 100, refusals.suffix(100).allSatisfy({ $0.time.mono == time.mono }) { return }
-            send(.presentFailed("a flip is pending"))
+            send(.presentFailed("a flip is pending"), output: output)
             return
         }
-        presents.append(Timed(time: time, value: plan))
+        presents.append(Timed(time: time, value: plan, output: output))
         sequence += 1
-        pendingFlip = (time.mono + 1 / display.refreshHz, sequence)
-        send(.framePresented(FrameReport()))  // as the shell does after presenting
+        pendingFlips[output] = (time.mono + 1 / display.refreshHz, sequence)
+        send(.framePresented(FrameReport()), output: output)  // as the shell does after presenting
     }
 
-    package func setPowered(_ on: Bool) {
-        powered.append(Timed(time: time, value: on))
+    package func setPowered(_ on: Bool, output: Int) {
+        powered.append(Timed(time: time, value: on, output: output))
         // As KMS does: a flip in flight lands while the output powers down, and is not reported.
-        if !on && hasDPMS { pendingFlip = nil }
-        if !on { send(.screenOffApplied(dpms: hasDPMS)) }
+        if !on && hasDPMS { pendingFlips[output] = nil }
+        if !on { send(.screenOffApplied(dpms: hasDPMS), output: output) }
     }
 
     package func ready(status: String?) { notify(.ready(status: status)) }
@@ -100,32 +104,36 @@ package final class CoreDriver: KioskShell {
         if let text = effect.systemdMessage { notifications.append(Timed(time: time, value: text)) }
     }
 
-    package func log(_ priority: Log.Priority, _ text: String) { logs.append(Timed(time: time, value: text)) }
-
-    package func openDisplay() {
-        if displayPresent { send(.displayOpened(display)) } else { send(.displayUnavailable(message: nil)) }
+    package func log(_ priority: Log.Priority, _ text: String, output: Int?) {
+        logs.append(Timed(time: time, value: text, output: output ?? 0))
     }
 
-    package func reopenDisplay() { openDisplay() }
-    package func releaseDisplay() { pendingFlip = nil }
+    package func openDisplay(output: Int) {
+        if displayPresent { send(.displayOpened(display), output: output) } else { send(.displayUnavailable(message: nil), output: output) }
+    }
+
+    package func reopenDisplay(output: Int) { openDisplay(output: output) }
+    package func releaseDisplay(output: Int?) { if let output { pendingFlips[output] = nil } }
     package func writeStatus(_ write: StatusWrite) { statuses.append(Timed(time: time, value: write.status)) }
-    package func watchHotplug(_ on: Bool) {}
+    package func watchHotplug(_ on: Bool, output: Int) {}
     package func openInput() {}
-    package func acquireDisplay() {}
-    package func layoutChanged(quarterTurns: Int, width: Int, height: Int) {}
+    package func acquireDisplay(output: Int?) {}
+    package func layoutChanged(output: Int, quarterTurns: Int, width: Int, height: Int) {}
     package func exit(status: Int32) {}
     package func cec(_ request: CECRequest) { cecRequests.append(Timed(time: time, value: request)) }
 
     /// Runs the clock forward to `mono`, delivering every flip completion and timer on the way.
     package func run(until mono: Double, onStep: (() -> Void)? = nil) {
         while true {
-            let flip = flipsComplete ? pendingFlip?.due : nil
-            let next = [flip, core.nextDeadline].compactMap { $0 }.min()
+            // The earliest flip of any output (the lowest output first at a tie).
+            let flip = flipsComplete ? pendingFlips.filter { flipsCompleteOn?.contains($0.key) ?? true }
+                .min { ($0.value.due, $0.key) < ($1.value.due, $1.key) } : nil
+            let next = [flip?.value.due, core.nextDeadline].compactMap { $0 }.min()
             guard let next, next <= mono else { break }
             time = time.advanced(by: max(0, next - time.mono))
-            if let f = flip, f <= next, let p = pendingFlip {
-                pendingFlip = nil
-                send(.flipCompleted(vblank: time.mono, sequence: p.sequence))
+            if let flip, flip.value.due <= next {
+                pendingFlips[flip.key] = nil
+                send(.flipCompleted(vblank: time.mono, sequence: flip.value.sequence), output: flip.key)
             } else {
                 send(.timer)
                 onStep?()

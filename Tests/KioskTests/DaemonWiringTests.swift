@@ -250,12 +250,12 @@ final class DaemonWiringTests {
         try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating }, "the first picture at rest")
         display.connected = false
         display.injected = [.connectorLost]
-        daemon.handleDisplayEvents()
+        daemon.handleAllDisplayEvents()
         #expect(status.display == KioskCore.DisplayState.waitingForOutput.rawValue, "\(status.display ?? "nil")")
         let lost = display.presents
         display.connected = true
         display.injected = [.connectorReturned]
-        daemon.handleDisplayEvents()
+        daemon.handleAllDisplayEvents()
         try run(until: { display.presents > lost && status.display == KioskCore.DisplayState.presenting.rawValue },
                 "a frame after the output came back")
     }
@@ -269,13 +269,13 @@ final class DaemonWiringTests {
         try run(until: { status.price == 111.25 && display.presents > 0 && !status.animating }, "the first picture at rest")
         display.holder = "4242 (labwc)"
         display.injected = [.masterLost]
-        daemon.handleDisplayEvents()
+        daemon.handleAllDisplayEvents()
         #expect(status.display == KioskCore.DisplayState.otherMaster.rawValue)
         #expect(status.displayDetail == "4242 (labwc) holds the screen (DRM master)")
         try run(until: { statusFile.contains("\"display_detail\": \"4242 (labwc) holds the screen (DRM master)\"") }, "the status file says who")
         display.holder = nil
         display.injected = [.masterRegained]
-        daemon.handleDisplayEvents()
+        daemon.handleAllDisplayEvents()
         #expect(status.displayDetail == nil)
     }
 
@@ -293,11 +293,11 @@ final class DaemonWiringTests {
         #expect(display.opens == 1)
         display.holder = "4242 (labwc)"
         display.injected = [.masterLost]
-        daemon.handleDisplayEvents()
+        daemon.handleAllDisplayEvents()
         #expect(status.display == KioskCore.DisplayState.otherMaster.rawValue)
         display.holder = nil
         display.injected = [.masterFree]
-        daemon.handleDisplayEvents()
+        daemon.handleAllDisplayEvents()
         #expect(display.opens == 2, "opened again")
         try run(until: { fresh.presents > 0 && status.display == KioskCore.DisplayState.presenting.rawValue },
                 "a frame on the display opened again")
@@ -319,7 +319,7 @@ final class DaemonWiringTests {
         #expect(display.presents == away, "no frame while away")
         daemon.send(.vtAcquire)
         #expect(display.resumeCalls == 1 && !display.suspended)
-        daemon.handleDisplayEvents()  // the display's descriptor says "master regained"
+        daemon.handleAllDisplayEvents()  // the display's descriptor says "master regained"
         try run(until: { display.presents > away && status.display == KioskCore.DisplayState.presenting.rawValue },
                 "a frame once the VT is back")
     }
@@ -336,7 +336,7 @@ final class DaemonWiringTests {
         try daemon.step(timeout: .milliseconds(50))
         #expect(display.presents == off, "no frame drawn for a dark screen (DPMS did it)")
     }
-    @Test("two outputs: each its own core and scene (chart, tape), the data reaches both, one unplugged leaves the other running, the status lists both")
+    @Test("two outputs: one core, a screen machine and scene each (chart, tape), the data held once reaches both, one unplugged leaves the other running, the status lists both")
     func twoOutputs() throws {
         let second = RecordingDisplay(), third = RecordingDisplay()
         try replace("AAA.csv", Self.dailyCSV(rows: 40, lastClose: 111.25))
@@ -361,10 +361,12 @@ final class DaemonWiringTests {
         let chartPresents = display.presents, tapePresents = second.presents
         try run(until: { second.presents > tapePresents + 20 }, "the tape crawling on")
         #expect(display.presents == chartPresents, "the idle chart presented \(display.presents - chartPresents) frames")
-        // New data reaches both cores.
+        // New data reaches both outputs (one core: the data is held once).
+        #expect(daemon.core.outputCount == 2)
         try replace("AAA.csv", Self.dailyCSV(rows: 41, lastClose: 123.5))
-        let extraCore = try #require(daemon.extraCores.first)
-        try run(until: { status.price == 123.5 && extraCore.tapeEntries().first?.instrument.market.daily?.bars.last?.close == 123.5 }, "the new price in both cores")
+        try run(until: { status.price == 123.5 && daemon.core.output(1).model?.instrument.market.daily?.bars.last?.close == 123.5 },
+                "the new price on both outputs")
+        let secondModel = try #require(daemon.core.output(1).model)
         try run(until: { statusFile.contains("\"outputs\": [") && statusFile.contains("\"name\": \"second\"")
                          && statusFile.contains("\"scene\": \"tape\"") }, "the status file listing both outputs")
         // The first output unplugged: the second keeps crawling; back, the first draws again.
@@ -379,14 +381,14 @@ final class DaemonWiringTests {
         display.injected = [.connectorReturned]
         daemon.handleAllDisplayEvents()
         try run(until: { display.presents > lost }, "the chart back on the first output")
-        // A reload that renames the second section starts its output again (a new core, its display
-        // opened anew): it has the data and crawls on.
+        // A reload that renames the second section starts its output again (a new screen machine,
+        // its display opened anew): it has the data and crawls on; the first output goes on.
         try replace("tickerboard.conf", config(instruments: ["AAA"], extra: "[output first]\nscene = chart\n[output DP-1]\nscene = tape\n"))
         daemon.reload()
-        let restarted = try #require(daemon.extraCores.first)
-        #expect(restarted !== extraCore)
-        #expect(restarted.tapeEntries().first?.instrument.market.daily?.bars.last?.close == 123.5)
         try run(until: { third.presents > 10 }, "the restarted output's tape crawling on its display")
+        let restarted = try #require(daemon.core.output(1).model)
+        #expect(restarted !== secondModel)
+        #expect(restarted.instrument.market.daily?.bars.last?.close == 123.5)
     }
 }
 

@@ -100,7 +100,7 @@ struct OutputConfigTests {
         #expect(warnings == ["t.conf:3: \(Config.outputsNeedKMS)"])
     }
 
-    @Test("each output's core runs on the single-screen keys its section means")
+    @Test("each output's screen runs on the single-screen keys its section means")
     func perOutputConfig() {
         let (config, errors, _) = parse("""
             [display]

@@ -17,6 +17,7 @@ extension KioskCore {
     func judgeAlerts() {
         alertDue = config.alerts.isEmpty ? nil : now.mono + 60
         let wall = now.wall.clampedToInt64
+        var firedOn: [Int] = []
         for alert in config.alerts {
             guard let id = alert.instrument, let i = entries.firstIndex(where: { $0.spec.id == id }) else { continue }
             let entry = entries[i]
@@ -30,17 +31,21 @@ extension KioskCore {
             alertStates[alert.name] = state
             guard fired, let observation else { continue }
             log(.notice, "alert \(alert.name): \(id) \(Alerts.describe(alert.condition)), at \(observation.price)")
-            if round.yieldsToAlert(at: now.mono), !showingSample, i != instrumentIndex % max(1, entries.count) || showingWatchlist {
-                open(instrument: i, range: model?.range ?? config.startRange)
-            }
+            firedOn.append(i)
         }
         // The banner's end is a change of the picture too.
         let ends = config.alerts.compactMap { a in alertStates[a.name]?.firedAt.map { $0 + a.bannerSeconds } }
             .filter { Double($0) > now.wall }.min()
         if let end = ends { alertDue = min(alertDue ?? .infinity, now.mono + Double(end) - now.wall) }
-        refreshStatusNote()
-        // A tile is highlighted for its alert's banner time: on at the firing, off at the end.
-        for i in tileIndices where config.alerts.contains(where: { $0.instrument == entries[i].spec.id }) { updateTile(i) }
+        onEachScreen {
+            for i in firedOn where round.yieldsToAlert(at: now.mono) && !showingSample
+                && (i != instrumentIndex % max(1, entries.count) || showingWatchlist) {
+                open(instrument: i, range: model?.range ?? config.startRange)
+            }
+            refreshStatusNote()
+            // A tile is highlighted for its alert's banner time: on at the firing, off at the end.
+            for i in tileIndices where config.alerts.contains(where: { $0.instrument == entries[i].spec.id }) { updateTile(i) }
+        }
     }
 
     /// The banner for the instrument on screen: its alert fired within the banner's time.

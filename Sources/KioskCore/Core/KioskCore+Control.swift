@@ -86,21 +86,38 @@ extension KioskCore {
             show(ShowRequest(instrumentID: showingSample ? nil : currentID, range: scene == .watchlist ? nil : model?.range,
                              scene: scene))
             reply("scene \(scene.name), cycling held (resume to go on)" + offNote)
-        case .screen(let mode):
-            perform(power.screen(mode, at: now.wall))
-            reply("screen \(mode.rawValue): \(screenOn ? "on" : "off")")
+        case .screen, .brightness, .message, .clearMessage:
+            controlEveryOutput(command, id: id)
+        }
+    }
+
+    /// The requests every output carries out (`KioskEvent.reachesEveryOutput`), answered once.
+    func controlEveryOutput(_ command: ControlCommand, id: UInt64) {
+        func reply(_ text: String) { emit(.controlReply(id: id, .ok(text))) }
+        var on = false
+        onEachScreen {
+            switch command {
+            case .screen(let mode): perform(power.screen(mode, at: now.wall))
+            case .brightness(let percent): perform(power.brightness(percent, at: now.wall))
+            case .message(let text, let seconds):
+                banner.post(text, until: now.mono + (seconds ?? ControlCommand.messageSecondsDefault))
+                repaintWhole()
+            case .clearMessage: if banner.clearMessage() { repaintWhole() }
+            default: break
+            }
+            on = on || screenOn
+        }
+        let offNote = on ? "" : " (the screen is off)"
+        switch command {
+        case .screen(let mode): reply("screen \(mode.rawValue): \(on ? "on" : "off")")
         case .brightness(let percent):
-            perform(power.brightness(percent, at: now.wall))
             reply(percent > 0 ? "brightness \(percent) % (\(brightnessMeans)), until screen auto" : "screen off")
-        case .message(let text, let seconds):
+        case .message(_, let seconds):
             let duration = seconds ?? ControlCommand.messageSecondsDefault
-            banner.post(text, until: now.mono + duration)
-            repaintWhole()
             log(.notice, "control: message for \(Int(duration)) s")
             reply("message for \(Int(duration)) s" + offNote)
-        case .clearMessage:
-            if banner.clearMessage() { repaintWhole() }
-            reply("no message")
+        case .clearMessage: reply("no message")
+        default: break
         }
     }
 

@@ -65,8 +65,13 @@ extension KioskCore {
         // Worked out once the series that came together are all in (a start reads every file in
         // one go: a hundred holdings were a hundred recomputations, READY after 74 s).
         if slot == .daily, !entries[i].spec.holding.isEmpty { valueLine.inputChanged(at: now.mono) }
-        updateTile(i)
         if config.alerts.contains(where: { $0.instrument == id }) { alertDue = now.mono }
+        onEachScreen { seriesShown(i, hadData: hadData) }
+    }
+
+    /// Entry `i` has a new series: its tile, and the chart when this output shows it.
+    func seriesShown(_ i: Int, hadData: Bool) {
+        updateTile(i)
         guard i == instrumentIndex % max(1, entries.count), let model else { return }
         if !hadData || model.placeholder != nil {
             // The placeholder turns into the chart at once; it draws itself in.
@@ -80,6 +85,29 @@ extension KioskCore {
             refreshStatusNote()
         }
         needs.insert(.picture)
+    }
+
+    /// The fetcher's word on instrument `id` (its provider, previous close, currency, problem).
+    func fetchStatusArrived(id: String, _ status: FetchStatus?) {
+        guard let i = entries.firstIndex(where: { $0.spec.id == id }), entries[i].fetch != status else { return }
+        let before = currencyCode(of: entries[i])
+        let closeChanged = entries[i].fetch?.previousClose != status?.previousClose
+            || entries[i].fetch?.lastPriceTime != status?.lastPriceTime
+        entries[i].fetch = status
+        let currencyChanged = currencyCode(of: entries[i]) != before
+        onEachScreen {
+            updateTile(i)
+            guard i == instrumentIndex % max(1, entries.count) else { return }
+            // A currency learned from the fetcher changes how every price reads.
+            if currencyChanged { rebuildModel() } else {
+                // 1D's baseline may be the provider's previous close.
+                if closeChanged, let model, model.placeholder == nil, let market = market(of: entries[i]) {
+                    model.replaceMarket(market, at: frameTime())
+                }
+                refreshStatusNote()
+            }
+            refreshPlaceholder()   // the fetcher's problem is the placeholder's reason
+        }
     }
 
     func market(of entry: Entry) -> MarketData? {

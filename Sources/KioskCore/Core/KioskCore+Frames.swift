@@ -138,23 +138,27 @@ extension KioskCore {
 
     /// `timer`: the event is the timer's own. The value line waits for it: events that come
     /// together (a start reads every data file in one go) are all handled before the timer's.
+    /// The process's timers first (new data and alerts change what the outputs show), then each
+    /// output's, then readiness and the watchdog, which look at every output's flips.
     func fireDueTimers(timer: Bool) {
         let t = now.mono
-        perform(link.timer(at: t))
-        if let due = round.nextDeadline, due <= t { perform(round.timer(at: t, screen: roundScreen)) }
-        if let due = powerDue, due <= t { decidePower() }
-        if banner.timer(at: t) { repaintWhole() }
         if let due = cec.nextDeadline, due <= t { perform(cec.timer(at: t)) }
         if timer, valueLine.timer(at: t) { recomputePortfolio() }
         if let due = alertDue, due <= t { judgeAlerts() }
-        perform(power.ambientTimer(at: t))
-        if board.moversTimer(at: t) {
-            if config.watchlistSort != .config, watchlist != nil, !showingSample,
-               moversOrdered(tileIndices.map(watchlistEntry), sort: config.watchlistSort, for: .tiles).map(\.index) != board.tileOrder {
-                rebuildWatchlist()
+        onEachScreen {
+            perform(link.timer(at: t))
+            if let due = round.nextDeadline, due <= t { perform(round.timer(at: t, screen: roundScreen)) }
+            if let due = powerDue, due <= t { decidePower() }
+            if banner.timer(at: t) { repaintWhole() }
+            perform(power.ambientTimer(at: t))
+            if board.moversTimer(at: t) {
+                if config.watchlistSort != .config, watchlist != nil, !showingSample,
+                   moversOrdered(tileIndices.map(watchlistEntry), sort: config.watchlistSort, for: .tiles).map(\.index) != board.tileOrder {
+                    rebuildWatchlist()
+                }
             }
+            frames.timer(at: t, startedAt: readiness.startedAt)
         }
-        frames.timer(at: t, startedAt: readiness.startedAt)
         perform(readiness.timer(at: t))
     }
 

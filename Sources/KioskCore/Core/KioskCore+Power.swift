@@ -47,6 +47,8 @@ extension KioskCore {
             case .lit: frames.screenLit()
             case .darkened: perform(readiness.reached("screen off (power)"))
             case .tellTV(let on, let scheduleBegan):
+                // The TV hangs on the output the shell's CEC link follows: the first.
+                guard current == Self.cecOutput else { break }
                 if scheduleBegan { cec.scheduledOnBegan() }
                 perform(cec.screen(on: on, at: now.mono))
             case .repaint: needs.insert(.picture)
@@ -64,10 +66,21 @@ extension KioskCore {
     func perform(_ action: Readiness.Action?) {
         switch action {
         case .notifyReady(let status): emit(.ready(status: status))
-        case .pingWatchdog: perform(frames.watchdog(at: now.mono))
+        case .pingWatchdog:
+            // WATCHDOG=1 while no output's flip is stuck.
+            var alive = true
+            onEachScreen {
+                let answer = frames.watchdog(at: now.mono)
+                if answer != .pingWatchdog { alive = false }
+                if case .log(let priority, let text) = answer { log(priority, text) }
+            }
+            if alive { emit(.watchdogPing) }
         case nil: break
         }
     }
+
+    /// The output whose power tells the TV over HDMI-CEC (the shell's link follows its connector).
+    static let cecOutput = 0
 
     /// Carries out what the frames answered: WATCHDOG=1 unless a flip is stuck.
     func perform(_ action: FrameFlow.Action?) {

@@ -12,29 +12,43 @@ import Text
 extension KioskCore {
     // MARK: Start and configuration
 
-    func start() {
-        readiness.start(at: now.mono)
-        emit(.openInput)
-        emit(.openDisplay)
-        armCycle(from: now.mono)
-        decidePower()
-        armBurnIn()
-    }
-
+    /// A setup at start or on reload: the process's part once, then each output's. Outputs added,
+    /// removed or renamed start again from nothing (the shell opens them again: `.reopenDisplay`).
     func apply(_ setup: KioskSetup, initial: Bool) {
-        let old = config
-        config = setup.config
-        configFile = setup.configFile
-        localZone = setup.localZone
+        let old = self.setup.config
+        self.setup = setup
         configProblems = setup.problems
-        round.configure(Round.Settings(config: config))
-        power.configure(rule: ScreenPower(config: config, timeZone: localZone, zones: setup.zones), nightPalette: config.nightPalette)
-        if cec.setting != config.cec {
+        if cec.setting != setup.config.cec {
             // Another adapter (or none): what is known of the TV starts again; the shell reopens.
-            cec = CECPower(setting: config.cec)
-            power.forgetSchedule()
+            cec = CECPower(setting: setup.config.cec)
+            for i in screens.indices { screens[i].power.forgetSchedule() }
         }
-        frames.configure(burnIn: BurnInShift(config: config))
+        // What each output showed, to stay on it when it is still configured.
+        var shown: [String?] = []
+        for i in screens.indices { on(i) { shown.append(currentID) } }
+        let outputs = setup.config.effectiveOutputs
+        // An output whose section is new (added, or another name at its place) starts from nothing.
+        let oldNames = old.effectiveOutputs.map(\.name)
+        var restarted = [Bool](repeating: false, count: outputs.count)
+        if !initial, outputs.map(\.name) != oldNames {
+            screens = outputs.indices.map { i in
+                if i < screens.count, i < oldNames.count, oldNames[i] == outputs[i].name { return screens[i] }
+                restarted[i] = true
+                return Screen(setup: setup, output: i)
+            }
+        }
+        for i in screens.indices {
+            on(i) {
+                let before = self.config
+                let mine = setup.config.forOutput(i)
+                self.config = mine
+                round.configure(Round.Settings(config: mine))
+                power.configure(rule: ScreenPower(config: mine, timeZone: localZone, zones: setup.zones), nightPalette: mine.nightPalette)
+                frames.configure(burnIn: BurnInShift(config: mine))
+                if !initial, !restarted[i] { perform(link.reconfigured(from: before, to: mine)) }
+            }
+        }
+        let config = setup.config
         var fresh: [Entry] = []
         for spec in config.instruments {
             // Keep what is known of an instrument across reloads: a reload whose path or time zone
@@ -70,28 +84,29 @@ extension KioskCore {
         }
         alertStates = states
         alertDue = config.alerts.isEmpty ? nil : now.mono
-        if !initial {
-            perform(link.reconfigured(from: old, to: config))
-            if old.inputEnabled != config.inputEnabled || old.seat != config.seat || old.calibration != config.calibration {
-                log(.notice, "reload: [input] changed; reopening the input devices")
-                emit(.openInput)
-            }
+        if !initial, old.inputEnabled != config.inputEnabled || old.seat != config.seat || old.calibration != config.calibration {
+            log(.notice, "reload: [input] changed; reopening the input devices")
+            emit(.openInput)
         }
+        guard !initial else { return }
+        for i in screens.indices { on(i) { reconfigure(showing: i < shown.count ? shown[i] : nil, restarted: restarted[i]) } }
     }
 
-    func reconfigure(_ setup: KioskSetup) {
-        let wasShowing = currentID
-        apply(setup, initial: false)
-        for p in setup.problems { log(.error, "config: \(p)") }
-        // Stay on the instrument that was shown when it is still configured.
-        round.reloaded(instrument: entries.firstIndex { $0.spec.id == wasShowing } ?? 0)
-        rebuildModel()
-        rebuildWatchlist()
+    /// An output after a reload, the process's part applied. A new set of outputs starts each
+    /// as at start, its display opened again.
+    func reconfigure(showing: String?, restarted: Bool) {
+        if restarted {
+            emit(.reopenDisplay)
+        } else {
+            // Stay on the instrument that was shown when it is still configured.
+            round.reloaded(instrument: entries.firstIndex { $0.spec.id == showing } ?? 0)
+            rebuildModel()
+            rebuildWatchlist()
+        }
         armCycle(from: now.mono)
         decidePower()
         armBurnIn()
         repaintWhole()
-        emit(.ready(status: nil))
     }
 
     var currentID: String? {

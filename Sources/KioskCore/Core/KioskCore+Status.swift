@@ -76,6 +76,7 @@ extension KioskCore {
         s.screenControl = screenControl.rawValue
         s.message = banner.message
         s.cec = cec.status
+        s.outputs = outputsStatus
         if showingWatchlist, let watchlist {
             // The overview: no one instrument's numbers.
             var w = KioskStatus()
@@ -103,16 +104,33 @@ extension KioskCore {
             w.brightnessMeans = s.brightnessMeans
             w.alerts = s.alerts
             w.alertFirings = s.alertFirings
+            w.outputs = s.outputs
             return w
         }
         return s
+    }
+
+    /// One line per `[output]` section (none without sections): what each output's machines say;
+    /// the shell adds the connector and mode its display reports.
+    var outputsStatus: [KioskStatus.Output] {
+        let sections = setup.config.effectiveOutputs
+        guard !setup.config.outputs.isEmpty else { return [] }
+        var lines: [KioskStatus.Output] = []
+        for i in screens.indices where sections.indices.contains(i) {
+            on(i) {
+                let state = displayStatus == DisplayState.presenting.rawValue ? "running" : displayStatus
+                lines.append(KioskStatus.Output(name: sections[i].name.description, connector: nil, mode: nil, scene: sections[i].scene,
+                                                state: state, flips: stats.completedFlips, missedVblanks: stats.missedVblanks))
+            }
+        }
+        return lines
     }
 
     /// Asks the status file's schedule after every event whether to write; the status is built
     /// only when it may be written.
     func scheduleStatus() {
         // A frame being presented is counted first: the file says what is on the glass.
-        let action = statusSchedule?.look(at: now.mono, framePending: frames.awaitingReport) { status() }
+        let action = statusSchedule?.look(at: now.mono, framePending: screens.contains { $0.frames.awaitingReport }) { status() }
         if case .write(let written) = action {
             emit(.writeStatus(StatusWrite(status: written, instruments: instrumentHealth(), alertStates: alertStates)))
         }
