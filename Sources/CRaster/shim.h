@@ -157,4 +157,17 @@ static inline void tb_copy_turned(uint32_t *dst, ptrdiff_t ds, long tx0, long ty
             out[tx] = turns == 1 ? src[(cy - tx) * ss + ty + cx] : src[(tx + cy) * ss + (cx - ty)];
     }
 }
+/* Each byte of `a` and `b` blended by t/255 (b's share) into `out`, `n` bytes: lerpPixel's
+ * arithmetic per channel, exact (round(x/255) by (x + 128 + ((x + 128) >> 8)) >> 8), so equal
+ * neighbours come out unchanged with no test. A loop over bytes the compiler turns into 16-bit
+ * lanes (pmullw on x86-64's baseline, NEON on arm64): the tape's sub-pixel crawl blends every
+ * pixel of its band every frame. */
+static inline void tb_lerp_bytes(uint8_t *restrict out, const uint8_t *a, const uint8_t *b, size_t n, uint16_t t) {
+    uint16_t it = (uint16_t)(255 - t);
+    for (size_t k = 0; k < n; k++) {
+        uint16_t x = (uint16_t)(b[k] * t + a[k] * it + 128);
+        out[k] = (uint8_t)((x + (x >> 8)) >> 8);
+    }
+}
+
 #endif

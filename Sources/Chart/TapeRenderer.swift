@@ -222,13 +222,11 @@ public final class TapeRenderer {
                             let src = y * a.stride + run.col
                             let last = run.count - 1
                             if t == 0 {
-                                for j in 0..<run.count { dst[row + j] = ap[src + j] }
+                                (dst.baseAddress! + row).update(from: ap.baseAddress! + src, count: run.count)
                             } else {
-                                // Most of the band is background: equal neighbours need no blend.
-                                for j in 0..<last {
-                                    let p0 = ap[src + j], p1 = ap[src + j + 1]
-                                    dst[row + j] = p0 == p1 ? p0 : lerpPixel(p0, p1, t)
-                                }
+                                // Each column with its right neighbour (equal ones come out unchanged).
+                                lerpPixels(into: dst.baseAddress! + row, ap.baseAddress! + src, ap.baseAddress! + src + 1,
+                                           count: last, t: t)
                                 dst[row + last] = lerpPixel(ap[src + last], bp[y * b.stride + nextCol], t)
                             }
                         }

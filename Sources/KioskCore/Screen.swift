@@ -51,7 +51,7 @@ extension KioskCore {
     // MARK: The output's machines, as the output in scope has them
 
     public internal(set) var config: Config {
-        get { screens[current].config }
+        _read { yield screens[current].config }
         set { screens[current].config = newValue }
     }
     var power: ScreenPowerMachine {

@@ -158,3 +158,13 @@ enum SpanKernels {
         }
     }
 }
+
+/// `out[i] = lerpPixel(a[i], b[i], t)` for `count` pixels (bit for bit), vectorised: the tape's
+/// sub-pixel crawl blends each column with its right neighbour over the whole band every frame.
+public func lerpPixels(into out: UnsafeMutablePointer<UInt32>, _ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>,
+                       count: Int, t: UInt32) {
+    guard count > 0 else { return }
+    tb_lerp_bytes(UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt8.self),
+                  UnsafeRawPointer(a).assumingMemoryBound(to: UInt8.self),
+                  UnsafeRawPointer(b).assumingMemoryBound(to: UInt8.self), count * 4, UInt16(min(255, t)))
+}

@@ -153,4 +153,42 @@ struct KernelTests {
         }
         #expect(wrong == 0, "\(wrong) channels off, first: \(first)")
     }
+
+    /// The tape's blend of each column with its neighbour: every channel pair at every t is the
+    /// nearest integer to (b t + a (255 - t)) / 255 (worked out here in integers, 255 being odd
+    /// no value falls half way), and the pixel form equals `lerpPixel`, run lengths around the
+    /// vector width included.
+    @Test("lerpPixels rounds every channel as b t + a (255 - t) over 255 does")
+    func lerpPixelsExact() {
+        var wrong = 0
+        for t in UInt32(0)...255 {
+            // Channel pairs (a, b) in every lane: 256 x 256 pairs per t, 4 per pixel.
+            var a = [UInt32](), b = [UInt32]()
+            for hi in 0..<256 { for lo in Swift.stride(from: 0, to: 256, by: 4) {
+                a.append(UInt32(hi) * 0x0101_0101)
+                b.append(UInt32(lo) | UInt32(lo + 1) << 8 | UInt32(lo + 2) << 16 | UInt32(lo + 3) << 24)
+            } }
+            var out = [UInt32](repeating: 0, count: a.count)
+            out.withUnsafeMutableBufferPointer { o in lerpPixels(into: o.baseAddress!, a, b, count: a.count, t: t) }
+            for i in out.indices {
+                for shift in [0, 8, 16, 24] as [UInt32] {
+                    let x = (a[i] >> shift) & 0xFF, y = (b[i] >> shift) & 0xFF
+                    let expected = (2 * (y * t + x * (255 - t)) + 255) / 510
+                    if (out[i] >> shift) & 0xFF != expected { wrong += 1 }
+                }
+                if out[i] != lerpPixel(a[i], b[i], t) { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+        // Lengths 0 to 40 from an odd start: nothing written past the run.
+        let src = (0..<48).map { UInt32($0) &* 0x0103_0507 }
+        for n in 0...40 {
+            var out = [UInt32](repeating: 0xDEAD_BEEF, count: 48)
+            out.withUnsafeMutableBufferPointer { o in
+                src.withUnsafeBufferPointer { s in lerpPixels(into: o.baseAddress! + 1, s.baseAddress! + 1, s.baseAddress! + 2, count: n, t: 77) }
+            }
+            #expect(out[0] == 0xDEAD_BEEF && out[(n + 1)...].allSatisfy { $0 == 0xDEAD_BEEF })
+            #expect((0..<n).allSatisfy { out[$0 + 1] == lerpPixel(src[$0 + 1], src[$0 + 2], 77) })
+        }
+    }
 }
