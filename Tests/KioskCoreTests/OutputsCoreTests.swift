@@ -9,17 +9,12 @@ import Feed
 import Testing
 
 @Suite struct OutputsCoreTests {
-    /// Two outputs, the chart on the first and the tape on the second; B's alert above 110.
+    /// Two outputs, the chart on the first and the tape on the second; B's alert above 110 (the
+    /// single screen's alert tests' config).
     static func config() -> Config {
-        Config.watchlist(["A", "B"]) { c in
-            c.outputs = [OutputConfig(name: .first, scene: .chart), OutputConfig(name: .second, scene: .tape)]
-            var alert = AlertConfig(name: "b-high", line: 40)
-            alert.instrument = "B"
-            alert.condition = .above(ExactDecimal(110))
-            alert.bannerSeconds = 120
-            c.alerts = [alert]
-            c.staleAfterSeconds = 36_500 * 86_400
-        }
+        var c = CoreAlertTests.config()
+        c.outputs = [OutputConfig(name: .first, scene: .chart), OutputConfig(name: .second, scene: .tape)]
+        return c
     }
 
     func started() -> CoreDriver {
