@@ -102,23 +102,26 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     let core = KioskCore(setup: setup, fonts: fonts, watchdogInterval: 15, writesStatus: true, statusInterval: 1)
     var now = KioskTime(mono: 1000, wall: 1_796_000_000)
-    var flipDue: Double?
+    /// Each output's flip in flight (a config with `[output]` sections drives several).
+    var flipDue: [Int: (due: Double, sequence: UInt64)] = [:]
     var sequence: UInt64 = 0
     var gestures = GestureRecognizer(width: 64, height: 48)
     let display = DisplayInfo(width: 64, height: 48, refreshHz: 10)
-    func send(_ event: KioskEvent) {
-        var queue = [event]
+    func send(_ event: KioskEvent, output: Int = 0) {
+        var queue = [(event, output)]
         while !queue.isEmpty {
-            let next = queue.removeFirst()
-            for effect in core.handle(next, at: now) {
-                switch effect {
+            let (next, from) = queue.removeFirst()
+            for routed in core.handle(next, at: now, output: from) {
+                let output = routed.output ?? 0
+                fuzzCheck(output >= 0 && output < core.outputCount, "an effect names an output the core drives")
+                switch routed.effect {
                 case .present(let plan):
                     fuzzCheck(plan.time.isFinite, "frame time finite")
                     sequence += 1
-                    flipDue = now.mono + 0.1
-                    queue.append(.framePresented(FrameReport()))
-                case .openDisplay, .reopenDisplay: queue.append(.displayOpened(display))
-                case .setPowered(let on): if !on { queue.append(.screenOffApplied(dpms: sequence % 2 == 0)) }
+                    flipDue[output] = (now.mono + 0.1, sequence)
+                    queue.append((.framePresented(FrameReport()), output))
+                case .openDisplay, .reopenDisplay: queue.append((.displayOpened(display), output))
+                case .setPowered(let on): if !on { queue.append((.screenOffApplied(dpms: sequence % 2 == 0), output)) }
                 case .layoutChanged(let turns, let width, let height):
                     fuzzCheck((0...3).contains(turns), "quarter turns 0...3")
                     gestures.resize(width: Double(width), height: Double(height))
@@ -133,13 +136,14 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         var count = 0
         while count < steps {
             count += 1
-            let next = [flipDue, core.nextDeadline].compactMap { $0 }.min()
+            let flip = flipDue.min { ($0.value.due, $0.key) < ($1.value.due, $1.key) }
+            let next = [flip?.value.due, core.nextDeadline].compactMap { $0 }.min()
             guard let next, next <= end else { break }
             fuzzCheck(next.isFinite, "deadlines finite")
             now = now.advanced(by: max(0, next - now.mono))
-            if let f = flipDue, f <= next {
-                flipDue = nil
-                send(.flipCompleted(vblank: now.mono, sequence: sequence))
+            if let flip, flip.value.due <= next {
+                flipDue[flip.key] = nil
+                send(.flipCompleted(vblank: now.mono, sequence: flip.value.sequence), output: flip.key)
             } else {
                 send(.timer)
             }
