@@ -100,7 +100,7 @@ public struct LineChartMetrics: Equatable, Sendable {
 }
 
 /// Paints a `LineChartFrame`.
-public struct LineChartPainter {
+public struct LineChartPainter: Equatable {
     public var palette: ChartPalette
     public var metrics: LineChartMetrics
     public var plot: PlotRect
@@ -111,8 +111,32 @@ public struct LineChartPainter {
         self.plot = plot
     }
 
+    /// The frame's paths, built once for every rectangle a partial redraw paints.
+    public struct Paths {
+        let area: Path?
+        let line: Path
+    }
+
+    public func paths(of frame: LineChartFrame) -> Paths {
+        let v = frame.vertices
+        var area: Path?
+        if v.count >= 2 {
+            var p = Path(reservingCapacity: v.count + 3)
+            p.addPolyline(v)
+            p.line(to: Point(v[v.count - 1].x, plot.bottom))
+            p.line(to: Point(v[0].x, plot.bottom))
+            p.close()
+            area = p
+        }
+        return Paths(area: area, line: Path.polyline(v))
+    }
+
     /// Draws the chart area (background included) inside the canvas's current clip.
     public func draw(_ frame: LineChartFrame, on canvas: Canvas) {
+        draw(frame, paths: paths(of: frame), on: canvas)
+    }
+
+    public func draw(_ frame: LineChartFrame, paths: Paths, on canvas: Canvas) {
         canvas.clear(palette.background)
         let v = frame.vertices
         guard !v.isEmpty else { return }
@@ -125,12 +149,7 @@ public struct LineChartPainter {
 
         // The area under the line fades out towards the bottom, in the line's colour.
         canvas.clip = lineClip
-        if v.count >= 2 {
-            var area = Path(reservingCapacity: v.count + 3)
-            area.addPolyline(v)
-            area.line(to: Point(v[v.count - 1].x, plot.bottom))
-            area.line(to: Point(v[0].x, plot.bottom))
-            area.close()
+        if let area = paths.area {
             let top = frame.lineColor.withOpacity(0.22), bottom = frame.lineColor.withOpacity(0)
             let gradient = LinearGradient(start: Point(0, plot.top), end: Point(0, plot.bottom),
                                           stops: [(0, top), (1, bottom)])
@@ -170,17 +189,17 @@ public struct LineChartPainter {
         if let spans = frame.regularSpans {
             // Pre- and post-market: the whole line pale, then the regular sessions over it in full
             // colour, each clipped to its columns.
-            canvas.stroke(Path.polyline(v), style: lineStyle, paint: .solid(frame.lineColor.mixed(with: palette.background, 0.6)))
+            canvas.stroke(paths.line, style: lineStyle, paint: .solid(frame.lineColor.mixed(with: palette.background, 0.6)))
             let outer = canvas.clip
             for span in spans {
                 let columns = IntRect(x0: Int(span.lowerBound.rounded(.down)), y0: outer.y0,
                                       x1: Int(span.upperBound.rounded(.up)) + 1, y1: outer.y1)
                 canvas.clip = outer.intersection(columns)
-                if !canvas.clip.isEmpty { canvas.stroke(Path.polyline(v), style: lineStyle, paint: .solid(frame.lineColor)) }
+                if !canvas.clip.isEmpty { canvas.stroke(paths.line, style: lineStyle, paint: .solid(frame.lineColor)) }
             }
             canvas.clip = outer
         } else {
-            canvas.stroke(Path.polyline(v), style: lineStyle, paint: .solid(frame.lineColor))
+            canvas.stroke(paths.line, style: lineStyle, paint: .solid(frame.lineColor))
         }
         canvas.clip = full
 

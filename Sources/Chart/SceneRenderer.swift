@@ -20,11 +20,8 @@ public final class SceneRenderer {
 
     /// The scene whose pixels the canvas holds: another one (a new model, the overview) is painted whole.
     private var lastScene: AnyObject?
-    /// Enough of the previous line frame to tell whether the next one may be a partial redraw.
-    private struct FrameKey: Equatable {
-        var range: ChartRange, indicator: Point?, moving: Bool, revision: Int
-    }
-    private var previousKey: FrameKey?
+    /// The line frame the canvas holds, and how it was painted (nil: none, or paint the next whole).
+    private var previousKey: (chart: LineChartFrame, painter: LineChartPainter)?
     /// Each label part as the last line frame painted it, one look per cross-fade layer.
     private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
 
@@ -93,16 +90,14 @@ public final class SceneRenderer {
         var labels = frame.labels
         switch frame.scene {
         case .line:
-            let key = FrameKey(range: frame.range, indicator: frame.chart.indicator, moving: frame.moving,
-                               revision: frame.revision)
             let looks = labelLooks(labels, fadingFrom: frame.fadingFrom, fade: frame.fade, screen: screen)
-            let regions = partialRegions(from: previousKey, to: key, looks: looks, screen: screen)
-            previousKey = key
+            let painter = screen.painter
+            let regions = partialRegions(from: previousKey?.painter == painter ? previousKey?.chart : nil, to: frame.chart,
+                                         painter: painter, looks: looks)
+            previousKey = (frame.chart, painter)
             paintedLooks = looks
-            for region in regions {
-                canvas.clip = region
-                screen.draw(chart: frame.chart, labels: labels, fadingFrom: frame.fadingFrom, fade: frame.fade, on: canvas)
-            }
+            screen.draw(chart: frame.chart, labels: labels, fadingFrom: frame.fadingFrom, fade: frame.fade, on: canvas,
+                        regions: regions)
             lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
             lastRedrawnRegions = regions
             canvas.clip = canvas.buffer.bounds
@@ -144,36 +139,21 @@ public final class SceneRenderer {
         return canvas
     }
 
-    /// The rectangles to redraw between two frames of the line chart: everything after a range
-    /// change, new data or during a morph; while a finger scrubs a settled chart only the label
-    /// parts whose look changed (their old and new ink) and the indicator's old and new places — a
-    /// few percent of the screen.
-    private func partialRegions(from old: FrameKey?, to new: FrameKey,
-                                looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]], screen: TickerScreen) -> [IntRect] {
+    /// The rectangles to redraw between two frames of the line chart: the label parts whose look
+    /// changed (their old and new ink) and what the chart's painter says moved — while a finger
+    /// scrubs a settled chart a few percent of the screen, during a morph a band around the old
+    /// and new line; everything when no frame was painted before or the chart cannot tell.
+    private func partialRegions(from old: LineChartFrame?, to new: LineChartFrame, painter: LineChartPainter,
+                                looks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]]) -> [IntRect] {
         let all = canvas.buffer.bounds
-        guard let old, old.range == new.range, old.revision == new.revision, !old.moving, !new.moving else { return [all] }
-        let L = screen.layout, s = L.scale
-        let plot = L.plot
+        guard let old, let chart = painter.damage(from: old, to: new, bounds: all) else { return [all] }
         var regions: [IntRect] = []
         for part in TickerScreen.LabelPart.allCases {
             let before = paintedLooks[part] ?? [], after = looks[part] ?? []
             guard before != after else { continue }
             regions.append((before + after).reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1.bounds) }.intersection(all))
         }
-        if old.indicator != new.indicator {
-            // The indicator is a hairline down the plot and a dot on the line: a strip a few pixels
-            // wide and a box around the dot, old and new (the picture around them does not change).
-            let metrics = LineChartMetrics(scale: s)
-            let halfLine = Int(metrics.indicatorWidth.rounded(.up)) + 2
-            let dot = Int((metrics.dotRadius + 2).rounded(.up))
-            for p in [old.indicator, new.indicator].compactMap({ $0 }) where abs(p.x) < 1e9 && abs(p.y) < 1e9 {
-                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
-                regions.append(IntRect(x0: x - halfLine, y0: Int(plot.top) - halfLine,
-                                       x1: x + 1 + halfLine, y1: Int(plot.bottom.rounded(.up)) + halfLine).intersection(all))
-                regions.append(IntRect(x0: x - dot, y0: y - dot, x1: x + 1 + dot, y1: y + 1 + dot).intersection(all))
-            }
-        }
-        return regions.filter { !$0.isEmpty }
+        return (regions + chart).filter { !$0.isEmpty }
     }
 
     /// The looks of every label part a frame with `labels` (cross-fading from `previous` by `fade`)

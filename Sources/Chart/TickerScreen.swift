@@ -420,8 +420,24 @@ public final class TickerScreen {
     /// `previous` to `labels` (a scrubbed price changing, the label returning to the latest price).
     public func draw(chart: LineChartFrame, labels: TickerLabels, fadingFrom previous: TickerLabels? = nil,
                      fade: Double = 1, on canvas: Canvas) {
+        draw(chart: chart, labels: labels, fadingFrom: previous, fade: fade, on: canvas, regions: [canvas.clip])
+    }
+
+    /// Paints each of `regions` whole, one after the other (they may overlap: each is cleared and
+    /// painted from the bottom up), the chart's paths built once for all of them.
+    public func draw(chart: LineChartFrame, labels: TickerLabels, fadingFrom previous: TickerLabels? = nil,
+                     fade: Double = 1, on canvas: Canvas, regions: [IntRect]) {
+        let painter = painter, paths = painter.paths(of: chart)
+        for region in regions {
+            canvas.clip = region
+            draw(chart: chart, paths: paths, painter: painter, labels: labels, fadingFrom: previous, fade: fade, on: canvas)
+        }
+    }
+
+    private func draw(chart: LineChartFrame, paths: LineChartPainter.Paths, painter: LineChartPainter, labels: TickerLabels,
+                      fadingFrom previous: TickerLabels?, fade: Double, on canvas: Canvas) {
         let clip = canvas.clip
-        painter.draw(chart, on: canvas)  // clears the clip to the background first
+        painter.draw(chart, paths: paths, on: canvas)  // clears the clip to the background first
         let L = layout
         renderer.draw(shownName(labels), font: nameFont, color: palette.secondaryText, x: L.margin, y: L.nameBaseline,
                       into: &canvas.buffer, clip: clip)

@@ -104,6 +104,16 @@ extension Path {
     /// Flattens curves into line segments no farther than `tolerance` pixels from the true curve,
     /// after applying `transform`. Non-finite points end the current subpath; `sawNonFinite` says so.
     func flattened(transform: Transform, tolerance: Double = 0.2) -> (polylines: [Polyline], sawNonFinite: Bool) {
+        // One subpath of finite lines, untransformed (a chart's line, its area): the points are
+        // the polyline, shared rather than copied (a partial redraw strokes it once a rectangle).
+        if transform.isIdentity, let first = verbs.first, first == .move, verbs.count >= 2 {
+            let closed = verbs[verbs.count - 1] == .close
+            let lines = verbs.count - (closed ? 2 : 1)
+            if points.count == lines + 1, verbs.dropFirst().prefix(lines).allSatisfy({ $0 == .line }),
+               points.allSatisfy({ $0.isFinite }) {
+                return ([Polyline(points: points, isClosed: closed)], false)
+            }
+        }
         var result: [Polyline] = []
         var current: [Point] = []
         var sawNonFinite = false

@@ -1,5 +1,6 @@
 import Chart
 import Display
+import Feed
 import DisplayModel
 import Kiosk
 import KioskCore
@@ -107,11 +108,93 @@ struct PartialRedrawTests {
             #expect(ImageComparison.compare(frame, reference).maxDifference <= 1, "x \(x)")
             t += 1
         }
-        m.endScrub()
-        _ = r.render(m, at: t)
-        m.select(.oneYear, at: t + 1)
-        _ = r.render(m, at: t + 1.1)
-        #expect(r.lastDamage == IntRect(x0: 0, y0: 0, x1: 960, y1: 540))  // a morph redraws everything
+    }
+}
+
+extension PartialRedrawTests {
+    /// Every frame of morphs through every range and back (1D's sessions, colour changes between
+    /// rising and falling ranges, a morph turned round half way, new data sliding in, a finger
+    /// after a morph), drawn over the frame before, against the same state painted whole by a
+    /// fresh renderer: a pixel the line's damage left out would keep its old colour here. The
+    /// reference is the full redraw, not the damage's own reasoning.
+    static func morphsMatchFullRedraws(width: Int, height: Int, step: Double, ranges: [ChartRange]) throws -> (worst: Int, frames: Int) {
+        let fonts = try FontSet.load()
+        func make() -> ScreenModel {
+            let m = ScreenModel(instrument: .sample(), width: width, height: height, fonts: fonts, range: ranges[0])
+            m.labelFade = 0.3
+            return m
+        }
+        let m = make(), reference = make()
+        let r = SceneRenderer(), rr = SceneRenderer()
+        _ = r.render(m, at: 0)
+        _ = rr.render(reference, at: 0)
+        var t = 0.0, worst = 0, frames = 0
+        func frame(_ note: String) {
+            let partial = r.render(m, at: t).buffer
+            rr.invalidate()
+            let full = rr.render(reference, at: t).buffer
+            // A stroke redrawn in a strip is built from the segments that can reach it (the
+            // canvas's clipped stroke), and where pieces of ink overlap their coverage can round
+            // the other way: a pixel of the line a unit off, never more, never an old frame's pixel.
+            let same = partial.pixels.withUnsafeBytes { a in full.pixels.withUnsafeBytes { b in a.elementsEqual(b) } }
+            var differing: [String] = [], worstChannel = 0
+            for y in same ? 0..<0 : 0..<height {
+                for x in 0..<width where partial[x, y] != full[x, y] {
+                    let p = partial[x, y], q = full[x, y]
+                    for shift in [0, 8, 16, 24] as [UInt32] {
+                        worstChannel = max(worstChannel, abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF)))
+                    }
+                    differing.append("(\(x),\(y)) \(String(p, radix: 16)) against \(String(q, radix: 16))")
+                }
+            }
+            #expect(worstChannel <= 1 && differing.count <= 8,
+                    "\(note) t \(t): \(differing.prefix(12)) redrawing \(r.lastRedrawnRegions)")
+            worst = max(worst, r.lastRedrawnRegions.reduce(0) { $0 + $1.width * $1.height })
+            frames += 1
+        }
+        func both(_ change: (ScreenModel) -> Void) { change(m); change(reference) }
+        for (i, range) in (ranges.dropFirst() + ranges.reversed().dropFirst()).enumerated() {
+            t += 1
+            both { $0.select(range, at: t) }
+            let end = t + 1.3
+            while t < end {
+                frame("to \(range)")
+                t += step
+                // Half way through the fourth morph, back where it came from.
+                if i == 3, abs(t - (end - 0.7)) < step / 2 { both { $0.select(ranges[0], at: t) } }
+            }
+        }
+        // New data: the daily file loses its last rows (a rewrite), and the line slides to it.
+        var market = m.instrument.market
+        if let d = market.daily { market.daily = PriceSeries(name: d.name, interval: d.interval, bars: Array(d.bars.dropLast(7))) }
+        t += 1
+        let changed = market
+        both { $0.replaceMarket(changed, at: t) }
+        for _ in 0..<Int(1.3 / step) { frame("new data"); t += step }
+        // A finger right after: the partial redraw of a scrub starts from a morph's last frame.
+        for x in stride(from: Double(width) * 0.2, through: Double(width) * 0.8, by: Double(width) * 0.15) {
+            both { _ = $0.scrub(atX: x) }
+            frame("scrub at \(x)")
+            t += step
+        }
+        return (worst, frames)
+    }
+
+    @Test("every frame of a morph redraws a band around the two lines and gives the pixels of a full redraw (960x540, all ranges)")
+    func morphDamage() throws {
+        let (worst, frames) = try Self.morphsMatchFullRedraws(width: 960, height: 540, step: 1.0 / 30,
+                                                              ranges: [.oneMonth, .oneDay, .fiveDays, .sixMonths, .yearToDate, .oneYear, .fiveYears])
+        #expect(frames > 300)
+        // The labels' boxes and a band around the old and new line, not the screen (which every
+        // morph frame redrew before).
+        #expect(worst < 960 * 540, "worst frame redrew \(worst) px")
+    }
+
+    @Test("a 1080p morph redraws less than the screen, with a full redraw's pixels")
+    func morphDamage1080p() throws {
+        let (worst, frames) = try Self.morphsMatchFullRedraws(width: 1920, height: 1080, step: 1.0 / 30, ranges: [.oneDay, .oneYear])
+        #expect(frames > 100)
+        #expect(worst < 1920 * 1080, "worst frame redrew \(worst) px")
     }
 }
 
