@@ -20,8 +20,9 @@ public final class SceneRenderer {
 
     /// The scene whose pixels the canvas holds: another one (a new model, the overview) is painted whole.
     private var lastScene: AnyObject?
-    /// The line frame the canvas holds, and how it was painted (nil: none, or paint the next whole).
-    private var previousKey: (chart: LineChartFrame, painter: LineChartPainter)?
+    /// The line frame the canvas holds, how it was painted and the words in its empty plot (nil:
+    /// none, or paint the next whole).
+    private var previousKey: (chart: LineChartFrame, painter: LineChartPainter, placeholder: String?)?
     /// Each label part as the last line frame painted it, one look per cross-fade layer.
     private var paintedLooks: [TickerScreen.LabelPart: [TickerScreen.LabelLook]] = [:]
 
@@ -92,9 +93,9 @@ public final class SceneRenderer {
         case .line:
             let looks = labelLooks(labels, fadingFrom: frame.fadingFrom, fade: frame.fade, screen: screen)
             let painter = screen.painter
-            let regions = partialRegions(from: previousKey?.painter == painter ? previousKey?.chart : nil, to: frame.chart,
-                                         painter: painter, looks: looks)
-            previousKey = (frame.chart, painter)
+            let same = previousKey.map { $0.painter == painter && $0.placeholder == model.placeholder } ?? false
+            let regions = partialRegions(from: same ? previousKey?.chart : nil, to: frame.chart, painter: painter, looks: looks)
+            previousKey = (frame.chart, painter, model.placeholder)
             paintedLooks = looks
             screen.draw(chart: frame.chart, labels: labels, fadingFrom: frame.fadingFrom, fade: frame.fade, on: canvas,
                         regions: regions)

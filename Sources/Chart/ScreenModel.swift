@@ -68,8 +68,9 @@ public final class ScreenModel {
     public var labelsOnScreen: TickerLabels? { shownLabels }
     private var fadeFrom: TickerLabels?
     private var fadeStart = -Double.infinity
-    /// Counts changes that repaint the whole picture whatever else the frame shows: new data (even
-    /// when no frame fell inside its morph), a new placeholder or status note.
+    /// Counts changes to what the header says beside the line (new data, a new placeholder or
+    /// status note): the words are made again. (What the renderer repaints it judges from the
+    /// pixels' inputs themselves: the chart frame, the labels' looks, the placeholder.)
     public private(set) var revision = 0
     let barFont: Font
 

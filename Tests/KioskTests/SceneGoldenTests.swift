@@ -190,6 +190,24 @@ extension PartialRedrawTests {
         #expect(worst < 960 * 540, "worst frame redrew \(worst) px")
     }
 
+    @Test("a new reason in the empty plot's placeholder is painted (the chart itself did not change)")
+    func placeholderChange() throws {
+        let fonts = try FontSet.load()
+        func make(_ words: String) -> ScreenModel {
+            var instrument = Instrument.sample()
+            instrument.market = MarketData(daily: nil, intraday: nil, timeZone: instrument.market.timeZone)
+            let m = ScreenModel(instrument: instrument, width: 800, height: 480, fonts: fonts, range: .oneMonth)
+            m.placeholder = words
+            return m
+        }
+        let m = make("waiting for data: DAX.csv"), r = SceneRenderer()
+        _ = r.render(m, at: 0)
+        m.placeholder = "waiting for data: DAX.csv · yahoo: ^GDAXI not found"
+        let partial = r.render(m, at: 1).buffer
+        let full = SceneRenderer().render(make("waiting for data: DAX.csv · yahoo: ^GDAXI not found"), at: 1).buffer
+        #expect(ImageComparison.compare(partial, full).maxDifference == 0)
+    }
+
     @Test("a 1080p morph redraws less than the screen, with a full redraw's pixels")
     func morphDamage1080p() throws {
         let (worst, frames) = try Self.morphsMatchFullRedraws(width: 1920, height: 1080, step: 1.0 / 30, ranges: [.oneDay, .oneYear])
