@@ -97,6 +97,10 @@ public final class SceneRenderer {
             let regions = partialRegions(from: same ? previousKey?.chart : nil, to: frame.chart, painter: painter, looks: looks)
             previousKey = (frame.chart, painter, model.placeholder)
             paintedLooks = looks
+            // The canvas chooses between drawing at once and in bands by the frame's first clip:
+            // all of the damage, so a morph's band around the line is drawn in cache-sized bands
+            // (and the at-once grid never grows to the plot's size).
+            canvas.clip = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
             screen.draw(chart: frame.chart, labels: labels, fadingFrom: frame.fadingFrom, fade: frame.fade, on: canvas,
                         regions: regions)
             lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }

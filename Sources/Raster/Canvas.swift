@@ -89,8 +89,10 @@ public final class Canvas {
         bands = renderer.threads > 1 || area.width * area.height > bandClipArea ? renderer : nil
     }
 
-    /// The clip area above which one thread draws in bands (the tests raise it to compare).
-    var bandClipArea = Canvas.oneThreadBandArea
+    /// The clip area above which one thread draws in bands (the tests raise it to compare): a
+    /// morph's band around its line (a third of a 1080p screen) too, whose grid drawn at once
+    /// would be as large as the band and grow with every larger one (fresh pages each time).
+    var bandClipArea = Canvas.oneThreadBandArea / 4
     /// Whether draw calls are being recorded for the bands now.
     var recordsInBands: Bool { bands != nil }
 
