@@ -117,8 +117,9 @@ public struct LineChartPainter: Equatable {
         let line: Path
     }
 
-    public func paths(of frame: LineChartFrame) -> Paths {
-        let v = frame.vertices
+    public func paths(of frame: LineChartFrame) -> Paths { paths(of: frame.vertices) }
+
+    func paths(of v: [Point]) -> Paths {
         var area: Path?
         if v.count >= 2 {
             var p = Path(reservingCapacity: v.count + 3)
@@ -131,15 +132,42 @@ public struct LineChartPainter: Equatable {
         return Paths(area: area, line: Path.polyline(v))
     }
 
+    /// The paths of the part of the line that can reach the columns `x0..<x1`, when that is less
+    /// than all of it (a strip of a partial redraw): from the last vertex whose ink cannot reach
+    /// them on the left to the first on the right, the area closed down to the plot's foot out of
+    /// sight. Inside those columns they paint what the whole paths paint (the vertices are in x
+    /// order, which every morph keeps), without walking a thousand edges left of the strip.
+    func paths(of v: [Point], columns x0: Int, _ x1: Int) -> Paths? {
+        guard v.count >= 4 else { return nil }
+        let reach = metrics.lineWidth / 2 + 2
+        let left = Double(x0) - reach, right = Double(x1) + reach
+        // The first vertex at or right of `left`, and the first beyond `right` (binary searches).
+        func firstIndex(from start: Int, where beyond: (Point) -> Bool) -> Int {
+            var lo = start, hi = v.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if beyond(v[mid]) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+        let a = max(0, firstIndex(from: 0) { $0.x >= left } - 1)
+        let b = min(v.count - 1, firstIndex(from: a) { $0.x > right })
+        guard b - a + 1 < v.count, b > a else { return nil }
+        return paths(of: Array(v[a...b]))
+    }
+
     /// Draws the chart area (background included) inside the canvas's current clip.
     public func draw(_ frame: LineChartFrame, on canvas: Canvas) {
         draw(frame, paths: paths(of: frame), on: canvas)
     }
 
-    public func draw(_ frame: LineChartFrame, paths: Paths, on canvas: Canvas) {
+    public func draw(_ frame: LineChartFrame, paths whole: Paths, on canvas: Canvas) {
         canvas.clear(palette.background)
         let v = frame.vertices
         guard !v.isEmpty else { return }
+        // A strip narrower than half the plot draws the part of the line that reaches it.
+        let strip = canvas.clip
+        let paths = Double(strip.width) < plot.width / 2 ? self.paths(of: v, columns: strip.x0, strip.x1) ?? whole : whole
 
         // Everything of the line (area, stroke) stays left of `lineEndX`, the rest of the frame not.
         let full = canvas.clip
