@@ -187,9 +187,19 @@ public struct LineChartPainter: Equatable {
         canvas.clip = full
         // Whole-pixel hairlines stay crisp: snap them to pixel centres.
         let baseY = snapToPixelCenter(frame.baselineY, width: metrics.baselineWidth)
+        // A narrow strip strokes the dashes near it: from a whole number of dash periods after the
+        // plot's left edge (the pattern's phase kept), not the ~360 dashes of a 1080p baseline.
+        var from = plot.left, to = plot.right
+        let period = metrics.dash.reduce(0, +)
+        if Double(strip.width) < plot.width / 2, period > 0, period.isFinite {
+            let reach = metrics.baselineWidth + 2
+            let periods = ((Double(strip.x0) - reach - plot.left) / period).rounded(.down)
+            if periods > 0 { from = plot.left + periods * period }
+            to = max(from, min(plot.right, Double(strip.x1) + reach))
+        }
         var baseline = Path()
-        baseline.move(to: Point(plot.left, baseY))
-        baseline.line(to: Point(plot.right, baseY))
+        baseline.move(to: Point(from, baseY))
+        baseline.line(to: Point(to, baseY))
         canvas.stroke(baseline, style: StrokeStyle(width: metrics.baselineWidth, dashes: metrics.dash),
                       paint: .solid(palette.baseline))
 

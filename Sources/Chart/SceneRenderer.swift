@@ -97,12 +97,14 @@ public final class SceneRenderer {
             let regions = partialRegions(from: same ? previousKey?.chart : nil, to: frame.chart, painter: painter, looks: looks)
             previousKey = (frame.chart, painter, model.placeholder)
             paintedLooks = looks
-            // The canvas chooses between drawing at once and in bands by the frame's first clip:
-            // all of the damage, so a morph's band around the line is drawn in cache-sized bands
-            // (and the at-once grid never grows to the plot's size).
-            canvas.clip = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
+            // At once or in bands, as all of the damage asks (not its first, small rectangle): a
+            // morph's band around the line is drawn in cache-sized bands, and the grid drawn at
+            // once never grows to the plot's size.
+            canvas.holdDrawingChoice(for: regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) })
+            let inks = looks.mapValues { $0.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.isEmpty ? $1.bounds : $1.bounds.isEmpty ? $0 : $0.union($1.bounds) } }
             screen.draw(chart: frame.chart, labels: labels, fadingFrom: frame.fadingFrom, fade: frame.fade, on: canvas,
-                        regions: regions)
+                        regions: regions, inks: inks)
+            canvas.releaseDrawingChoice()
             lastDamage = regions.reduce(IntRect(x0: 0, y0: 0, x1: 0, y1: 0)) { $0.union($1) }
             lastRedrawnRegions = regions
             canvas.clip = canvas.buffer.bounds

@@ -425,23 +425,48 @@ public final class TickerScreen {
 
     /// Paints each of `regions` whole, one after the other (they may overlap: each is cleared and
     /// painted from the bottom up), the chart's paths built once for all of them.
+    /// `inks`, when given, holds each label part's ink on this frame (its looks' bounds, every
+    /// fade layer's): a rectangle a part's ink does not reach is painted without laying that part
+    /// out again (a morph's strips of the plot meet no words).
     public func draw(chart: LineChartFrame, labels: TickerLabels, fadingFrom previous: TickerLabels? = nil,
-                     fade: Double = 1, on canvas: Canvas, regions: [IntRect]) {
+                     fade: Double = 1, on canvas: Canvas, regions: [IntRect], inks: [LabelPart: IntRect]? = nil) {
         let painter = painter, paths = painter.paths(of: chart)
         for region in regions {
             canvas.clip = region
-            draw(chart: chart, paths: paths, painter: painter, labels: labels, fadingFrom: previous, fade: fade, on: canvas)
+            draw(chart: chart, paths: paths, painter: painter, labels: labels, fadingFrom: previous, fade: fade, on: canvas,
+                 inks: inks)
         }
     }
 
+    /// Where the range selector's words can put ink (each word in both its fonts): fixed for the
+    /// screen's layout and fonts.
+    private lazy var selectorInk: IntRect = {
+        let L = layout
+        var ink = IntRect(x0: 0, y0: 0, x1: 0, y1: 0)
+        for (i, range) in L.ranges.enumerated() {
+            for font in [selectorFont, selectedFont] {
+                let b = renderer.inkBounds(of: range.rawValue, font: font, x: L.selectorCenters[i], y: L.selectorBaseline,
+                                           alignment: .baselineCenter)
+                ink = ink.isEmpty ? b : b.isEmpty ? ink : ink.union(b)
+            }
+        }
+        return ink
+    }()
+
     private func draw(chart: LineChartFrame, paths: LineChartPainter.Paths, painter: LineChartPainter, labels: TickerLabels,
-                      fadingFrom previous: TickerLabels?, fade: Double, on canvas: Canvas) {
+                      fadingFrom previous: TickerLabels?, fade: Double, on canvas: Canvas, inks: [LabelPart: IntRect]?) {
         let clip = canvas.clip
         painter.draw(chart, paths: paths, on: canvas)  // clears the clip to the background first
+        func reaches(_ part: LabelPart) -> Bool {
+            guard let ink = inks?[part] else { return true }
+            return !ink.intersection(clip).isEmpty
+        }
         let L = layout
-        renderer.draw(shownName(labels), font: nameFont, color: palette.secondaryText, x: L.margin, y: L.nameBaseline,
-                      into: &canvas.buffer, clip: clip)
-        let clock = shownClock(labels), stats = shownStats(labels)
+        if reaches(.name) {
+            renderer.draw(shownName(labels), font: nameFont, color: palette.secondaryText, x: L.margin, y: L.nameBaseline,
+                          into: &canvas.buffer, clip: clip)
+        }
+        let clock = reaches(.clock) ? shownClock(labels) : "", stats = reaches(.stats) ? shownStats(labels) : ""
         if !clock.isEmpty {
             renderer.draw(clock, font: nameFont, color: palette.secondaryText, x: Double(L.width) - L.margin, y: L.nameBaseline,
                           alignment: .baselineRight, into: &canvas.buffer, clip: clip)
@@ -449,13 +474,16 @@ public final class TickerScreen {
         if !stats.isEmpty, let y = L.statsBaseline {
             renderer.draw(stats, font: statsFont, color: palette.secondaryText, x: L.margin, y: y, into: &canvas.buffer, clip: clip)
         }
-        let f = min(1, max(0, fade.isFinite ? fade : 1))
-        if let previous, f < 1 {
-            drawHeader(previous, opacity: 1 - f, canvas: canvas)
-            drawHeader(labels, opacity: f, canvas: canvas)
-        } else {
-            drawHeader(labels, opacity: 1, canvas: canvas)
+        if reaches(.price) || reaches(.change) || reaches(.note) {
+            let f = min(1, max(0, fade.isFinite ? fade : 1))
+            if let previous, f < 1 {
+                drawHeader(previous, opacity: 1 - f, canvas: canvas)
+                drawHeader(labels, opacity: f, canvas: canvas)
+            } else {
+                drawHeader(labels, opacity: 1, canvas: canvas)
+            }
         }
+        guard inks == nil || reaches(.selection) || !selectorInk.intersection(clip).isEmpty else { return }
         for (i, range) in L.ranges.enumerated() {
             let selected = range == labels.selectedRange
             let x = L.selectorCenters[i]

@@ -84,9 +84,27 @@ public final class Canvas {
     /// recorded, no clear pending): a clip narrowed inside a frame (a session's columns of the line)
     /// keeps the frame's choice, so the deferred clears stay deferred.
     private func chooseBands() {
-        guard let renderer, !hasPendingClears, bands?.isEmpty ?? true else { return }
+        guard !choiceHeld, let renderer, !hasPendingClears, bands?.isEmpty ?? true else { return }
         let area = clip.intersection(storage.bounds)
         bands = renderer.threads > 1 || area.width * area.height > bandClipArea ? renderer : nil
+    }
+
+    /// Set by `holdDrawingChoice(for:)` until `releaseDrawingChoice()`.
+    private var choiceHeld = false
+
+    /// Draws what comes as one clip of `area` would be drawn, in bands or at once, whatever clips
+    /// come next and however often text drawn into `buffer` finishes what was recorded, until
+    /// `releaseDrawingChoice()`: a frame painted as many small rectangles (a partial redraw) is
+    /// drawn as the whole of them, not as each rectangle asks. Sets the clip to `area`.
+    public func holdDrawingChoice(for area: IntRect) {
+        choiceHeld = false
+        clip = area
+        choiceHeld = true
+    }
+
+    /// Clips choose again (at the next frame, as before the hold).
+    public func releaseDrawingChoice() {
+        choiceHeld = false
     }
 
     /// The clip area above which one thread draws in bands (the tests raise it to compare): a

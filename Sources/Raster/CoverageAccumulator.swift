@@ -77,17 +77,21 @@ final class CoverageAccumulator {
         rowWords = (rowCells + (64 << Self.chunkShift) - 1) >> (6 + Self.chunkShift)
         let cellCount = rowCells * windowRows, wordCount = rowWords * windowRows
         // Invariant: every cell and word is zero between uses (the sweep clears what it reads).
+        // Grown by half again at least: a partial redraw's rectangles grow a little from frame to
+        // frame, and each exact-size growth zeroed fresh pages (page faults every few frames).
         if cellCapacity < cellCount {
+            let capacity = max(cellCount, cellCapacity + cellCapacity / 2)
             cells.deallocate()
-            cells = .allocate(capacity: cellCount)
-            cells.initialize(repeating: 0, count: cellCount)
-            cellCapacity = cellCount
+            cells = .allocate(capacity: capacity)
+            cells.initialize(repeating: 0, count: capacity)
+            cellCapacity = capacity
         }
         if wordCapacity < wordCount {
+            let capacity = max(wordCount, wordCapacity + wordCapacity / 2)
             touched.deallocate()
-            touched = .allocate(capacity: wordCount)
-            touched.initialize(repeating: 0, count: wordCount)
-            wordCapacity = wordCount
+            touched = .allocate(capacity: capacity)
+            touched.initialize(repeating: 0, count: capacity)
+            wordCapacity = capacity
         }
         if rowCapacity < windowRows {
             rowTouched.deallocate()

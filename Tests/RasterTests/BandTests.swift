@@ -234,6 +234,34 @@ struct BandTests {
         }
     }
 
+    @Test("a held choice draws many small rectangles in bands, through text's reads of the buffer, with the pixels drawn at once")
+    func heldChoice() {
+        let held = Canvas(width: 1400, height: 800)
+        let direct = Canvas(width: 1400, height: 800)
+        direct.bandClipArea = .max
+        for c in [held, direct] {
+            // A partial redraw: its damage is large in all (a band around a morph's line), each
+            // rectangle small; between rectangles text is drawn straight into `buffer`.
+            c.holdDrawingChoice(for: IntRect(x0: 100, y0: 100, x1: 1300, y1: 700))
+            for k in 0..<6 {
+                c.clip = IntRect(x0: 100 + k * 200, y0: 100 + k * 50, x1: 300 + k * 200, y1: 400 + k * 50)
+                #expect(c.recordsInBands == (c === held), "rectangle \(k)")
+                c.clear(Color(rgb: 0x0D1117))
+                var line = Path()
+                line.move(to: Point(80, 600))
+                for i in 1..<60 { line.line(to: Point(80 + Double(i) * 21, 600 - Double((i * 37) % 29) * 17)) }
+                c.stroke(line, style: StrokeStyle(width: 3, cap: .round, join: .round), paint: .solid(Color(rgb: 0x00C805)))
+                _ = c.buffer  // as text drawn into the buffer finishes what was recorded
+            }
+            c.releaseDrawingChoice()
+            c.clip = IntRect(x0: 100, y0: 100, x1: 300, y1: 400)
+            #expect(!c.recordsInBands, "released: a small clip draws at once again")
+            c.clip = c.bounds
+        }
+        let a = held.buffer.pixels, b = direct.buffer.pixels
+        #expect(zip(a, b).filter { $0 != $1 }.isEmpty)
+    }
+
     /// The pool's hand-offs without locks: a helper that watches for work, one woken early by
     /// `expectWork`, one asleep, and a caller that watches for the last helper or sleeps. Every
     /// task must run exactly once on a valid worker in every case; a lost wake-up hangs (the time
