@@ -170,10 +170,7 @@ package final class Daemon: KioskShell {
 
     /// Everything but the signals and the loop itself: the core starts, the data files are read.
     func start() throws(Errno) {
-        timer = try loop.addTimer(after: .seconds(3600)) { [unowned self] in
-            armedDeadlineNanos = nil  // fired: whatever comes next sets it again
-            send(.timer)
-        }
+        timer = try loop.addTimer(after: .seconds(3600)) { [unowned self] in send(.timer) }
         // A clock step re-decides at once what the wall clock decides (else up to an hour later).
         // Under `--time-scale` the daemon's wall clock is its own, and a step of the real one is
         // no news to it.
@@ -303,8 +300,6 @@ package final class Daemon: KioskShell {
     }
 
     var collectingFlips = false
-    /// The core's deadline its timer is set for (monotonic ns; nil: not set, or it fired).
-    var armedDeadlineNanos: UInt64? = .max  // the first call sets it whatever it was
 
     /// An output that waited for its own flip (before DPMS, a turn, a modeset, at exit) read the
     /// shared descriptor and may have taken another output's completion with it: nothing wakes
@@ -317,23 +312,11 @@ package final class Daemon: KioskShell {
         handleAllDisplayEvents()
     }
 
-    /// Sets the core's timer for its next deadline, unless it is already set for that deadline:
-    /// every event asks, and during an animation nearly every answer is the same frame's deadline
-    /// (a `timerfd_settime` saved per event).
     func armTimer() {
         guard let timer else { return }
-        guard let deadline = core.nextDeadline else {
-            if armedDeadlineNanos != nil { try? loop.disarm(timer) }
-            armedDeadlineNanos = nil
-            return
-        }
-        let target = clock.monotonicNanos(atCore: deadline)
-        guard target != armedDeadlineNanos else { return }
-        let now = MonotonicClock.now()
-        // At least 0.1 ms ahead (a deadline already past), at most a day.
-        let at = min(max(target, now &+ 100_000), now &+ 86_400_000_000_000)
-        do { try loop.rearm(timer, atMonotonicNanos: at) } catch { armedDeadlineNanos = nil; return }
-        armedDeadlineNanos = target
+        guard let deadline = core.nextDeadline else { try? loop.disarm(timer); return }
+        let delay = max(0.000_1, clock.realSeconds(until: deadline))
+        try? loop.rearm(timer, after: .nanoseconds(Int64(min(delay, 86_400) * 1e9)))
     }
 
     // MARK: KioskShell: the core's effects, carried out

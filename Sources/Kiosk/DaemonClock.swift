@@ -53,14 +53,6 @@ struct ScaledClock {
         return KioskTime(mono: Double(startNanos) / 1e9 + elapsed, wall: startWall + elapsed)
     }
 
-    /// The monotonic clock's reading (ns) at the core time `t`: `coreSeconds`'s inverse, so a
-    /// deadline that did not move maps to the same instant and its timer need not be set again.
-    func monotonicNanos(atCore t: Double) -> UInt64 {
-        let real = scale == 1 ? t : Double(startNanos) / 1e9 + (t - Double(startNanos) / 1e9) / scale
-        guard real.isFinite, real > 0 else { return 1 }
-        return real >= 1.8e10 ? UInt64(1.8e19) : UInt64((real * 1e9).rounded(.up))
-    }
-
     /// Real seconds from now until the core time `deadline`.
     func realSeconds(until deadline: Double) -> Double {
         (deadline - now().mono) / scale

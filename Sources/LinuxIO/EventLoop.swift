@@ -63,13 +63,6 @@ public final class EventLoop {
         try timer.arm(initial: delay, interval: interval)
     }
 
-    /// Re-arms a timer made by ``addTimer(after:repeating:handler:)`` to fire once at a reading of
-    /// the monotonic clock (ns); one already past fires at once.
-    public func rearm(_ registration: Registration, atMonotonicNanos deadline: UInt64) throws(Errno) {
-        guard case .timer(let timer, _)? = sources[registration.token] else { throw .invalidArgument }
-        try timer.arm(atMonotonicNanos: deadline)
-    }
-
     /// Stops a timer without removing it (re-arm it later with ``rearm(_:after:repeating:)``).
     public func disarm(_ registration: Registration) throws(Errno) {
         guard case .timer(let timer, _)? = sources[registration.token] else { throw .invalidArgument }
