@@ -561,15 +561,19 @@ if [ -e /dev/dri/card1 ]; then
   data_settled /tmp/st-tv.json "$OUT/d-touch-vkms.log"
   stats $P "$OUT/d-touch-vkms.log"; echo "mark scrub_before" >> "$OUT/d-touch-vkms.log"
   F0=$(frames_now "$OUT/d-touch-vkms.log")
+  # The note as it was before the finger: the market's words ("Closed · opens Mon 09:30", which the
+  # zone's calendar gives at every hour of the week), not a scrubbed point's date.
+  NOTE0=$(grep -o '"note": [^,]*,' /tmp/st-tv.json | head -1); NOTE0=${NOTE0:-'"note": null,'}
   # The device stays until the daemon has drawn the label back after the lift: a device removed
   # earlier takes its unread events with it.
   timeout 60 /usr/bin/python3 "$OUT/touch-inject.py" --size 1024x768 create waitfor "$OUT/d-touch-vkms.log" "$FOUND" 1 \
     drag 100 400 900 400 60 25 mark dragged waitfor "$OUT/d-touch-vkms.log" 'mark scrub_done' 1 destroy > "$OUT/d-inject-vkms.log" 2>&1 &
   I=$!
   wait_text "$OUT/d-inject-vkms.log" 'MARK dragged' 2400
-  # back at rest after the drag: the last price again, no scrubbed date, frames drawn since the mark
+  # back at rest after the drag: the last price again, the note of before (no scrubbed date), frames
+  # drawn since the mark
   i=0
-  until { at_rest /tmp/st-tv.json '"note": null,' "\"price\": $LAST_PRICE_NUM," && [ "$rest_frames" -gt "${F0:-0}" ]; } || [ $i -ge 1200 ]; do
+  until { at_rest /tmp/st-tv.json "$NOTE0" "\"price\": $LAST_PRICE_NUM," && [ "$rest_frames" -gt "${F0:-0}" ]; } || [ $i -ge 1200 ]; do
     sleep 0.05; i=$((i + 1))
   done
   echo "unscrubbed: $((i * 50)) ms; frames $rest_frames" >> "$OUT/d-touch-vkms.log"; echo "mark scrub_done" >> "$OUT/d-touch-vkms.log"
