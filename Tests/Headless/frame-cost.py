@@ -15,10 +15,11 @@ buffers next to none. With --guard-allocs, also when a frame asks malloc for mor
 The independent side of the check is the kernel's own count (getrusage's ru_minflt, which
 /proc/PID/stat's minflt field equals) and glibc's allocator entry points, not the daemon's books.
 
-Beside the daemon's figures, a size's FLOOR line: Tests/Bench/loop-floor.c, a loop in plain C with
+Beside the daemon's tape figures, a FLOOR line: Tests/Bench/loop-floor.c, a loop in plain C with
 none of the daemon's code, measures what waking at 60 Hz costs on this host with nothing drawn, and
 a tape frame (the daemon's band rows interpolated and copied to a scanout buffer) paced at 60 Hz
-against the same frames back to back. The TAPE line sets the daemon's tape frame against both.
+against the same frames back to back, run right after the daemon's tape workload. The TAPE line sets
+the daemon's tape frame against both.
 Figures only: times are never a verdict here.
 """
 import argparse
@@ -69,6 +70,20 @@ def floor(program, size, rows, frames):
     return lines[-1], dict(kv.split("=", 1) for kv in lines[-1].split()[1:] if "=" in kv)
 
 
+def compare_floor(program, size, tape, frames):
+    """Prints the FLOOR line for the rows the daemon's tape frame drew, and the TAPE line."""
+    rows = max(1, round(float(tape["drawn_fraction"]) * int(size.split("x")[1])))
+    line, f = floor(program, size, rows, frames)
+    if not line:
+        print(f"frame-cost: {size}: loop-floor gave no figures", file=sys.stderr)
+        return
+    print(line, flush=True)
+    cpu, paced, hot = float(tape["cpu_ms_per_frame"]), float(f["tape_paced_ms"]), float(f["tape_back_to_back_ms"])
+    print(f"TAPE {size}: the daemon's frame {cpu:.4f} ms = {cpu / paced:.2f}x the C loop's paced frame "
+          f"({paced:.4f} ms), which is {paced / hot:.2f}x its frames back to back ({hot:.4f} ms); "
+          f"waking at 60 Hz alone {float(f['wake_ms']):.4f} ms", flush=True)
+
+
 def measure(binary, name, size, frames, counter):
     env = dict(os.environ)
     if counter:
@@ -98,12 +113,12 @@ def main():
             print("frame-cost: no C compiler: allocations are not counted", file=sys.stderr)
         floor_program = build_floor(work) if counter else None
         for size in a.size or ["1920x1080"]:
-            tape = None
             for name in a.workload or WORKLOADS:
                 line, r = measure(a.binary, name, size, a.frames, counter)
                 print(line, flush=True)
-                if name == "tape":
-                    tape = r
+                if name == "tape" and floor_program:
+                    # Right after the daemon's tape, so both meet the same neighbours.
+                    compare_floor(floor_program, size, r, a.frames)
                 faults = float(r["faults_per_frame"])
                 if a.guard is not None and faults > a.guard:
                     failed.append(f"{name} {size}: {faults} minor page faults per frame (at most {a.guard})")
@@ -115,19 +130,6 @@ def main():
                                       f"(at most {a.guard_allocs:.0f})")
                 if int(r.get("peak_rss_kb", "0")) <= 0:
                     failed.append(f"{name} {size}: no peak RSS")
-            if floor_program:
-                h = int(size.split("x")[1])
-                # The rows the daemon's tape frame drew, else a 1080p band's 42.
-                rows = max(1, round(float(tape["drawn_fraction"]) * h)) if tape else max(1, h * 42 // 1080)
-                line, f = floor(floor_program, size, rows, a.frames)
-                if line:
-                    print(line, flush=True)
-                if line and tape:
-                    cpu, paced = float(tape["cpu_ms_per_frame"]), float(f["tape_paced_ms"])
-                    hot = float(f["tape_back_to_back_ms"])
-                    print(f"TAPE {size}: the daemon's frame {cpu:.4f} ms = {cpu / paced:.2f}x the C loop's paced frame "
-                          f"({paced:.4f} ms), which is {paced / hot:.2f}x its frames back to back ({hot:.4f} ms); "
-                          f"waking at 60 Hz alone {float(f['wake_ms']):.4f} ms", flush=True)
     for f in failed:
         print("FAIL frame-cost: " + f, file=sys.stderr)
     sys.exit(1 if failed else 0)
