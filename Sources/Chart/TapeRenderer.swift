@@ -12,8 +12,11 @@ public final class TapeRenderer {
     public let position: TapePosition
     public let width: Int
     public let height: Int
-    /// The band's rectangle on the screen.
+    /// The band's rectangle on the canvas it is drawn on: where it sits on the screen, or at the
+    /// canvas's corner for a band drawn in a canvas of its own (`bandOnly`).
     public let band: IntRect
+    /// Where the band sits on the screen.
+    public let screenBand: IntRect
     public private(set) var items: [TapeItem] = []
     public private(set) var motion: TapeMotion
     /// Where this screen sits in a tape spanning several (`TapeSpan.offsets`); 0 alone.
@@ -48,14 +51,18 @@ public final class TapeRenderer {
     public var cachedImageBytes: Int { images.values.reduce(0) { $0 + $1.canvas.width * $1.canvas.height * 4 } }
 
     /// A tape at `position` on a `width` x `height` screen (`full`: the band across the middle, large).
+    /// `bandOnly` (a band at the top or the bottom): drawn on a canvas the band's size, which the
+    /// display reads beside the scene's; else on one the screen's size.
     public init(position: TapePosition, width: Int, height: Int, fonts: FontSet, palette: ChartPalette = .standard,
-                speed: Double = 120) {
+                speed: Double = 120, bandOnly: Bool = false) {
         self.position = position == .off ? .full : position
         self.width = max(1, width)
         self.height = max(1, height)
         self.fonts = fonts
         self.palette = palette
-        band = TapeLayout.band(position: self.position, width: self.width, height: self.height)
+        screenBand = TapeLayout.band(position: self.position, width: self.width, height: self.height)
+        band = bandOnly && self.position != .full
+            ? IntRect(x0: 0, y0: 0, x1: screenBand.width, y1: screenBand.height) : screenBand
         let size = TapeLayout.textSize(position: self.position, width: self.width, height: self.height)
         nameFont = Font(face: fonts.bold, clampingPixelSize: size)
         priceFont = Font(face: fonts.regular, clampingPixelSize: size, tabularDigits: true)
@@ -112,13 +119,18 @@ public final class TapeRenderer {
     /// The space after each item: an em and a half, with a dot in its middle.
     private var gap: Double { (nameFont.pixelSize * 1.6).rounded() }
 
-    /// Paints the band for `time` on `canvas` (the screen's size) and returns the rectangle written:
+    /// The canvas the tape draws on: the screen's size, or the band's.
+    public var canvasSize: (width: Int, height: Int) {
+        band == screenBand ? (width, height) : (band.width, band.height)
+    }
+
+    /// Paints the band for `time` on `canvas` (`canvasSize`) and returns the rectangle written:
     /// the band's rows of type (the rows above and below never change), the whole band the first
     /// time, or the whole screen the first time a full-screen tape is drawn.
     @discardableResult
     public func draw(at time: Double, on canvas: Canvas) -> IntRect {
         var damage = IntRect(x0: band.x0, y0: band.y0 + inkRows.lowerBound, x1: band.x1, y1: band.y0 + inkRows.upperBound)
-        if canvas.width != width || canvas.height != height { invalidate() }
+        if canvas.width != canvasSize.width || canvas.height != canvasSize.height { invalidate() }
         // The band's clears at the level its images are drawn at: the canvas is the screen's,
         // whose level the tape does not otherwise see.
         canvas.dimming = brightness < 1 ? Dimming(level: brightness) : nil

@@ -325,7 +325,7 @@ final class ScanoutBuffer {
     }
 
     /// Copies `region` of `frame`, placed, into the picture area; returns the bytes written.
-    func update(from frame: PixelBuffer, region: DamageRegion, placement: CopyPlacement) -> Int {
+    func update(from frame: Picture, region: DamageRegion, placement: CopyPlacement) -> Int {
         frame.copy(region, placement: placement, to: pixels, pitch: pitch, originX: margin, originY: margin)
     }
 

@@ -26,9 +26,10 @@ public protocol Display: AnyObject {
     /// earlier frames) into the back buffer, placed by `placement` (a turn or a burn-in step the
     /// scanout cannot do, done in that one copy), then flips, scanning out moved by `shift` when
     /// ``scanoutShiftLimit`` allows it. `frame` placed must be `width`×`height` (turned by the
-    /// plane when ``scanoutRotation`` is not 0). Returns the bytes written to scanout memory.
+    /// plane when ``scanoutRotation`` is not 0); its parts are read where they are, during the
+    /// call only. Returns the bytes written to scanout memory.
     @discardableResult
-    func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int
+    func present(_ frame: Picture, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int
     /// How far (pixels, either axis) the display can move the picture on screen without copying it
     /// (burn-in care); 0 when it cannot, and the caller then moves the pixels itself.
     var scanoutShiftLimit: Int { get }
@@ -94,7 +95,7 @@ extension Display {
     /// The whole-rectangle form, unshifted (diagnostics, one-off frames).
     @discardableResult
     public func present(_ frame: PixelBuffer, damage: IntRect) throws(DisplayError) -> Int {
-        try present(frame, damage: [damage], shift: .zero, placement: .identity)
+        try present(Picture(frame), damage: [damage], shift: .zero, placement: .identity)
     }
     public var scanoutShiftLimit: Int { 0 }
     public var scanoutQuarterTurns: Set<Int> { [0] }

@@ -120,7 +120,7 @@ public final class FBDevDisplay: Display {
     public var pollDescriptor: CInt? { pacingTimer.descriptor }
     public var canPresent: Bool { pacer.canPresent && !isShutDown }
 
-    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift: ScanoutShift,
+    public func present(_ frame: Picture, damage frameDamage: [IntRect], shift: ScanoutShift,
                         placement: CopyPlacement) throws(DisplayError) -> Int {
         let placed = placement.placedSize(width: frame.width, height: frame.height)
         guard placed.width == width, placed.height == height else {

@@ -37,7 +37,7 @@ public final class HeadlessDisplay: Display {
     /// Copies the damaged rectangles of `frame`, placed, to the screen and completes the "flip" at
     /// the next vblank. Single-buffered, like a panel with its own memory: nothing is owed from
     /// earlier frames but after a new placement, when the whole screen is written again.
-    public func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
+    public func present(_ frame: Picture, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
         guard !flipPending else {
             throw DisplayError(.invalidRequest, device: "headless", operation: "present", detail: "a flip is pending")
         }

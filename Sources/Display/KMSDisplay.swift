@@ -211,7 +211,7 @@ public final class KMSDisplay: Display {
 
     // MARK: - Presenting
 
-    public func present(_ frame: PixelBuffer, damage frameDamage: [IntRect], shift requested: ScanoutShift,
+    public func present(_ frame: Picture, damage frameDamage: [IntRect], shift requested: ScanoutShift,
                         placement: CopyPlacement) throws(DisplayError) -> Int {
         let layout = self.layout
         let size = placement.placedSize(width: frame.width, height: frame.height)
@@ -295,7 +295,7 @@ public final class KMSDisplay: Display {
 
     /// No page flips on this device (or no room for a second buffer): keep the buffer on screen,
     /// draw the whole frame into it, and tell the driver what changed from now on, timer-paced.
-    func becomeSingleBuffered(_ frame: PixelBuffer, shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
+    func becomeSingleBuffered(_ frame: Picture, shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
         let keep = buffers[front]
         buffers = [keep]
         front = 0
@@ -313,7 +313,7 @@ public final class KMSDisplay: Display {
     }
 
     /// Damage of the frame where its placement puts it in the buffer.
-    func placed(_ region: DamageRegion, frame: PixelBuffer) -> DamageRegion {
+    func placed(_ region: DamageRegion, frame: Picture) -> DamageRegion {
         guard !placement.isIdentity else { return region }
         return DamageRegion(region.rects.map { placement.placed($0, width: frame.width, height: frame.height) },
                             bounds: IntRect(x0: 0, y0: 0, x1: layout.sourceWidth, y1: layout.sourceHeight))

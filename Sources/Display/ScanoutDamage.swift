@@ -1,4 +1,3 @@
-import CRaster
 import Raster
 
 // Damage bookkeeping for scanout buffers, with no I/O: which rectangles each buffer still lacks
@@ -205,63 +204,11 @@ public struct CopyPlacement: Equatable, Sendable {
 }
 
 extension PixelBuffer {
-    /// Copies the rectangles `region` of this buffer to `destination` (rows `pitch` bytes apart,
-    /// the picture's corner at (`originX`, `originY`)), placed by `placement`; where `region` is
-    /// the whole frame, the strips a shift uncovers are painted too. Returns the bytes written.
-    /// Writes only, with streaming stores (scanout memory is write-combined: reading it back is
-    /// very slow, and nobody reads it in cache).
+    /// The buffer as the whole frame: ``Picture/copy(_:placement:to:pitch:originX:originY:)``.
     @discardableResult
     public func copy(_ region: DamageRegion, placement: CopyPlacement = .identity, to destination: UnsafeMutableRawPointer,
               pitch: Int, originX: Int = 0, originY: Int = 0) -> Int {
-        precondition(pitch % 4 == 0, "scanout pitch is whole pixels")
-        // (w, h): the picture the frame sits in, before the turn; (dx, dy): the frame's corner in it.
-        let (w, h) = placement.pictureSize(width: width, height: height)
-        let dx = placement.marginX + placement.dx, dy = placement.marginY + placement.dy, turns = placement.quarterTurns
-        let picture = IntRect(x0: 0, y0: 0, x1: w, y1: h)
-        let ss = stride, ds = pitch / 4
-        let dst = (destination + originY * pitch + originX * 4).assumingMemoryBound(to: UInt32.self)
-        var pixelsWritten = 0
-        pixels.withUnsafeBufferPointer { src in
-            let s = src.baseAddress!
-            for unclipped in region.rects {
-                let r = unclipped.intersection(bounds)
-                let moved = IntRect(x0: r.x0 + dx, y0: r.y0 + dy, x1: r.x1 + dx, y1: r.y1 + dy).intersection(picture)
-                guard !moved.isEmpty else { continue }
-                pixelsWritten += moved.width * moved.height
-                if turns == 0 {
-                    for y in moved.y0..<moved.y1 {
-                        tb_copy_streaming(dst + y * ds + moved.x0, s + (y - dy) * ss + (moved.x0 - dx), moved.width)
-                    }
-                    continue
-                }
-                // Destination (tx, ty) reads the moved picture's (X, Y), the frame's (X - dx, Y - dy).
-                let out = CopyPlacement.turned(moved, quarterTurns: turns, width: w, height: h)
-                let (cx, cy) = turns == 1 ? (-dx, h - 1 - dy) : turns == 2 ? (w - 1 - dx, h - 1 - dy) : (w - 1 - dx, -dy)
-                tb_copy_turned(dst, ds, out.x0, out.y0, out.x1, out.y1, s, ss, Int32(turns), cx, cy)
-            }
-        }
-        if placement.leavesStrips, region.rects.contains(where: { DamageRegion.contains($0, bounds) }) {
-            for strip in placement.uncovered(width: width, height: height) {
-                let out = CopyPlacement.turned(strip, quarterTurns: turns, width: w, height: h)
-                for y in out.y0..<out.y1 { tb_fill_streaming(dst + y * ds + out.x0, out.width, placement.fill) }
-                pixelsWritten += out.width * out.height
-            }
-        }
-        tb_store_fence()
-        return pixelsWritten * 4
-    }
-
-    /// Calls `body` with every row of every rectangle of `region` (clipped to the buffer);
-    /// returns the pixels visited.
-    func forEachRow(of region: DamageRegion, _ body: (_ y: Int, _ rect: IntRect) -> Void) -> Int {
-        var count = 0
-        for r in region.rects {
-            let rect = r.intersection(bounds)
-            guard !rect.isEmpty else { continue }
-            for y in rect.y0..<rect.y1 { body(y, rect) }
-            count += rect.width * rect.height
-        }
-        return count
+        Picture(self).copy(region, placement: placement, to: destination, pitch: pitch, originX: originX, originY: originY)
     }
 }
 
@@ -279,16 +226,9 @@ extension PixelBuffer {
         return UInt16(truncatingIfNeeded: (r >> 3) << 11 | (g >> 2) << 5 | b >> 3)
     }
 
-    /// As `copy(_:to:pitch:)`, into a 16 bpp RGB565 framebuffer (vc4's fbdev emulation, fbtft SPI
-    /// panels), ordered-dithered. Returns the bytes written.
+    /// The buffer as the whole frame: ``Picture/copyRGB565(_:to:pitch:)``.
     @discardableResult
     func copyRGB565(_ region: DamageRegion, to destination: UnsafeMutableRawPointer, pitch: Int) -> Int {
-        let stride = self.stride
-        return pixels.withUnsafeBufferPointer { src in
-            2 * forEachRow(of: region) { y, rect in
-                let row = (destination + y * pitch + rect.x0 * 2).assumingMemoryBound(to: UInt16.self)
-                for x in rect.x0..<rect.x1 { row[x - rect.x0] = Self.rgb565(src[y * stride + x], x: x, y: y) }
-            }
-        }
+        Picture(self).copyRGB565(region, to: destination, pitch: pitch)
     }
 }

@@ -19,17 +19,17 @@ final class OutputScreen {
     var tapeSpan: (offset: Int, x0: Double)?
     /// When the preview was last written (monotonic ns).
     private var lastTapePreview: UInt64 = 0
-    /// Which canvas holds the picture last handed to the display, and how the display placed it
-    /// (turned, moved). Not the picture itself: a second owner of an array the next frame writes
-    /// makes Swift copy the whole frame into a fresh mapping on that write (about 2,000 page
-    /// faults a 1080p frame).
-    private var shown: (canvas: Canvas, placement: CopyPlacement)?
+    /// Which canvases hold the picture last handed to the display, and how the display placed it
+    /// (turned, moved). Not the pixels themselves: a second owner of an array the next frame
+    /// writes makes Swift copy the whole frame into a fresh mapping on that write (about 2,000
+    /// page faults a 1080p frame).
+    private var shown: (frame: CanvasFrame, placement: CopyPlacement)?
     /// The picture last handed to the display as the display placed it, made on request (a
     /// screenshot where the display cannot read back).
     var lastPresented: PixelBuffer? {
-        guard let (canvas, placement) = shown else { return nil }
-        let picture = canvas.buffer
-        guard !placement.isIdentity else { return picture }
+        guard let (frame, placement) = shown else { return nil }
+        let picture = frame.picture
+        guard !placement.isIdentity else { return picture.flattened() }
         let size = placement.placedSize(width: picture.width, height: picture.height)
         var placed = PixelBuffer(width: size.width, height: size.height)
         let pitch = placed.stride * 4
@@ -182,28 +182,27 @@ final class OutputScreen {
             case .black: canvas = renderer.canvas
             }
             let t1 = MonotonicClock.now()
-            var picture = canvas.buffer
-            var source = canvas
-            var damage = plan.fullCopy || redraw != plan.redraw ? [picture.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
+            var frame = CanvasFrame(canvas)
+            var damage = plan.fullCopy || redraw != plan.redraw ? [frame.bounds] : plan.redraw ? renderer.lastRedrawnRegions : []
             if let tape = plan.tape {
-                // The scene's redrawn rectangles moved into place beside the band, and the band.
+                // The scene's canvas and the band's, side by side: the scene's redrawn rectangles
+                // where they were drawn, and the band.
                 let sideways = ((plan.quarterTurns % 2) + 2) % 2 == 1
                 let composer = tapeComposer ?? TapeComposer(fonts: fonts)
                 tapeComposer = composer
-                let full = damage.contains(picture.bounds)
+                let full = damage.contains(frame.bounds)
                 // The size the core lays out for (`info(of:)`'s), without building all of that every frame.
                 let m = margins(of: d)
                 let content = (width: max(1, d.width - 2 * m.x), height: max(1, d.height - 2 * m.y))
-                let screen = composer.compose(tape, span: tapeSpan, scene: canvas, sceneDamage: redraw ? (full ? [picture.bounds] : damage) : [],
-                                              width: sideways ? content.height : content.width,
-                                              height: sideways ? content.width : content.height,
-                                              time: plan.time, brightness: renderer.brightness)
-                picture = screen.canvas.buffer
-                source = screen.canvas
-                damage = plan.fullCopy ? [picture.bounds] : screen.damage
+                let composed = composer.compose(tape, span: tapeSpan, scene: canvas, sceneDamage: redraw ? (full ? [frame.bounds] : damage) : [],
+                                                width: sideways ? content.height : content.width,
+                                                height: sideways ? content.width : content.height,
+                                                time: plan.time, brightness: renderer.brightness)
+                frame = composed.frame
+                damage = plan.fullCopy ? [frame.bounds] : composed.damage
             }
             let cpu1 = measuresCPU ? ThreadCPUTime.now() : 0
-            let drawn = DamageRegion(damage, bounds: picture.bounds).area
+            let drawn = DamageRegion(damage, bounds: frame.bounds).area
             let background = (renderer.canvas.dimming?.apply(plan.background) ?? plan.background).premultiplied
             // The margins a scanout shift uncovers show the background, shifted or not yet.
             var shift = ScanoutShift(dx: 0, dy: 0, fill: background)
@@ -226,10 +225,10 @@ final class OutputScreen {
                                               marginX: mx, marginY: my)
                 }
             }
-            let bytes = try d.present(picture, damage: damage, shift: turnedByDisplay ? shift : .zero, placement: placement)
-            shown = (source, placement)
+            let bytes = try d.present(frame.picture, damage: damage, shift: turnedByDisplay ? shift : .zero, placement: placement)
+            shown = (frame, placement)
             count(drawCPU: cpu1 &- cpu0, presentCPU: measuresCPU ? ThreadCPUTime.now() &- cpu1 : 0, drawn: drawn, copied: bytes,
-                  frame: picture.width * picture.height)
+                  frame: frame.width * frame.height)
             let answer = KioskEvent.framePresented(FrameReport(renderNanos: t1 - t0, copyNanos: MonotonicClock.now() - t1,
                                                                copiedBytes: bytes, frameBytes: frameBytes))
             // Under a crawling tape every settled frame is new: the preview at most once a second.

@@ -256,6 +256,55 @@ import LinuxIO
     }
 }
 
+/// A frame handed over in parts (a scene's canvas and a tape band's, side by side) is copied as the
+/// same frame in one buffer is: the one-buffer copy is the reference, checked by hand and against
+/// the two-step way above.
+@Suite struct PictureTests {
+    @Test("parts placed, turned and moved as one buffer would be, for random splits, strides, placements and damage")
+    func partsEqualOneBuffer() {
+        var rng = SystemRandomNumberGenerator()
+        for trial in 0..<300 {
+            let w = Int.random(in: 2...37, using: &rng), h = Int.random(in: 2...37, using: &rng)
+            var whole = PixelBuffer(width: w, height: h, fill: 0)
+            for i in whole.pixels.indices { whole.pixels[i] = UInt32.random(in: 0...UInt32.max, using: &rng) }
+            // Split across the rows (a band at the top or the foot) or the columns, each part with a stride of its own.
+            let across = trial % 3 != 0
+            let cut = across ? Int.random(in: 1..<h, using: &rng) : Int.random(in: 1..<w, using: &rng)
+            func part(_ r: IntRect) -> Picture.Part {
+                var p = PixelBuffer(width: r.width, height: r.height, stride: r.width + Int.random(in: 0...3, using: &rng), fill: 0)
+                for y in 0..<r.height { for x in 0..<r.width { p[x, y] = whole[r.x0 + x, r.y0 + y] } }
+                return Picture.Part(p, x: r.x0, y: r.y0)
+            }
+            let rects = across ? [IntRect(x0: 0, y0: 0, x1: w, y1: cut), IntRect(x0: 0, y0: cut, x1: w, y1: h)]
+                               : [IntRect(x0: 0, y0: 0, x1: cut, y1: h), IntRect(x0: cut, y0: 0, x1: w, y1: h)]
+            let picture = Picture(width: w, height: h, parts: (trial % 2 == 0 ? rects : rects.reversed()).map(part))
+            let placement = CopyPlacement(quarterTurns: trial % 4, dx: Int.random(in: -4...4, using: &rng), dy: Int.random(in: -4...4, using: &rng),
+                                          fill: 0xFF65_4321, marginX: trial % 5 == 0 ? 2 : 0, marginY: trial % 7 == 0 ? 1 : 0)
+            let size = placement.placedSize(width: w, height: h)
+            let x0 = Int.random(in: 0..<w, using: &rng), y0 = Int.random(in: 0..<h, using: &rng)
+            let rect = IntRect(x0: x0, y0: y0, x1: Int.random(in: (x0 + 1)...w, using: &rng), y1: Int.random(in: (y0 + 1)...h, using: &rng))
+            for region in [DamageRegion.full(whole.bounds), DamageRegion([rect], bounds: whole.bounds)] {
+                var expected = [UInt32](repeating: 0x7777, count: size.width * size.height)
+                var got = expected
+                let a = expected.withUnsafeMutableBytes { whole.copy(region, placement: placement, to: $0.baseAddress!, pitch: size.width * 4) }
+                let b = got.withUnsafeMutableBytes { picture.copy(region, placement: placement, to: $0.baseAddress!, pitch: size.width * 4) }
+                #expect(got == expected, "trial \(trial): \(w)x\(h) cut \(across ? "rows" : "columns") at \(cut), \(placement), \(region.rects)")
+                #expect(a == b)
+            }
+            if trial % 4 == 0 {
+                // A 16 bpp panel upright: dithered by where each pixel lands on the screen.
+                var expected = [UInt16](repeating: 0x1111, count: w * h), got = expected
+                _ = expected.withUnsafeMutableBytes { whole.copyRGB565(.full(whole.bounds), to: $0.baseAddress!, pitch: w * 2) }
+                _ = got.withUnsafeMutableBytes { picture.copyRGB565(.full(whole.bounds), to: $0.baseAddress!, pitch: w * 2) }
+                #expect(got == expected, "trial \(trial): RGB565")
+            }
+            #expect(picture.flattened().pixels.count == w * h)
+            let flat = picture.flattened()
+            #expect((0..<h).allSatisfy { y in (0..<w).allSatisfy { x in flat[x, y] == whole[x, y] } }, "trial \(trial): flattened")
+        }
+    }
+}
+
 /// The backends as one registry: every list of names and every check derives from `Choice`.
 @Suite struct BackendRegistryTests {
     @Test("names come from the cases") func namesComeFromTheCases() {

@@ -38,7 +38,7 @@ final class RecordingDisplay: Display {
     var canPresent: Bool { connected && inner.canPresent }
     var screen: PixelBuffer { inner.screen }
 
-    func present(_ frame: PixelBuffer, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
+    func present(_ frame: Picture, damage: [IntRect], shift: ScanoutShift, placement: CopyPlacement) throws(DisplayError) -> Int {
         guard connected, !suspended else {
             throw DisplayError(.invalidRequest, device: "recording", operation: "present", detail: "not presentable now")
         }

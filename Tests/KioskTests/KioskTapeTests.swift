@@ -83,8 +83,18 @@ import Text
         let scene = renderer.render(model, at: t)
         let first = composer.compose(tape, scene: scene, sceneDamage: renderer.lastRedrawnRegions, width: 640, height: 360,
                                      time: t, brightness: 1)
-        #expect(first.damage == [first.canvas.bounds])
-        let before = first.canvas.buffer
+        #expect(first.damage == [first.frame.bounds])
+        let before = first.frame.picture.flattened()
+        // Two canvases, no screen-sized one: the band's own beside the scene's. The same frame drawn
+        // the other way, the scene copied into a screen-sized canvas and the tape drawn there at
+        // its place on the screen, is the reference.
+        #expect(first.frame.parts.count == 2 && first.frame.parts.allSatisfy { $0.canvas.width * $0.canvas.height < 640 * 360 })
+        let reference = Canvas(width: 640, height: 360)
+        _ = reference.buffer.copy(scene.bounds, from: scene.buffer, dx: area.x0, dy: area.y0)
+        let onScreen = TapeRenderer(position: .bottom, width: 640, height: 360, fonts: fonts, palette: .standard, speed: 100)
+        onScreen.setItems(items, now: t)
+        onScreen.draw(at: t, on: reference)
+        #expect((0..<360).allSatisfy { y in (0..<640).allSatisfy { x in before[x, y] == reference.buffer[x, y] } })
         for _ in 0..<3 {
             t += 1.0 / 60
             let again = renderer.render(model, at: t)
@@ -95,8 +105,9 @@ import Text
         }
         // The chart's pixels above the band are the same as on the first frame.
         let after = composer.compose(tape, scene: renderer.canvas, sceneDamage: [], width: 640, height: 360, time: t, brightness: 1)
+        let shownAfter = after.frame.picture.flattened()
         var changedAbove = 0
-        for y in 0..<band.y0 { for x in 0..<640 where before[x, y] != after.canvas.buffer[x, y] { changedAbove += 1 } }
+        for y in 0..<band.y0 { for x in 0..<640 where before[x, y] != shownAfter[x, y] { changedAbove += 1 } }
         #expect(changedAbove == 0)
     }
 
@@ -114,11 +125,11 @@ import Text
         /// Pixels of the two screens side by side that differ from the one wide screen by more than rounding.
         func mismatches(at t: Double, rightOffset: Int) -> Int {
             let a = left.compose(tape, span: (offsets[0], x0), scene: nil, sceneDamage: [], width: widths[0], height: height,
-                                 time: t, brightness: 1).canvas.buffer
+                                 time: t, brightness: 1).frame.picture.flattened()
             let b = right.compose(tape, span: (rightOffset, x0), scene: nil, sceneDamage: [], width: widths[1], height: height,
-                                  time: t, brightness: 1).canvas.buffer
+                                  time: t, brightness: 1).frame.picture.flattened()
             let c = whole.compose(tape, span: (0, x0), scene: nil, sceneDamage: [], width: widths[0] + widths[1], height: height,
-                                  time: t, brightness: 1).canvas.buffer
+                                  time: t, brightness: 1).frame.picture.flattened()
             var bad = 0
             for y in 0..<height {
                 for x in 0..<c.width {
