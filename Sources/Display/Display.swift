@@ -1,6 +1,7 @@
 // Display: scanout backends behind one small protocol — KMS (dumb buffers, page flips, vblank
 // timestamps, hotplug, DRM master), fbdev, and headless (PNG, simulated vsync). It takes finished
-// pixel buffers and damage rectangles; it knows nothing of charts.
+// pixels (one buffer, or a few that tile the frame: a `Picture`) and damage rectangles; it knows
+// nothing of charts.
 
 import DisplayModel
 import LinuxIO
